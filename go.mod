@@ -1,0 +1,3 @@
+module github.com/ploy-ai/ploy
+
+go 1.26

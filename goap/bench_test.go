@@ -1,0 +1,94 @@
+package goap_test
+
+import (
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/randdomain"
+)
+
+func benchPlan(b *testing.B, d *goap.Domain, start goap.State, goal *goap.Goal, opt goap.Options) {
+	b.Helper()
+	p := goap.NewPlanner(d)
+	plan := make([]goap.ActionID, 0, 64)
+	res, err := p.Plan(plan, start, goal, opt)
+	if err != nil || res.Status != goap.Found {
+		b.Fatalf("%v %v", res.Status, err)
+	}
+	expanded := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, _ = p.Plan(plan[:0], start, goal, opt)
+		expanded += res.Expanded
+	}
+	b.ReportMetric(float64(expanded)/b.Elapsed().Seconds(), "expansions/s")
+	b.ReportMetric(float64(res.Expanded), "expanded/op")
+}
+
+func BenchmarkBattleMageKill(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	benchPlan(b, d, d.Initial(), d.Goal("Kill"), goap.Options{})
+}
+
+func BenchmarkBattleMageKillCrystalsOff(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	benchPlan(b, d, stateWith(b, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{})
+}
+
+func BenchmarkBattleMageKillBackward(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	benchPlan(b, d, d.Initial(), d.Goal("Kill"), goap.Options{Search: goap.Backward})
+}
+
+func BenchmarkBattleMageKillHMax(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	benchPlan(b, d, d.Initial(), d.Goal("Kill"), goap.Options{Heuristic: goap.HMax})
+}
+
+func BenchmarkBattleMageKillBackwardHMax(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	benchPlan(b, d, d.Initial(), d.Goal("Kill"), goap.Options{Search: goap.Backward, Heuristic: goap.HMax})
+}
+
+// random32 is a random 32-fact, 64-action domain whose optimal plan for its
+// first goal has 6 to 10 steps: the first such domain drawn from a fixed
+// seed, so that every run benchmarks the same problem.
+var random32 = sync.OnceValues(func() (*goap.Domain, goap.State) {
+	cfg := randdomain.Config{Facts: 32, Actions: 64, MaxPre: 3, MaxEff: 3, MaxCost: 5, RuleProb: 0.3, Goals: 1, GoalFacts: 4}
+	r := rand.New(rand.NewPCG(32, 64))
+	for {
+		d, err := goap.NewDomain(randdomain.Spec(r, cfg))
+		if err != nil {
+			panic(err)
+		}
+		p := goap.NewPlanner(d)
+		res, err := p.Plan(nil, d.Initial(), d.Goals()[0], goap.Options{})
+		if err == nil && res.Status == goap.Found && len(res.Plan) >= 6 && len(res.Plan) <= 10 {
+			return d, d.Initial()
+		}
+	}
+})
+
+func BenchmarkRandom32Forward(b *testing.B) {
+	d, s := random32()
+	benchPlan(b, d, s, d.Goals()[0], goap.Options{})
+}
+
+func BenchmarkRandom32ForwardHMax(b *testing.B) {
+	d, s := random32()
+	benchPlan(b, d, s, d.Goals()[0], goap.Options{Heuristic: goap.HMax})
+}
+
+func BenchmarkRandom32Backward(b *testing.B) {
+	d, s := random32()
+	benchPlan(b, d, s, d.Goals()[0], goap.Options{Search: goap.Backward})
+}
+
+func BenchmarkRandom32BackwardHMax(b *testing.B) {
+	d, s := random32()
+	benchPlan(b, d, s, d.Goals()[0], goap.Options{Search: goap.Backward, Heuristic: goap.HMax})
+}

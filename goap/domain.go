@@ -1,0 +1,466 @@
+package goap
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/ploy-ai/ploy/internal/suggest"
+)
+
+// Spec describes a domain by name: its facts, initial state, actions and
+// goals. NewDomain validates it and compiles it to bit masks. It mirrors the
+// domain file format, key for key.
+type Spec struct {
+	Name    string
+	Facts   []string
+	Initial map[string]bool // facts not listed are false
+	Actions []ActionSpec
+	Goals   []GoalSpec
+}
+
+// ActionSpec describes an action: the facts that must hold (true) or not
+// (false) for it to apply, the facts it makes true or false, and its cost.
+type ActionSpec struct {
+	Name          string
+	Preconditions map[string]bool
+	Effects       map[string]bool
+	Cost          Cost
+}
+
+// GoalSpec names a set of facts to bring about.
+type GoalSpec struct {
+	Name       string
+	Conditions map[string]bool
+}
+
+// ActionID is a dense action index, in the order of Spec.Actions.
+type ActionID int32
+
+// NoAction marks the absence of an action: the start of a search.
+const NoAction ActionID = -1
+
+// Domain is a compiled, validated domain. It is immutable once built and
+// safe to share between any number of planners and goroutines.
+type Domain struct {
+	name        string
+	facts       []string
+	factIndex   map[string]Fact
+	words       int
+	initial     []uint64
+	actions     []action
+	actionIndex map[string]ActionID
+	goals       []*Goal
+	goalIndex   map[string]int
+	base        *Profile // every action capable, the domain's own costs
+	// masks holds every action's preMask, preValue, effMask and effValue,
+	// W words each, action after action: the searches' inner loops read it
+	// front to back instead of chasing four slices per action.
+	masks []uint64
+	// one is masks again, as one struct per action, when states are one
+	// word: the common case gets scalar code.
+	one []oneWordAction
+}
+
+type oneWordAction struct {
+	preMask, preValue, effMask, effValue uint64
+}
+
+type action struct {
+	name                                 string
+	preMask, preValue, effMask, effValue []uint64
+	cost                                 Cost
+	compiled                             actionCost
+}
+
+// Goal is a compiled goal: a name and a condition to bring about.
+type Goal struct {
+	domain *Domain
+	name   string
+	cond   Condition
+	// fixMax is the most goal facts one action can set to their goal value;
+	// the goal-count heuristic divides by it to stay admissible.
+	fixMax int
+}
+
+// Name returns the goal's name.
+func (g *Goal) Name() string { return g.name }
+
+// Condition returns the facts the goal requires.
+func (g *Goal) Condition() Condition { return g.cond }
+
+// Holds reports whether the goal is met in s.
+func (g *Goal) Holds(s State) bool { return g.cond.Holds(s) }
+
+// SpecError is one problem with a Spec. Path locates it in the spec the way
+// a domain file is laid out, for instance "actions[3].preconditions.in_rnage",
+// so that a file loader can point at the offending line.
+type SpecError struct {
+	Path string
+	Msg  string
+}
+
+func (e *SpecError) Error() string {
+	if e.Path == "" {
+		return "goap: " + e.Msg
+	}
+	return "goap: " + e.Path + ": " + e.Msg
+}
+
+// SpecErrors is every problem NewDomain found, in the order of the spec.
+type SpecErrors []*SpecError
+
+func (es SpecErrors) Error() string {
+	var sb strings.Builder
+	for i, e := range es {
+		if i > 0 {
+			sb.WriteByte('\n')
+		}
+		sb.WriteString(e.Error())
+	}
+	return sb.String()
+}
+
+// Unwrap returns the errors, for errors.As.
+func (es SpecErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+type builder struct {
+	d    *Domain
+	errs SpecErrors
+}
+
+func (b *builder) errorf(path, format string, args ...any) {
+	b.errs = append(b.errs, &SpecError{Path: path, Msg: fmt.Sprintf(format, args...)})
+}
+
+// NewDomain validates spec and compiles it. It reports every problem at once,
+// as SpecErrors: empty or duplicate names, facts that are not declared (with
+// a suggestion), unset, zero, negative or non-finite costs.
+func NewDomain(spec Spec) (*Domain, error) {
+	b := &builder{d: &Domain{
+		name:        spec.Name,
+		factIndex:   make(map[string]Fact, len(spec.Facts)),
+		actionIndex: make(map[string]ActionID, len(spec.Actions)),
+		goalIndex:   make(map[string]int, len(spec.Goals)),
+	}}
+	d := b.d
+	for i, f := range spec.Facts {
+		path := fmt.Sprintf("facts[%d]", i)
+		switch {
+		case f == "":
+			b.errorf(path, "empty fact name")
+		case strings.ContainsAny(f, " \t\n,"):
+			b.errorf(path, "fact name %q contains white space or a comma", f)
+		default:
+			if _, dup := d.factIndex[f]; dup {
+				b.errorf(path, "fact %q is declared twice", f)
+				continue
+			}
+		}
+		d.factIndex[f] = Fact(len(d.facts))
+		d.facts = append(d.facts, f)
+	}
+	d.words = max(1, (len(d.facts)+63)/64)
+	d.initial = make([]uint64, d.words)
+	initMask := make([]uint64, d.words)
+	b.condition("initial", spec.Initial, initMask, d.initial)
+
+	for i, as := range spec.Actions {
+		path := fmt.Sprintf("actions[%d]", i)
+		if as.Name == "" {
+			b.errorf(path+".name", "empty action name")
+		} else if _, dup := d.actionIndex[as.Name]; dup {
+			b.errorf(path+".name", "action %q is defined twice", as.Name)
+		} else {
+			d.actionIndex[as.Name] = ActionID(len(d.actions))
+		}
+		w := d.words
+		buf := make([]uint64, 4*w)
+		a := action{
+			name: as.Name, cost: as.Cost,
+			preMask: buf[0:w:w], preValue: buf[w : 2*w : 2*w],
+			effMask: buf[2*w : 3*w : 3*w], effValue: buf[3*w : 4*w : 4*w],
+		}
+		b.condition(path+".preconditions", as.Preconditions, a.preMask, a.preValue)
+		b.condition(path+".effects", as.Effects, a.effMask, a.effValue)
+		a.compiled = b.cost(path+".cost", as.Name, as.Cost)
+		d.actions = append(d.actions, a)
+	}
+
+	for i, gs := range spec.Goals {
+		path := fmt.Sprintf("goals[%d]", i)
+		if gs.Name == "" {
+			b.errorf(path+".name", "empty goal name")
+		} else if _, dup := d.goalIndex[gs.Name]; dup {
+			b.errorf(path+".name", "goal %q is defined twice", gs.Name)
+		} else {
+			d.goalIndex[gs.Name] = len(d.goals)
+		}
+		g := &Goal{domain: d, name: gs.Name, cond: Condition{make([]uint64, d.words), make([]uint64, d.words)}}
+		b.condition(path+".conditions", gs.Conditions, g.cond.mask, g.cond.value)
+		d.goals = append(d.goals, g)
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	w := d.words
+	d.masks = make([]uint64, 0, 4*w*len(d.actions))
+	for i := range d.actions {
+		a := &d.actions[i]
+		base := len(d.masks)
+		d.masks = append(d.masks, a.preMask...)
+		d.masks = append(d.masks, a.preValue...)
+		d.masks = append(d.masks, a.effMask...)
+		d.masks = append(d.masks, a.effValue...)
+		a.preMask = d.masks[base : base+w : base+w]
+		a.preValue = d.masks[base+w : base+2*w : base+2*w]
+		a.effMask = d.masks[base+2*w : base+3*w : base+3*w]
+		a.effValue = d.masks[base+3*w : base+4*w : base+4*w]
+		if w == 1 {
+			d.one = append(d.one, oneWordAction{a.preMask[0], a.preValue[0], a.effMask[0], a.effValue[0]})
+		}
+	}
+	for _, g := range d.goals {
+		g.fixMax = d.fixMax(g.cond)
+	}
+	base, err := d.NewProfile(ProfileSpec{})
+	if err != nil {
+		return nil, err
+	}
+	d.base = base
+	return d, nil
+}
+
+// condition resolves a fact map into masks, reporting unknown facts in
+// sorted order so that errors are deterministic.
+func (b *builder) condition(path string, m map[string]bool, mask, value []uint64) {
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		f, ok := b.d.factIndex[name]
+		if !ok {
+			b.errorf(path+"."+name, "%s", b.d.unknownFact(name))
+			continue
+		}
+		mask[f>>6] |= 1 << (uint(f) & 63)
+		if m[name] {
+			value[f>>6] |= 1 << (uint(f) & 63)
+		}
+	}
+}
+
+func (d *Domain) unknownFact(name string) string {
+	msg := fmt.Sprintf("unknown fact %q", name)
+	if s := suggest.Closest(name, d.facts); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg
+}
+
+func (b *builder) cost(path, action string, c Cost) actionCost {
+	out := actionCost{kind: c.kind, value: c.value, fn: c.fn, min: c.min, name: action}
+	switch c.kind {
+	case costUnset:
+		b.errorf(path, "cost is required")
+	case costConst:
+		if !validCost(c.value) {
+			b.errorf(path, "%s", costMessage(c.value))
+		}
+	case costRules:
+		for i, r := range c.rules {
+			rp := fmt.Sprintf("%s[%d]", path, i)
+			if !validCost(r.Cost) {
+				b.errorf(rp+".cost", "%s", costMessage(r.Cost))
+			}
+			if len(r.When) == 0 {
+				b.errorf(rp+".when", "a rule with no condition always applies; make it the default instead")
+			}
+			cr := costRule{mask: make([]uint64, b.d.words), value: make([]uint64, b.d.words), cost: r.Cost}
+			b.condition(rp+".when", r.When, cr.mask, cr.value)
+			out.rules = append(out.rules, cr)
+		}
+		if !validCost(c.value) {
+			b.errorf(fmt.Sprintf("%s[%d].cost", path, len(c.rules)), "default %s", costMessage(c.value))
+		}
+	case costFunc:
+		if c.fn == nil {
+			b.errorf(path, "cost function is nil")
+		}
+		if !validCost(c.min) {
+			b.errorf(path, "declared minimum %s", costMessage(c.min))
+		}
+	}
+	return out
+}
+
+// fixMax returns the most facts of cond that one action can set to the
+// value cond requires.
+func (d *Domain) fixMax(cond Condition) int {
+	best := 0
+	for i := range d.actions {
+		a := &d.actions[i]
+		n := 0
+		for w := range cond.mask {
+			n += popcount(a.effMask[w] & cond.mask[w] &^ (a.effValue[w] ^ cond.value[w]))
+		}
+		best = max(best, n)
+	}
+	return best
+}
+
+// Name returns the domain's name.
+func (d *Domain) Name() string { return d.name }
+
+// NumFacts returns the number of facts.
+func (d *Domain) NumFacts() int { return len(d.facts) }
+
+// FactName returns the name of fact f.
+func (d *Domain) FactName(f Fact) string { return d.facts[f] }
+
+// Fact returns the fact with the given name.
+func (d *Domain) Fact(name string) (Fact, bool) {
+	f, ok := d.factIndex[name]
+	return f, ok
+}
+
+// Facts returns the fact names in index order. The caller must not modify it.
+func (d *Domain) Facts() []string { return d.facts }
+
+// NumActions returns the number of actions.
+func (d *Domain) NumActions() int { return len(d.actions) }
+
+// ActionName returns the name of action a.
+func (d *Domain) ActionName(a ActionID) string {
+	if a == NoAction {
+		return "(start)"
+	}
+	return d.actions[a].name
+}
+
+// ActionByName returns the action with the given name.
+func (d *Domain) ActionByName(name string) (ActionID, bool) {
+	a, ok := d.actionIndex[name]
+	return a, ok
+}
+
+// Preconditions returns what action a needs.
+func (d *Domain) Preconditions(a ActionID) Condition {
+	return Condition{d.actions[a].preMask, d.actions[a].preValue}
+}
+
+// Effects returns what action a changes, as the facts it sets and their values.
+func (d *Domain) Effects(a ActionID) Condition {
+	return Condition{d.actions[a].effMask, d.actions[a].effValue}
+}
+
+// Cost returns action a's cost as given in the spec.
+func (d *Domain) Cost(a ActionID) Cost { return d.actions[a].cost }
+
+// CostIn returns the cost of applying action a in state s, under the
+// domain's own costs.
+func (d *Domain) CostIn(a ActionID, s State) float64 { return d.actions[a].compiled.at(s.words) }
+
+// Applicable reports whether action a's preconditions hold in s.
+func (d *Domain) Applicable(a ActionID, s State) bool {
+	return holds(s.words, d.actions[a].preMask, d.actions[a].preValue)
+}
+
+// Apply applies action a's effects to s in place: s = s &^ mask | value.
+func (d *Domain) Apply(a ActionID, s State) {
+	act := &d.actions[a]
+	for w := range s.words {
+		s.words[w] = s.words[w]&^act.effMask[w] | act.effValue[w]
+	}
+}
+
+// Goals returns the domain's goals in spec order. The caller must not modify it.
+func (d *Domain) Goals() []*Goal { return d.goals }
+
+// Goal returns the goal with the given name, or nil.
+func (d *Domain) Goal(name string) *Goal {
+	if i, ok := d.goalIndex[name]; ok {
+		return d.goals[i]
+	}
+	return nil
+}
+
+// NewGoal compiles an ad-hoc goal that is not part of the domain.
+func (d *Domain) NewGoal(name string, conditions map[string]bool) (*Goal, error) {
+	c, err := d.Condition(conditions)
+	if err != nil {
+		return nil, err
+	}
+	return &Goal{domain: d, name: name, cond: c, fixMax: d.fixMax(c)}, nil
+}
+
+// Condition compiles a fact map into a condition.
+func (d *Domain) Condition(facts map[string]bool) (Condition, error) {
+	b := &builder{d: d}
+	c := Condition{make([]uint64, d.words), make([]uint64, d.words)}
+	b.condition("", facts, c.mask, c.value)
+	if len(b.errs) > 0 {
+		for _, e := range b.errs {
+			e.Path = strings.TrimPrefix(e.Path, ".")
+		}
+		return Condition{}, b.errs
+	}
+	return c, nil
+}
+
+// NewState returns a state in which no fact holds.
+func (d *Domain) NewState() State { return State{words: make([]uint64, d.words)} }
+
+// Initial returns a fresh copy of the domain's initial state.
+func (d *Domain) Initial() State { return State{words: slices.Clone(d.initial)} }
+
+// StateOf returns a state in which exactly the named facts hold.
+func (d *Domain) StateOf(facts ...string) (State, error) {
+	s := d.NewState()
+	var errs SpecErrors
+	for _, name := range facts {
+		f, ok := d.factIndex[name]
+		if !ok {
+			errs = append(errs, &SpecError{Path: name, Msg: d.unknownFact(name)})
+			continue
+		}
+		s.Set(f, true)
+	}
+	if errs != nil {
+		return State{}, errs
+	}
+	return s, nil
+}
+
+// FormatState writes the facts that hold in s by name, as {a, b}.
+func (d *Domain) FormatState(s State) string {
+	var sb strings.Builder
+	formatFacts(&sb, d.facts, s.words)
+	return sb.String()
+}
+
+// FormatCondition writes c by name, a fact required false prefixed by !, as {a, !b}.
+func (d *Domain) FormatCondition(c Condition) string {
+	var sb strings.Builder
+	formatCondition(&sb, d.facts, c.mask, c.value)
+	return sb.String()
+}
+
+func (d *Domain) checkState(s State) {
+	if len(s.words) != d.words {
+		panic(fmt.Sprintf("goap: state has %d words, domain %q needs %d: make states with the domain", len(s.words), d.name, d.words))
+	}
+}
+
+func (d *Domain) checkGoal(g *Goal) {
+	if g == nil {
+		panic("goap: nil goal")
+	}
+	if g.domain != d {
+		panic(fmt.Sprintf("goap: goal %q belongs to another domain than %q", g.name, d.name))
+	}
+}

@@ -1,0 +1,5 @@
+package goap
+
+// ForceGeneral makes p use the general forward search even where the
+// small-domain one applies, so that tests can compare the two.
+func ForceGeneral(p *Planner, on bool) { p.forceGeneral = on }

@@ -1,0 +1,327 @@
+package goap
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ploy-ai/ploy/internal/intern"
+	"github.com/ploy-ai/ploy/internal/pq"
+)
+
+// Search is the direction of a search.
+type Search uint8
+
+const (
+	// Forward searches from the start state over whole states, as lesson 4.
+	Forward Search = iota
+	// Backward regresses from the goal over partial states, as Orkin's
+	// planner did: it only ever considers actions whose effects serve an
+	// unmet fact, which pays when there are many actions.
+	Backward
+)
+
+func (s Search) String() string {
+	if s == Backward {
+		return "backward"
+	}
+	return "forward"
+}
+
+// Status is the outcome of a search.
+type Status uint8
+
+const (
+	// Found: Result.Plan reaches the goal at least cost (empty if the goal
+	// already holds).
+	Found Status = iota
+	// NoPlan: every reachable state was expanded and none meets the goal.
+	// It is a normal outcome, not an error.
+	NoPlan
+	// BudgetExhausted: the node budget ran out first.
+	BudgetExhausted
+	// DepthExceeded: no plan within the depth limit; longer ones were pruned.
+	DepthExceeded
+	// Unsupported: the search could not be run as asked (backward search
+	// over an action whose cost is a Go function).
+	Unsupported
+)
+
+func (s Status) String() string {
+	switch s {
+	case Found:
+		return "found"
+	case NoPlan:
+		return "no_plan"
+	case BudgetExhausted:
+		return "budget_exhausted"
+	case DepthExceeded:
+		return "depth_exceeded"
+	case Unsupported:
+		return "unsupported"
+	}
+	return "status(?)"
+}
+
+// DefaultBudget is the node budget of a search whose Options leave it zero:
+// generous for a game domain, small enough that no call runs away.
+const DefaultBudget = 100_000
+
+// Sentinel errors, for errors.Is on a search's error.
+var (
+	ErrBudgetExhausted = errors.New("node budget exhausted")
+	ErrDepthExceeded   = errors.New("depth limit exceeded")
+	ErrNotRegressable  = errors.New("cost is a Go function and cannot be regressed")
+)
+
+// SearchError reports a search that ended without an answer: the budget ran
+// out, or only plans longer than the depth limit could exist. It names the
+// goal. errors.Is matches ErrBudgetExhausted or ErrDepthExceeded.
+type SearchError struct {
+	Goal   string
+	Status Status // BudgetExhausted or DepthExceeded
+	Limit  int    // the budget or the depth limit
+	Result Result // statistics of the search so far (never a plan)
+}
+
+func (e *SearchError) Error() string {
+	switch e.Status {
+	case BudgetExhausted:
+		return fmt.Sprintf("goap: goal %q: node budget of %d states exhausted", e.Goal, e.Limit)
+	default:
+		return fmt.Sprintf("goap: goal %q: no plan of at most %d steps", e.Goal, e.Limit)
+	}
+}
+
+func (e *SearchError) Unwrap() error {
+	if e.Status == BudgetExhausted {
+		return ErrBudgetExhausted
+	}
+	return ErrDepthExceeded
+}
+
+// RegressionError reports that backward search cannot use an action because
+// its cost is a Go function of the whole state. errors.Is matches
+// ErrNotRegressable.
+type RegressionError struct {
+	Goal   string
+	Action string
+}
+
+func (e *RegressionError) Error() string {
+	return fmt.Sprintf("goap: goal %q: backward search cannot use action %q: its cost is a Go function of the state", e.Goal, e.Action)
+}
+
+func (e *RegressionError) Unwrap() error { return ErrNotRegressable }
+
+// Options tune one search. The zero value is a forward search with the
+// goal-count heuristic, the default budget, no depth limit and no trace.
+type Options struct {
+	Search    Search
+	Heuristic Heuristic
+	Profile   *Profile // capabilities and cost overrides; nil is the domain as built
+	Budget    int      // most states to expand; 0 means DefaultBudget
+	MaxDepth  int      // longest plan considered; 0 means no limit
+	Trace     *Trace   // if not nil, records the search; nil costs nothing
+}
+
+// Result is what a search found, with its statistics.
+type Result struct {
+	Status Status
+	// Plan is the action sequence, appended to the slice passed to Plan.
+	Plan []ActionID
+	// Cost is the plan's total cost.
+	Cost float64
+	// Expanded counts states taken from the open list and expanded; stale
+	// entries and the goal state are not counted.
+	Expanded int
+	// Generated counts successors produced by applicable, capable actions
+	// that changed something and were within the depth limit, whether or
+	// not they improved on a known path.
+	Generated int
+}
+
+// Planner searches one domain. It owns its open list, node arena and state
+// table, and reuses them: once warm, a plan allocates nothing. A Planner is
+// not safe for concurrent use; give each goroutine its own, sharing the
+// Domain.
+type Planner struct {
+	d     *Domain
+	tab   intern.Table[stateInfo]
+	nodes []node
+	open  pq.Queue
+	cur   []uint64
+	next  []uint64
+	dist  []float64 // h_max literal costs
+	// An expansion's successors, between its two passes.
+	succ      []successor
+	succWords []uint64
+	sink      uint64 // keeps the table touches observable
+	// applicable is one bit per action, for an expansion's first pass.
+	applicable []uint64
+	byUnmet    []float64 // goal-count estimate by number of unmet facts
+	// forwardWord's dense state table and nodes.
+	dense      []denseSlot
+	denseEpoch uint32
+	small      []smallNode
+	// forceGeneral disables forwardWord, for the test that compares them.
+	forceGeneral bool
+}
+
+// stateInfo is what a search knows of an interned state, kept in the state
+// table's slot: its cheapest known cost and its newest live node (without a
+// depth limit, its only one).
+type stateInfo struct {
+	g    float64
+	head int32
+}
+
+type node struct {
+	g      float64
+	parent int32
+	action ActionID
+	state  int32
+	depth  int32
+	next   int32 // older live node of the same state, with a depth limit
+	dead   bool  // superseded by a node of the same state that dominates it
+}
+
+// NewPlanner returns a planner for d.
+func NewPlanner(d *Domain) *Planner {
+	if d == nil {
+		panic("goap: NewPlanner(nil)")
+	}
+	return &Planner{
+		d:    d,
+		cur:  make([]uint64, 2*d.words),
+		next: make([]uint64, 2*d.words),
+		dist: make([]float64, 2*len(d.facts)),
+
+		applicable: make([]uint64, (len(d.actions)+63)/64),
+	}
+}
+
+// Domain returns the planner's domain.
+func (p *Planner) Domain() *Domain { return p.d }
+
+// Plan searches for a least-cost plan from start to goal. The plan is
+// appended to dst, the strconv.Append way, and returned in Result.Plan.
+//
+// Finding a plan and finding that there is none are both normal outcomes,
+// with a nil error. A spent budget or a depth limit that pruned every plan
+// returns a *SearchError as well as the statistics; a backward search over a
+// Go-function cost returns a *RegressionError. Plan panics if start or goal
+// does not belong to the planner's domain, or a Go cost function returns a
+// cost below its declared minimum.
+func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
+	p.d.checkState(start)
+	p.d.checkGoal(goal)
+	prof := opt.Profile
+	if prof == nil {
+		prof = p.d.base
+	} else if prof.domain != p.d {
+		panic("goap: profile belongs to another domain")
+	}
+	budget := opt.Budget
+	if budget <= 0 {
+		budget = DefaultBudget
+	}
+	if opt.Trace != nil {
+		opt.Trace.reset(p.d, opt.Search, goal)
+	}
+	var res Result
+	var err error
+	if opt.Search == Backward {
+		if prof.funcAction != NoAction {
+			res = Result{Status: Unsupported, Plan: dst}
+			err = &RegressionError{Goal: goal.name, Action: p.d.actions[prof.funcAction].name}
+		} else {
+			res = p.backward(dst, start.words, goal, prof, opt, budget)
+		}
+	} else if p.d.words == 1 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+		res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+	} else {
+		res = p.forward(dst, start.words, goal, prof, opt, budget)
+	}
+	switch res.Status {
+	case BudgetExhausted:
+		err = &SearchError{Goal: goal.name, Status: BudgetExhausted, Limit: budget, Result: res}
+	case DepthExceeded:
+		err = &SearchError{Goal: goal.name, Status: DepthExceeded, Limit: opt.MaxDepth, Result: res}
+	}
+	if opt.Trace != nil {
+		opt.Trace.Status = res.Status
+		opt.Trace.Cost = res.Cost
+	}
+	return res, err
+}
+
+// reset prepares the arena for a search over keys of width words.
+func (p *Planner) reset(width int) {
+	p.tab.Reset(width)
+	p.nodes = p.nodes[:0]
+	p.open.Reset()
+}
+
+// addNode records a path of cost g and the given depth to interned state id,
+// unless a known path dominates it, and returns the new node's index, or -1.
+// Without a depth limit a state has one live node, its cheapest, and a path
+// is dominated by any at most as dear. With a limit, a state keeps every
+// Pareto-optimal (cost, depth) path, so that a dear but short path is not
+// lost to a cheap long one that the limit will cut; a path is dominated by
+// one at most as dear and at most as deep.
+func (p *Planner) addNode(id int32, in *stateInfo, added bool, n node, limitDepth bool) int32 {
+	idx := int32(len(p.nodes))
+	n.state = id
+	n.next = -1
+	if added {
+		*in = stateInfo{g: n.g, head: idx}
+		p.nodes = append(p.nodes, n)
+		return idx
+	}
+	if !limitDepth {
+		if in.g <= n.g {
+			return -1
+		}
+		p.nodes[in.head].dead = true // its open-list entry is now stale
+		in.g, in.head = n.g, idx
+		p.nodes = append(p.nodes, n)
+		return idx
+	}
+	prevLive := int32(-1)
+	for i := in.head; i >= 0; {
+		old := &p.nodes[i]
+		if old.g <= n.g && old.depth <= n.depth {
+			return -1
+		}
+		next := old.next
+		if n.g <= old.g && n.depth <= old.depth {
+			old.dead = true
+			if prevLive < 0 {
+				in.head = next
+			} else {
+				p.nodes[prevLive].next = next
+			}
+		} else {
+			prevLive = i
+		}
+		i = next
+	}
+	n.next = in.head
+	in.head = idx
+	p.nodes = append(p.nodes, n)
+	return idx
+}
+
+// appendPlan appends the actions on the path to node i, root first, to dst.
+// Forward search walks back from the goal, so it reverses; backward search's
+// parents run toward the goal, in plan order already.
+func (p *Planner) appendPlan(dst []ActionID, i int32, backwards bool) []ActionID {
+	start := len(dst)
+	for ; p.nodes[i].action != NoAction; i = p.nodes[i].parent {
+		dst = append(dst, p.nodes[i].action)
+	}
+	if backwards {
+		reverse(dst[start:])
+	}
+	return dst
+}

@@ -1,0 +1,135 @@
+package goap
+
+import (
+	"fmt"
+	"maps"
+	"math/bits"
+	"slices"
+
+	"github.com/ploy-ai/ploy/internal/suggest"
+)
+
+// ProfileSpec describes how one kind of agent differs from the domain
+// without rebuilding it: actions it cannot do (a capabilities mask, seed
+// 003's wounded guard) and actions whose cost it sees differently (a
+// personality, seed 001's defensive soldier).
+type ProfileSpec struct {
+	Incapable []string        // actions this agent cannot do
+	Costs     map[string]Cost // action name to the cost this agent sees
+}
+
+// Profile is a compiled ProfileSpec: immutable and safe to share. A nil
+// *Profile in Options means the domain as built.
+type Profile struct {
+	domain  *Domain
+	capable []uint64 // one bit per action
+	costs   []actionCost
+	// minCost is the least cost any capable action can have; the goal-count
+	// heuristic multiplies by it to stay admissible.
+	minCost float64
+	// maxEffects is the most facts one capable action sets, for the
+	// backward goal-count heuristic.
+	maxEffects int
+	// cases are the capable actions' exact cost cases, for regression and
+	// for h_max; caseOf[a] .. caseOf[a+1] are action a's.
+	cases  []costCase
+	caseOf []int32
+	// funcAction is a capable action whose cost is a Go function, or
+	// NoAction: backward search cannot use such a profile.
+	funcAction ActionID
+	relaxed    relaxation
+}
+
+// NewProfile compiles spec against d. Unknown action names and invalid
+// costs are errors, reported together.
+func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
+	b := &builder{d: d}
+	p := &Profile{
+		domain:     d,
+		capable:    make([]uint64, (len(d.actions)+63)/64),
+		costs:      make([]actionCost, len(d.actions)),
+		funcAction: NoAction,
+	}
+	for i := range d.actions {
+		p.capable[i>>6] |= 1 << (uint(i) & 63)
+		p.costs[i] = d.actions[i].compiled
+	}
+	for i, name := range spec.Incapable {
+		a, ok := d.actionIndex[name]
+		if !ok {
+			b.errorf(fmt.Sprintf("incapable[%d]", i), "%s", d.unknownAction(name))
+			continue
+		}
+		p.capable[a>>6] &^= 1 << (uint(a) & 63)
+	}
+	for _, name := range slices.Sorted(maps.Keys(spec.Costs)) {
+		a, ok := d.actionIndex[name]
+		if !ok {
+			b.errorf("costs."+name, "%s", d.unknownAction(name))
+			continue
+		}
+		p.costs[a] = b.cost("costs."+name, name, spec.Costs[name])
+	}
+	if len(b.errs) > 0 {
+		return nil, b.errs
+	}
+	p.minCost = 0
+	p.caseOf = make([]int32, len(d.actions)+1)
+	for i := range d.actions {
+		p.caseOf[i] = int32(len(p.cases))
+		if !p.Capable(ActionID(i)) {
+			continue
+		}
+		a := &d.actions[i]
+		c := &p.costs[i]
+		if p.minCost == 0 || c.min < p.minCost {
+			p.minCost = c.min
+		}
+		n := 0
+		for w := range a.effMask {
+			n += bits.OnesCount64(a.effMask[w])
+		}
+		p.maxEffects = max(p.maxEffects, n)
+		if c.kind == costFunc && p.funcAction == NoAction {
+			p.funcAction = ActionID(i)
+		}
+		cases, ok := splitCost(c, a.preMask, a.preValue)
+		if !ok {
+			return nil, SpecErrors{{Path: fmt.Sprintf("actions[%d].cost", i), Msg: fmt.Sprintf("rule list of action %q splits into more than %d exclusive cases", a.name, maxCostCases)}}
+		}
+		p.cases = append(p.cases, cases...)
+	}
+	p.caseOf[len(d.actions)] = int32(len(p.cases))
+	if p.minCost == 0 {
+		p.minCost = 1 // no capable action: nothing is reachable, any scale will do
+	}
+	p.relaxed = newRelaxation(d, p)
+	return p, nil
+}
+
+func (d *Domain) unknownAction(name string) string {
+	msg := fmt.Sprintf("unknown action %q", name)
+	names := make([]string, len(d.actions))
+	for i := range d.actions {
+		names[i] = d.actions[i].name
+	}
+	if s := suggest.Closest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg
+}
+
+// Capable reports whether the profile lets its agent do action a.
+func (p *Profile) Capable(a ActionID) bool {
+	return p.capable[a>>6]&(1<<(uint(a)&63)) != 0
+}
+
+// CostIn returns what action a costs in state s for this profile.
+func (p *Profile) CostIn(a ActionID, s State) float64 { return p.costs[a].at(s.words) }
+
+// MinCost returns the least cost any capable action can have.
+func (p *Profile) MinCost() float64 { return p.minCost }
+
+// DefaultProfile returns the profile of the domain as built: every action
+// capable, at its own cost. Options with a nil Profile use it.
+func (d *Domain) DefaultProfile() *Profile { return d.base }

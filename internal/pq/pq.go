@@ -1,0 +1,73 @@
+// Package pq is the open list of ploy's A* searches: a binary min-heap of
+// (f, node) entries, typed so that a push allocates nothing once the backing
+// array has grown (container/heap boxes every element in an interface).
+package pq
+
+// Entry is one open-list item. Node is the search node's index, which is also
+// its generation order, so ordering by (F, Node) breaks ties on f in favour of
+// the node generated first, as the lessons' planners do.
+type Entry struct {
+	F    float64
+	Node int32
+}
+
+func less(a, b Entry) bool {
+	return a.F < b.F || (a.F == b.F && a.Node < b.Node)
+}
+
+// Queue is a min-heap of entries. The zero value is an empty queue.
+type Queue struct {
+	items []Entry
+}
+
+// Reset empties the queue, keeping its storage.
+func (q *Queue) Reset() { q.items = q.items[:0] }
+
+// Len reports the number of entries.
+func (q *Queue) Len() int { return len(q.items) }
+
+// Push adds an entry.
+func (q *Queue) Push(e Entry) {
+	q.items = append(q.items, e)
+	items := q.items
+	i := len(items) - 1
+	for i > 0 {
+		parent := (i - 1) / 2
+		if !less(e, items[parent]) {
+			break
+		}
+		items[i] = items[parent]
+		i = parent
+	}
+	items[i] = e
+}
+
+// Pop removes and returns the least entry. It panics on an empty queue.
+func (q *Queue) Pop() Entry {
+	items := q.items
+	top := items[0]
+	last := items[len(items)-1]
+	items = items[:len(items)-1]
+	q.items = items
+	n := len(items)
+	if n == 0 {
+		return top
+	}
+	i := 0
+	for {
+		child := 2*i + 1
+		if child >= n {
+			break
+		}
+		if r := child + 1; r < n && less(items[r], items[child]) {
+			child = r
+		}
+		if !less(items[child], last) {
+			break
+		}
+		items[i] = items[child]
+		i = child
+	}
+	items[i] = last
+	return top
+}

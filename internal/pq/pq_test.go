@@ -1,0 +1,82 @@
+package pq
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func TestQueueOrdersByFThenNode(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 200; round++ {
+		var q Queue
+		var want []Entry
+		n := r.IntN(64)
+		for i := 0; i < n; i++ {
+			// Few distinct f values, so that ties are common.
+			e := Entry{F: float64(r.IntN(5)), Node: int32(i)}
+			q.Push(e)
+			want = append(want, e)
+		}
+		slices.SortFunc(want, func(a, b Entry) int {
+			if less(a, b) {
+				return -1
+			}
+			if less(b, a) {
+				return 1
+			}
+			return 0
+		})
+		for i, w := range want {
+			if got := q.Pop(); got != w {
+				t.Fatalf("round %d pop %d: got %+v, want %+v", round, i, got, w)
+			}
+		}
+		if q.Len() != 0 {
+			t.Fatalf("round %d: %d entries left", round, q.Len())
+		}
+	}
+}
+
+func TestQueueInterleaved(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var q Queue
+	var ref []Entry
+	for i := 0; i < 5000; i++ {
+		if r.IntN(3) > 0 || len(ref) == 0 {
+			e := Entry{F: float64(r.IntN(20)), Node: int32(i)}
+			q.Push(e)
+			ref = append(ref, e)
+			continue
+		}
+		best := 0
+		for j := range ref {
+			if less(ref[j], ref[best]) {
+				best = j
+			}
+		}
+		if got := q.Pop(); got != ref[best] {
+			t.Fatalf("step %d: got %+v, want %+v", i, got, ref[best])
+		}
+		ref = slices.Delete(ref, best, best+1)
+	}
+}
+
+func TestQueuePushAllocatesNothingWhenWarm(t *testing.T) {
+	var q Queue
+	for i := 0; i < 100; i++ {
+		q.Push(Entry{F: float64(i), Node: int32(i)})
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		q.Reset()
+		for i := 0; i < 100; i++ {
+			q.Push(Entry{F: float64(100 - i), Node: int32(i)})
+		}
+		for q.Len() > 0 {
+			q.Pop()
+		}
+	})
+	if allocs != 0 {
+		t.Fatalf("warm queue allocated %v times per run", allocs)
+	}
+}
