@@ -163,6 +163,7 @@ type Planner struct {
 	dense      []denseSlot
 	denseEpoch uint32
 	small      []smallNode
+	words      wordMap
 	// forceGeneral disables forwardWord, for the test that compares them.
 	forceGeneral bool
 }

@@ -1,6 +1,7 @@
 package goap
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/ploy-ai/ploy/internal/pq"
@@ -10,10 +11,9 @@ import (
 // directly (2^12 slots of 16 bytes, in L1 and L2) instead of a hash table.
 const maxDenseFacts = 12
 
-// denseSlot is what forwardSmall knows of one state.
+// denseSlot is the cheapest known cost of one state, valid in its epoch.
 type denseSlot struct {
 	g     float64
-	head  int32 // its live node
 	epoch uint32
 }
 
@@ -23,17 +23,19 @@ type smallNode struct {
 	state  uint64
 	parent int32
 	action ActionID
-	dead   bool
 }
 
 // forwardWord is forward for the common case of a domain of at most 64
 // facts searched with the goal-count or blind heuristic, no depth limit and
-// no trace. States are single words kept in the nodes themselves, and a
-// domain of at most maxDenseFacts facts indexes a dense table with them, so
-// that there is no hashing and no probing at all. It makes the same nodes in
-// the same order as forward (successors in action order, ties on f to the
-// older node), so results are identical; a test checks that they are, on
-// random domains.
+// no trace. States are single words kept in the nodes themselves; a domain
+// of at most maxDenseFacts facts indexes a dense table with them, so that
+// there is no hashing at all, and a larger one a 16-byte-slot hash map
+// (half the memory of the general table, which is what a large search waits
+// on). A node is stale when a cheaper path to its state is known, which is
+// checked when it is taken from the open list, as lesson 4 does. It makes
+// the same nodes in the same order as forward (successors in action order,
+// ties on f to the older node), so results are identical; a test checks
+// that they are, on random domains.
 func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) Result {
 	d := p.d
 	useDense := len(d.facts) <= maxDenseFacts
@@ -51,10 +53,11 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		}
 		ep = p.denseEpoch
 		dense = p.dense
+		dense[start] = denseSlot{g: 0, epoch: ep}
 	} else {
-		p.tab.Reset(1)
+		p.words.reset()
+		p.words.insert(start).g = negZero // 0, but not an empty slot
 	}
-	key := p.cur[:1]
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	byUnmet := p.countTable(goal.cond.Len(), goal.fixMax, prof.minCost)
 	if heur == Blind {
@@ -63,15 +66,9 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	costs := prof.costs
 	capable := prof.capable
 	one := d.one
+	key := p.cur[:1]
 
 	nodes := append(p.small[:0], smallNode{state: start, parent: -1, action: NoAction})
-	if useDense {
-		dense[start] = denseSlot{g: 0, head: 0, epoch: ep}
-	} else {
-		key[0] = start
-		_, in, _ := p.tab.Intern(key)
-		*in = stateInfo{g: 0, head: 0}
-	}
 	p.open.Reset()
 	p.open.Push(pq.Entry{F: byUnmet[bits.OnesCount64((start^gv)&gm)], Node: 0})
 	res := Result{Plan: dst}
@@ -80,10 +77,16 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	for p.open.Len() > 0 {
 		e := p.open.Pop()
 		n := nodes[e.Node]
-		if n.dead {
-			continue
-		}
 		s := n.state
+		var best float64
+		if useDense {
+			best = dense[s].g
+		} else {
+			best = p.words.find(s).g
+		}
+		if n.g > best {
+			continue // a cheaper path to this state was found after this entry
+		}
 		if s&gm == gv {
 			res.Status = Found
 			res.Cost = n.g
@@ -117,27 +120,20 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			}
 			g += n.g
 			res.Generated++
-			idx := int32(len(nodes))
 			if useDense {
 				slot := &dense[ns]
-				if slot.epoch == ep {
-					if slot.g <= g {
-						continue
-					}
-					nodes[slot.head].dead = true
+				if slot.epoch == ep && slot.g <= g {
+					continue
 				}
-				*slot = denseSlot{g: g, head: idx, epoch: ep}
+				*slot = denseSlot{g: g, epoch: ep}
 			} else {
-				key[0] = ns
-				_, in, added := p.tab.Intern(key)
-				if !added {
-					if in.g <= g {
-						continue
-					}
-					nodes[in.head].dead = true
+				slot := p.words.insert(ns)
+				if math.Float64bits(slot.g) != 0 && slot.g <= g {
+					continue
 				}
-				*in = stateInfo{g: g, head: idx}
+				slot.g = g
 			}
+			idx := int32(len(nodes))
 			nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
 			p.open.Push(pq.Entry{F: g + byUnmet[bits.OnesCount64((ns^gv)&gm)], Node: idx})
 		}
@@ -149,5 +145,91 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 func reverse(s []ActionID) {
 	for a, b := 0, len(s)-1; a < b; a, b = a+1, b-1 {
 		s[a], s[b] = s[b], s[a]
+	}
+}
+
+// negZero is -0.0: equal to 0 in every comparison, but with bits that are
+// not all zero, so that the start state's slot does not read as empty.
+var negZero = math.Copysign(0, -1)
+
+// wordSlot is a one-word state and its cheapest known cost. A slot whose
+// cost has all bits zero is empty: costs are positive, and the start state,
+// at cost 0, is stored as negZero.
+type wordSlot struct {
+	key uint64
+	g   float64
+}
+
+// wordMap maps one-word states to their cheapest known cost, with linear
+// probing at a load of at most a half. It is emptied by clearing the slots
+// it used, which costs what the search that filled them cost.
+type wordMap struct {
+	slots []wordSlot
+	used  []uint32 // indices of the filled slots
+	shift uint
+}
+
+func (m *wordMap) reset() {
+	if m.slots == nil {
+		m.slots = make([]wordSlot, 1<<10)
+		m.shift = 64 - 10
+	}
+	for _, i := range m.used {
+		m.slots[i] = wordSlot{}
+	}
+	m.used = m.used[:0]
+}
+
+func (m *wordMap) index(key uint64) uint64 {
+	return ((key ^ key>>29) * 0x9e3779b97f4a7c15) >> m.shift
+}
+
+// find returns key's slot, which must be present.
+func (m *wordMap) find(key uint64) *wordSlot {
+	mask := uint64(len(m.slots) - 1)
+	for i := m.index(key); ; i = (i + 1) & mask {
+		if s := &m.slots[i]; s.key == key && math.Float64bits(s.g) != 0 {
+			return s
+		}
+	}
+}
+
+// insert returns key's slot, claiming an empty one (g == 0) if key is new.
+func (m *wordMap) insert(key uint64) *wordSlot {
+	if 2*(len(m.used)+1) > len(m.slots) {
+		m.grow()
+	}
+	mask := uint64(len(m.slots) - 1)
+	i := m.index(key)
+	for {
+		s := &m.slots[i]
+		if math.Float64bits(s.g) == 0 {
+			s.key = key
+			m.used = append(m.used, uint32(i))
+			return s
+		}
+		if s.key == key {
+			return s
+		}
+		i = (i + 1) & mask
+	}
+}
+
+func (m *wordMap) grow() {
+	old := m.slots
+	m.slots = make([]wordSlot, 2*len(old))
+	m.shift--
+	m.used = m.used[:0]
+	mask := uint64(len(m.slots) - 1)
+	for _, s := range old {
+		if math.Float64bits(s.g) == 0 {
+			continue
+		}
+		i := m.index(s.key)
+		for math.Float64bits(m.slots[i].g) != 0 {
+			i = (i + 1) & mask
+		}
+		m.slots[i] = s
+		m.used = append(m.used, uint32(i))
 	}
 }
