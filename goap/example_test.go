@@ -101,13 +101,13 @@ func ExampleDomain_NewProfile() {
 	for _, prof := range []*goap.Profile{nil, defensive} {
 		res, _ := p.Plan(nil, d.Initial(), d.Goal("KillPlayer"), goap.Options{Profile: prof})
 		for _, a := range res.Plan {
-			fmt.Print(d.ActionName(a), " ")
+			fmt.Print(d.ActionName(a), " → ")
 		}
 		fmt.Println(res.Cost)
 	}
 	// Output:
-	// PickUpGun ApproachPlayer AttackRanged 9
-	// PickUpAxe ApproachPlayer AttackMelee 10
+	// PickUpGun → ApproachPlayer → AttackRanged → 9
+	// PickUpAxe → ApproachPlayer → AttackMelee → 10
 }
 
 // A trace records every expansion and what each action did there.

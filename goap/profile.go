@@ -133,3 +133,6 @@ func (p *Profile) MinCost() float64 { return p.minCost }
 // DefaultProfile returns the profile of the domain as built: every action
 // capable, at its own cost. Options with a nil Profile use it.
 func (d *Domain) DefaultProfile() *Profile { return d.base }
+
+// Domain returns the domain the profile was made for.
+func (p *Profile) Domain() *Domain { return p.domain }

@@ -1,0 +1,158 @@
+package htn_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/randdomain"
+)
+
+// reference is lesson 5's recursive decompose, with the counting
+// conventions: a step per task taken off the list and per method condition
+// tested, a backtrack per method choice undone, and a step cap.
+type reference struct {
+	d          *htn.Domain
+	steps      int
+	backtracks int
+	max        int
+	limited    bool
+	plan       []goap.ActionID
+	mtr        htn.MTR
+}
+
+func (r *reference) decompose(todo []htn.Task, s goap.State) bool {
+	if len(todo) == 0 {
+		return true
+	}
+	g := r.d.GOAP()
+	if r.steps >= r.max {
+		r.limited = true
+		return false
+	}
+	r.steps++
+	t, rest := todo[0], todo[1:]
+	if t.IsPrimitive() {
+		a := t.Action()
+		if !g.Applicable(a, s) {
+			return false
+		}
+		r.plan = append(r.plan, a)
+		next := s.Clone()
+		g.Apply(a, next)
+		if r.decompose(rest, next) {
+			return true
+		}
+		r.plan = r.plan[:len(r.plan)-1]
+		return false
+	}
+	for i := 0; i < r.d.NumMethods(t); i++ {
+		if r.steps >= r.max {
+			r.limited = true
+			return false
+		}
+		r.steps++
+		if !r.d.MethodCondition(t, i).Holds(s) {
+			continue
+		}
+		next := append(slices.Clone(r.d.Subtasks(t, i)), rest...)
+		n := len(r.plan)
+		r.mtr = append(r.mtr, int32(i+1))
+		if r.decompose(next, s) {
+			return true
+		}
+		if r.limited {
+			return false
+		}
+		r.mtr = r.mtr[:len(r.mtr)-1]
+		r.backtracks++
+		r.plan = r.plan[:n]
+	}
+	return false
+}
+
+// randomHTN draws compound tasks over a random GOAP domain. Subtasks mostly
+// name later tasks, so most domains terminate; some recurse, and the step
+// cap stops those in both planners alike.
+func randomHTN(r *rand.Rand, g *goap.Domain) htn.Spec {
+	n := 2 + r.IntN(5)
+	spec := htn.Spec{Root: "T0"}
+	for i := 0; i < n; i++ {
+		ts := htn.TaskSpec{Name: fmt.Sprintf("T%d", i)}
+		for m := 1 + r.IntN(3); m > 0; m-- {
+			ms := htn.MethodSpec{Name: fmt.Sprintf("m%d", len(ts.Methods)), Conditions: map[string]bool{}}
+			for c := r.IntN(3); c > 0; c-- {
+				ms.Conditions[randdomain.FactName(r.IntN(g.NumFacts()))] = r.IntN(2) == 0
+			}
+			for k := r.IntN(5); k > 0; k-- {
+				switch {
+				case r.IntN(10) == 0:
+					ms.Subtasks = append(ms.Subtasks, fmt.Sprintf("T%d", r.IntN(n)))
+				case i+1 < n && r.IntN(3) == 0:
+					ms.Subtasks = append(ms.Subtasks, fmt.Sprintf("T%d", i+1+r.IntN(n-i-1)))
+				default:
+					ms.Subtasks = append(ms.Subtasks, g.ActionName(goap.ActionID(r.IntN(g.NumActions()))))
+				}
+			}
+			ts.Methods = append(ts.Methods, ms)
+		}
+		spec.Tasks = append(spec.Tasks, ts)
+	}
+	return spec
+}
+
+func TestAgainstRecursiveReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(55, 5))
+	cfg := randdomain.Config{Facts: 6, Actions: 8, MaxPre: 2, MaxEff: 2, MaxCost: 3, Goals: 1, GoalFacts: 1}
+	checked, found, backtracked, limited := 0, 0, 0, 0
+	var res htn.Result
+	for i := 0; i < 2000; i++ {
+		g, err := goap.NewDomain(randdomain.Spec(r, cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := htn.NewDomain(g, randomHTN(r, g))
+		if err != nil {
+			continue // no base case: rejected statically, as it should be
+		}
+		p := htn.NewPlanner(d)
+		for trial := 0; trial < 4; trial++ {
+			s := g.NewState()
+			s.Words()[0] = uint64(r.IntN(1 << cfg.Facts))
+			maxSteps := 400
+			ref := &reference{d: d, max: maxSteps}
+			ok := ref.decompose([]htn.Task{d.Root()}, s.Clone())
+			err := p.Plan(&res, s, htn.Options{MaxSteps: maxSteps})
+			want := htn.NoPlan
+			switch {
+			case ok:
+				want = htn.Found
+				found++
+			case ref.limited:
+				want = htn.StepLimit
+				limited++
+			}
+			if ref.backtracks > 0 {
+				backtracked++
+			}
+			name := fmt.Sprintf("domain %d state %s", i, g.FormatState(s))
+			if res.Status != want || (err != nil) != (want == htn.StepLimit) {
+				t.Fatalf("%s: status %v err %v, reference %v", name, res.Status, err, want)
+			}
+			if res.Steps != ref.steps || res.Backtracks != ref.backtracks {
+				t.Fatalf("%s: %d steps %d backtracks, reference %d and %d", name, res.Steps, res.Backtracks, ref.steps, ref.backtracks)
+			}
+			if want == htn.Found && (!slices.Equal(res.Plan, ref.plan) || !slices.Equal(res.MTR, ref.mtr)) {
+				t.Fatalf("%s: plan %v MTR %v, reference %v and %v", name, res.Plan, res.MTR, ref.plan, ref.mtr)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d decompositions: %d found, %d backtracked, %d hit the step cap", checked, found, backtracked, limited)
+	if found == 0 || backtracked == 0 || limited == 0 {
+		t.Errorf("the random domains do not exercise every outcome")
+	}
+}
