@@ -1,0 +1,96 @@
+package domain_test
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/domain"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// expectation is an `ERROR "regexp"` annotation: an error matching the
+// regexp is expected on the annotation's line.
+type expectation struct {
+	line int
+	re   *regexp.Regexp
+	met  bool
+}
+
+var annotation = regexp.MustCompile(`ERROR ("(?:[^"\\]|\\.)*")`)
+
+func expectations(t *testing.T, src []byte) []*expectation {
+	var out []*expectation
+	for i, line := range strings.Split(string(src), "\n") {
+		c := strings.Index(line, "#")
+		if c < 0 {
+			continue
+		}
+		for _, m := range annotation.FindAllStringSubmatch(line[c:], -1) {
+			// The quoted text is a regexp; only \" is unescaped.
+			pattern := strings.ReplaceAll(m[1][1:len(m[1])-1], `\"`, `"`)
+			re, err := regexp.Compile(pattern)
+			if err != nil {
+				t.Fatalf("line %d: bad annotation %s: %v", i+1, m[1], err)
+			}
+			out = append(out, &expectation{line: i + 1, re: re})
+		}
+	}
+	return out
+}
+
+// TestBadFiles loads every file in testdata/bad and checks that exactly
+// the errors annotated in the file are reported, each on its line, and that
+// the rendering for a person matches the golden file.
+func TestBadFiles(t *testing.T) {
+	files, _ := filepath.Glob("testdata/bad/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no bad files")
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = domain.Parse(filepath.Base(path), src)
+			var list domain.ErrorList
+			if !errors.As(err, &list) {
+				t.Fatalf("got %v, want an ErrorList", err)
+			}
+			exps := expectations(t, src)
+			for _, e := range list {
+				found := false
+				for _, x := range exps {
+					if !x.met && x.line == e.Pos.Line && x.re.MatchString(e.Msg) {
+						x.met, found = true, true
+						break
+					}
+				}
+				if !found {
+					t.Errorf("unexpected error %v", e)
+				}
+			}
+			for _, x := range exps {
+				if !x.met {
+					t.Errorf("line %d: no error matching %q", x.line, x.re)
+				}
+			}
+			golden := strings.TrimSuffix(path, ".yaml") + ".golden"
+			got := domain.Format(err, src)
+			if *update {
+				os.WriteFile(golden, []byte(got), 0o644)
+				return
+			}
+			want, _ := os.ReadFile(golden)
+			if got != string(want) {
+				t.Errorf("rendering differs from %s (run with -update to accept):\n--- got\n%s--- want\n%s", golden, got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,665 @@
+// Package domain loads domain files: YAML documents that describe a GOAP
+// domain (facts, initial state, actions, goals) and optionally an HTN over
+// it. Every problem is reported at once, each as FILE:LINE:COL: message.
+package domain
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
+	"github.com/goccy/go-yaml/parser"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/suggest"
+)
+
+// File is a loaded, validated domain file.
+type File struct {
+	Path   string
+	Source []byte
+	// Spec and HTNSpec are what the file says; HTNSpec is nil when the file
+	// has no htn section.
+	Spec    goap.Spec
+	HTNSpec *htn.Spec
+	GOAP    *goap.Domain
+	HTN     *htn.Domain
+	pos     map[string]Pos
+}
+
+// Pos returns the position of the part of the file at path, in the form of
+// goap.SpecError paths ("actions[2].cost", "htn.tasks[0].methods[1]"), or
+// of the nearest enclosing part that has one.
+func (f *File) Pos(path string) Pos { return lookup(f.pos, path) }
+
+func lookup(pos map[string]Pos, path string) Pos {
+	for path != "" {
+		if p, ok := pos[path]; ok {
+			return p
+		}
+		i := strings.LastIndexAny(path, ".[")
+		if i < 0 {
+			break
+		}
+		path = path[:i]
+	}
+	return Pos{Line: 1, Col: 1}
+}
+
+// Load reads and parses the domain file at path.
+func Load(path string) (*File, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, src)
+}
+
+// Parse parses src as the domain file named path. On failure the error is
+// an ErrorList holding every problem found, sorted by position.
+func Parse(path string, src []byte) (*File, error) {
+	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(string(src), "\n")}
+	f := &File{Path: path, Source: src, pos: l.pos}
+	ok := l.parse(src)
+	if ok {
+		f.Spec = l.spec
+		f.HTNSpec = l.htn
+		l.build(f)
+	}
+	if len(l.errs) > 0 {
+		return nil, l.errs.sort()
+	}
+	return f, nil
+}
+
+type loader struct {
+	path  string
+	lines []string
+	errs  ErrorList
+	pos   map[string]Pos
+	spec  goap.Spec
+	htn   *htn.Spec
+	// badCost marks actions whose cost the loader rejected: their cost in
+	// the spec is a stand-in, so goap's verdict on it is not reported.
+	badCost map[int]bool
+	// broken holds the paths of items that were not mappings at all: they
+	// stand in the spec only to keep later indices right, and goap's and
+	// htn's verdicts on them would repeat what was already said.
+	broken []string
+}
+
+// isMapping reports whether n is a mapping (or null), reporting it if not
+// and marking path broken.
+func (l *loader) isMapping(n ast.Node, path, what string) bool {
+	switch l.unwrap(n).(type) {
+	case *ast.MappingNode, *ast.MappingValueNode, *ast.NullNode, nil:
+		return true
+	}
+	l.errorf(n, "%s must be a mapping, not %s", what, describe(l.unwrap(n)))
+	l.broken = append(l.broken, path)
+	return false
+}
+
+func position(n ast.Node) Pos {
+	if n == nil {
+		return Pos{Line: 1, Col: 1}
+	}
+	tk := n.GetToken()
+	if tk == nil || tk.Position == nil {
+		return Pos{Line: 1, Col: 1}
+	}
+	return Pos{Line: tk.Position.Line, Col: tk.Position.Column}
+}
+
+func (l *loader) errorAt(p Pos, format string, args ...any) {
+	// The parser can place a token one past the end of the file; point at
+	// the end of the last line instead.
+	if p.Line > len(l.lines) {
+		p.Line = max(len(l.lines), 1)
+		p.Col = len(l.lines[p.Line-1]) + 1
+	}
+	p.Line, p.Col = max(p.Line, 1), max(p.Col, 1)
+	l.errs = append(l.errs, &Error{File: l.path, Pos: p, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (l *loader) errorf(n ast.Node, format string, args ...any) {
+	l.errorAt(position(n), format, args...)
+}
+
+func (l *loader) parse(src []byte) bool {
+	file, err := parser.ParseBytes(src, 0)
+	if err != nil {
+		var se *yaml.SyntaxError
+		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
+			l.errorAt(Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}, "yaml: %s", se.Message)
+		} else {
+			l.errorAt(Pos{Line: 1, Col: 1}, "yaml: %s", firstLine(err.Error()))
+		}
+		return false
+	}
+	var docs []*ast.DocumentNode
+	for _, d := range file.Docs {
+		if d.Body != nil {
+			docs = append(docs, d)
+		}
+	}
+	switch {
+	case len(docs) == 0:
+		l.errorAt(Pos{Line: 1, Col: 1}, "empty file: a domain has at least name and facts")
+		return false
+	case len(docs) > 1:
+		l.errorf(docs[1].Body, "one domain per file: this is a second YAML document")
+		return false
+	}
+	l.document(docs[0].Body)
+	return true
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+// unwrap looks through tags and anchors; aliases are refused, since a
+// designer's file rarely needs them and they hide where a value came from.
+func (l *loader) unwrap(n ast.Node) ast.Node {
+	for {
+		switch v := n.(type) {
+		case *ast.TagNode:
+			n = v.Value
+		case *ast.AnchorNode:
+			n = v.Value
+		case *ast.AliasNode:
+			l.errorf(v, "aliases (*name) are not supported in domain files")
+			return nil
+		default:
+			return n
+		}
+	}
+}
+
+func isNull(n ast.Node) bool {
+	_, ok := n.(*ast.NullNode)
+	return n == nil || ok
+}
+
+// mapping returns n's entries, or reports that it is not a mapping. A null
+// value is an empty mapping.
+func (l *loader) mapping(n ast.Node, what string) []*ast.MappingValueNode {
+	n = l.unwrap(n)
+	switch v := n.(type) {
+	case nil, *ast.NullNode:
+		return nil
+	case *ast.MappingNode:
+		return v.Values
+	case *ast.MappingValueNode:
+		return []*ast.MappingValueNode{v}
+	}
+	l.errorf(n, "%s must be a mapping, not %s", what, describe(n))
+	return nil
+}
+
+// sequence returns n's items, or reports that it is not a sequence.
+func (l *loader) sequence(n ast.Node, what string) []ast.Node {
+	n = l.unwrap(n)
+	switch v := n.(type) {
+	case nil, *ast.NullNode:
+		return nil
+	case *ast.SequenceNode:
+		return v.Values
+	}
+	l.errorf(n, "%s must be a list, not %s", what, describe(n))
+	return nil
+}
+
+func describe(n ast.Node) string {
+	switch v := n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return "a mapping"
+	case *ast.SequenceNode:
+		return "a list"
+	case *ast.StringNode:
+		return strconv.Quote(v.Value)
+	case *ast.NullNode, nil:
+		return "empty"
+	}
+	return strconv.Quote(n.GetToken().Value)
+}
+
+func keyName(k ast.MapKeyNode) string {
+	if tk := k.GetToken(); tk != nil {
+		return tk.Value
+	}
+	return k.String()
+}
+
+// fields checks the keys of a mapping against the allowed ones, reporting
+// unknown keys with a suggestion, and returns the known ones' values.
+func (l *loader) fields(entries []*ast.MappingValueNode, what string, allowed ...string) map[string]*ast.MappingValueNode {
+	out := make(map[string]*ast.MappingValueNode, len(entries))
+	for _, mv := range entries {
+		k := keyName(mv.Key)
+		known := false
+		for _, a := range allowed {
+			if a == k {
+				known = true
+			}
+		}
+		if !known {
+			msg := fmt.Sprintf("unknown key %q in %s", k, what)
+			if s := suggest.Closest(k, allowed); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else {
+				msg += "; allowed: " + strings.Join(allowed, ", ")
+			}
+			l.errorf(mv.Key, "%s", msg)
+			continue
+		}
+		out[k] = mv
+	}
+	return out
+}
+
+// name reads a required string scalar.
+func (l *loader) name(n ast.Node, what string) (string, bool) {
+	n = l.unwrap(n)
+	switch v := n.(type) {
+	case *ast.StringNode:
+		if v.Value == "" {
+			l.errorf(n, "%s is empty", what)
+			return "", false
+		}
+		return v.Value, true
+	case nil, *ast.NullNode:
+		l.errorf(n, "%s is empty", what)
+		return "", false
+	case *ast.MappingNode, *ast.MappingValueNode, *ast.SequenceNode:
+		l.errorf(n, "%s must be a name, not %s", what, describe(n))
+		return "", false
+	}
+	// A bare number or boolean used as a name: take its text.
+	return n.GetToken().Value, true
+}
+
+func (l *loader) document(body ast.Node) {
+	entries := l.mapping(body, "a domain file")
+	if entries == nil && !isNull(l.unwrap(body)) {
+		return
+	}
+	f := l.fields(entries, "the domain", "name", "facts", "initial", "actions", "goals", "htn")
+	top := Pos{Line: 1, Col: 1}
+	if len(entries) > 0 {
+		top = position(entries[0].Key)
+	}
+	if mv, ok := f["name"]; ok {
+		l.spec.Name, _ = l.name(mv.Value, "name")
+	} else {
+		l.errorAt(top, "missing key \"name\"")
+	}
+	if mv, ok := f["facts"]; ok {
+		for i, item := range l.sequence(mv.Value, "facts") {
+			path := fmt.Sprintf("facts[%d]", i)
+			l.pos[path] = position(item)
+			name, _ := l.name(item, "a fact name")
+			l.spec.Facts = append(l.spec.Facts, name)
+		}
+	} else {
+		l.errorAt(top, "missing key \"facts\"")
+	}
+	if mv, ok := f["initial"]; ok {
+		l.spec.Initial = l.facts("initial", mv.Value)
+	}
+	if mv, ok := f["actions"]; ok {
+		for i, item := range l.sequence(mv.Value, "actions") {
+			l.action(i, item)
+		}
+	}
+	if mv, ok := f["goals"]; ok {
+		for i, item := range l.sequence(mv.Value, "goals") {
+			l.goal(i, item)
+		}
+	}
+	if mv, ok := f["htn"]; ok {
+		l.htnSection(mv)
+	}
+}
+
+// factWord names what a fact map's entries are, by the map's last key.
+func factWord(path string) string {
+	switch path[strings.LastIndexByte(path, '.')+1:] {
+	case "initial":
+		return "initial fact"
+	case "preconditions":
+		return "precondition"
+	case "effects":
+		return "effect"
+	case "when":
+		return "cost rule fact"
+	}
+	return "condition"
+}
+
+// facts reads a mapping of fact names to true or false.
+func (l *loader) facts(path string, n ast.Node) map[string]bool {
+	l.pos[path] = position(n)
+	out := map[string]bool{}
+	for _, mv := range l.mapping(n, path) {
+		k := keyName(mv.Key)
+		l.pos[path+"."+k] = position(mv.Key)
+		v := l.unwrap(mv.Value)
+		b, ok := v.(*ast.BoolNode)
+		if !ok {
+			l.errorf(valueOrKey(mv), "%s %q must be true or false, not %s", factWord(path), k, describe(v))
+			continue
+		}
+		out[k] = b.Value
+	}
+	return out
+}
+
+func valueOrKey(mv *ast.MappingValueNode) ast.Node {
+	if isNull(mv.Value) {
+		return mv.Key
+	}
+	return mv.Value
+}
+
+func (l *loader) action(i int, item ast.Node) {
+	path := fmt.Sprintf("actions[%d]", i)
+	l.pos[path] = position(item)
+	if !l.isMapping(item, path, "an action") {
+		l.spec.Actions = append(l.spec.Actions, goap.ActionSpec{Cost: goap.Const(1)})
+		return
+	}
+	f := l.fields(l.mapping(item, "an action"), "an action", "name", "preconditions", "effects", "cost")
+	var a goap.ActionSpec
+	if mv, ok := f["name"]; ok {
+		l.pos[path+".name"] = position(mv.Value)
+		a.Name, _ = l.name(mv.Value, "action name")
+	} else {
+		l.errorf(item, "action has no name")
+		l.broken = append(l.broken, path+".name")
+	}
+	if mv, ok := f["preconditions"]; ok {
+		a.Preconditions = l.facts(path+".preconditions", mv.Value)
+	}
+	if mv, ok := f["effects"]; ok {
+		a.Effects = l.facts(path+".effects", mv.Value)
+	}
+	if mv, ok := f["cost"]; ok {
+		a.Cost = l.cost(path+".cost", mv.Value, i)
+	} else {
+		if a.Name != "" {
+			l.errorf(item, "action %q has no cost", a.Name)
+		} else {
+			l.errorf(item, "action has no cost")
+		}
+		a.Cost = goap.Const(1)
+	}
+	l.spec.Actions = append(l.spec.Actions, a)
+}
+
+// number reads a numeric scalar; ok is false (and the error reported) if n
+// is not one.
+func (l *loader) number(n ast.Node, what string) (float64, bool) {
+	n = l.unwrap(n)
+	switch v := n.(type) {
+	case *ast.IntegerNode:
+		switch x := v.Value.(type) {
+		case int64:
+			return float64(x), true
+		case uint64:
+			return float64(x), true
+		}
+	case *ast.FloatNode:
+		return v.Value, true
+	case *ast.InfinityNode:
+		return v.Value, true
+	case *ast.NanNode:
+		return math.NaN(), true
+	}
+	l.errorf(n, "%s must be a number, not %s", what, describe(n))
+	return 0, false
+}
+
+// cost reads a cost: a number, or a list of {when, cost} rules ending with
+// a default {cost}. An invalid cost is replaced by a stand-in so that the
+// rest of the file can still be checked.
+func (l *loader) cost(path string, n ast.Node, action int) goap.Cost {
+	l.pos[path] = position(n)
+	n = l.unwrap(n)
+	if seq, ok := n.(*ast.SequenceNode); ok {
+		var rules []goap.CostRule
+		def, hasDefault := 0.0, false
+		for j, item := range seq.Values {
+			rp := fmt.Sprintf("%s[%d]", path, j)
+			l.pos[rp] = position(item)
+			f := l.fields(l.mapping(item, "a cost rule"), "a cost rule", "when", "cost")
+			c := 1.0
+			if mv, ok := f["cost"]; ok {
+				l.pos[rp+".cost"] = position(mv.Value)
+				c, _ = l.number(mv.Value, "cost")
+			} else {
+				l.errorf(item, "cost rule has no cost")
+			}
+			mv, hasWhen := f["when"]
+			switch {
+			case !hasWhen && j < len(seq.Values)-1:
+				l.errorf(item, "only the last cost rule may omit when: it is the default")
+			case !hasWhen:
+				def, hasDefault = c, true
+			default:
+				rules = append(rules, goap.CostRule{When: l.facts(rp+".when", mv.Value), Cost: c})
+			}
+		}
+		if !hasDefault {
+			l.errorf(n, "cost rule list has no default: end it with a rule without when, such as {cost: 4}")
+			l.markBadCost(action)
+			return goap.Const(1)
+		}
+		return goap.Rules(def, rules...)
+	}
+	c, ok := l.number(n, "cost")
+	if !ok {
+		l.markBadCost(action)
+		return goap.Const(1)
+	}
+	return goap.Const(c)
+}
+
+func (l *loader) markBadCost(action int) {
+	if action < 0 {
+		return
+	}
+	if l.badCost == nil {
+		l.badCost = map[int]bool{}
+	}
+	l.badCost[action] = true
+}
+
+func (l *loader) goal(i int, item ast.Node) {
+	path := fmt.Sprintf("goals[%d]", i)
+	l.pos[path] = position(item)
+	if !l.isMapping(item, path, "a goal") {
+		l.spec.Goals = append(l.spec.Goals, goap.GoalSpec{})
+		return
+	}
+	f := l.fields(l.mapping(item, "a goal"), "a goal", "name", "conditions")
+	var g goap.GoalSpec
+	if mv, ok := f["name"]; ok {
+		l.pos[path+".name"] = position(mv.Value)
+		g.Name, _ = l.name(mv.Value, "goal name")
+	} else {
+		l.errorf(item, "goal has no name")
+		l.broken = append(l.broken, path+".name")
+	}
+	if mv, ok := f["conditions"]; ok {
+		g.Conditions = l.facts(path+".conditions", mv.Value)
+	}
+	l.spec.Goals = append(l.spec.Goals, g)
+}
+
+func (l *loader) htnSection(section *ast.MappingValueNode) {
+	l.pos["htn"] = position(section.Key)
+	h := &htn.Spec{}
+	l.htn = h
+	f := l.fields(l.mapping(section.Value, "htn"), "htn", "root", "tasks")
+	if mv, ok := f["root"]; ok {
+		l.pos["htn.root"] = position(mv.Value)
+		h.Root, _ = l.name(mv.Value, "htn root")
+	} else {
+		l.errorf(section.Key, "htn has no root")
+	}
+	mv, ok := f["tasks"]
+	if !ok {
+		return
+	}
+	for i, item := range l.sequence(mv.Value, "htn tasks") {
+		path := fmt.Sprintf("htn.tasks[%d]", i)
+		l.pos[path] = position(item)
+		tf := l.fields(l.mapping(item, "a task"), "a task", "name", "methods")
+		var ts htn.TaskSpec
+		if mv, ok := tf["name"]; ok {
+			l.pos[path+".name"] = position(mv.Value)
+			ts.Name, _ = l.name(mv.Value, "task name")
+		} else {
+			l.errorf(item, "task has no name")
+		}
+		if mv, ok := tf["methods"]; ok {
+			l.pos[path+".methods"] = position(mv.Key)
+			for j, m := range l.sequence(mv.Value, "methods") {
+				ts.Methods = append(ts.Methods, l.method(fmt.Sprintf("%s.methods[%d]", path, j), m))
+			}
+		}
+		h.Tasks = append(h.Tasks, ts)
+	}
+}
+
+func (l *loader) method(path string, item ast.Node) htn.MethodSpec {
+	l.pos[path] = position(item)
+	f := l.fields(l.mapping(item, "a method"), "a method", "name", "conditions", "subtasks")
+	var m htn.MethodSpec
+	if mv, ok := f["name"]; ok {
+		l.pos[path+".name"] = position(mv.Value)
+		m.Name, _ = l.name(mv.Value, "method name")
+	} else {
+		l.errorf(item, "method has no name")
+	}
+	if mv, ok := f["conditions"]; ok {
+		// Method conditions are checked by htn with paths relative to the
+		// method ("conditions.x"): record them under both forms.
+		m.Conditions = l.facts(path+".conditions", mv.Value)
+	}
+	if mv, ok := f["subtasks"]; ok {
+		for k, s := range l.sequence(mv.Value, "subtasks") {
+			l.pos[fmt.Sprintf("%s.subtasks[%d]", path, k)] = position(s)
+			name, _ := l.name(s, "a subtask")
+			m.Subtasks = append(m.Subtasks, name)
+		}
+	}
+	return m
+}
+
+// build compiles the specs, mapping the planners' errors to positions. If
+// the GOAP part is invalid, the HTN is still checked against a repaired
+// copy, so that the file's errors are reported all at once.
+func (l *loader) build(f *File) {
+	g, err := goap.NewDomain(l.spec)
+	if err != nil {
+		var es goap.SpecErrors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				if l.costStandIn(e.Path) || l.isBroken(e.Path) {
+					continue
+				}
+				l.errorAt(lookup(l.pos, e.Path), "%s", e.Msg)
+			}
+		}
+		g, err = goap.NewDomain(repaired(l.spec))
+		if err != nil {
+			return // cannot happen: repaired drops whatever NewDomain rejects
+		}
+	}
+	var h *htn.Domain
+	if l.htn != nil {
+		h, err = htn.NewDomain(g, *l.htn)
+		var es htn.Errors
+		if errors.As(err, &es) {
+			for _, e := range es {
+				if !l.isBroken(e.Path) {
+					l.errorAt(lookup(l.pos, e.Path), "%s", e.Msg)
+				}
+			}
+		}
+	}
+	f.GOAP, f.HTN = g, h
+}
+
+// isBroken reports whether path is, or is inside, an item already reported.
+func (l *loader) isBroken(path string) bool {
+	for _, b := range l.broken {
+		if path == b || strings.HasPrefix(path, b+".") || strings.HasPrefix(path, b+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// costStandIn reports whether a goap error is about a cost the loader
+// already rejected and replaced.
+func (l *loader) costStandIn(path string) bool {
+	for a := range l.badCost {
+		if strings.HasPrefix(path, fmt.Sprintf("actions[%d].cost", a)) {
+			return true
+		}
+	}
+	return false
+}
+
+// repaired returns a copy of spec with whatever goap.NewDomain would reject
+// taken out: duplicate and empty names, unknown facts, invalid costs.
+func repaired(spec goap.Spec) goap.Spec {
+	out := goap.Spec{Name: spec.Name}
+	known := map[string]bool{}
+	for _, f := range spec.Facts {
+		if f != "" && !strings.ContainsAny(f, " \t\n,") && !known[f] {
+			known[f] = true
+			out.Facts = append(out.Facts, f)
+		}
+	}
+	keep := func(m map[string]bool) map[string]bool {
+		r := map[string]bool{}
+		for k, v := range m {
+			if known[k] {
+				r[k] = v
+			}
+		}
+		return r
+	}
+	out.Initial = keep(spec.Initial)
+	seen := map[string]bool{}
+	for _, a := range spec.Actions {
+		if a.Name == "" || seen[a.Name] {
+			continue
+		}
+		seen[a.Name] = true
+		out.Actions = append(out.Actions, goap.ActionSpec{Name: a.Name, Preconditions: keep(a.Preconditions), Effects: keep(a.Effects), Cost: goap.Const(1)})
+	}
+	seen = map[string]bool{}
+	for _, g := range spec.Goals {
+		if g.Name == "" || seen[g.Name] {
+			continue
+		}
+		seen[g.Name] = true
+		out.Goals = append(out.Goals, goap.GoalSpec{Name: g.Name, Conditions: keep(g.Conditions)})
+	}
+	return out
+}

@@ -1,0 +1,86 @@
+package domain_test
+
+import (
+	"fmt"
+	"io/fs"
+	"testing"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+func loadShipped(t *testing.T, name string) *domain.File {
+	t.Helper()
+	src, err := fs.ReadFile(domains.Files, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := domain.Parse(name, src)
+	if err != nil {
+		t.Fatalf("%s:\n%s", name, domain.Format(err, src))
+	}
+	return f
+}
+
+// describe renders a compiled domain completely enough that two domains
+// with the same rendering plan identically: facts, initial state, each
+// action's preconditions, effects and cost in every state, goals and the
+// HTN's tasks and methods.
+func describe(g *goap.Domain, h *htn.Domain) string {
+	s := fmt.Sprintf("%s %v %s\n", g.Name(), g.Facts(), g.FormatState(g.Initial()))
+	for a := goap.ActionID(0); int(a) < g.NumActions(); a++ {
+		s += fmt.Sprintf("%s %s %s", g.ActionName(a), g.FormatCondition(g.Preconditions(a)), g.FormatCondition(g.Effects(a)))
+		for bits := uint64(0); bits < 1<<g.NumFacts(); bits++ {
+			st := g.NewState()
+			st.Words()[0] = bits
+			s += fmt.Sprintf(" %g", g.CostIn(a, st))
+		}
+		s += "\n"
+	}
+	for _, goal := range g.Goals() {
+		s += goal.Name() + " " + g.FormatCondition(goal.Condition()) + "\n"
+	}
+	if h != nil {
+		s += "root " + h.TaskName(h.Root()) + "\n"
+		for t := htn.Task(0); int(t) < h.NumTasks(); t++ {
+			for m := 0; m < h.NumMethods(t); m++ {
+				s += fmt.Sprintf("%s.%s %s", h.TaskName(t), h.MethodName(t, m), g.FormatCondition(h.MethodCondition(t, m)))
+				for _, sub := range h.Subtasks(t, m) {
+					s += " " + h.TaskName(sub)
+				}
+				s += "\n"
+			}
+		}
+	}
+	return s
+}
+
+func TestShippedFilesMatchGoSpecs(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		spec goap.Spec
+		htn  *htn.Spec
+	}{
+		{"battlemage.yaml", domains.BattleMage(), ptr(domains.BattleMageHTN())},
+		{"soldier.yaml", domains.Soldier(), nil},
+	} {
+		f := loadShipped(t, tc.file)
+		g, err := goap.NewDomain(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h *htn.Domain
+		if tc.htn != nil {
+			if h, err = htn.NewDomain(g, *tc.htn); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, want := describe(f.GOAP, f.HTN), describe(g, h); got != want {
+			t.Errorf("%s differs from its Go spec:\nfile:\n%s\nGo:\n%s", tc.file, got, want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

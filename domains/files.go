@@ -1,0 +1,12 @@
+package domains
+
+import "embed"
+
+// Files holds the shipped domain files, embedded in every binary that
+// imports this package: battlemage.yaml and soldier.yaml.
+//
+//go:embed *.yaml
+var Files embed.FS
+
+// Default is the file used wherever a command takes an optional domain.
+const Default = "battlemage.yaml"
