@@ -99,6 +99,8 @@ type Result struct {
 	Status Status
 	Plan   []goap.ActionID
 	MTR    MTR
+	// Tasks holds, for each MTR entry, the compound task it chose for.
+	Tasks []Task
 	// Steps counts tasks taken off the list plus method conditions tested
 	// (failing tests included); Backtracks counts method choices undone.
 	Steps, Backtracks int
@@ -181,6 +183,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	res.Status, res.Steps, res.Backtracks = NoPlan, 0, 0
 	plan := res.Plan[:0]
 	mtr := res.MTR[:0]
+	tasks := res.Tasks[:0]
 	W := len(p.facts)
 	copy(p.facts, s.Words())
 	facts := p.facts
@@ -216,6 +219,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 				mtrLen: int32(len(mtr)), savedLen: int32(len(p.saved)),
 			})
 			mtr = append(mtr, m-c.firstMethod+1)
+			tasks = append(tasks, t)
 			subs := d.subtasks[meth.firstSubtask:meth.endSubtask]
 			for i := len(subs) - 1; i >= 0; i-- {
 				p.stack = append(p.stack, subs[i])
@@ -274,6 +278,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			p.unwind(int(cp.logLen), W)
 			plan = plan[:cp.planLen]
 			mtr = mtr[:cp.mtrLen]
+			tasks = tasks[:cp.mtrLen]
 			p.saved = p.saved[:cp.savedLen]
 			ok = tryMethods(cp.task, cp.method+1)
 		}
@@ -286,9 +291,9 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	}
 	res.Steps, res.Backtracks = steps, backtracks
 	if res.Status != Found {
-		plan, mtr = plan[:0], mtr[:0]
+		plan, mtr, tasks = plan[:0], mtr[:0], tasks[:0]
 	}
-	res.Plan, res.MTR = plan, mtr
+	res.Plan, res.MTR, res.Tasks = plan, mtr, tasks
 	if tr != nil {
 		tr.Status, tr.StepsTaken, tr.Backtracks = res.Status, steps, backtracks
 	}

@@ -1,0 +1,124 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/relax"
+)
+
+// Lint returns the warnings a designer wants before run time, sorted by
+// position: actions that never change anything or can never apply from the
+// initial state, goals unreachable from it, facts read but never written
+// or written but never read, HTN methods whose conditions can never hold
+// and compound tasks the root never reaches.
+func Lint(f *File) ErrorList {
+	var out ErrorList
+	warn := func(path, format string, args ...any) {
+		out = append(out, &Error{File: f.Path, Pos: f.Pos(path), Msg: "warning: " + fmt.Sprintf(format, args...)})
+	}
+	g := f.GOAP
+	reach := relax.From(g, g.Initial(), nil)
+
+	read := make([]bool, g.NumFacts())
+	written := make([]bool, g.NumFacts())
+	mark := func(c goap.Condition, into []bool) {
+		for f := range c.Facts {
+			into[f] = true
+		}
+	}
+	for a := goap.ActionID(0); int(a) < g.NumActions(); a++ {
+		path := fmt.Sprintf("actions[%d].name", a)
+		name := g.ActionName(a)
+		pre, eff := g.Preconditions(a), g.Effects(a)
+		mark(pre, read)
+		mark(eff, written)
+		if rules, _, ok := g.Cost(a).RuleList(); ok {
+			for _, r := range rules {
+				c, _ := g.Condition(r.When)
+				mark(c, read)
+			}
+		}
+		changes := false
+		for f, v := range eff.Facts {
+			if pv, ok := pre.Get(f); !ok || pv != v {
+				changes = true
+			}
+		}
+		if !changes {
+			if eff.Len() == 0 {
+				warn(path, "action %q has no effects: it never changes anything", name)
+			} else {
+				warn(path, "action %q never changes anything: its effects only restate its preconditions", name)
+			}
+			continue
+		}
+		if miss, ok := reach.Missing(pre); !ok {
+			warn(path, "action %q can never apply from the initial state: it needs %s (%s)", name, relax.Format(g, miss), reach.Why(miss))
+		}
+	}
+
+	p := goap.NewPlanner(g)
+	for i, goal := range g.Goals() {
+		mark(goal.Condition(), read)
+		path := fmt.Sprintf("goals[%d].name", i)
+		if miss, ok := reach.Missing(goal.Condition()); !ok {
+			warn(path, "goal %q is unreachable from the initial state: %s", goal.Name(), reach.Why(miss))
+			continue
+		}
+		res, err := p.Plan(nil, g.Initial(), goal, goap.Options{})
+		switch {
+		case errors.Is(err, goap.ErrBudgetExhausted):
+			warn(path, "goal %q: no plan found from the initial state within %d states", goal.Name(), goap.DefaultBudget)
+		case res.Status == goap.NoPlan:
+			warn(path, "goal %q is unreachable from the initial state: each of its facts can be reached, but not all together (%d reachable states searched)", goal.Name(), res.Expanded)
+		}
+	}
+
+	if f.HTN != nil {
+		h := f.HTN
+		reached := make([]bool, h.NumTasks())
+		var visit func(t htn.Task)
+		visit = func(t htn.Task) {
+			if t.IsPrimitive() || reached[t] {
+				return
+			}
+			reached[t] = true
+			for m := 0; m < h.NumMethods(t); m++ {
+				for _, s := range h.Subtasks(t, m) {
+					visit(s)
+				}
+			}
+		}
+		visit(h.Root())
+		for t := htn.Task(0); int(t) < h.NumTasks(); t++ {
+			tpath := fmt.Sprintf("htn.tasks[%d]", t)
+			if !reached[t] {
+				warn(tpath+".name", "task %q is never reached from the root %q", h.TaskName(t), h.TaskName(h.Root()))
+			}
+			for m := 0; m < h.NumMethods(t); m++ {
+				cond := h.MethodCondition(t, m)
+				mark(cond, read)
+				if miss, ok := reach.Missing(cond); !ok {
+					warn(fmt.Sprintf("%s.methods[%d].name", tpath, m), "method %s.%s can never be chosen: its condition needs %s (%s)", h.TaskName(t), h.MethodName(t, m), relax.Format(g, miss), reach.Why(miss))
+				}
+			}
+		}
+	}
+
+	for i := 0; i < g.NumFacts(); i++ {
+		path := fmt.Sprintf("facts[%d]", i)
+		name := g.FactName(goap.Fact(i))
+		switch {
+		case !read[i] && !written[i]:
+			warn(path, "fact %q is never used", name)
+		case read[i] && !written[i]:
+			warn(path, "fact %q is read but no action changes it; only the world (sensors, the initial state) can", name)
+		case !read[i] && written[i]:
+			warn(path, "fact %q is written but nothing reads it", name)
+		}
+	}
+	return out.sort()
+}

@@ -1,0 +1,184 @@
+// Package relax answers reachability questions about a GOAP domain in its
+// delete relaxation, where facts once reached stay reached: which facts can
+// ever be made true or false from a state, and, for one that cannot, why.
+// A fact the relaxation cannot reach is unreachable for real; the converse
+// does not hold, so callers fall back on search for the rest.
+package relax
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// Literal is a fact with a value.
+type Literal struct {
+	Fact  goap.Fact
+	Value bool
+}
+
+func (l Literal) index() int {
+	if l.Value {
+		return 2 * int(l.Fact)
+	}
+	return 2*int(l.Fact) + 1
+}
+
+// Format writes l in words: "f" or "not f".
+func Format(d *goap.Domain, l Literal) string {
+	if l.Value {
+		return d.FactName(l.Fact)
+	}
+	return "not " + d.FactName(l.Fact)
+}
+
+// Reach is the set of literals reachable from a state.
+type Reach struct {
+	d       *goap.Domain
+	reached []bool
+	// Capable, if set, limits the actions considered.
+	capable func(goap.ActionID) bool
+}
+
+// From computes the literals reachable from s using the actions capable
+// allows (all, if nil).
+func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool) *Reach {
+	r := &Reach{d: d, reached: make([]bool, 2*d.NumFacts()), capable: capable}
+	for f := goap.Fact(0); int(f) < d.NumFacts(); f++ {
+		r.reached[Literal{f, s.Has(f)}.index()] = true
+	}
+	for changed := true; changed; {
+		changed = false
+		for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
+			if !r.Applicable(a) {
+				continue
+			}
+			for f, v := range d.Effects(a).Facts {
+				if i := (Literal{f, v}).index(); !r.reached[i] {
+					r.reached[i] = true
+					changed = true
+				}
+			}
+		}
+	}
+	return r
+}
+
+// Has reports whether l is reachable.
+func (r *Reach) Has(l Literal) bool { return r.reached[l.index()] }
+
+// Applicable reports whether a can ever apply: it is capable and every
+// precondition is reachable.
+func (r *Reach) Applicable(a goap.ActionID) bool {
+	if r.capable != nil && !r.capable(a) {
+		return false
+	}
+	_, ok := r.Missing(r.d.Preconditions(a))
+	return ok
+}
+
+// Missing returns the first literal of c that is not reachable, and false,
+// or true if every literal is.
+func (r *Reach) Missing(c goap.Condition) (Literal, bool) {
+	for f, v := range c.Facts {
+		if !r.Has(Literal{f, v}) {
+			return Literal{f, v}, false
+		}
+	}
+	return Literal{}, true
+}
+
+// Achievers returns the actions with an effect that makes l hold.
+func Achievers(d *goap.Domain, l Literal) []goap.ActionID {
+	var out []goap.ActionID
+	for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
+		if v, ok := d.Effects(a).Get(l.Fact); ok && v == l.Value {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// Why explains in words why the unreachable literal l cannot be reached,
+// following the first blocked precondition of each action that would make
+// it hold, back to a fact that nothing can change:
+//
+//	healthy: only DrinkPotion makes it true; it needs carrying_potion, which
+//	only FetchPotion makes true; FetchPotion needs potion_at_shrine, which
+//	is false and which no action makes true
+func (r *Reach) Why(l Literal) string {
+	var sb strings.Builder
+	r.why(&sb, l, map[int]bool{}, true)
+	return sb.String()
+}
+
+func (r *Reach) why(sb *strings.Builder, l Literal, seen map[int]bool, first bool) {
+	d := r.d
+	seen[l.index()] = true
+	word, current := "true", "false"
+	if !l.Value {
+		word, current = "false", "true"
+	}
+	achievers := Achievers(d, l)
+	var usable []goap.ActionID
+	for _, a := range achievers {
+		if r.capable == nil || r.capable(a) {
+			usable = append(usable, a)
+		}
+	}
+	if first {
+		fmt.Fprintf(sb, "%s: ", d.FactName(l.Fact))
+	}
+	if len(usable) == 0 {
+		if first {
+			fmt.Fprintf(sb, "it is %s and no action makes it %s", current, word)
+		} else {
+			fmt.Fprintf(sb, "which is %s and which no action makes %s", current, word)
+		}
+		if len(achievers) > 0 {
+			sb.WriteString(" that this agent can do")
+		}
+		return
+	}
+	names := make([]string, len(usable))
+	for i, a := range usable {
+		names[i] = d.ActionName(a)
+	}
+	only := "only "
+	if len(usable) > 1 {
+		only = ""
+	}
+	if first {
+		fmt.Fprintf(sb, "%s%s makes it %s", only, join(names), word)
+	} else {
+		fmt.Fprintf(sb, "which %s%s makes %s", only, join(names), word)
+	}
+	for _, a := range usable {
+		miss, ok := r.Missing(d.Preconditions(a))
+		if ok {
+			continue // cannot happen for an unreachable l
+		}
+		if first && len(usable) == 1 {
+			fmt.Fprintf(sb, "; it needs %s", Format(d, miss))
+		} else {
+			fmt.Fprintf(sb, "; %s needs %s", d.ActionName(a), Format(d, miss))
+		}
+		if seen[miss.index()] {
+			sb.WriteString(", which is blocked in turn by the above")
+			continue
+		}
+		sb.WriteString(", ")
+		r.why(sb, miss, seen, false)
+	}
+}
+
+func join(names []string) string {
+	switch len(names) {
+	case 1:
+		return names[0]
+	case 2:
+		return names[0] + " or " + names[1]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
