@@ -1,0 +1,289 @@
+// Package cli is the ploy command: each subcommand is a file here, with its
+// flags in its own FlagSet, so that tests run the command in-process.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/suggest"
+)
+
+// Exit statuses: the contract of every subcommand.
+const (
+	exitOK      = 0 // a plan was found (an empty plan included), or the command did its job
+	exitInvalid = 1 // invalid input: the domain file has errors (printed as FILE:LINE:COL)
+	exitUsage   = 2 // a usage error: unknown command or flag, missing or bad flag value
+	exitNoPlan  = 3 // the planner ran and found no plan (no plan, budget, depth, step limit)
+)
+
+// env is what a subcommand runs with.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(e *env, args []string) int
+}
+
+var commands []command
+
+func init() {
+	commands = []command{
+		{"plan", "plan a goal with GOAP from the file's initial state", runPlan},
+		{"htn", "decompose the file's HTN root task", runHTN},
+		{"trace", "show a GOAP search or an HTN decomposition step by step", runTrace},
+		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
+		{"lint", "warn about what a designer wants to know before run time", runLint},
+		{"help", "show help for ploy or a command", runHelp},
+	}
+}
+
+// Main runs ploy with the given arguments and returns its exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" || name == "-help" {
+		usage(stdout)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == name {
+			return c.run(e, args[1:])
+		}
+	}
+	msg := fmt.Sprintf("ploy: unknown command %q", name)
+	var names []string
+	for _, c := range commands {
+		names = append(names, c.name)
+	}
+	if s := suggest.Closest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	fmt.Fprintln(stderr, msg)
+	fmt.Fprintln(stderr, "run 'ploy help' for the commands")
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `ploy plans game-AI domains: GOAP searches, HTN decompositions, their traces.
+
+Usage:
+  ploy COMMAND [FILE] [flags]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, `
+FILE is a domain file (YAML); without one, ploy uses the embedded battle-mage
+domain of lessons 4 and 5. The shipped domains can be named without a path:
+%s.
+
+Exit status: 0 a plan was found (or the command did its job), 1 invalid input,
+2 a usage error, 3 the planner ran and found no plan.
+
+Run 'ploy help COMMAND' or 'ploy COMMAND --help' for a command's flags.
+`, strings.Join(shipped(), ", "))
+}
+
+func shipped() []string {
+	entries, _ := fs.ReadDir(domains.Files, ".")
+	var out []string
+	for _, e := range entries {
+		out = append(out, e.Name())
+	}
+	sort.Strings(out)
+	return out
+}
+
+func runHelp(e *env, args []string) int {
+	if len(args) == 0 {
+		usage(e.stdout)
+		return exitOK
+	}
+	for _, c := range commands {
+		if c.name == args[0] && c.name != "help" {
+			return c.run(e, []string{"--help"})
+		}
+	}
+	if len(args) == 1 && args[0] == "help" {
+		usage(e.stdout)
+		return exitOK
+	}
+	fmt.Fprintf(e.stderr, "ploy help: unknown command %q\n", args[0])
+	return exitUsage
+}
+
+// flagSet makes a subcommand's flag set, with its usage text: a synopsis,
+// the flags and examples.
+func flagSet(e *env, name, synopsis, about, examples string) *flag.FlagSet {
+	fset := flag.NewFlagSet("ploy "+name, flag.ContinueOnError)
+	fset.SetOutput(e.stderr)
+	fset.Usage = func() {
+		w := fset.Output()
+		fmt.Fprintf(w, "Usage: ploy %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
+		fset.PrintDefaults()
+		fmt.Fprintf(w, "\nExamples:\n%s", examples)
+	}
+	return fset
+}
+
+// parse parses args, allowing positional arguments among the flags
+// (`ploy plan FILE --goal Kill` as well as `ploy plan --goal Kill FILE`).
+// A request for help prints the usage to stdout and returns exitOK; a bad
+// flag returns exitUsage; otherwise parse returns -1.
+func parse(e *env, fset *flag.FlagSet, args []string) (positional []string, status int) {
+	for {
+		if err := fset.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fset.SetOutput(e.stdout)
+				fset.Usage()
+				return nil, exitOK
+			}
+			return nil, exitUsage
+		}
+		args = fset.Args()
+		if len(args) == 0 {
+			return positional, -1
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+func usageErr(e *env, fset *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "%s: %s\n", fset.Name(), fmt.Sprintf(format, args...))
+	fmt.Fprintf(e.stderr, "run '%s --help' for usage\n", fset.Name())
+	return exitUsage
+}
+
+// load reads the domain file named by the positional arguments, or the
+// embedded default. Errors are printed for a person, with the offending
+// line; the second result is the exit status to return, or -1.
+func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
+	if len(positional) > 1 {
+		return nil, usageErr(e, fset, "one domain file at most, got %d: %s", len(positional), strings.Join(positional, " "))
+	}
+	var (
+		f   *domain.File
+		err error
+		src []byte
+	)
+	name := domains.Default
+	if len(positional) == 1 {
+		name = positional[0]
+	}
+	if len(positional) == 1 {
+		src, err = os.ReadFile(name)
+	}
+	if len(positional) == 0 || (errors.Is(err, fs.ErrNotExist) && embedded(name) != "") {
+		name = embedded(name)
+		src, err = fs.ReadFile(domains.Files, name)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ploy: %v\n", err)
+		return nil, exitInvalid
+	}
+	f, err = domain.Parse(name, src)
+	if err != nil {
+		fmt.Fprint(e.stderr, domain.Format(err, src))
+		return nil, exitInvalid
+	}
+	return f, -1
+}
+
+// embedded returns the shipped file a name refers to ("soldier",
+// "soldier.yaml"), or "".
+func embedded(name string) string {
+	for _, s := range shipped() {
+		if name == s || name+".yaml" == s {
+			return s
+		}
+	}
+	return ""
+}
+
+// listFlag collects comma-separated values over repeated flags.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			*l = append(*l, s)
+		}
+	}
+	return nil
+}
+
+// startState is the file's initial state with --set and --unset applied.
+func startState(e *env, fset *flag.FlagSet, g *goap.Domain, set, unset listFlag) (goap.State, int) {
+	s := g.Initial()
+	both := map[string]bool{}
+	for _, list := range []struct {
+		names listFlag
+		value bool
+		flag  string
+	}{{set, true, "--set"}, {unset, false, "--unset"}} {
+		for _, name := range list.names {
+			f, ok := g.Fact(name)
+			if !ok {
+				msg := fmt.Sprintf("%s: unknown fact %q", list.flag, name)
+				if sg := suggest.Closest(name, g.Facts()); sg != "" {
+					msg += fmt.Sprintf("; did you mean %q?", sg)
+				}
+				return s, usageErr(e, fset, "%s", msg)
+			}
+			if both[name] && !list.value {
+				return s, usageErr(e, fset, "fact %q is both set and unset", name)
+			}
+			both[name] = list.value
+			s.Set(f, list.value)
+		}
+	}
+	return s, -1
+}
+
+// goalByName resolves --goal, with a suggestion.
+func goalByName(e *env, fset *flag.FlagSet, g *goap.Domain, name string) (*goap.Goal, int) {
+	if name == "" {
+		var names []string
+		for _, goal := range g.Goals() {
+			names = append(names, goal.Name())
+		}
+		return nil, usageErr(e, fset, "--goal is required; the domain's goals: %s", strings.Join(names, ", "))
+	}
+	if goal := g.Goal(name); goal != nil {
+		return goal, -1
+	}
+	var names []string
+	for _, goal := range g.Goals() {
+		names = append(names, goal.Name())
+	}
+	msg := fmt.Sprintf("unknown goal %q", name)
+	if s := suggest.Closest(name, names); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	} else {
+		msg += "; the domain's goals: " + strings.Join(names, ", ")
+	}
+	return nil, usageErr(e, fset, "%s", msg)
+}

@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// htnJSON is the contract of `ploy htn --json`.
+type htnJSON struct {
+	Status     string   `json:"status"`
+	Plan       []string `json:"plan"`
+	MTR        []int32  `json:"mtr"`
+	Steps      int      `json:"steps"`
+	Backtracks int      `json:"backtracks"`
+}
+
+func runHTN(e *env, args []string) int {
+	var set, unset listFlag
+	var maxSteps int
+	var asJSON bool
+	fset := flagSet(e, "htn", "[FILE] [flags]",
+		"Decompose the file's HTN root task from its initial state, with facts set or\ncleared, and print the plan, its method traversal record (MTR, 1-based) and\nthe work it took: steps are tasks taken off the list plus method conditions\ntested, backtracks are method choices undone.",
+		`  ploy htn
+  ploy htn --unset spare_crystals
+  ploy htn --unset healthy,potion_at_shrine --json
+`)
+	fset.Var(&set, "set", "facts to set in the initial state, comma-separated (repeatable)")
+	fset.Var(&unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
+	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "most decomposition steps before giving up")
+	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks"}`)
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	f, st := load(e, fset, positional)
+	if st >= 0 {
+		return st
+	}
+	if f.HTN == nil {
+		fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
+		return exitInvalid
+	}
+	if maxSteps < 1 {
+		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	}
+	s, st := startState(e, fset, f.GOAP, set, unset)
+	if st >= 0 {
+		return st
+	}
+	var res htn.Result
+	err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps})
+	d, g := f.HTN, f.GOAP
+	if asJSON {
+		out := htnJSON{Status: res.Status.String(), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
+		for _, a := range res.Plan {
+			out.Plan = append(out.Plan, g.ActionName(a))
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		w := e.stdout
+		fmt.Fprintf(w, "%s from %s:\n", d.TaskName(d.Root()), g.FormatState(s))
+		switch {
+		case res.Status == htn.Found:
+			if len(res.Plan) == 0 {
+				fmt.Fprintln(w, "  nothing to do")
+			}
+			for i, a := range res.Plan {
+				fmt.Fprintf(w, "  %d. %s\n", i+1, g.ActionName(a))
+			}
+			var why []string
+			for i, t := range res.Tasks {
+				why = append(why, fmt.Sprintf("%s: %s (%d)", d.TaskName(t), d.MethodName(t, int(res.MTR[i]-1)), res.MTR[i]))
+			}
+			fmt.Fprintf(w, "MTR %s: %s\n", res.MTR, strings.Join(why, " > "))
+		case errors.Is(err, htn.ErrStepLimit):
+			fmt.Fprintf(w, "  no plan: %v\n", err)
+		default:
+			fmt.Fprintln(w, "  no plan: no method of the root decomposes from here")
+		}
+		fmt.Fprintf(w, "%d steps, %d backtracks\n", res.Steps, res.Backtracks)
+	}
+	if res.Status != htn.Found {
+		return exitNoPlan
+	}
+	return exitOK
+}

@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// searchFlags are the flags shared by plan, trace and explain.
+type searchFlags struct {
+	goal      string
+	set       listFlag
+	unset     listFlag
+	search    string
+	heuristic string
+	budget    int
+	maxDepth  int
+}
+
+func (s *searchFlags) register(fset *flag.FlagSet) {
+	fset.StringVar(&s.goal, "goal", "", "the goal to plan for (required)")
+	fset.Var(&s.set, "set", "facts to set in the initial state, comma-separated (repeatable)")
+	fset.Var(&s.unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
+	fset.StringVar(&s.search, "search", "forward", "search direction: forward or backward")
+	fset.StringVar(&s.heuristic, "heuristic", "goal-count", "heuristic: goal-count, hmax or blind (all admissible)")
+	fset.IntVar(&s.budget, "budget", goap.DefaultBudget, "most states to expand before giving up")
+	fset.IntVar(&s.maxDepth, "max-depth", 0, "longest plan to consider, in steps (0: no limit)")
+}
+
+// problem is a resolved planning problem.
+type problem struct {
+	d     *goap.Domain
+	start goap.State
+	goal  *goap.Goal
+	opt   goap.Options
+}
+
+func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, g *goap.Domain) (problem, int) {
+	pr := problem{d: g}
+	switch s.search {
+	case "forward":
+		pr.opt.Search = goap.Forward
+	case "backward":
+		pr.opt.Search = goap.Backward
+	default:
+		return pr, usageErr(e, fset, "--search must be forward or backward, not %q", s.search)
+	}
+	switch s.heuristic {
+	case "goal-count":
+		pr.opt.Heuristic = goap.GoalCount
+	case "hmax":
+		pr.opt.Heuristic = goap.HMax
+	case "blind":
+		pr.opt.Heuristic = goap.Blind
+	default:
+		return pr, usageErr(e, fset, "--heuristic must be goal-count, hmax or blind, not %q", s.heuristic)
+	}
+	if s.budget < 1 {
+		return pr, usageErr(e, fset, "--budget must be at least 1, not %d", s.budget)
+	}
+	if s.maxDepth < 0 {
+		return pr, usageErr(e, fset, "--max-depth must not be negative, not %d", s.maxDepth)
+	}
+	pr.opt.Budget, pr.opt.MaxDepth = s.budget, s.maxDepth
+	var st int
+	if pr.goal, st = goalByName(e, fset, g, s.goal); st >= 0 {
+		return pr, st
+	}
+	pr.start, st = startState(e, fset, g, s.set, s.unset)
+	return pr, st
+}
+
+// planJSON is the contract of `ploy plan --json`.
+type planJSON struct {
+	Status    string   `json:"status"`
+	Plan      []string `json:"plan"`
+	Cost      float64  `json:"cost"`
+	Expanded  int      `json:"expanded"`
+	Generated int      `json:"generated"`
+}
+
+func runPlan(e *env, args []string) int {
+	var sf searchFlags
+	var asJSON bool
+	fset := flagSet(e, "plan", "[FILE] --goal NAME [flags]",
+		"Plan a goal with GOAP from the file's initial state, with facts set or cleared,\nand print the least-cost plan with its cost and search statistics.",
+		`  ploy plan --goal Kill
+  ploy plan --goal Kill --unset spare_crystals
+  ploy plan domains/soldier.yaml --goal KillPlayer --search backward --json
+`)
+	sf.register(fset)
+	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}`)
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	f, st := load(e, fset, positional)
+	if st >= 0 {
+		return st
+	}
+	pr, st := sf.resolve(e, fset, f.GOAP)
+	if st >= 0 {
+		return st
+	}
+	res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
+	if res.Status == goap.Unsupported {
+		fmt.Fprintf(e.stderr, "ploy plan: %v\n", err)
+		return exitInvalid
+	}
+	if asJSON {
+		out := planJSON{Status: res.Status.String(), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
+		for _, a := range res.Plan {
+			out.Plan = append(out.Plan, pr.d.ActionName(a))
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		printPlan(e, pr, res, err)
+	}
+	if res.Status != goap.Found {
+		return exitNoPlan
+	}
+	return exitOK
+}
+
+func printPlan(e *env, pr problem, res goap.Result, err error) {
+	d := pr.d
+	w := e.stdout
+	fmt.Fprintf(w, "%s from %s, %s search:\n", pr.goal.Name(), d.FormatState(pr.start), pr.opt.Search)
+	switch res.Status {
+	case goap.Found:
+		if len(res.Plan) == 0 {
+			fmt.Fprintln(w, "  the goal already holds: nothing to do")
+		}
+		width := 0
+		for _, a := range res.Plan {
+			width = max(width, len(d.ActionName(a)))
+		}
+		s := pr.start.Clone()
+		prof := pr.opt.Profile
+		if prof == nil {
+			prof = d.DefaultProfile()
+		}
+		for i, a := range res.Plan {
+			fmt.Fprintf(w, "  %d. %-*s  cost %s\n", i+1, width, d.ActionName(a), formatCost(prof.CostIn(a, s)))
+			d.Apply(a, s)
+		}
+		fmt.Fprintf(w, "cost %s; %d states expanded, %d generated\n", formatCost(res.Cost), res.Expanded, res.Generated)
+	case goap.NoPlan:
+		fmt.Fprintf(w, "  no plan: all %d reachable states were expanded and none meets the goal\n", res.Expanded)
+		fmt.Fprintf(w, "run 'ploy explain --goal %s' with the same flags to see why\n", pr.goal.Name())
+	default:
+		fmt.Fprintf(w, "  no plan: %v\n", err)
+		fmt.Fprintf(w, "%d states expanded, %d generated\n", res.Expanded, res.Generated)
+	}
+}
+
+func formatCost(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
