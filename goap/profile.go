@@ -38,6 +38,7 @@ type Profile struct {
 	// NoAction: backward search cannot use such a profile.
 	funcAction ActionID
 	relaxed    relaxation
+	allCapable bool // no action is masked out: searches skip the test
 }
 
 // NewProfile compiles spec against d. Unknown action names and invalid
@@ -73,6 +74,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	if len(b.errs) > 0 {
 		return nil, b.errs
 	}
+	p.allCapable = len(spec.Incapable) == 0
 	p.minCost = 0
 	p.caseOf = make([]int32, len(d.actions)+1)
 	for i := range d.actions {

@@ -65,6 +65,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	}
 	costs := prof.costs
 	capable := prof.capable
+	allCapable := prof.allCapable
 	one := d.one
 	key := p.cur[:1]
 
@@ -105,7 +106,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		res.Expanded++
 		for ai := range one {
 			m := &one[ai]
-			if s&m.preMask != m.preValue || capable[ai>>6]&(1<<(uint(ai)&63)) == 0 {
+			if s&m.preMask != m.preValue || (!allCapable && capable[ai>>6]&(1<<(uint(ai)&63)) == 0) {
 				continue
 			}
 			ns := s&^m.effMask | m.effValue
