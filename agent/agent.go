@@ -1,0 +1,282 @@
+// Package agent is ploy's engine-agnostic runtime: it turns plans into
+// behaviour. An Agent senses its facts from the world every tick, chooses a
+// goal, plans for it (GOAP) or decomposes its root task (HTN), runs the
+// plan's actions through behaviours the game registers by action name,
+// advances when a step's effects hold, and replans when the plan breaks.
+// Every decision is an Event, for a callback and for recording.
+//
+// There is no game loop here and no ECS: the game calls Tick with its own
+// fixed-step clock.
+package agent
+
+import (
+	"fmt"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// Status is an action behaviour's state after a tick, in behaviour-tree
+// words.
+type Status uint8
+
+const (
+	Running Status = iota
+	Success
+	Failure
+)
+
+func (s Status) String() string {
+	switch s {
+	case Running:
+		return "running"
+	case Success:
+		return "success"
+	}
+	return "failure"
+}
+
+// Behaviour is the game's code for one action: started when a step begins,
+// ticked until it succeeds or fails, and stopped when it ends or the plan is
+// dropped, so that a running action can clean up.
+type Behaviour interface {
+	Start(a *Agent)
+	Tick(a *Agent) Status
+	Stop(a *Agent)
+}
+
+// Funcs adapts functions to a Behaviour; nil functions do nothing, and a
+// nil TickFunc succeeds at once.
+type Funcs struct {
+	StartFunc func(a *Agent)
+	TickFunc  func(a *Agent) Status
+	StopFunc  func(a *Agent)
+}
+
+func (f Funcs) Start(a *Agent) {
+	if f.StartFunc != nil {
+		f.StartFunc(a)
+	}
+}
+
+func (f Funcs) Tick(a *Agent) Status {
+	if f.TickFunc == nil {
+		return Success
+	}
+	return f.TickFunc(a)
+}
+
+func (f Funcs) Stop(a *Agent) {
+	if f.StopFunc != nil {
+		f.StopFunc(a)
+	}
+}
+
+// Sensor recomputes an agent's facts from the world, every tick: the game's
+// mapping from continuous factors ("in range is distance ≤ 12 m") to facts.
+// It writes into facts, which holds the previous tick's values.
+type Sensor func(a *Agent, facts goap.State)
+
+// PolicyKind says when an agent thinks again.
+type PolicyKind uint8
+
+const (
+	// OnBreak replans when the plan breaks: the next step's preconditions
+	// are false, an action fails or times out, the goal changes, or there
+	// is no plan. Lesson 4's agent.
+	OnBreak PolicyKind = iota
+	// Reactive also replans whenever a step ends: only the head of a plan
+	// is committed (seed 003).
+	Reactive
+	// Proactive is Reactive, and also replans every Interval ticks, so
+	// that a better plan can be found.
+	Proactive
+	// Manual replans only when the game calls RequestReplan, or when there
+	// is no plan (else an agent would stand there for ever).
+	Manual
+)
+
+// Policy is a replan policy.
+type Policy struct {
+	Kind     PolicyKind
+	Interval int // ticks, for Proactive
+}
+
+// HTNMode says how an HTN agent reacts to change.
+type HTNMode uint8
+
+const (
+	// ReplanOnBreak decomposes again only when the plan breaks.
+	ReplanOnBreak HTNMode = iota
+	// Interrupt also decomposes again whenever the facts change, and
+	// switches only to a plan with a smaller MTR (lesson 5).
+	Interrupt
+)
+
+// GoalOption is one goal an agent may pursue.
+type GoalOption struct {
+	Goal *goap.Goal
+	// Priority ranks the options; the highest applicable one wins, ties to
+	// the earlier option.
+	Priority float64
+	// When, if set, must hold for the option to apply ("heal if hurt").
+	When func(a *Agent) bool
+	// Utility, if set, scores the option instead of Priority: utility
+	// scoring for goal choice.
+	Utility func(a *Agent) float64
+}
+
+// Config describes an agent. Domain and Behaviours are required; an HTN
+// agent also sets HTN.
+type Config struct {
+	Name    string
+	Domain  *goap.Domain
+	Profile *goap.Profile // capabilities and cost overrides (personality)
+	Goals   []GoalOption  // GOAP agents: what to pursue
+	HTN     *htn.Domain   // set for an HTN agent
+	HTNMode HTNMode
+	// Behaviours maps action names to the game's code; every action the
+	// agent can do needs one.
+	Behaviours map[string]Behaviour
+	Sensor     Sensor
+	Policy     Policy
+	// Timeout is how many ticks a step may run before the plan is deemed
+	// broken; per action in Timeouts, else DefaultTimeout (0: never).
+	Timeouts       map[string]int
+	DefaultTimeout int
+	// RetryAfter is how many ticks an agent with no plan waits before it
+	// plans again (0: every tick).
+	RetryAfter int
+	// Budget and MaxDepth bound each GOAP search; MaxSteps each HTN one.
+	Budget, MaxDepth, MaxSteps int
+	// Queue, if set, resolves this agent's plans on worker goroutines.
+	Queue *Queue
+	// OnEvent, if set, receives every decision.
+	OnEvent func(Event)
+	// Data is the game's, for behaviours and sensors.
+	Data any
+}
+
+// Stats counts what an agent did.
+type Stats struct {
+	Plans             int // searches or decompositions run
+	Replans           int // plans made after the first, for any reason
+	ReplanReasons     map[string]int
+	Expanded          int // GOAP states expanded, over every plan
+	Steps             int // HTN decomposition steps, over every plan
+	StepsDone         int
+	ActionsFailed     int
+	Interruptions     int // HTN plans switched to for a smaller MTR
+	TopLevelChanges   int // of those, how many changed the root's method
+	InterruptsRefused int
+	NoPlan            int
+}
+
+// Agent runs plans for one character. It is driven by Tick from one
+// goroutine; its plans may be resolved on others through a Queue.
+type Agent struct {
+	cfg        Config
+	behaviours []Behaviour // by action
+	facts      goap.State
+	prevFacts  goap.State
+	tick       int
+
+	goal     *GoalOption
+	plan     []goap.ActionID
+	step     int // index of the running (or next) step in plan
+	running  bool
+	started  int // tick the running step started
+	mtr      htn.MTR
+	retryAt  int
+	lastPlan int
+	planned  bool // a plan was ever made for the current goal
+	wantPlan string
+	pending  bool  // a request is waiting in the queue
+	blocked  []int // per goal option: the tick before which it found no plan
+
+	own *planners // resolves this agent's requests when there is no queue
+
+	stats Stats
+}
+
+// New checks cfg and returns an agent with all facts false until its first
+// tick senses them.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Domain == nil {
+		return nil, fmt.Errorf("agent %q: no domain", cfg.Name)
+	}
+	if cfg.HTN != nil && cfg.HTN.GOAP() != cfg.Domain {
+		return nil, fmt.Errorf("agent %q: the HTN is over another GOAP domain", cfg.Name)
+	}
+	a := &Agent{
+		cfg:        cfg,
+		behaviours: make([]Behaviour, cfg.Domain.NumActions()),
+		facts:      cfg.Domain.NewState(),
+		prevFacts:  cfg.Domain.NewState(),
+		stats:      Stats{ReplanReasons: map[string]int{}},
+	}
+	for name, b := range cfg.Behaviours {
+		id, ok := cfg.Domain.ActionByName(name)
+		if !ok {
+			return nil, fmt.Errorf("agent %q: behaviour for unknown action %q", cfg.Name, name)
+		}
+		a.behaviours[id] = b
+	}
+	for id, b := range a.behaviours {
+		capable := cfg.Profile == nil || cfg.Profile.Capable(goap.ActionID(id))
+		if b == nil && capable {
+			return nil, fmt.Errorf("agent %q: no behaviour for action %q", cfg.Name, cfg.Domain.ActionName(goap.ActionID(id)))
+		}
+	}
+	if cfg.HTN == nil && len(cfg.Goals) == 0 {
+		return nil, fmt.Errorf("agent %q: a GOAP agent needs goals", cfg.Name)
+	}
+	return a, nil
+}
+
+// Name returns the agent's name.
+func (a *Agent) Name() string { return a.cfg.Name }
+
+// Data returns the game's data given in Config.
+func (a *Agent) Data() any { return a.cfg.Data }
+
+// Facts returns the agent's current facts (read-only to callers).
+func (a *Agent) Facts() goap.State { return a.facts }
+
+// Domain returns the agent's GOAP domain.
+func (a *Agent) Domain() *goap.Domain { return a.cfg.Domain }
+
+// Now returns the current tick.
+func (a *Agent) Now() int { return a.tick }
+
+// Plan returns the current plan (its head running or next at Step).
+func (a *Agent) Plan() []goap.ActionID { return a.plan }
+
+// Step returns the index of the current step in Plan.
+func (a *Agent) Step() int { return a.step }
+
+// Current returns the running action, if any.
+func (a *Agent) Current() (goap.ActionID, bool) {
+	if !a.running {
+		return goap.NoAction, false
+	}
+	return a.plan[a.step], true
+}
+
+// Goal returns the goal being pursued, or nil.
+func (a *Agent) Goal() *goap.Goal {
+	if a.goal == nil {
+		return nil
+	}
+	return a.goal.Goal
+}
+
+// MTR returns the running HTN plan's method traversal record.
+func (a *Agent) MTR() htn.MTR { return a.mtr }
+
+// Stats returns what the agent has done so far.
+func (a *Agent) Stats() Stats { return a.stats }
+
+// RequestReplan asks for a new plan on the next tick (the Manual policy's
+// trigger; it works under every policy).
+func (a *Agent) RequestReplan() { a.wantPlan = "requested" }

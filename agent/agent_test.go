@@ -1,0 +1,361 @@
+package agent_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// toy is a world that is exactly the facts: an action's behaviour runs for
+// its duration in ticks and then applies the action's effects, unless the
+// test made it fail or made the world change underneath.
+type toy struct {
+	d        *goap.Domain
+	world    goap.State
+	duration map[string]int
+	fail     map[string]bool
+	left     map[*agent.Agent]int
+	started  []string
+	stopped  []string
+}
+
+func newToy(t testing.TB) (*toy, *goap.Domain, *htn.Domain) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := htn.NewDomain(d, domains.BattleMageHTN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}, d, h
+}
+
+func (w *toy) set(name string, v bool) {
+	f, _ := w.d.Fact(name)
+	w.world.Set(f, v)
+}
+
+func (w *toy) behaviours() map[string]agent.Behaviour {
+	out := map[string]agent.Behaviour{}
+	for a := goap.ActionID(0); int(a) < w.d.NumActions(); a++ {
+		name := w.d.ActionName(a)
+		id := a
+		out[name] = agent.Funcs{
+			StartFunc: func(ag *agent.Agent) {
+				w.started = append(w.started, name)
+				w.left[ag] = max(w.duration[name], 1)
+			},
+			TickFunc: func(ag *agent.Agent) agent.Status {
+				if w.fail[name] {
+					return agent.Failure
+				}
+				w.left[ag]--
+				if w.left[ag] > 0 {
+					return agent.Running
+				}
+				w.d.Apply(id, w.world)
+				return agent.Success
+			},
+			StopFunc: func(*agent.Agent) { w.stopped = append(w.stopped, name) },
+		}
+	}
+	return out
+}
+
+func (w *toy) sensor(_ *agent.Agent, facts goap.State) { facts.CopyFrom(w.world) }
+
+func goapConfig(w *toy, d *goap.Domain, rec *agent.Recorder) agent.Config {
+	return agent.Config{
+		Name:   "mage",
+		Domain: d,
+		Goals: []agent.GoalOption{
+			{Goal: d.Goal("GetHealthy"), Priority: 10},
+			{Goal: d.Goal("Kill"), Priority: 5},
+		},
+		Behaviours: w.behaviours(),
+		Sensor:     w.sensor,
+		RetryAfter: 5,
+		OnEvent:    rec.Record,
+	}
+}
+
+// kinds renders the events compactly: kind(detail).
+func kinds(rec *agent.Recorder) string {
+	var out []string
+	for _, e := range rec.Events {
+		s := e.Kind.String()
+		switch {
+		case e.Action != "" && e.Reason != "":
+			s += "(" + e.Action + ": " + e.Reason + ")"
+		case e.Action != "":
+			s += "(" + e.Action + ")"
+		case e.Reason != "":
+			s += "(" + e.Reason + ")"
+		case e.Kind == agent.GoalChosen:
+			s += "(" + e.Goal + ")"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, " ")
+}
+
+func run(a *agent.Agent, ticks int) {
+	for range ticks {
+		a.Tick()
+	}
+}
+
+func TestRunsThePlanAndAdvancesOnEffects(t *testing.T) {
+	w, d, _ := newToy(t)
+	var rec agent.Recorder
+	a, err := agent.New(goapConfig(w, d, &rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(a, 20)
+	if !d.Goal("Kill").Holds(w.world) {
+		t.Fatalf("the enemy is not dead: %s", d.FormatState(w.world))
+	}
+	want := "goal_chosen(Kill) plan_made step_started(Approach) step_done(Approach) step_started(TakeCover) step_done(TakeCover) step_started(Recharge) step_done(Recharge) step_started(CastBolt) step_done(CastBolt) plan_done goal_chosen()"
+	if got := kinds(&rec); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	if s := a.Stats(); s.Plans != 1 || s.Replans != 0 || s.StepsDone != 4 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+func TestReplanTriggers(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		setup  func(w *toy)
+		at     int // tick at which to meddle
+		meddle func(w *toy)
+		reason string
+	}{
+		{"next step's preconditions break", nil, 3, func(w *toy) { w.set("spare_crystals", false) }, agent.ReasonPrecondition},
+		{"an action fails", nil, 2, func(w *toy) { w.fail["TakeCover"] = true }, agent.ReasonActionFailed},
+		{"a step takes too long", func(w *toy) { w.duration["Approach"] = 50 }, 0, nil, agent.ReasonTimeout},
+		{"the goal changes", nil, 2, func(w *toy) { w.set("healthy", false) }, agent.ReasonGoalChanged},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, d, _ := newToy(t)
+			if tc.setup != nil {
+				tc.setup(w)
+			}
+			var rec agent.Recorder
+			cfg := goapConfig(w, d, &rec)
+			cfg.DefaultTimeout = 10
+			a, _ := agent.New(cfg)
+			for tick := 1; tick <= 40; tick++ {
+				if tick == tc.at {
+					tc.meddle(w)
+				}
+				a.Tick()
+			}
+			if s := a.Stats(); s.ReplanReasons[tc.reason] == 0 {
+				t.Errorf("no replan for %q; reasons %v; events %s", tc.reason, s.ReplanReasons, kinds(&rec))
+			}
+		})
+	}
+}
+
+func TestNoPlanFallsBackAndRetries(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.set("healthy", false)
+	w.set("potion_at_shrine", false)
+	var rec agent.Recorder
+	a, _ := agent.New(goapConfig(w, d, &rec))
+	run(a, 3)
+	// GetHealthy has no plan: the agent falls back to Kill instead of
+	// standing still.
+	if got := kinds(&rec); !strings.HasPrefix(got, "goal_chosen(GetHealthy) no_plan(no plan) goal_chosen(Kill) replan(goal changed) plan_made") {
+		t.Fatalf("events: %s", got)
+	}
+	// A potion appears: after RetryAfter ticks the agent tries again and heals.
+	w.set("potion_at_shrine", true)
+	run(a, 40)
+	if !w.world.Has(mustFact(d, "healthy")) {
+		t.Errorf("the mage never healed; events %s", kinds(&rec))
+	}
+}
+
+func mustFact(d *goap.Domain, name string) goap.Fact {
+	f, _ := d.Fact(name)
+	return f
+}
+
+func TestPolicies(t *testing.T) {
+	count := func(p agent.Policy, request bool) agent.Stats {
+		w, d, _ := newToy(t)
+		for _, name := range []string{"Approach", "TakeCover", "Recharge", "CastBolt"} {
+			w.duration[name] = 4
+		}
+		var rec agent.Recorder
+		cfg := goapConfig(w, d, &rec)
+		cfg.Policy = p
+		a, _ := agent.New(cfg)
+		for tick := 1; tick <= 12; tick++ {
+			if request && tick == 6 {
+				a.RequestReplan()
+			}
+			a.Tick()
+		}
+		return a.Stats()
+	}
+	if s := count(agent.Policy{Kind: agent.OnBreak}, false); s.Replans != 0 {
+		t.Errorf("on-break: %d replans with nothing broken", s.Replans)
+	}
+	if s := count(agent.Policy{Kind: agent.Reactive}, false); s.ReplanReasons[agent.ReasonStepEnded] < 2 {
+		t.Errorf("reactive: replans %v, want one per step ended", s.ReplanReasons)
+	}
+	if s := count(agent.Policy{Kind: agent.Proactive, Interval: 3}, false); s.ReplanReasons[agent.ReasonProactive] == 0 {
+		t.Errorf("proactive: replans %v, want some on the interval", s.ReplanReasons)
+	}
+	if s := count(agent.Policy{Kind: agent.Manual}, true); s.ReplanReasons[agent.ReasonRequested] != 1 || s.Replans != 1 {
+		t.Errorf("manual: replans %v, want exactly the requested one", s.ReplanReasons)
+	}
+}
+
+func TestHeadIsCheckedBeforeItStarts(t *testing.T) {
+	w, d, _ := newToy(t)
+	var rec agent.Recorder
+	a, _ := agent.New(goapConfig(w, d, &rec))
+	a.Tick() // plans and starts Approach
+	// The world moves the mage into range: Approach's precondition (out of
+	// range) fails before it can start again, and is not run.
+	w.duration["Approach"] = 1
+	w.started = nil
+	a2, _ := agent.New(goapConfig(w, d, &agent.Recorder{}))
+	w.set("in_range", true)
+	a2.Tick()
+	if slices.Contains(w.started, "Approach") {
+		t.Errorf("Approach started although in range: %v", w.started)
+	}
+}
+
+func TestProfilesAndGoalPriorities(t *testing.T) {
+	w, d, _ := newToy(t)
+	noCover, _ := d.NewProfile(goap.ProfileSpec{Incapable: []string{"TakeCover"}})
+	var rec agent.Recorder
+	cfg := goapConfig(w, d, &rec)
+	cfg.Profile = noCover
+	delete(cfg.Behaviours, "TakeCover") // an incapable action needs no behaviour
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(a, 15)
+	if slices.Contains(w.started, "TakeCover") || !d.Goal("Kill").Holds(w.world) {
+		t.Errorf("started %v; world %s", w.started, d.FormatState(w.world))
+	}
+	// Utility scoring picks the goal: here it prefers Kill even when hurt.
+	w2, d2, _ := newToy(t)
+	w2.set("healthy", false)
+	cfg2 := goapConfig(w2, d2, &agent.Recorder{})
+	cfg2.Goals[0].Utility = func(*agent.Agent) float64 { return 1 }
+	cfg2.Goals[1].Utility = func(*agent.Agent) float64 { return 2 }
+	a2, _ := agent.New(cfg2)
+	a2.Tick()
+	if a2.Goal() != d2.Goal("Kill") {
+		t.Errorf("utility chose %v", a2.Goal().Name())
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, &agent.Recorder{})
+	delete(cfg.Behaviours, "Recharge")
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `no behaviour for action "Recharge"`) {
+		t.Errorf("missing behaviour: %v", err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Behaviours["Fly"] = agent.Funcs{}
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown action "Fly"`) {
+		t.Errorf("unknown action: %v", err)
+	}
+}
+
+func htnAgent(t testing.TB, w *toy, d *goap.Domain, h *htn.Domain, mode agent.HTNMode, rec *agent.Recorder) *agent.Agent {
+	a, err := agent.New(agent.Config{Name: "htn", Domain: d, HTN: h, HTNMode: mode, Behaviours: w.behaviours(), Sensor: w.sensor, OnEvent: rec.Record, RetryAfter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func TestHTNInterruptions(t *testing.T) {
+	w, d, h := newToy(t)
+	for _, name := range []string{"Approach", "TakeCover", "Recharge", "CastBolt"} {
+		w.duration[name] = 3
+	}
+	var rec agent.Recorder
+	a := htnAgent(t, w, d, h, agent.Interrupt, &rec)
+	run(a, 4) // Approach done, taking cover
+	if got := a.MTR().String(); got != "2, 2, 2" {
+		t.Fatalf("MTR %s", got)
+	}
+	w.set("healthy", false) // hurt mid-fight
+	a.Tick()
+	s := a.Stats()
+	if s.TopLevelChanges != 1 || a.MTR()[0] != 1 {
+		t.Fatalf("hurt mid-fight: MTR %s, stats %+v; events %s", a.MTR(), s, kinds(&rec))
+	}
+	// The same facts again: a replan finds the same patch-up plan and is
+	// refused, so the agent does not flicker.
+	refusedBefore := s.InterruptsRefused
+	w.set("staff_charged", true)
+	a.Tick()
+	if a.Stats().InterruptsRefused <= refusedBefore && a.Stats().Interruptions == s.Interruptions {
+		t.Errorf("a replan on changed facts neither refused nor taken: %+v", a.Stats())
+	}
+	run(a, 40)
+	if !w.world.Has(mustFact(d, "healthy")) {
+		t.Errorf("never healed: %s", kinds(&rec))
+	}
+}
+
+func TestHTNReplanOnlyOnBreak(t *testing.T) {
+	w, d, h := newToy(t)
+	for _, name := range []string{"Approach", "TakeCover", "Recharge", "CastBolt"} {
+		w.duration[name] = 3
+	}
+	var rec agent.Recorder
+	a := htnAgent(t, w, d, h, agent.ReplanOnBreak, &rec)
+	run(a, 2)
+	w.set("healthy", false) // does not break the fight plan
+	run(a, 3)
+	if s := a.Stats(); s.Interruptions != 0 || s.Plans != 1 {
+		t.Errorf("replanned without a break: %+v; %s", s, kinds(&rec))
+	}
+	run(a, 30)
+	if !w.world.Has(mustFact(d, "enemy_dead")) || !w.world.Has(mustFact(d, "healthy")) {
+		t.Errorf("world %s; events %s", d.FormatState(w.world), kinds(&rec))
+	}
+}
+
+func TestRecorderWritesJSONLines(t *testing.T) {
+	w, d, _ := newToy(t)
+	var rec agent.Recorder
+	a, _ := agent.New(goapConfig(w, d, &rec))
+	run(a, 3)
+	var sb strings.Builder
+	if err := rec.WriteJSONL(&sb); err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(sb.String(), "\n", 2)[0]
+	if first != `{"tick":1,"agent":"mage","kind":"goal_chosen","goal":"Kill"}` {
+		t.Errorf("first line %s", first)
+	}
+	if !strings.Contains(sb.String(), `"kind":"plan_made","goal":"Kill","plan":["Approach","TakeCover","Recharge","CastBolt"],"cost":7,"expanded":15}`) {
+		t.Errorf("no plan_made line with statistics:\n%s", sb.String())
+	}
+	_ = fmt.Sprint
+}

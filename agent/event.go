@@ -1,0 +1,82 @@
+package agent
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// EventKind is what happened.
+type EventKind uint8
+
+const (
+	GoalChosen EventKind = iota
+	PlanMade
+	NoPlanFound
+	Replanned
+	StepStarted
+	StepDone
+	ActionFailed
+	PlanDone
+	InterruptTaken
+	InterruptRefused
+)
+
+var eventNames = [...]string{
+	GoalChosen:       "goal_chosen",
+	PlanMade:         "plan_made",
+	NoPlanFound:      "no_plan",
+	Replanned:        "replan",
+	StepStarted:      "step_started",
+	StepDone:         "step_done",
+	ActionFailed:     "action_failed",
+	PlanDone:         "plan_done",
+	InterruptTaken:   "interruption_taken",
+	InterruptRefused: "interruption_refused",
+}
+
+func (k EventKind) String() string {
+	if int(k) < len(eventNames) {
+		return eventNames[k]
+	}
+	return "event(?)"
+}
+
+// MarshalText writes the kind's name, for JSON.
+func (k EventKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Event is one decision of an agent: a goal chosen, a plan made with its
+// statistics, a step started or done, a replan with its reason, an
+// interruption taken or refused, an action that failed.
+type Event struct {
+	Tick     int       `json:"tick"`
+	Agent    string    `json:"agent"`
+	Kind     EventKind `json:"kind"`
+	Goal     string    `json:"goal,omitempty"`
+	Action   string    `json:"action,omitempty"`
+	Reason   string    `json:"reason,omitempty"`
+	Plan     []string  `json:"plan,omitempty"`
+	Cost     float64   `json:"cost,omitempty"`
+	Expanded int       `json:"expanded,omitempty"`
+	Steps    int       `json:"steps,omitempty"`
+	MTR      []int32   `json:"mtr,omitempty"`
+	TopLevel bool      `json:"top_level,omitempty"` // an interruption that changed the root's method
+}
+
+// Recorder keeps events in order; its Record method is an OnEvent callback.
+type Recorder struct {
+	Events []Event
+}
+
+// Record appends e.
+func (r *Recorder) Record(e Event) { r.Events = append(r.Events, e) }
+
+// WriteJSONL writes the events one JSON object per line.
+func (r *Recorder) WriteJSONL(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, e := range r.Events {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+type requestKind uint8
+
+const (
+	planRequest requestKind = iota
+	interruptRequest
+)
+
+// request is a planning job: a snapshot of what the search needs, so that
+// it can run on a worker without touching the agent.
+type request struct {
+	agent   *Agent
+	kind    requestKind
+	reason  string
+	facts   goap.State
+	goal    *goap.Goal
+	running htn.MTR
+}
+
+// result is a resolved request.
+type result struct {
+	found    bool
+	limited  bool // budget, depth or step limit
+	plan     []goap.ActionID
+	cost     float64
+	expanded int
+	steps    int
+	mtr      htn.MTR
+	replace  bool // interrupt: the new plan should replace the running one
+}
+
+// planners is what resolves requests: an agent's own, or a worker's.
+type planners struct {
+	goap map[*goap.Domain]*goap.Planner
+	htn  map[*htn.Domain]*htn.Planner
+	res  htn.Result
+	buf  []goap.ActionID
+}
+
+func (p *planners) goapFor(d *goap.Domain) *goap.Planner {
+	if pl, ok := p.goap[d]; ok {
+		return pl
+	}
+	if p.goap == nil {
+		p.goap = map[*goap.Domain]*goap.Planner{}
+	}
+	pl := goap.NewPlanner(d)
+	p.goap[d] = pl
+	return pl
+}
+
+func (p *planners) htnFor(d *htn.Domain) *htn.Planner {
+	if pl, ok := p.htn[d]; ok {
+		return pl
+	}
+	if p.htn == nil {
+		p.htn = map[*htn.Domain]*htn.Planner{}
+	}
+	pl := htn.NewPlanner(d)
+	p.htn[d] = pl
+	return pl
+}
+
+// request asks for a plan: inline, or through the agent's queue.
+func (a *Agent) request(r request) {
+	r.agent = a
+	r.facts = a.facts.Clone()
+	if a.goal != nil {
+		r.goal = a.goal.Goal
+	}
+	if r.kind == interruptRequest {
+		r.running = append(htn.MTR(nil), a.mtr...)
+	}
+	if q := a.cfg.Queue; q != nil {
+		a.pending = true
+		q.submit(r)
+		return
+	}
+	if a.own == nil {
+		a.own = &planners{}
+	}
+	a.apply(r, resolve(a.own, r))
+}
+
+// resolve runs a request's search. It reads only the request and the
+// agent's immutable configuration, so it may run on any goroutine.
+func resolve(p *planners, r request) result {
+	cfg := &r.agent.cfg
+	var out result
+	if cfg.HTN != nil {
+		err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps})
+		out.found = err == nil && p.res.Status == htn.Found
+		out.limited = err != nil
+		out.steps = p.res.Steps
+		if out.found {
+			out.plan = append([]goap.ActionID(nil), p.res.Plan...)
+			out.mtr = append(htn.MTR(nil), p.res.MTR...)
+			out.replace = r.kind == interruptRequest && out.mtr.Less(r.running)
+		}
+		return out
+	}
+	res, err := p.goapFor(cfg.Domain).Plan(p.buf[:0], r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth})
+	p.buf = res.Plan
+	out.found = res.Status == goap.Found
+	out.limited = err != nil
+	out.expanded = res.Expanded
+	out.cost = res.Cost
+	if out.found {
+		out.plan = append([]goap.ActionID(nil), res.Plan...)
+	}
+	return out
+}
+
+// apply takes a resolved request's result on the agent's goroutine.
+func (a *Agent) apply(r request, res result) {
+	a.pending = false
+	a.stats.Plans++
+	a.stats.Expanded += res.expanded
+	a.stats.Steps += res.steps
+	if r.kind == interruptRequest {
+		if !res.replace {
+			a.stats.InterruptsRefused++
+			a.emit(Event{Kind: InterruptRefused, Reason: r.reason, Steps: res.steps, MTR: res.mtr})
+			return
+		}
+		top := len(a.mtr) == 0 || len(res.mtr) == 0 || a.mtr[0] != res.mtr[0]
+		a.stats.Interruptions++
+		a.stats.Replans++
+		a.stats.ReplanReasons[ReasonInterruption]++
+		if top {
+			a.stats.TopLevelChanges++
+		}
+		a.emit(Event{Kind: InterruptTaken, Reason: r.reason, Plan: a.actionNames(res.plan), Steps: res.steps, MTR: res.mtr, TopLevel: top})
+		a.adopt(res.plan, res.mtr)
+		return
+	}
+	if a.planned {
+		a.stats.Replans++
+		a.stats.ReplanReasons[r.reason]++
+		a.emit(Event{Kind: Replanned, Reason: r.reason})
+	}
+	if !res.found {
+		a.stats.NoPlan++
+		a.planned = true
+		a.retryAt = a.tick + a.cfg.RetryAfter
+		reason := "no plan"
+		if res.limited {
+			reason = "search limit"
+		}
+		a.emit(Event{Kind: NoPlanFound, Reason: reason, Expanded: res.expanded, Steps: res.steps})
+		if a.goal != nil {
+			// Fall back: let goal choice pass over this goal until the retry.
+			for i := range a.cfg.Goals {
+				if &a.cfg.Goals[i] == a.goal {
+					for len(a.blocked) < len(a.cfg.Goals) {
+						a.blocked = append(a.blocked, 0)
+					}
+					a.blocked[i] = a.tick + max(a.cfg.RetryAfter, 1)
+				}
+			}
+			a.goal = nil
+		}
+		return
+	}
+	a.emit(Event{Kind: PlanMade, Plan: a.actionNames(res.plan), Cost: res.cost, Expanded: res.expanded, Steps: res.steps, MTR: res.mtr})
+	a.adopt(res.plan, res.mtr)
+}

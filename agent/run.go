@@ -1,0 +1,270 @@
+package agent
+
+import (
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// Replan reasons, as events and statistics report them.
+const (
+	ReasonStart         = "start"
+	ReasonGoalChanged   = "goal changed"
+	ReasonPlanDone      = "plan done"
+	ReasonPrecondition  = "preconditions failed"
+	ReasonActionFailed  = "action failed"
+	ReasonNoEffect      = "effects did not hold"
+	ReasonTimeout       = "timeout"
+	ReasonNoPlan        = "no plan"
+	ReasonStepEnded     = "step ended"
+	ReasonProactive     = "proactive"
+	ReasonRequested     = "requested"
+	ReasonInterruption  = "interruption"
+	reasonFactsChanged  = "facts changed"
+)
+
+// Tick advances the agent by one tick of the game's fixed-step clock: sense,
+// choose a goal, plan if needed, run the current step.
+func (a *Agent) Tick() {
+	a.tick++
+	a.prevFacts.CopyFrom(a.facts)
+	if a.cfg.Sensor != nil {
+		a.cfg.Sensor(a, a.facts)
+	}
+	if a.pending {
+		return // a plan is being resolved on a worker; stand still
+	}
+	changed := a.tick == 1 || !a.facts.Equal(a.prevFacts)
+
+	if a.cfg.HTN == nil {
+		if g := a.chooseGoal(); g != a.goal {
+			a.goal = g
+			a.emit(Event{Kind: GoalChosen, Goal: a.goalName()})
+			a.dropPlan()
+			if g != nil {
+				a.wantPlan = ReasonGoalChanged
+				if !a.planned {
+					a.wantPlan = ReasonStart
+				}
+			}
+		}
+		if a.goal == nil {
+			return // nothing to pursue
+		}
+	}
+	active := a.plan != nil
+	switch {
+	case a.wantPlan != "":
+	case a.cfg.HTN != nil && a.cfg.HTNMode == Interrupt && changed && active:
+		a.request(request{kind: interruptRequest, reason: reasonFactsChanged})
+		if a.pending {
+			return
+		}
+	case a.cfg.Policy.Kind == Proactive && active && a.cfg.Policy.Interval > 0 && a.tick-a.lastPlan >= a.cfg.Policy.Interval:
+		a.wantPlan = ReasonProactive
+	case !active && a.tick >= a.retryAt:
+		switch {
+		case !a.planned:
+			a.wantPlan = ReasonStart
+		case a.cfg.HTN != nil && a.stats.NoPlan == 0:
+			a.wantPlan = ReasonPlanDone
+		default:
+			a.wantPlan = ReasonNoPlan
+		}
+	}
+	if a.wantPlan != "" {
+		reason := a.wantPlan
+		a.wantPlan = ""
+		a.dropPlan()
+		a.request(request{kind: planRequest, reason: reason})
+		if a.pending {
+			return
+		}
+	}
+	a.execute()
+}
+
+// chooseGoal returns the applicable goal option with the highest score:
+// its Utility if it has one, else its Priority. Options whose goal already
+// holds, whose When is false, or which found no plan recently are skipped.
+func (a *Agent) chooseGoal() *GoalOption {
+	var best *GoalOption
+	bestScore := 0.0
+	for i := range a.cfg.Goals {
+		o := &a.cfg.Goals[i]
+		if o.Goal.Holds(a.facts) || (o.When != nil && !o.When(a)) || a.blockedUntil(i) > a.tick {
+			continue
+		}
+		score := o.Priority
+		if o.Utility != nil {
+			score = o.Utility(a)
+		}
+		if best == nil || score > bestScore {
+			best, bestScore = o, score
+		}
+	}
+	// Keep pursuing the current goal while it is still a candidate and no
+	// other beats it, so that equal scores do not flicker.
+	if a.goal != nil && best != nil && best != a.goal {
+		for i := range a.cfg.Goals {
+			o := &a.cfg.Goals[i]
+			if o != a.goal || o.Goal.Holds(a.facts) || (o.When != nil && !o.When(a)) || a.blockedUntil(i) > a.tick {
+				continue
+			}
+			score := o.Priority
+			if o.Utility != nil {
+				score = o.Utility(a)
+			}
+			if score >= bestScore {
+				return a.goal
+			}
+		}
+	}
+	return best
+}
+
+func (a *Agent) blockedUntil(option int) int {
+	if option >= len(a.blocked) {
+		return 0
+	}
+	return a.blocked[option]
+}
+
+func (a *Agent) goalName() string {
+	if a.goal == nil {
+		return ""
+	}
+	return a.goal.Goal.Name()
+}
+
+func (a *Agent) emit(e Event) {
+	if a.cfg.OnEvent == nil {
+		return
+	}
+	e.Tick = a.tick
+	e.Agent = a.cfg.Name
+	if e.Goal == "" {
+		e.Goal = a.goalName()
+	}
+	a.cfg.OnEvent(e)
+}
+
+func (a *Agent) actionNames(plan []goap.ActionID) []string {
+	out := make([]string, len(plan))
+	for i, id := range plan {
+		out[i] = a.cfg.Domain.ActionName(id)
+	}
+	return out
+}
+
+// dropPlan stops the running step, if any, and forgets the plan.
+func (a *Agent) dropPlan() {
+	if a.running {
+		a.behaviours[a.plan[a.step]].Stop(a)
+		a.running = false
+	}
+	a.plan = a.plan[:0]
+	a.plan = nil
+	a.step = 0
+}
+
+// execute runs the current step: start it if its preconditions hold on the
+// live facts (only the head of a plan is committed), tick it, and advance
+// when its effects hold.
+func (a *Agent) execute() {
+	d := a.cfg.Domain
+	for a.plan != nil && a.step < len(a.plan) {
+		act := a.plan[a.step]
+		beh := a.behaviours[act]
+		if !a.running {
+			if !d.Applicable(act, a.facts) {
+				a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonPrecondition})
+				a.dropPlan()
+				a.wantPlan = ReasonPrecondition
+				return
+			}
+			a.running = true
+			a.started = a.tick
+			a.emit(Event{Kind: StepStarted, Action: d.ActionName(act)})
+			beh.Start(a)
+		} else if d.Effects(act).Holds(a.facts) {
+			a.finishStep()
+			continue
+		}
+		switch beh.Tick(a) {
+		case Running:
+			if t := a.timeout(act); t > 0 && a.tick-a.started >= t {
+				a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonTimeout})
+				a.stats.ActionsFailed++
+				a.dropPlan()
+				a.wantPlan = ReasonTimeout
+			}
+			return
+		case Failure:
+			a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonActionFailed})
+			a.stats.ActionsFailed++
+			a.dropPlan()
+			a.wantPlan = ReasonActionFailed
+			return
+		}
+		// Success: the world has changed under the behaviour, so sense it
+		// again before judging the step by its effects.
+		if a.cfg.Sensor != nil {
+			a.cfg.Sensor(a, a.facts)
+		}
+		if !d.Effects(act).Holds(a.facts) {
+			a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonNoEffect})
+			a.stats.ActionsFailed++
+			a.dropPlan()
+			a.wantPlan = ReasonNoEffect
+			return
+		}
+		a.finishStep()
+		return // one step per tick at most: the next starts on the next tick
+	}
+}
+
+func (a *Agent) timeout(act goap.ActionID) int {
+	if t, ok := a.cfg.Timeouts[a.cfg.Domain.ActionName(act)]; ok {
+		return t
+	}
+	return a.cfg.DefaultTimeout
+}
+
+// finishStep ends the running step and advances; at the plan's end the
+// agent chooses again, and under Reactive and Proactive it replans after
+// every step.
+func (a *Agent) finishStep() {
+	act := a.plan[a.step]
+	a.behaviours[act].Stop(a)
+	a.running = false
+	a.stats.StepsDone++
+	a.emit(Event{Kind: StepDone, Action: a.cfg.Domain.ActionName(act)})
+	a.step++
+	if a.step >= len(a.plan) {
+		a.emit(Event{Kind: PlanDone})
+		a.plan = nil
+		a.step = 0
+		return
+	}
+	if k := a.cfg.Policy.Kind; k == Reactive || k == Proactive {
+		a.wantPlan = ReasonStepEnded
+	}
+}
+
+// adopt makes a resolved plan the agent's, keeping the running action
+// going if the new plan starts with it.
+func (a *Agent) adopt(plan []goap.ActionID, mtr htn.MTR) {
+	keep := a.running && len(plan) > 0 && a.plan[a.step] == plan[0]
+	if !keep {
+		a.dropPlan()
+	}
+	a.plan = append(a.plan[:0:0], plan...)
+	a.step = 0
+	a.mtr = append(a.mtr[:0], mtr...)
+	a.lastPlan = a.tick
+	a.planned = true
+	if len(a.plan) == 0 {
+		a.emit(Event{Kind: PlanDone})
+		a.plan = nil
+	}
+}
