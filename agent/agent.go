@@ -153,6 +153,9 @@ type Config struct {
 	Queue *Queue
 	// OnEvent, if set, receives every decision.
 	OnEvent func(Event)
+	// Tree, if set, makes a behaviour-tree or utility agent: it is ticked
+	// every tick instead of planning.
+	Tree Node
 	// Data is the game's, for behaviours and sensors.
 	Data any
 }
@@ -228,7 +231,7 @@ func New(cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("agent %q: no behaviour for action %q", cfg.Name, cfg.Domain.ActionName(goap.ActionID(id)))
 		}
 	}
-	if cfg.HTN == nil && len(cfg.Goals) == 0 {
+	if cfg.HTN == nil && cfg.Tree == nil && len(cfg.Goals) == 0 {
 		return nil, fmt.Errorf("agent %q: a GOAP agent needs goals", cfg.Name)
 	}
 	return a, nil

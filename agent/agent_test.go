@@ -359,3 +359,65 @@ func TestRecorderWritesJSONLines(t *testing.T) {
 	}
 	_ = fmt.Sprint
 }
+
+func TestBehaviourTreeOverTheSameBehaviours(t *testing.T) {
+	w, d, _ := newToy(t)
+	// A tree for the fight: bolt if charged, else recharge first; a
+	// fallback that only checks conditions now.
+	tree := agent.Selector(
+		agent.Sequence(agent.FactIs(d, "enemy_dead", true)),
+		agent.Sequence(agent.FactIs(d, "in_range", false), agent.Action(d, "Approach")),
+		agent.Sequence(agent.FactIs(d, "staff_charged", true), agent.Action(d, "CastBolt")),
+		agent.Sequence(agent.FactIs(d, "in_cover", false), agent.Action(d, "TakeCover")),
+		agent.Action(d, "Recharge"),
+	)
+	var rec agent.Recorder
+	a, err := agent.New(agent.Config{Name: "bt", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor, OnEvent: rec.Record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(a, 10)
+	if !w.world.Has(mustFact(d, "enemy_dead")) {
+		t.Fatalf("the tree never killed: %s", kinds(&rec))
+	}
+	if want := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}; !slices.Equal(w.started, want) {
+		t.Errorf("ran %v, want %v", w.started, want)
+	}
+}
+
+func TestPlanLeafInATree(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.set("healthy", false)
+	tree := agent.Selector(
+		agent.Sequence(agent.FactIs(d, "healthy", false), agent.Plan(d.Goal("GetHealthy"))),
+		agent.Plan(d.Goal("Kill")),
+	)
+	a, _ := agent.New(agent.Config{Name: "hybrid", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor})
+	run(a, 20)
+	if !w.world.Has(mustFact(d, "healthy")) || !w.world.Has(mustFact(d, "enemy_dead")) {
+		t.Errorf("world %s, ran %v", d.FormatState(w.world), w.started)
+	}
+	// Healed in cover, the Kill plan recharges there first (1 + 2 + 4 = 7,
+	// tying with walking up and taking cover again).
+	if want := []string{"FetchPotion", "TakeCover", "DrinkPotion", "Recharge", "Approach", "CastBolt"}; !slices.Equal(w.started, want) {
+		t.Errorf("ran %v, want %v", w.started, want)
+	}
+}
+
+func TestUtilitySelector(t *testing.T) {
+	w, d, _ := newToy(t)
+	score := func(v float64) func(*agent.Agent) float64 { return func(*agent.Agent) float64 { return v } }
+	tree := agent.Utility(d, 0.5,
+		agent.UtilityOption{Action: "CastBolt", Score: score(10)},
+		agent.UtilityOption{Action: "Recharge", Score: score(5)},
+		agent.UtilityOption{Action: "Approach", Score: score(3)},
+		agent.UtilityOption{Action: "TakeCover", Score: score(1)},
+	)
+	a, _ := agent.New(agent.Config{Name: "utility", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor})
+	run(a, 3)
+	// No lookahead: it recharges in the open (the best applicable score),
+	// then walks up and casts. Not the planner's cheaper sequence.
+	if want := []string{"Recharge", "Approach", "CastBolt"}; !slices.Equal(w.started, want) {
+		t.Errorf("ran %v, want %v", w.started, want)
+	}
+}

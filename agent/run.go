@@ -33,6 +33,10 @@ func (a *Agent) Tick() {
 	if a.pending {
 		return // a plan is being resolved on a worker; stand still
 	}
+	if a.cfg.Tree != nil {
+		a.cfg.Tree.Tick(a)
+		return
+	}
 	changed := a.tick == 1 || !a.facts.Equal(a.prevFacts)
 
 	if a.cfg.HTN == nil {

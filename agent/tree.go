@@ -1,0 +1,293 @@
+package agent
+
+import "github.com/ploy-ai/ploy/goap"
+
+// Node is a behaviour-tree node, built for one agent (nodes keep their
+// running state). An agent whose Config has a Tree ticks it every tick
+// instead of planning; the tree's Action leaves run the same registered
+// behaviours a plan runs, so one behaviour works in a tree, a utility
+// selector and a plan alike.
+type Node interface {
+	// Tick runs the node for one tick.
+	Tick(a *Agent) Status
+	// Halt stops the node if it is running (a higher-priority branch took
+	// over), so that a running action can clean up.
+	Halt(a *Agent)
+}
+
+type sequence struct {
+	children []Node
+	current  int
+}
+
+// Sequence runs its children in order and succeeds when all have; it fails
+// as soon as one fails. A running child is resumed on the next tick.
+func Sequence(children ...Node) Node { return &sequence{children: children} }
+
+func (s *sequence) Tick(a *Agent) Status {
+	for s.current < len(s.children) {
+		switch s.children[s.current].Tick(a) {
+		case Running:
+			return Running
+		case Failure:
+			s.current = 0
+			return Failure
+		}
+		s.current++
+	}
+	s.current = 0
+	return Success
+}
+
+func (s *sequence) Halt(a *Agent) {
+	if s.current < len(s.children) {
+		s.children[s.current].Halt(a)
+	}
+	s.current = 0
+}
+
+type selector struct {
+	children []Node
+	running  int // the child that returned Running last tick, or -1
+}
+
+// Selector tries its children in order every tick and returns the first
+// that does not fail. It checks conditions only now, not down the branch:
+// the behaviour tree's fallback, without the lookahead of an HTN. When an
+// earlier child takes over from a running later one, the later one is
+// halted.
+func Selector(children ...Node) Node { return &selector{children: children, running: -1} }
+
+func (s *selector) Tick(a *Agent) Status {
+	for i, c := range s.children {
+		st := c.Tick(a)
+		if st == Failure {
+			continue
+		}
+		if s.running >= 0 && s.running != i {
+			s.children[s.running].Halt(a)
+		}
+		s.running = -1
+		if st == Running {
+			s.running = i
+		}
+		return st
+	}
+	if s.running >= 0 {
+		s.children[s.running].Halt(a)
+		s.running = -1
+	}
+	return Failure
+}
+
+func (s *selector) Halt(a *Agent) {
+	if s.running >= 0 {
+		s.children[s.running].Halt(a)
+		s.running = -1
+	}
+}
+
+type condition struct{ check func(a *Agent) bool }
+
+// Condition succeeds when check holds and fails otherwise.
+func Condition(check func(a *Agent) bool) Node { return condition{check} }
+
+// FactIs is a Condition on one fact of the agent's facts.
+func FactIs(d *goap.Domain, fact string, value bool) Node {
+	f, ok := d.Fact(fact)
+	if !ok {
+		panic("agent: FactIs: unknown fact " + fact)
+	}
+	return condition{func(a *Agent) bool { return a.facts.Has(f) == value }}
+}
+
+func (c condition) Tick(a *Agent) Status {
+	if c.check(a) {
+		return Success
+	}
+	return Failure
+}
+
+func (condition) Halt(*Agent) {}
+
+type actionLeaf struct {
+	name    string
+	id      goap.ActionID
+	running bool
+}
+
+// Action runs the agent's registered behaviour for the named action: it
+// fails at once if the action's preconditions do not hold, then starts the
+// behaviour and ticks it until it succeeds or fails.
+func Action(d *goap.Domain, name string) Node {
+	id, ok := d.ActionByName(name)
+	if !ok {
+		panic("agent: Action: unknown action " + name)
+	}
+	return &actionLeaf{name: name, id: id}
+}
+
+func (l *actionLeaf) Tick(a *Agent) Status {
+	beh := a.behaviours[l.id]
+	if !l.running {
+		if !a.cfg.Domain.Applicable(l.id, a.facts) {
+			return Failure
+		}
+		l.running = true
+		a.emit(Event{Kind: StepStarted, Action: l.name})
+		beh.Start(a)
+	}
+	st := beh.Tick(a)
+	if st == Running {
+		return Running
+	}
+	beh.Stop(a)
+	l.running = false
+	if st == Success {
+		a.stats.StepsDone++
+		a.emit(Event{Kind: StepDone, Action: l.name})
+	} else {
+		a.stats.ActionsFailed++
+		a.emit(Event{Kind: ActionFailed, Action: l.name, Reason: ReasonActionFailed})
+	}
+	return st
+}
+
+func (l *actionLeaf) Halt(a *Agent) {
+	if l.running {
+		a.behaviours[l.id].Stop(a)
+		l.running = false
+	}
+}
+
+type goapLeaf struct {
+	option GoalOption
+}
+
+// Plan is a leaf that pursues a GOAP goal with the agent's planner and
+// executor: it succeeds when the goal holds, fails when there is no plan,
+// and runs the plan, replanning when it breaks, in between. It is seed
+// 001's hybrid: a tree for the structure, a planner in the combat leaf.
+func Plan(goal *goap.Goal) Node { return &goapLeaf{option: GoalOption{Goal: goal}} }
+
+func (l *goapLeaf) Tick(a *Agent) Status {
+	if l.option.Goal.Holds(a.facts) {
+		l.Halt(a)
+		return Success
+	}
+	if a.goal != &l.option {
+		a.dropPlan()
+		a.goal = &l.option
+		a.emit(Event{Kind: GoalChosen})
+	}
+	if a.plan == nil || a.wantPlan != "" {
+		reason := a.wantPlan
+		if reason == "" {
+			reason = ReasonStart
+		}
+		a.wantPlan = ""
+		a.dropPlan()
+		a.request(request{kind: planRequest, reason: reason})
+		if a.plan == nil {
+			a.goal = nil
+			return Failure
+		}
+	}
+	a.execute()
+	if l.option.Goal.Holds(a.facts) {
+		l.Halt(a)
+		return Success
+	}
+	return Running
+}
+
+func (l *goapLeaf) Halt(a *Agent) {
+	if a.goal == &l.option {
+		a.dropPlan()
+		a.goal = nil
+	}
+}
+
+// UtilityOption scores one action for a utility selector.
+type UtilityOption struct {
+	Action string
+	Score  func(a *Agent) float64
+}
+
+type utility struct {
+	options []UtilityOption
+	ids     []goap.ActionID
+	margin  float64
+	current int // running option, or -1
+}
+
+// Utility is a utility selector over actions: every tick it scores the
+// options whose preconditions hold and runs the best; a running action
+// keeps going unless another scores more than margin above it (hysteresis,
+// so that near-equal scores do not flicker). It succeeds when an action
+// completes and fails when no option applies.
+func Utility(d *goap.Domain, margin float64, options ...UtilityOption) Node {
+	u := &utility{options: options, margin: margin, current: -1}
+	for _, o := range options {
+		id, ok := d.ActionByName(o.Action)
+		if !ok {
+			panic("agent: Utility: unknown action " + o.Action)
+		}
+		u.ids = append(u.ids, id)
+	}
+	return u
+}
+
+func (u *utility) Tick(a *Agent) Status {
+	best, bestScore := -1, 0.0
+	currentScore := 0.0
+	for i, o := range u.options {
+		if i != u.current && !a.cfg.Domain.Applicable(u.ids[i], a.facts) {
+			continue
+		}
+		s := o.Score(a)
+		if i == u.current {
+			currentScore = s
+		}
+		if best < 0 || s > bestScore {
+			best, bestScore = i, s
+		}
+	}
+	if best < 0 {
+		return Failure
+	}
+	if u.current >= 0 && best != u.current && bestScore <= currentScore+u.margin {
+		best = u.current
+	}
+	if u.current >= 0 && best != u.current {
+		u.Halt(a)
+	}
+	beh := a.behaviours[u.ids[best]]
+	name := u.options[best].Action
+	if u.current != best {
+		u.current = best
+		a.emit(Event{Kind: StepStarted, Action: name})
+		beh.Start(a)
+	}
+	st := beh.Tick(a)
+	if st == Running {
+		return Running
+	}
+	beh.Stop(a)
+	u.current = -1
+	if st == Success {
+		a.stats.StepsDone++
+		a.emit(Event{Kind: StepDone, Action: name})
+	} else {
+		a.stats.ActionsFailed++
+		a.emit(Event{Kind: ActionFailed, Action: name, Reason: ReasonActionFailed})
+	}
+	return st
+}
+
+func (u *utility) Halt(a *Agent) {
+	if u.current >= 0 {
+		a.behaviours[u.ids[u.current]].Stop(a)
+		u.current = -1
+	}
+}
