@@ -11,6 +11,7 @@ package agent
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
@@ -156,6 +157,10 @@ type Config struct {
 	// Tree, if set, makes a behaviour-tree or utility agent: it is ticked
 	// every tick instead of planning.
 	Tree Node
+	// TimePlanning makes the agent measure the wall-clock time of its
+	// inline searches in Stats.PlanningTime. Off by default: timings
+	// differ between runs, and everything else an agent reports does not.
+	TimePlanning bool
 	// Data is the game's, for behaviours and sensors.
 	Data any
 }
@@ -173,6 +178,8 @@ type Stats struct {
 	TopLevelChanges   int // of those, how many changed the root's method
 	InterruptsRefused int
 	NoPlan            int
+	TreeTicks         int // behaviour-tree nodes and utility options evaluated
+	PlanningTime      time.Duration
 }
 
 // Agent runs plans for one character. It is driven by Tick from one
@@ -196,6 +203,8 @@ type Agent struct {
 	wantPlan string
 	pending  bool  // a request is waiting in the queue
 	blocked  []int // per goal option: the tick before which it found no plan
+	idle     bool  // the last plan was empty: wait for the facts to change
+	done     bool  // the last plan ran to its end (rather than finding none)
 
 	own *planners // resolves this agent's requests when there is no queue
 
@@ -283,3 +292,8 @@ func (a *Agent) Stats() Stats { return a.stats }
 // RequestReplan asks for a new plan on the next tick (the Manual policy's
 // trigger; it works under every policy).
 func (a *Agent) RequestReplan() { a.wantPlan = "requested" }
+
+// SetProfile changes the agent's capabilities and costs from the next plan
+// on: a guard who is wounded, a woodcutter whose walks to the trees have
+// changed. The running plan is kept.
+func (a *Agent) SetProfile(p *goap.Profile) { a.cfg.Profile = p }

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"time"
+
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 )
@@ -85,6 +87,13 @@ func (a *Agent) request(r request) {
 	if a.own == nil {
 		a.own = &planners{}
 	}
+	if a.cfg.TimePlanning {
+		start := time.Now()
+		res := resolve(a.own, r)
+		a.stats.PlanningTime += time.Since(start)
+		a.apply(r, res)
+		return
+	}
 	a.apply(r, resolve(a.own, r))
 }
 
@@ -148,6 +157,7 @@ func (a *Agent) apply(r request, res result) {
 	if !res.found {
 		a.stats.NoPlan++
 		a.planned = true
+		a.done = false
 		a.retryAt = a.tick + a.cfg.RetryAfter
 		reason := "no plan"
 		if res.limited {

@@ -7,19 +7,19 @@ import (
 
 // Replan reasons, as events and statistics report them.
 const (
-	ReasonStart         = "start"
-	ReasonGoalChanged   = "goal changed"
-	ReasonPlanDone      = "plan done"
-	ReasonPrecondition  = "preconditions failed"
-	ReasonActionFailed  = "action failed"
-	ReasonNoEffect      = "effects did not hold"
-	ReasonTimeout       = "timeout"
-	ReasonNoPlan        = "no plan"
-	ReasonStepEnded     = "step ended"
-	ReasonProactive     = "proactive"
-	ReasonRequested     = "requested"
-	ReasonInterruption  = "interruption"
-	reasonFactsChanged  = "facts changed"
+	ReasonStart        = "start"
+	ReasonGoalChanged  = "goal changed"
+	ReasonPlanDone     = "plan done"
+	ReasonPrecondition = "preconditions failed"
+	ReasonActionFailed = "action failed"
+	ReasonNoEffect     = "effects did not hold"
+	ReasonTimeout      = "timeout"
+	ReasonNoPlan       = "no plan"
+	ReasonStepEnded    = "step ended"
+	ReasonProactive    = "proactive"
+	ReasonRequested    = "requested"
+	ReasonInterruption = "interruption"
+	ReasonFactsChanged = "facts changed"
 )
 
 // Tick advances the agent by one tick of the game's fixed-step clock: sense,
@@ -59,17 +59,22 @@ func (a *Agent) Tick() {
 	switch {
 	case a.wantPlan != "":
 	case a.cfg.HTN != nil && a.cfg.HTNMode == Interrupt && changed && active:
-		a.request(request{kind: interruptRequest, reason: reasonFactsChanged})
+		a.request(request{kind: interruptRequest, reason: ReasonFactsChanged})
 		if a.pending {
 			return
 		}
 	case a.cfg.Policy.Kind == Proactive && active && a.cfg.Policy.Interval > 0 && a.tick-a.lastPlan >= a.cfg.Policy.Interval:
 		a.wantPlan = ReasonProactive
+	case !active && a.idle && !changed:
+		// An empty plan (an HTN's Idle method): nothing to do until the
+		// facts change.
 	case !active && a.tick >= a.retryAt:
 		switch {
 		case !a.planned:
 			a.wantPlan = ReasonStart
-		case a.cfg.HTN != nil && a.stats.NoPlan == 0:
+		case a.idle:
+			a.wantPlan = ReasonFactsChanged
+		case a.done:
 			a.wantPlan = ReasonPlanDone
 		default:
 			a.wantPlan = ReasonNoPlan
@@ -248,6 +253,7 @@ func (a *Agent) finishStep() {
 		a.emit(Event{Kind: PlanDone})
 		a.plan = nil
 		a.step = 0
+		a.done = true
 		return
 	}
 	if k := a.cfg.Policy.Kind; k == Reactive || k == Proactive {
@@ -267,7 +273,9 @@ func (a *Agent) adopt(plan []goap.ActionID, mtr htn.MTR) {
 	a.mtr = append(a.mtr[:0], mtr...)
 	a.lastPlan = a.tick
 	a.planned = true
-	if len(a.plan) == 0 {
+	a.done = false
+	a.idle = len(a.plan) == 0
+	if a.idle {
 		a.emit(Event{Kind: PlanDone})
 		a.plan = nil
 	}

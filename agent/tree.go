@@ -25,6 +25,7 @@ type sequence struct {
 func Sequence(children ...Node) Node { return &sequence{children: children} }
 
 func (s *sequence) Tick(a *Agent) Status {
+	a.stats.TreeTicks++
 	for s.current < len(s.children) {
 		switch s.children[s.current].Tick(a) {
 		case Running:
@@ -59,6 +60,7 @@ type selector struct {
 func Selector(children ...Node) Node { return &selector{children: children, running: -1} }
 
 func (s *selector) Tick(a *Agent) Status {
+	a.stats.TreeTicks++
 	for i, c := range s.children {
 		st := c.Tick(a)
 		if st == Failure {
@@ -102,6 +104,7 @@ func FactIs(d *goap.Domain, fact string, value bool) Node {
 }
 
 func (c condition) Tick(a *Agent) Status {
+	a.stats.TreeTicks++
 	if c.check(a) {
 		return Success
 	}
@@ -128,6 +131,7 @@ func Action(d *goap.Domain, name string) Node {
 }
 
 func (l *actionLeaf) Tick(a *Agent) Status {
+	a.stats.TreeTicks++
 	beh := a.behaviours[l.id]
 	if !l.running {
 		if !a.cfg.Domain.Applicable(l.id, a.facts) {
@@ -246,6 +250,7 @@ func (u *utility) Tick(a *Agent) Status {
 			continue
 		}
 		s := o.Score(a)
+		a.stats.TreeTicks++
 		if i == u.current {
 			currentScore = s
 		}

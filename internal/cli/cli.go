@@ -47,6 +47,7 @@ func init() {
 		{"trace", "show a GOAP search or an HTN decomposition step by step", runTrace},
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
 		{"lint", "warn about what a designer wants to know before run time", runLint},
+		{"arena", "fight the 40-fight batch with every agent kind and compare them", runArena},
 		{"help", "show help for ploy or a command", runHelp},
 	}
 }

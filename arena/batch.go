@@ -1,0 +1,316 @@
+package arena
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// Config describes a batch.
+type Config struct {
+	GOAP   *goap.Domain // the battle mage
+	HTN    *htn.Domain  // its HTN
+	Fights int          // default 40
+	Seed   uint64
+	Kinds  []Kind // default: all, in table order
+	// Record, if set, is a directory that receives one event log per fight
+	// and kind, with the world at every tick, for replay.
+	Record string
+	// Timing adds planning time to the table. It makes the table differ
+	// from run to run, so it is off by default.
+	Timing bool
+	// Progress, if set, is called after every fight.
+	Progress func(done, total int)
+}
+
+// Row is one agent kind's results over the batch, per fight unless the
+// name says otherwise.
+type Row struct {
+	Kind            string             `json:"kind"`
+	Title           string             `json:"title"`
+	Fights          int                `json:"fights"`
+	Survived        int                `json:"survived"`
+	Killed          float64            `json:"killed"`
+	MeanHealth      float64            `json:"mean_health"`
+	Plans           float64            `json:"plans"`
+	Replans         float64            `json:"replans"`
+	ReplanReasons   map[string]float64 `json:"replan_reasons"`
+	ExpandedPerPlan float64            `json:"expanded_per_plan"`
+	StepsPerPlan    float64            `json:"steps_per_plan"`
+	Interruptions   float64            `json:"interruptions"`
+	TopLevel        float64            `json:"top_level_interruptions"`
+	StepsDone       float64            `json:"actions_done"`
+	ActionsFailed   float64            `json:"actions_failed"`
+	WorkPerTick     float64            `json:"work_per_tick"`
+	PlanningMicros  *float64           `json:"planning_us,omitempty"`
+	// Health is the mage's health at every tick of the batch's first fight.
+	Health []float64 `json:"-"`
+}
+
+// Table is a batch's result.
+type Table struct {
+	Fights int
+	Seed   uint64
+	Rows   []Row
+}
+
+// Run fights the batch: every kind fights the same Fights fights, drawn
+// from Seed. The same Config gives the same table, byte for byte (unless
+// Timing is set).
+func Run(cfg Config) (*Table, error) {
+	if cfg.Fights <= 0 {
+		cfg.Fights = 40
+	}
+	kinds := cfg.Kinds
+	if len(kinds) == 0 {
+		kinds = Kinds
+	}
+	extra, err := newExtraGoals(cfg.GOAP)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Record != "" {
+		if err := os.MkdirAll(cfg.Record, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	t := &Table{Fights: cfg.Fights, Seed: cfg.Seed}
+	done, total := 0, cfg.Fights*len(kinds)
+	for _, k := range kinds {
+		row := Row{Kind: k.Name, Title: k.Title, Fights: cfg.Fights, ReplanReasons: map[string]float64{}}
+		var plans, expanded, steps, work, ticks int
+		var planning time.Duration
+		for i := 0; i < cfg.Fights; i++ {
+			res, err := fight(cfg, k, extra, i)
+			if err != nil {
+				return nil, err
+			}
+			s := res.stats
+			if !res.world.dead {
+				row.Survived++
+			}
+			row.Killed += float64(res.world.killed)
+			row.MeanHealth += res.world.healthSum / float64(res.world.Tick)
+			row.Replans += float64(s.Replans)
+			for r, n := range s.ReplanReasons {
+				row.ReplanReasons[r] += float64(n)
+			}
+			row.Interruptions += float64(s.Interruptions)
+			row.TopLevel += float64(s.TopLevelChanges)
+			row.StepsDone += float64(s.StepsDone)
+			row.ActionsFailed += float64(s.ActionsFailed)
+			plans += s.Plans
+			expanded += s.Expanded
+			steps += s.Steps
+			work += s.Expanded + s.Steps + s.TreeTicks
+			ticks += res.world.Tick
+			planning += s.PlanningTime
+			if i == 0 {
+				row.Health = res.world.Health
+			}
+			done++
+			if cfg.Progress != nil {
+				cfg.Progress(done, total)
+			}
+		}
+		n := float64(cfg.Fights)
+		row.Killed /= n
+		row.MeanHealth /= n
+		row.Plans = float64(plans) / n
+		row.Replans /= n
+		for r := range row.ReplanReasons {
+			row.ReplanReasons[r] /= n
+		}
+		if plans > 0 {
+			row.ExpandedPerPlan = float64(expanded) / float64(plans)
+			row.StepsPerPlan = float64(steps) / float64(plans)
+		}
+		row.Interruptions /= n
+		row.TopLevel /= n
+		row.StepsDone /= n
+		row.ActionsFailed /= n
+		row.WorkPerTick = float64(work) / float64(ticks)
+		if cfg.Timing {
+			us := float64(planning.Microseconds()) / n
+			row.PlanningMicros = &us
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+type fightResult struct {
+	world *World
+	stats agent.Stats
+}
+
+// fight runs one fight of one kind.
+func fight(cfg Config, k Kind, extra extraGoals, i int) (fightResult, error) {
+	w := newWorld(cfg.Seed, i)
+	var rec *recorder
+	if cfg.Record != "" {
+		f, err := os.Create(filepath.Join(cfg.Record, fmt.Sprintf("%s-%02d.jsonl", k.Name, i)))
+		if err != nil {
+			return fightResult{}, err
+		}
+		defer f.Close()
+		rec = &recorder{enc: json.NewEncoder(f), w: w}
+	}
+	env := &kindEnv{
+		g: cfg.GOAP, h: cfg.HTN, w: w, acts: &mageActions{w: w}, timing: cfg.Timing, extra: extra,
+		sensor: func(a *agent.Agent, facts goap.State) { w.Facts(a.Domain(), facts) },
+	}
+	if rec != nil {
+		env.events = rec.event
+	}
+	a, err := k.make(env)
+	if err != nil {
+		return fightResult{}, err
+	}
+	for !w.over() {
+		a.Tick()
+		w.step()
+		if rec != nil {
+			rec.snapshot()
+		}
+	}
+	return fightResult{world: w, stats: a.Stats()}, rec.err()
+}
+
+// recorder writes a fight's events and the world at every tick as JSON
+// lines: {"event": ...} and {"world": ...}.
+type recorder struct {
+	enc  *json.Encoder
+	w    *World
+	fail error
+}
+
+func (r *recorder) event(e agent.Event) {
+	if r.fail == nil {
+		r.fail = r.enc.Encode(struct {
+			Event agent.Event `json:"event"`
+		}{e})
+	}
+}
+
+type worldJSON struct {
+	Tick    int          `json:"tick"`
+	Mage    [2]float64   `json:"mage"`
+	Health  float64      `json:"health"`
+	Charges int          `json:"charges"`
+	Enemies [][2]float64 `json:"enemies"`
+}
+
+func (r *recorder) snapshot() {
+	if r.fail != nil {
+		return
+	}
+	wj := worldJSON{Tick: r.w.Tick, Mage: [2]float64{round(r.w.mage.x), round(r.w.mage.y)}, Health: r.w.health, Charges: r.w.charges, Enemies: [][2]float64{}}
+	for _, e := range r.w.enemies {
+		wj.Enemies = append(wj.Enemies, [2]float64{round(e.pos.x), round(e.pos.y)})
+	}
+	r.fail = r.enc.Encode(struct {
+		World worldJSON `json:"world"`
+	}{wj})
+}
+
+func (r *recorder) err() error {
+	if r == nil {
+		return nil
+	}
+	return r.fail
+}
+
+func round(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// WriteText writes the table for a person, one row per agent kind.
+func (t *Table) WriteText(w io.Writer) error {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%d fights per agent kind, seed %d; per fight unless noted\n\n", t.Fights, t.Seed)
+	header := []string{"agent", "survived", "killed", "health", "plans", "replans", "expanded/plan", "steps/plan", "interrupts", "top-level", "work/tick"}
+	timing := len(t.Rows) > 0 && t.Rows[0].PlanningMicros != nil
+	if timing {
+		header = append(header, "plan µs")
+	}
+	rows := [][]string{header}
+	for _, r := range t.Rows {
+		cells := []string{
+			r.Kind,
+			fmt.Sprintf("%d/%d", r.Survived, r.Fights),
+			f1(r.Killed), f1(r.MeanHealth), f1(r.Plans), f1(r.Replans),
+			dash(r.ExpandedPerPlan), dash(r.StepsPerPlan),
+			f1(r.Interruptions), f1(r.TopLevel), f2(r.WorkPerTick),
+		}
+		if timing {
+			cells = append(cells, f1(*r.PlanningMicros))
+		}
+		rows = append(rows, cells)
+	}
+	widths := make([]int, len(header))
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	for _, row := range rows {
+		for i, c := range row {
+			pad := widths[i] - len([]rune(c))
+			if i == 0 {
+				sb.WriteString(c + strings.Repeat(" ", pad))
+			} else {
+				sb.WriteString("  " + strings.Repeat(" ", pad) + c)
+			}
+		}
+		sb.WriteByte('\n')
+	}
+	sb.WriteString("\nreplans per fight, by reason:\n")
+	for _, r := range t.Rows {
+		if len(r.ReplanReasons) == 0 {
+			continue
+		}
+		var parts []string
+		reasons := slices.Sorted(maps.Keys(r.ReplanReasons))
+		slices.SortStableFunc(reasons, func(a, b string) int {
+			switch {
+			case r.ReplanReasons[a] > r.ReplanReasons[b]:
+				return -1
+			case r.ReplanReasons[a] < r.ReplanReasons[b]:
+				return 1
+			}
+			return 0
+		})
+		for _, reason := range reasons {
+			parts = append(parts, fmt.Sprintf("%s %s", reason, f1(r.ReplanReasons[reason])))
+		}
+		fmt.Fprintf(&sb, "  %-10s %s\n", r.Kind, strings.Join(parts, ", "))
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// WriteJSON writes the rows as a JSON array.
+func (t *Table) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(t.Rows)
+}
+
+func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
+func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
+
+func dash(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return f1(x)
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ploy-ai/ploy/arena"
+)
+
+func runArena(e *env, args []string) int {
+	var fights int
+	var seed uint64
+	var kinds, record, plots string
+	var asJSON, timing bool
+	var names []string
+	for _, k := range arena.Kinds {
+		names = append(names, k.Name)
+	}
+	fset := flagSet(e, "arena", "[FILE] [flags]",
+		"Fight the battle mage's batch of three-minute fights with every agent kind on\nthe same seeds (GOAP, HTN interrupting, HTN replanning on break, behaviour\ntree, utility) and print one row per kind. FILE must define the battle mage's\nfacts and actions (the default does). The same seed gives the same table.",
+		`  ploy arena
+  ploy arena --fights 10 --seed 7 --agents goap,htn
+  ploy arena --json > table.json
+  ploy arena --plots plots --record logs
+`)
+	fset.IntVar(&fights, "fights", 40, "fights per agent kind")
+	fset.Uint64Var(&seed, "seed", 1, "seed of the batch: fight i of every kind is drawn from it")
+	fset.StringVar(&kinds, "agents", strings.Join(names, ","), "agent kinds to run, comma-separated")
+	fset.BoolVar(&asJSON, "json", false, "print the rows as a JSON array")
+	fset.StringVar(&record, "record", "", "directory to write one event log per fight and kind (JSON lines, for replay)")
+	fset.StringVar(&plots, "plots", "", "directory to write SVG charts into")
+	fset.BoolVar(&timing, "timing", false, "add planning time per fight (the table then differs from run to run)")
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	if fights < 1 {
+		return usageErr(e, fset, "--fights must be at least 1, not %d", fights)
+	}
+	var chosen []arena.Kind
+	for _, name := range strings.Split(kinds, ",") {
+		name = strings.TrimSpace(name)
+		k, ok := arena.KindByName(name)
+		if !ok {
+			return usageErr(e, fset, "--agents: unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
+		}
+		chosen = append(chosen, k)
+	}
+	f, st := load(e, fset, positional)
+	if st >= 0 {
+		return st
+	}
+	if f.HTN == nil {
+		fmt.Fprintf(e.stderr, "%s: the arena needs the domain's htn section\n", f.Path)
+		return exitInvalid
+	}
+	cfg := arena.Config{GOAP: f.GOAP, HTN: f.HTN, Fights: fights, Seed: seed, Kinds: chosen, Record: record, Timing: timing}
+	if isTerminal(e.stderr) {
+		start := time.Now()
+		cfg.Progress = func(done, total int) { progress(e, done, total, start) }
+	}
+	tab, err := arena.Run(cfg)
+	if cfg.Progress != nil {
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ploy arena: %v\n", err)
+		return exitInvalid
+	}
+	if asJSON {
+		tab.WriteJSON(e.stdout)
+	} else {
+		tab.WriteText(e.stdout)
+	}
+	if plots != "" {
+		files, err := tab.WritePlots(plots)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ploy arena: %v\n", err)
+			return exitInvalid
+		}
+		if !asJSON {
+			fmt.Fprintf(e.stdout, "\ncharts: %s\n", strings.Join(files, ", "))
+		}
+	}
+	return exitOK
+}
+
+// isTerminal reports whether w is a character device, where a progress bar
+// makes sense.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+func progress(e *env, done, total int, start time.Time) {
+	const width = 30
+	filled := width * done / total
+	fmt.Fprintf(e.stderr, "\r[%s%s] %d/%d fights, %.1fs", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), done, total, time.Since(start).Seconds())
+}
