@@ -31,7 +31,7 @@ const (
 	enemyReach    = 9.0 // enemies stop and attack from this distance
 	enemyHealth   = 60.0
 	boltDamage    = 35.0 // two hits kill
-	hitInCover    = 0.95  // a steady cast from cover
+	hitInCover    = 0.95 // a steady cast from cover
 	hitInOpen     = 0.7
 	attackEvery   = 15 // ticks between an enemy's attacks
 	hurtInOpen    = 14.0
