@@ -207,6 +207,12 @@ type Agent struct {
 	done     bool  // the last plan ran to its end (rather than finding none)
 
 	own *planners // resolves this agent's requests when there is no queue
+	// Buffers reused from plan to plan: the facts a request sees, the plan
+	// and MTR a search appends into, and the running plan's storage.
+	snapshot   goap.State
+	resultPlan []goap.ActionID
+	resultMTR  htn.MTR
+	planStore  []goap.ActionID
 
 	stats Stats
 }

@@ -72,6 +72,10 @@ func (w *toy) behaviours() map[string]agent.Behaviour {
 func (w *toy) sensor(_ *agent.Agent, facts goap.State) { facts.CopyFrom(w.world) }
 
 func goapConfig(w *toy, d *goap.Domain, rec *agent.Recorder) agent.Config {
+	var onEvent func(agent.Event)
+	if rec != nil {
+		onEvent = rec.Record
+	}
 	return agent.Config{
 		Name:   "mage",
 		Domain: d,
@@ -82,7 +86,7 @@ func goapConfig(w *toy, d *goap.Domain, rec *agent.Recorder) agent.Config {
 		Behaviours: w.behaviours(),
 		Sensor:     w.sensor,
 		RetryAfter: 5,
-		OnEvent:    rec.Record,
+		OnEvent:    onEvent,
 	}
 }
 

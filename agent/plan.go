@@ -20,9 +20,13 @@ type request struct {
 	agent   *Agent
 	kind    requestKind
 	reason  string
-	facts   goap.State
+	facts   goap.State // the agent's snapshot buffer
 	goal    *goap.Goal
 	running htn.MTR
+	// plan and mtr are the agent's result buffers: it touches none of
+	// them while its request is pending, so a worker may fill them.
+	plan []goap.ActionID
+	mtr  htn.MTR
 }
 
 // result is a resolved request.
@@ -42,7 +46,6 @@ type planners struct {
 	goap map[*goap.Domain]*goap.Planner
 	htn  map[*htn.Domain]*htn.Planner
 	res  htn.Result
-	buf  []goap.ActionID
 }
 
 func (p *planners) goapFor(d *goap.Domain) *goap.Planner {
@@ -72,12 +75,17 @@ func (p *planners) htnFor(d *htn.Domain) *htn.Planner {
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
 	r.agent = a
-	r.facts = a.facts.Clone()
+	if a.snapshot.Words() == nil {
+		a.snapshot = a.facts.Clone()
+	}
+	a.snapshot.CopyFrom(a.facts)
+	r.facts = a.snapshot
+	r.plan, r.mtr = a.resultPlan[:0], a.resultMTR[:0]
 	if a.goal != nil {
 		r.goal = a.goal.Goal
 	}
 	if r.kind == interruptRequest {
-		r.running = append(htn.MTR(nil), a.mtr...)
+		r.running = a.mtr
 	}
 	if q := a.cfg.Queue; q != nil {
 		a.pending = true
@@ -108,20 +116,19 @@ func resolve(p *planners, r request) result {
 		out.limited = err != nil
 		out.steps = p.res.Steps
 		if out.found {
-			out.plan = append([]goap.ActionID(nil), p.res.Plan...)
-			out.mtr = append(htn.MTR(nil), p.res.MTR...)
+			out.plan = append(r.plan, p.res.Plan...)
+			out.mtr = append(r.mtr, p.res.MTR...)
 			out.replace = r.kind == interruptRequest && out.mtr.Less(r.running)
 		}
 		return out
 	}
-	res, err := p.goapFor(cfg.Domain).Plan(p.buf[:0], r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth})
-	p.buf = res.Plan
+	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth})
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
 	out.expanded = res.Expanded
 	out.cost = res.Cost
 	if out.found {
-		out.plan = append([]goap.ActionID(nil), res.Plan...)
+		out.plan = res.Plan
 	}
 	return out
 }
@@ -129,6 +136,7 @@ func resolve(p *planners, r request) result {
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r request, res result) {
 	a.pending = false
+	a.resultPlan, a.resultMTR = res.plan, res.mtr // keep the grown buffers
 	a.stats.Plans++
 	a.stats.Expanded += res.expanded
 	a.stats.Steps += res.steps

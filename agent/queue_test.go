@@ -24,6 +24,9 @@ func crowd(t testing.TB, n int, q *agent.Queue, rec *agent.Recorder) ([]*agent.A
 			w.set("spare_crystals", false)
 		}
 		cfg := goapConfig(w, d, rec)
+		if rec == nil {
+			cfg.OnEvent = nil
+		}
 		cfg.Name = "mage" + string(rune('A'+i%26)) + string(rune('a'+i/26))
 		cfg.Queue = q
 		a, err := agent.New(cfg)
@@ -103,7 +106,7 @@ func TestQueueIsDeterministic(t *testing.T) {
 func BenchmarkQueueBattleMageReplans(b *testing.B) {
 	const n = 512
 	q := agent.NewQueue(2, n)
-	agents, _ := crowd(b, n, q, &agent.Recorder{})
+	agents, _ := crowd(b, n, q, nil)
 	resolved := 0
 	b.ReportAllocs()
 	for b.Loop() {

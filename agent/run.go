@@ -157,7 +157,12 @@ func (a *Agent) emit(e Event) {
 	a.cfg.OnEvent(e)
 }
 
+// actionNames names a plan's actions for an event; nil when nobody listens,
+// so that an unobserved agent allocates nothing for its events.
 func (a *Agent) actionNames(plan []goap.ActionID) []string {
+	if a.cfg.OnEvent == nil {
+		return nil
+	}
 	out := make([]string, len(plan))
 	for i, id := range plan {
 		out[i] = a.cfg.Domain.ActionName(id)
@@ -268,7 +273,8 @@ func (a *Agent) adopt(plan []goap.ActionID, mtr htn.MTR) {
 	if !keep {
 		a.dropPlan()
 	}
-	a.plan = append(a.plan[:0:0], plan...)
+	a.planStore = append(a.planStore[:0], plan...)
+	a.plan = a.planStore
 	a.step = 0
 	a.mtr = append(a.mtr[:0], mtr...)
 	a.lastPlan = a.tick
