@@ -75,6 +75,10 @@ func Run(cfg Config) (*Table, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
+	facts, err := resolveFacts(cfg.GOAP)
+	if err != nil {
+		return nil, err
+	}
 	extra, err := newExtraGoals(cfg.GOAP)
 	if err != nil {
 		return nil, err
@@ -91,7 +95,7 @@ func Run(cfg Config) (*Table, error) {
 		var plans, expanded, steps, work, ticks int
 		var planning time.Duration
 		for i := 0; i < cfg.Fights; i++ {
-			res, err := fight(cfg, k, extra, i)
+			res, err := fight(cfg, k, extra, &facts, i)
 			if err != nil {
 				return nil, err
 			}
@@ -155,7 +159,7 @@ type fightResult struct {
 }
 
 // fight runs one fight of one kind.
-func fight(cfg Config, k Kind, extra extraGoals, i int) (fightResult, error) {
+func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightResult, error) {
 	w := newWorld(cfg.Seed, i)
 	var rec *recorder
 	if cfg.Record != "" {
@@ -168,7 +172,7 @@ func fight(cfg Config, k Kind, extra extraGoals, i int) (fightResult, error) {
 	}
 	env := &kindEnv{
 		g: cfg.GOAP, h: cfg.HTN, w: w, acts: &mageActions{w: w}, timing: cfg.Timing, extra: extra,
-		sensor: func(a *agent.Agent, facts goap.State) { w.Facts(a.Domain(), facts) },
+		sensor: func(_ *agent.Agent, s goap.State) { w.Facts(facts, s) },
 	}
 	if rec != nil {
 		env.events = rec.event

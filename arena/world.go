@@ -5,6 +5,7 @@
 package arena
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -100,21 +101,40 @@ func newWorld(seed uint64, fight int) *World {
 	return w
 }
 
-// Facts computes the mage's facts from the world.
-func (w *World) Facts(d *goap.Domain, facts goap.State) {
-	set := func(name string, v bool) {
-		f, _ := d.Fact(name)
-		facts.Set(f, v)
+// factNames are the battle mage's facts, in the order of factSet.
+var factNames = [...]string{"in_range", "in_cover", "staff_charged", "spare_crystals", "carrying_potion", "potion_at_shrine", "healthy", "enemy_dead"}
+
+// factSet holds the domain's indices of the battle mage's facts, resolved
+// once per batch rather than by name every tick.
+type factSet [len(factNames)]goap.Fact
+
+func resolveFacts(d *goap.Domain) (factSet, error) {
+	var fs factSet
+	for i, name := range factNames {
+		f, ok := d.Fact(name)
+		if !ok {
+			return fs, fmt.Errorf("arena: the domain has no fact %q: the arena senses the battle mage's facts", name)
+		}
+		fs[i] = f
 	}
+	return fs, nil
+}
+
+// Facts computes the mage's facts from the world's continuous factors.
+func (w *World) Facts(fs *factSet, facts goap.State) {
 	near := w.nearest()
-	set("in_range", near != nil && near.pos.dist(w.mage) <= rangeMetres)
-	set("in_cover", w.inCover())
-	set("staff_charged", w.charges > 0)
-	set("spare_crystals", w.crystals)
-	set("carrying_potion", w.potion)
-	set("potion_at_shrine", w.shrineHas)
-	set("healthy", w.health >= healthyAt)
-	set("enemy_dead", len(w.enemies) == 0)
+	for i, v := range [len(factNames)]bool{
+		near != nil && near.pos.dist(w.mage) <= rangeMetres,
+		w.inCover(),
+		w.charges > 0,
+		w.crystals,
+		w.potion,
+		w.shrineHas,
+		w.health >= healthyAt,
+		len(w.enemies) == 0,
+	} {
+		facts.Set(fs[i], v)
+	}
 }
 
 func (w *World) inCover() bool {
