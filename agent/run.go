@@ -27,9 +27,7 @@ const (
 func (a *Agent) Tick() {
 	a.tick++
 	a.prevFacts.CopyFrom(a.facts)
-	if a.cfg.Sensor != nil {
-		a.cfg.Sensor(a, a.facts)
-	}
+	a.sense()
 	if a.pending {
 		return // a plan is being resolved on a worker; stand still
 	}
@@ -90,6 +88,13 @@ func (a *Agent) Tick() {
 		}
 	}
 	a.execute()
+}
+
+// sense recomputes the facts from the world.
+func (a *Agent) sense() {
+	if a.cfg.Sensor != nil {
+		a.cfg.Sensor(a, a.facts)
+	}
 }
 
 // chooseGoal returns the applicable goal option with the highest score:
@@ -222,9 +227,7 @@ func (a *Agent) execute() {
 		}
 		// Success: the world has changed under the behaviour, so sense it
 		// again before judging the step by its effects.
-		if a.cfg.Sensor != nil {
-			a.cfg.Sensor(a, a.facts)
-		}
+		a.sense()
 		if !d.Effects(act).Holds(a.facts) {
 			a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonNoEffect})
 			a.stats.ActionsFailed++

@@ -148,6 +148,7 @@ func (l *actionLeaf) Tick(a *Agent) Status {
 	beh.Stop(a)
 	l.running = false
 	if st == Success {
+		a.sense() // the world has changed under the behaviour
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: l.name})
 	} else {
@@ -281,6 +282,7 @@ func (u *utility) Tick(a *Agent) Status {
 	beh.Stop(a)
 	u.current = -1
 	if st == Success {
+		a.sense()
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: name})
 	} else {
