@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ploy-ai/ploy/internal/errlist"
 )
 
 // Pos is a position in a domain file, both 1-based. A zero Pos means the
@@ -27,30 +29,10 @@ func (e *Error) Error() string {
 }
 
 // ErrorList is every problem found in a file, sorted by position.
-type ErrorList []*Error
-
-func (l ErrorList) Error() string {
-	var sb strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(e.Error())
-	}
-	return sb.String()
-}
-
-// Unwrap returns the errors, for errors.As.
-func (l ErrorList) Unwrap() []error {
-	out := make([]error, len(l))
-	for i, e := range l {
-		out[i] = e
-	}
-	return out
-}
+type ErrorList = errlist.List[*Error]
 
 // sort orders the list by file and position, dropping exact duplicates.
-func (l ErrorList) sort() ErrorList {
+func sortErrors(l ErrorList) ErrorList {
 	slices.SortStableFunc(l, func(a, b *Error) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c

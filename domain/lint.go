@@ -120,5 +120,5 @@ func Lint(f *File) ErrorList {
 			warn(path, "fact %q is written but nothing reads it", name)
 		}
 	}
-	return out.sort()
+	return sortErrors(out)
 }

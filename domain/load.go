@@ -73,7 +73,7 @@ func Parse(path string, src []byte) (*File, error) {
 		l.build(f)
 	}
 	if len(l.errs) > 0 {
-		return nil, l.errs.sort()
+		return nil, sortErrors(l.errs)
 	}
 	return f, nil
 }
@@ -289,6 +289,22 @@ func (l *loader) name(n ast.Node, what string) (string, bool) {
 	return n.GetToken().Value, true
 }
 
+// itemName reads the required name of an item (an action, a goal, a task,
+// a method) from its fields, recording its position; a missing name is
+// reported once, and the item's path marked so that the planners' "empty
+// name" is not reported again.
+func (l *loader) itemName(f map[string]*ast.MappingValueNode, item ast.Node, path, what string) string {
+	mv, ok := f["name"]
+	if !ok {
+		l.errorf(item, "%s has no name", what)
+		l.broken = append(l.broken, path+".name")
+		return ""
+	}
+	l.pos[path+".name"] = position(mv.Value)
+	name, _ := l.name(mv.Value, what+" name")
+	return name
+}
+
 func (l *loader) document(body ast.Node) {
 	entries := l.mapping(body, "a domain file")
 	if entries == nil && !isNull(l.unwrap(body)) {
@@ -380,14 +396,7 @@ func (l *loader) action(i int, item ast.Node) {
 		return
 	}
 	f := l.fields(l.mapping(item, "an action"), "an action", "name", "preconditions", "effects", "cost")
-	var a goap.ActionSpec
-	if mv, ok := f["name"]; ok {
-		l.pos[path+".name"] = position(mv.Value)
-		a.Name, _ = l.name(mv.Value, "action name")
-	} else {
-		l.errorf(item, "action has no name")
-		l.broken = append(l.broken, path+".name")
-	}
+	a := goap.ActionSpec{Name: l.itemName(f, item, path, "action")}
 	if mv, ok := f["preconditions"]; ok {
 		a.Preconditions = l.facts(path+".preconditions", mv.Value)
 	}
@@ -493,14 +502,7 @@ func (l *loader) goal(i int, item ast.Node) {
 		return
 	}
 	f := l.fields(l.mapping(item, "a goal"), "a goal", "name", "conditions")
-	var g goap.GoalSpec
-	if mv, ok := f["name"]; ok {
-		l.pos[path+".name"] = position(mv.Value)
-		g.Name, _ = l.name(mv.Value, "goal name")
-	} else {
-		l.errorf(item, "goal has no name")
-		l.broken = append(l.broken, path+".name")
-	}
+	g := goap.GoalSpec{Name: l.itemName(f, item, path, "goal")}
 	if mv, ok := f["conditions"]; ok {
 		g.Conditions = l.facts(path+".conditions", mv.Value)
 	}
@@ -526,13 +528,7 @@ func (l *loader) htnSection(section *ast.MappingValueNode) {
 		path := fmt.Sprintf("htn.tasks[%d]", i)
 		l.pos[path] = position(item)
 		tf := l.fields(l.mapping(item, "a task"), "a task", "name", "methods")
-		var ts htn.TaskSpec
-		if mv, ok := tf["name"]; ok {
-			l.pos[path+".name"] = position(mv.Value)
-			ts.Name, _ = l.name(mv.Value, "task name")
-		} else {
-			l.errorf(item, "task has no name")
-		}
+		ts := htn.TaskSpec{Name: l.itemName(tf, item, path, "task")}
 		if mv, ok := tf["methods"]; ok {
 			l.pos[path+".methods"] = position(mv.Key)
 			for j, m := range l.sequence(mv.Value, "methods") {
@@ -546,13 +542,7 @@ func (l *loader) htnSection(section *ast.MappingValueNode) {
 func (l *loader) method(path string, item ast.Node) htn.MethodSpec {
 	l.pos[path] = position(item)
 	f := l.fields(l.mapping(item, "a method"), "a method", "name", "conditions", "subtasks")
-	var m htn.MethodSpec
-	if mv, ok := f["name"]; ok {
-		l.pos[path+".name"] = position(mv.Value)
-		m.Name, _ = l.name(mv.Value, "method name")
-	} else {
-		l.errorf(item, "method has no name")
-	}
+	m := htn.MethodSpec{Name: l.itemName(f, item, path, "method")}
 	if mv, ok := f["conditions"]; ok {
 		// Method conditions are checked by htn with paths relative to the
 		// method ("conditions.x"): record them under both forms.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/fixture"
 )
 
 func mustDomain(t testing.TB, spec goap.Spec) *goap.Domain {
@@ -19,29 +20,12 @@ func mustDomain(t testing.TB, spec goap.Spec) *goap.Domain {
 	return d
 }
 
-// stateWith returns the domain's initial state with the given facts set
-// (name) or cleared (!name).
 func stateWith(t testing.TB, d *goap.Domain, toggles ...string) goap.State {
 	t.Helper()
-	s := d.Initial()
-	for _, tg := range toggles {
-		name, v := strings.TrimPrefix(tg, "!"), !strings.HasPrefix(tg, "!")
-		f, ok := d.Fact(name)
-		if !ok {
-			t.Fatalf("no fact %q", name)
-		}
-		s.Set(f, v)
-	}
-	return s
+	return fixture.StateWith(t, d, toggles...)
 }
 
-func planNames(d *goap.Domain, plan []goap.ActionID) []string {
-	out := make([]string, len(plan))
-	for i, a := range plan {
-		out[i] = d.ActionName(a)
-	}
-	return out
-}
+func planNames(d *goap.Domain, plan []goap.ActionID) []string { return fixture.Names(d, plan) }
 
 func actionIDs(t testing.TB, d *goap.Domain, names ...string) []goap.ActionID {
 	t.Helper()

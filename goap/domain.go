@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ploy-ai/ploy/internal/errlist"
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
@@ -109,27 +110,7 @@ func (e *SpecError) Error() string {
 }
 
 // SpecErrors is every problem NewDomain found, in the order of the spec.
-type SpecErrors []*SpecError
-
-func (es SpecErrors) Error() string {
-	var sb strings.Builder
-	for i, e := range es {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(e.Error())
-	}
-	return sb.String()
-}
-
-// Unwrap returns the errors, for errors.As.
-func (es SpecErrors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
-}
+type SpecErrors = errlist.List[*SpecError]
 
 type builder struct {
 	d    *Domain

@@ -9,6 +9,7 @@ import (
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/fixture"
 )
 
 func battleMage(t testing.TB) *htn.Domain {
@@ -26,25 +27,10 @@ func battleMage(t testing.TB) *htn.Domain {
 
 func stateWith(t testing.TB, g *goap.Domain, toggles ...string) goap.State {
 	t.Helper()
-	s := g.Initial()
-	for _, tg := range toggles {
-		name, v := strings.TrimPrefix(tg, "!"), !strings.HasPrefix(tg, "!")
-		f, ok := g.Fact(name)
-		if !ok {
-			t.Fatalf("no fact %q", name)
-		}
-		s.Set(f, v)
-	}
-	return s
+	return fixture.StateWith(t, g, toggles...)
 }
 
-func names(g *goap.Domain, plan []goap.ActionID) []string {
-	out := make([]string, len(plan))
-	for i, a := range plan {
-		out[i] = g.ActionName(a)
-	}
-	return out
-}
+func names(g *goap.Domain, plan []goap.ActionID) []string { return fixture.Names(g, plan) }
 
 func TestLessonFigures(t *testing.T) {
 	d := battleMage(t)

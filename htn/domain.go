@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/errlist"
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
@@ -77,27 +77,7 @@ type Error struct {
 func (e *Error) Error() string { return "htn: " + e.Path + ": " + e.Msg }
 
 // Errors is every problem NewDomain found, in spec order.
-type Errors []*Error
-
-func (es Errors) Error() string {
-	var sb strings.Builder
-	for i, e := range es {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(e.Error())
-	}
-	return sb.String()
-}
-
-// Unwrap returns the errors, for errors.As.
-func (es Errors) Unwrap() []error {
-	out := make([]error, len(es))
-	for i, e := range es {
-		out[i] = e
-	}
-	return out
-}
+type Errors = errlist.List[*Error]
 
 // NewDomain validates spec against the GOAP domain g and compiles it. It
 // reports every problem at once: duplicate or empty names, a task named

@@ -176,6 +176,16 @@ func usageErr(e *env, fset *flag.FlagSet, format string, args ...any) int {
 	return exitUsage
 }
 
+// parseAndLoad parses a subcommand's arguments and loads its domain file;
+// the second result is the exit status to return, or -1 to go on.
+func parseAndLoad(e *env, fset *flag.FlagSet, args []string) (*domain.File, int) {
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return nil, st
+	}
+	return load(e, fset, positional)
+}
+
 // load reads the domain file named by the positional arguments, or the
 // embedded default. Errors are printed for a person, with the offending
 // line; the second result is the exit status to return, or -1.

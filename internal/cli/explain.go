@@ -20,11 +20,7 @@ func runExplain(e *env, args []string) int {
 `)
 	sf.register(fset)
 	fset.IntVar(&alternatives, "alternatives", 3, "how many of the nearest alternatives to show")
-	positional, st := parse(e, fset, args)
-	if st >= 0 {
-		return st
-	}
-	f, st := load(e, fset, positional)
+	f, st := parseAndLoad(e, fset, args)
 	if st >= 0 {
 		return st
 	}

@@ -32,11 +32,7 @@ func runHTN(e *env, args []string) int {
 	fset.Var(&unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
 	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "most decomposition steps before giving up")
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks"}`)
-	positional, st := parse(e, fset, args)
-	if st >= 0 {
-		return st
-	}
-	f, st := load(e, fset, positional)
+	f, st := parseAndLoad(e, fset, args)
 	if st >= 0 {
 		return st
 	}

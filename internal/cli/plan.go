@@ -93,11 +93,7 @@ func runPlan(e *env, args []string) int {
 `)
 	sf.register(fset)
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}`)
-	positional, st := parse(e, fset, args)
-	if st >= 0 {
-		return st
-	}
-	f, st := load(e, fset, positional)
+	f, st := parseAndLoad(e, fset, args)
 	if st >= 0 {
 		return st
 	}
