@@ -196,9 +196,7 @@ func (a *Agent) execute() {
 		beh := a.behaviours[act]
 		if !a.running {
 			if !d.Applicable(act, a.facts) {
-				a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonPrecondition})
-				a.dropPlan()
-				a.wantPlan = ReasonPrecondition
+				a.breakPlan(act, ReasonPrecondition)
 				return
 			}
 			a.running = true
@@ -212,32 +210,35 @@ func (a *Agent) execute() {
 		switch beh.Tick(a) {
 		case Running:
 			if t := a.timeout(act); t > 0 && a.tick-a.started >= t {
-				a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonTimeout})
-				a.stats.ActionsFailed++
-				a.dropPlan()
-				a.wantPlan = ReasonTimeout
+				a.breakPlan(act, ReasonTimeout)
 			}
 			return
 		case Failure:
-			a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonActionFailed})
-			a.stats.ActionsFailed++
-			a.dropPlan()
-			a.wantPlan = ReasonActionFailed
+			a.breakPlan(act, ReasonActionFailed)
 			return
 		}
 		// Success: the world has changed under the behaviour, so sense it
 		// again before judging the step by its effects.
 		a.sense()
 		if !d.Effects(act).Holds(a.facts) {
-			a.emit(Event{Kind: ActionFailed, Action: d.ActionName(act), Reason: ReasonNoEffect})
-			a.stats.ActionsFailed++
-			a.dropPlan()
-			a.wantPlan = ReasonNoEffect
+			a.breakPlan(act, ReasonNoEffect)
 			return
 		}
 		a.finishStep()
 		return // one step per tick at most: the next starts on the next tick
 	}
+}
+
+// breakPlan records that step act broke the plan for reason, drops the
+// plan and asks for a new one. A step that never started (its
+// preconditions failed) is not counted as a failed action.
+func (a *Agent) breakPlan(act goap.ActionID, reason string) {
+	a.emit(Event{Kind: ActionFailed, Action: a.cfg.Domain.ActionName(act), Reason: reason})
+	if reason != ReasonPrecondition {
+		a.stats.ActionsFailed++
+	}
+	a.dropPlan()
+	a.wantPlan = reason
 }
 
 func (a *Agent) timeout(act goap.ActionID) int {
