@@ -164,6 +164,7 @@ type Planner struct {
 	denseEpoch uint32
 	small      []smallNode
 	words      wordMap
+	buckets    pq.Buckets
 	// forceGeneral disables forwardWord, for the test that compares them.
 	forceGeneral bool
 }

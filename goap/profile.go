@@ -39,7 +39,17 @@ type Profile struct {
 	funcAction ActionID
 	relaxed    relaxation
 	allCapable bool // no action is masked out: searches skip the test
+	// wholeCosts: every capable action's costs are whole numbers of at
+	// most maxBucketCost, so f values are whole and small enough for a
+	// bucketed open list.
+	wholeCosts bool
 }
+
+// maxBucketCost bounds the costs for which searches use a bucketed open
+// list: f values then stay small enough to index an array.
+const maxBucketCost = 1 << 10
+
+func wholeCost(c float64) bool { return c == float64(int64(c)) && c <= maxBucketCost }
 
 // NewProfile compiles spec against d. Unknown action names and invalid
 // costs are errors, reported together.
@@ -75,6 +85,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		return nil, b.errs
 	}
 	p.allCapable = len(spec.Incapable) == 0
+	p.wholeCosts = true
 	p.minCost = 0
 	p.caseOf = make([]int32, len(d.actions)+1)
 	for i := range d.actions {
@@ -94,6 +105,17 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		p.maxEffects = max(p.maxEffects, n)
 		if c.kind == costFunc && p.funcAction == NoAction {
 			p.funcAction = ActionID(i)
+		}
+		switch c.kind {
+		case costFunc:
+			p.wholeCosts = false
+		case costRules:
+			for _, r := range c.rules {
+				p.wholeCosts = p.wholeCosts && wholeCost(r.cost)
+			}
+			fallthrough
+		default:
+			p.wholeCosts = p.wholeCosts && wholeCost(c.value)
 		}
 		cases, ok := splitCost(c, a.preMask, a.preValue)
 		if !ok {

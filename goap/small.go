@@ -67,16 +67,35 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	capable := prof.capable
 	allCapable := prof.allCapable
 	one := d.one
+	app := p.applicable
 	key := p.cur[:1]
 
 	nodes := append(p.small[:0], smallNode{state: start, parent: -1, action: NoAction})
-	p.open.Reset()
-	p.open.Push(pq.Entry{F: byUnmet[bits.OnesCount64((start^gv)&gm)], Node: 0})
+	// Whole costs make whole f values: a bucketed open list then gives the
+	// heap's exact order at a fraction of its cost.
+	buckets := prof.wholeCosts
+	f0 := byUnmet[bits.OnesCount64((start^gv)&gm)]
+	if buckets {
+		p.buckets.Reset()
+		p.buckets.Push(int(f0), 0)
+	} else {
+		p.open.Reset()
+		p.open.Push(pq.Entry{F: f0, Node: 0})
+	}
 	res := Result{Plan: dst}
 	defer func() { p.small = nodes }()
 
-	for p.open.Len() > 0 {
-		e := p.open.Pop()
+	for {
+		var e pq.Entry
+		switch {
+		case buckets && p.buckets.Len() > 0:
+			_, e.Node = p.buckets.Pop()
+		case !buckets && p.open.Len() > 0:
+			e = p.open.Pop()
+		default:
+			res.Status = NoPlan
+			return res
+		}
 		n := nodes[e.Node]
 		s := n.state
 		var best float64
@@ -104,43 +123,77 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			return res
 		}
 		res.Expanded++
-		for ai := range one {
-			m := &one[ai]
-			if s&m.preMask != m.preValue || (!allCapable && capable[ai>>6]&(1<<(uint(ai)&63)) == 0) {
-				continue
-			}
-			ns := s&^m.effMask | m.effValue
-			if ns == s {
-				continue
-			}
-			c := &costs[ai]
-			g := c.value
-			if c.kind != costConst {
-				key[0] = s
-				g = c.at(key)
-			}
-			g += n.g
-			res.Generated++
-			if useDense {
-				slot := &dense[ns]
-				if slot.epoch == ep && slot.g <= g {
-					continue
+		// Which actions apply, into a bitmask without a branch per action
+		// (which one applies is unpredictable), then one pass over the
+		// applicable ones in action order.
+		if len(app) == 1 {
+			var w uint64 // in a register: up to 64 actions, the common case
+			if len(one) <= 16 {
+				// Few actions: the predictor learns these branches, and
+				// taking them is cheaper than computing every bit.
+				for ai := range one {
+					if m := &one[ai]; s&m.preMask == m.preValue {
+						w |= 1 << uint(ai)
+					}
 				}
-				*slot = denseSlot{g: g, epoch: ep}
 			} else {
-				slot := p.words.insert(ns)
-				if math.Float64bits(slot.g) != 0 && slot.g <= g {
+				for ai := range one {
+					m := &one[ai]
+					w |= isZero(s&m.preMask^m.preValue) << uint(ai)
+				}
+			}
+			app[0] = w
+		} else {
+			clear(app)
+			for ai := range one {
+				m := &one[ai]
+				app[ai>>6] |= isZero(s&m.preMask^m.preValue) << (uint(ai) & 63)
+			}
+		}
+		for k, word := range app {
+			if !allCapable {
+				word &= capable[k]
+			}
+			for word != 0 {
+				ai := k<<6 | bits.TrailingZeros64(word)
+				word &= word - 1
+				m := &one[ai]
+				ns := s&^m.effMask | m.effValue
+				if ns == s {
 					continue
 				}
-				slot.g = g
+				c := &costs[ai]
+				g := c.value
+				if c.kind != costConst {
+					key[0] = s
+					g = c.at(key)
+				}
+				g += n.g
+				res.Generated++
+				if useDense {
+					slot := &dense[ns]
+					if slot.epoch == ep && slot.g <= g {
+						continue
+					}
+					*slot = denseSlot{g: g, epoch: ep}
+				} else {
+					slot := p.words.insert(ns)
+					if math.Float64bits(slot.g) != 0 && slot.g <= g {
+						continue
+					}
+					slot.g = g
+				}
+				idx := int32(len(nodes))
+				nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
+				f := g + byUnmet[bits.OnesCount64((ns^gv)&gm)]
+				if buckets {
+					p.buckets.Push(int(f), idx)
+				} else {
+					p.open.Push(pq.Entry{F: f, Node: idx})
+				}
 			}
-			idx := int32(len(nodes))
-			nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
-			p.open.Push(pq.Entry{F: g + byUnmet[bits.OnesCount64((ns^gv)&gm)], Node: idx})
 		}
 	}
-	res.Status = NoPlan
-	return res
 }
 
 func reverse(s []ActionID) {

@@ -80,3 +80,33 @@ func TestQueuePushAllocatesNothingWhenWarm(t *testing.T) {
 		t.Fatalf("warm queue allocated %v times per run", allocs)
 	}
 }
+
+// TestBucketsMatchTheHeap pushes the same entries, in increasing node order
+// as a search does, into both lists and checks they pop identically.
+func TestBucketsMatchTheHeap(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var q Queue
+	var b Buckets
+	for round := 0; round < 100; round++ {
+		q.Reset()
+		b.Reset()
+		node := int32(0)
+		for step := 0; step < 500; step++ {
+			if r.IntN(3) > 0 || q.Len() == 0 {
+				f := r.IntN(12)
+				q.Push(Entry{F: float64(f), Node: node})
+				b.Push(f, node)
+				node++
+				continue
+			}
+			e := q.Pop()
+			f, n := b.Pop()
+			if float64(f) != e.F || n != e.Node {
+				t.Fatalf("round %d: buckets popped (%d, %d), heap (%g, %d)", round, f, n, e.F, e.Node)
+			}
+		}
+		if q.Len() != b.Len() {
+			t.Fatalf("lengths %d and %d", q.Len(), b.Len())
+		}
+	}
+}
