@@ -60,11 +60,15 @@ func randomProfile(r *rand.Rand, d *goap.Domain) *goap.Profile {
 		switch r.IntN(8) {
 		case 0:
 			spec.Incapable = append(spec.Incapable, d.ActionName(goap.ActionID(a)))
-		case 1:
+		case 1, 2:
 			if spec.Costs == nil {
 				spec.Costs = map[string]goap.Cost{}
 			}
-			spec.Costs[d.ActionName(goap.ActionID(a))] = goap.Const(float64(1 + r.IntN(7)))
+			c := float64(1 + r.IntN(7))
+			if r.IntN(2) == 0 {
+				c += 0.5 // not a whole cost: the searches use their heap, and sums stay exact
+			}
+			spec.Costs[d.ActionName(goap.ActionID(a))] = goap.Const(c)
 		}
 	}
 	p, err := d.NewProfile(spec)
