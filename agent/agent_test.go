@@ -425,3 +425,29 @@ func TestUtilitySelector(t *testing.T) {
 		t.Errorf("ran %v, want %v", w.started, want)
 	}
 }
+
+// TestHTNInterruptRefused changes a fact that does not change the HTN's
+// choice: the replan finds the same plan from the same methods and is
+// refused, so the running action carries on.
+func TestHTNInterruptRefused(t *testing.T) {
+	w, d, h := newToy(t)
+	for _, name := range []string{"Approach", "TakeCover", "Recharge", "CastBolt"} {
+		w.duration[name] = 3
+	}
+	var rec agent.Recorder
+	a := htnAgent(t, w, d, h, agent.Interrupt, &rec)
+	a.Tick()
+	running, _ := a.Current()
+	w.set("potion_at_shrine", false) // irrelevant to the fight
+	a.Tick()
+	s := a.Stats()
+	if s.InterruptsRefused != 1 || s.Interruptions != 0 {
+		t.Fatalf("stats %+v; events %s", s, kinds(&rec))
+	}
+	if now, ok := a.Current(); !ok || now != running {
+		t.Errorf("the running action changed after a refused interruption")
+	}
+	if got := a.MTR().String(); got != "2, 2, 2" {
+		t.Errorf("MTR %s after a refusal", got)
+	}
+}

@@ -1,0 +1,60 @@
+package domain_test
+
+import (
+	"fmt"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// A domain file is parsed into a GOAP domain (and an HTN, if it has one),
+// ready to plan with.
+func ExampleParse() {
+	src := []byte(`
+name: guard
+facts: [heard_noise, alarm_raised]
+initial: {heard_noise: true}
+actions:
+  - name: RaiseAlarm
+    preconditions: {heard_noise: true}
+    effects: {alarm_raised: true}
+    cost: 1
+goals:
+  - name: Alert
+    conditions: {alarm_raised: true}
+`)
+	f, err := domain.Parse("guard.yaml", src)
+	if err != nil {
+		fmt.Print(domain.Format(err, src))
+		return
+	}
+	g := f.GOAP
+	res, _ := goap.NewPlanner(g).Plan(nil, g.Initial(), g.Goal("Alert"), goap.Options{})
+	fmt.Println(g.ActionName(res.Plan[0]), res.Cost)
+	// Output: RaiseAlarm 1
+}
+
+// Every error of a file is reported at once, with its position, the
+// offending line and a caret.
+func ExampleFormat() {
+	src := []byte(`name: guard
+facts: [heard_noise, alarm_raised]
+actions:
+  - name: RaiseAlarm
+    precondition: {heard_noise: true}
+    effects: {alarm_raisd: true}
+    cost: 0
+`)
+	_, err := domain.Parse("guard.yaml", src)
+	fmt.Print(domain.Format(err, src))
+	// Output:
+	// guard.yaml:5:5: unknown key "precondition" in an action; did you mean "preconditions"?
+	//     5 |     precondition: {heard_noise: true}
+	//       |     ^
+	// guard.yaml:6:15: unknown fact "alarm_raisd"; did you mean "alarm_raised"?
+	//     6 |     effects: {alarm_raisd: true}
+	//       |               ^
+	// guard.yaml:7:11: cost is 0; costs must be positive
+	//     7 |     cost: 0
+	//       |           ^
+}
