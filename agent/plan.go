@@ -49,26 +49,24 @@ type planners struct {
 }
 
 func (p *planners) goapFor(d *goap.Domain) *goap.Planner {
-	if pl, ok := p.goap[d]; ok {
-		return pl
-	}
-	if p.goap == nil {
-		p.goap = map[*goap.Domain]*goap.Planner{}
-	}
-	pl := goap.NewPlanner(d)
-	p.goap[d] = pl
-	return pl
+	return cached(&p.goap, d, goap.NewPlanner)
 }
 
 func (p *planners) htnFor(d *htn.Domain) *htn.Planner {
-	if pl, ok := p.htn[d]; ok {
+	return cached(&p.htn, d, htn.NewPlanner)
+}
+
+// cached returns the planner for domain d in m, making it on first use: a
+// planner is reusable but not shareable, so each resolver keeps its own.
+func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
+	if pl, ok := (*m)[d]; ok {
 		return pl
 	}
-	if p.htn == nil {
-		p.htn = map[*htn.Domain]*htn.Planner{}
+	if *m == nil {
+		*m = map[D]P{}
 	}
-	pl := htn.NewPlanner(d)
-	p.htn[d] = pl
+	pl := newPlanner(d)
+	(*m)[d] = pl
 	return pl
 }
 

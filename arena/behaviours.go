@@ -39,25 +39,18 @@ func (m *mageActions) behaviours() map[string]agent.Behaviour {
 				return agent.Running
 			},
 		},
-		"Recharge": agent.Funcs{
-			StartFunc: func(*agent.Agent) {
-				m.timer = seconds(4) // fumbling in the open
+		"Recharge": m.timed(
+			func() int {
 				if w.inCover() {
-					m.timer = seconds(1.5)
+					return seconds(1.5)
 				}
+				return seconds(4) // fumbling in the open
 			},
-			TickFunc: func(*agent.Agent) agent.Status {
-				if !w.crystals {
-					return agent.Failure
-				}
-				if m.timer--; m.timer > 0 {
-					return agent.Running
-				}
+			func() bool { return w.crystals },
+			func() {
 				w.crystals = false
 				w.charges = staffCharges
-				return agent.Success
-			},
-		},
+			}),
 		"CastBolt": agent.Funcs{
 			StartFunc: func(*agent.Agent) { m.timer, m.aim = seconds(0.8), w.nearest() },
 			TickFunc: func(*agent.Agent) agent.Status {
@@ -97,19 +90,30 @@ func (m *mageActions) behaviours() map[string]agent.Behaviour {
 			w.respawnAt = w.Tick + potionRespawn
 			return true
 		}),
-		"DrinkPotion": agent.Funcs{
-			StartFunc: func(*agent.Agent) { m.timer = seconds(1) },
-			TickFunc: func(*agent.Agent) agent.Status {
-				if !w.potion {
-					return agent.Failure
-				}
-				if m.timer--; m.timer > 0 {
-					return agent.Running
-				}
+		"DrinkPotion": m.timed(
+			func() int { return seconds(1) },
+			func() bool { return w.potion },
+			func() {
 				w.potion = false
 				w.health = min(100, w.health+potionHeals)
-				return agent.Success
-			},
+			}),
+	}
+}
+
+// timed is an action that works in place for a number of ticks: it fails
+// as soon as what it needs is gone, and does its deed when the time is up.
+func (m *mageActions) timed(duration func() int, needs func() bool, deed func()) agent.Behaviour {
+	return agent.Funcs{
+		StartFunc: func(*agent.Agent) { m.timer = duration() },
+		TickFunc: func(*agent.Agent) agent.Status {
+			if !needs() {
+				return agent.Failure
+			}
+			if m.timer--; m.timer > 0 {
+				return agent.Running
+			}
+			deed()
+			return agent.Success
 		},
 	}
 }

@@ -59,22 +59,8 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 		}
 		copy(cur, p.tab.Key(n.state))
 		mask, value := cur[:W], cur[W:]
-		if holds(start, mask, value) {
-			res.Status = Found
-			res.Cost = n.g
-			res.Plan = p.appendPlan(dst, e.Node, false)
-			if tr != nil {
-				tr.Goal = e.Node
-			}
+		if p.settle(&res, dst, e.Node, n.g, holds(start, mask, value), true, budget, tr) {
 			return res
-		}
-		if res.Expanded >= budget {
-			res.Status = BudgetExhausted
-			return res
-		}
-		res.Expanded++
-		if tr != nil {
-			tr.beginExpansion(e.Node)
 		}
 		depth := n.depth + 1
 		for ai := range d.actions {

@@ -62,23 +62,9 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 			continue // a cheaper path to this state was found after this entry
 		}
 		copy(cur, p.tab.Key(n.state))
-		if holds(cur, gm, gv) {
-			res.Status = Found
-			res.Cost = n.g
-			res.Plan = p.appendPlan(dst, e.Node, true)
-			if tr != nil {
-				tr.Goal = e.Node
-			}
-			p.sink = sink
+		if p.settle(&res, dst, e.Node, n.g, holds(cur, gm, gv), false, budget, tr) {
+			p.sink += sink
 			return res
-		}
-		if res.Expanded >= budget {
-			res.Status = BudgetExhausted
-			return res
-		}
-		res.Expanded++
-		if tr != nil {
-			tr.beginExpansion(e.Node)
 		}
 		depth := n.depth + 1
 		tooDeep := limitDepth && int(depth) > opt.MaxDepth

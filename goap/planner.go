@@ -314,15 +314,40 @@ func (p *Planner) addNode(id int32, in *stateInfo, added bool, n node, limitDept
 	return idx
 }
 
+// settle decides what to do with a node taken from the open list: if it
+// meets the goal the search is over (found, with the plan appended from
+// node i); if the budget is spent, over too; otherwise it is expanded and
+// counted. It reports whether the search is over.
+func (p *Planner) settle(res *Result, dst []ActionID, i int32, g float64, atGoal, backwards bool, budget int, tr *Trace) bool {
+	if atGoal {
+		res.Status = Found
+		res.Cost = g
+		res.Plan = p.appendPlan(dst, i, !backwards)
+		if tr != nil {
+			tr.Goal = i
+		}
+		return true
+	}
+	if res.Expanded >= budget {
+		res.Status = BudgetExhausted
+		return true
+	}
+	res.Expanded++
+	if tr != nil {
+		tr.beginExpansion(i)
+	}
+	return false
+}
+
 // appendPlan appends the actions on the path to node i, root first, to dst.
 // Forward search walks back from the goal, so it reverses; backward search's
 // parents run toward the goal, in plan order already.
-func (p *Planner) appendPlan(dst []ActionID, i int32, backwards bool) []ActionID {
+func (p *Planner) appendPlan(dst []ActionID, i int32, reversed bool) []ActionID {
 	start := len(dst)
 	for ; p.nodes[i].action != NoAction; i = p.nodes[i].parent {
 		dst = append(dst, p.nodes[i].action)
 	}
-	if backwards {
+	if reversed {
 		reverse(dst[start:])
 	}
 	return dst
