@@ -121,3 +121,42 @@ func BenchmarkQueueBattleMageReplans(b *testing.B) {
 	perPlan := b.Elapsed() / time.Duration(resolved)
 	b.ReportMetric(float64(16*time.Millisecond)/float64(perPlan), "agents/16ms-frame")
 }
+
+// TestQueueResolvesHTNAgents runs interrupting HTN agents through the
+// queue: their decompositions and interruption checks are resolved on
+// workers, and every mage still wins and heals.
+func TestQueueResolvesHTNAgents(t *testing.T) {
+	q := agent.NewQueue(2, 4)
+	var agents []*agent.Agent
+	var worlds []*toy
+	for i := 0; i < 6; i++ {
+		w, d, h := newToy(t)
+		for _, name := range []string{"Approach", "TakeCover", "Recharge", "CastBolt"} {
+			w.duration[name] = 2
+		}
+		a, err := agent.New(agent.Config{Name: "htn", Domain: d, HTN: h, HTNMode: agent.Interrupt, Behaviours: w.behaviours(), Sensor: w.sensor, Queue: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents, worlds = append(agents, a), append(worlds, w)
+	}
+	for tick := 0; tick < 80; tick++ {
+		if tick == 5 {
+			for _, w := range worlds {
+				w.set("healthy", false)
+			}
+		}
+		for _, a := range agents {
+			a.Tick()
+		}
+		q.Frame()
+	}
+	for i, w := range worlds {
+		if !w.world.Has(mustFact(w.d, "enemy_dead")) || !w.world.Has(mustFact(w.d, "healthy")) {
+			t.Errorf("agent %d: %s", i, w.d.FormatState(w.world))
+		}
+		if s := agents[i].Stats(); s.Interruptions == 0 || s.TopLevelChanges == 0 {
+			t.Errorf("agent %d was never interrupted: %+v", i, s)
+		}
+	}
+}
