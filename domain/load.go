@@ -61,11 +61,31 @@ func Load(path string) (*File, error) {
 	return Parse(path, src)
 }
 
+// Limits that keep a hostile or broken file from hanging the loader. A
+// domain file needs a handful of nesting levels and some kilobytes; the YAML
+// parser's time grows faster than linearly with nesting depth (100 000
+// unclosed brackets take it most of a minute), so depth is checked before
+// it runs.
+const (
+	MaxFileSize = 8 << 20
+	MaxNesting  = 64
+	MaxErrors   = 100 // errors reported per file; the rest are counted
+)
+
 // Parse parses src as the domain file named path. On failure the error is
-// an ErrorList holding every problem found, sorted by position.
+// an ErrorList holding every problem found, sorted by position (at most
+// MaxErrors of them, the last saying how many more there were).
 func Parse(path string, src []byte) (*File, error) {
 	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(string(src), "\n")}
 	f := &File{Path: path, Source: src, pos: l.pos}
+	if len(src) > MaxFileSize {
+		l.errorAt(Pos{Line: 1, Col: 1}, "file is %d bytes; a domain file may have at most %d", len(src), MaxFileSize)
+		return nil, l.errs
+	}
+	if p, ok := deepestNesting(src); !ok {
+		l.errorAt(p, "nesting deeper than %d levels; a domain file needs a handful", MaxNesting)
+		return nil, l.errs
+	}
 	ok := l.parse(src)
 	if ok {
 		f.Spec = l.spec
@@ -73,9 +93,82 @@ func Parse(path string, src []byte) (*File, error) {
 		l.build(f)
 	}
 	if len(l.errs) > 0 {
-		return nil, sortErrors(l.errs)
+		return nil, capErrors(sortErrors(l.errs))
 	}
 	return f, nil
+}
+
+// capErrors keeps the first MaxErrors errors and says how many were cut.
+func capErrors(l ErrorList) ErrorList {
+	if len(l) <= MaxErrors {
+		return l
+	}
+	more := len(l) - MaxErrors
+	last := l[MaxErrors-1]
+	l = l[:MaxErrors:MaxErrors]
+	return append(l, &Error{File: last.File, Pos: last.Pos, Msg: fmt.Sprintf("too many errors: %d more not shown", more)})
+}
+
+// deepestNesting scans src the way YAML nests, cheaply: flow collections
+// ([ and { outside quotes and comments, across lines) and block sequences
+// started on one line ("- - - x"). It returns false, with the position, at
+// the first point deeper than MaxNesting.
+func deepestNesting(src []byte) (Pos, bool) {
+	depth, line, col := 0, 1, 0
+	var quote byte
+	comment, lineStart, dashes := false, true, 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		col++
+		if c == '\n' {
+			line, col, comment, lineStart, dashes = line+1, 0, false, true, 0
+			continue
+		}
+		switch {
+		case comment:
+			continue
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+			continue
+		case quote == '"':
+			if c == '\\' {
+				i++
+				col++
+			} else if c == '"' {
+				quote = 0
+			}
+			continue
+		}
+		if lineStart {
+			switch {
+			case c == ' ':
+				continue
+			case c == '-' && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n'):
+				if dashes++; dashes > MaxNesting {
+					return Pos{Line: line, Col: col}, false
+				}
+				continue
+			}
+			lineStart = false
+		}
+		switch c {
+		case '#':
+			if i == 0 || src[i-1] == ' ' || src[i-1] == '\t' {
+				comment = true
+			}
+		case '\'', '"':
+			quote = c
+		case '[', '{':
+			if depth++; depth > MaxNesting {
+				return Pos{Line: line, Col: col}, false
+			}
+		case ']', '}':
+			depth = max(depth-1, 0)
+		}
+	}
+	return Pos{}, true
 }
 
 type loader struct {

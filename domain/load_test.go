@@ -3,6 +3,7 @@ package domain_test
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/domain"
@@ -84,3 +85,27 @@ func TestShippedFilesMatchGoSpecs(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestPathologicalInputIsRefusedEarly checks the guards that keep the YAML
+// parser, whose time grows faster than linearly with nesting, from being
+// handed a file that would take it minutes.
+func TestPathologicalInputIsRefusedEarly(t *testing.T) {
+	for _, tc := range []struct {
+		name, src, want string
+	}{
+		{"brackets", "name: x\nfacts: " + strings.Repeat("[", 100000), "x.yaml:2:72: nesting deeper than 64 levels"},
+		{"braces across lines", "name: x\nfacts:\n" + strings.Repeat("{\n", 100), "x.yaml:67:1: nesting deeper than 64 levels"},
+		{"dashes", strings.Repeat("- ", 50000), "x.yaml:1:129: nesting deeper than 64 levels"},
+		{"size", "name: x\nfacts: [a]\n" + strings.Repeat("# padding\n", domain.MaxFileSize/10+1), "x.yaml:1:1: file is"},
+	} {
+		_, err := domain.Parse("x.yaml", []byte(tc.src))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %s...", tc.name, err, tc.want)
+		}
+	}
+	// Quoted and commented brackets do not nest.
+	src := "name: x # [[[[\nfacts: ['[[[[[[', \"{{{{\\\"{{{{\"]\n"
+	if _, err := domain.Parse("x.yaml", []byte(strings.Replace(src, "[[[[", strings.Repeat("[", 100), 1))); err != nil {
+		t.Errorf("brackets in comments and quotes counted as nesting: %v", err)
+	}
+}
