@@ -54,11 +54,24 @@ func lookup(pos map[string]Pos, path string) Pos {
 
 // Load reads and parses the domain file at path.
 func Load(path string) (*File, error) {
-	src, err := os.ReadFile(path)
+	src, err := ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	return Parse(path, src)
+}
+
+// ReadFile reads a domain file, refusing one larger than MaxFileSize
+// without reading it.
+func ReadFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, ErrorList{{File: path, Pos: Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("file is %d bytes; a domain file may have at most %d", fi.Size(), MaxFileSize)}}
+	}
+	return os.ReadFile(path)
 }
 
 // Limits that keep a hostile or broken file from hanging the loader. A

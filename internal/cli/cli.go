@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"sort"
 	"strings"
 
@@ -203,14 +202,18 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 		name = positional[0]
 	}
 	if len(positional) == 1 {
-		src, err = os.ReadFile(name)
+		src, err = domain.ReadFile(name)
 	}
 	if len(positional) == 0 || (errors.Is(err, fs.ErrNotExist) && embedded(name) != "") {
 		name = embedded(name)
 		src, err = fs.ReadFile(domains.Files, name)
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy: %v\n", err)
+		if _, positioned := err.(domain.ErrorList); positioned {
+			fmt.Fprint(e.stderr, domain.Format(err, nil))
+		} else {
+			fmt.Fprintf(e.stderr, "ploy: %v\n", err)
+		}
 		return nil, exitInvalid
 	}
 	f, err = domain.Parse(name, src)
