@@ -46,7 +46,7 @@ func sortErrors(l ErrorList) ErrorList {
 }
 
 // Format renders err for a person: each error on its line, followed by the
-// offending source line and a caret under the column. Errors that are not
+// offending source line and a caret under the column (when src is given). Errors that are not
 // *Error or ErrorList are rendered as they are.
 func Format(err error, src []byte) string {
 	var list ErrorList
@@ -63,7 +63,7 @@ func Format(err error, src []byte) string {
 	for _, e := range list {
 		sb.WriteString(e.Error())
 		sb.WriteByte('\n')
-		if e.Pos.Line < 1 || e.Pos.Line > len(lines) {
+		if src == nil || e.Pos.Line < 1 || e.Pos.Line > len(lines) {
 			continue
 		}
 		line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
