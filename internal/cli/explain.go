@@ -110,6 +110,9 @@ func explainAlternatives(e *env, p *goap.Planner, pr problem, best goap.Result, 
 	opt := pr.opt
 	opt.Trace = nil
 	var alts []alternative
+	// Every alternative is a search: bound their total work by a few
+	// searches' budgets, so that a wide domain cannot run for minutes.
+	work, maxWork, cut := 0, 4*pr.opt.Budget, false
 	s := pr.start.Clone()
 	prefix := 0.0
 	for i, chosen := range best.Plan {
@@ -131,7 +134,12 @@ func explainAlternatives(e *env, p *goap.Planner, pr problem, best goap.Result, 
 					continue
 				}
 			}
+			if work >= maxWork {
+				cut = true
+				continue
+			}
 			rest, err := p.Plan(nil, next, pr.goal, opt)
+			work += rest.Expanded
 			if err != nil || rest.Status != goap.Found {
 				continue
 			}
@@ -141,6 +149,9 @@ func explainAlternatives(e *env, p *goap.Planner, pr problem, best goap.Result, 
 		}
 		prefix += prof.CostIn(chosen, s)
 		d.Apply(chosen, s)
+	}
+	if cut {
+		defer fmt.Fprintf(w, "(alternatives cut short after %d states expanded; raise --budget to see more)\n", work)
 	}
 	if len(alts) == 0 {
 		fmt.Fprintln(w, "no alternative: at every step, no other action leads to the goal")
