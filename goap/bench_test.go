@@ -92,3 +92,21 @@ func BenchmarkRandom32BackwardHMax(b *testing.B) {
 	d, s := random32()
 	benchPlan(b, d, s, d.Goals()[0], goap.Options{Search: goap.Backward, Heuristic: goap.HMax})
 }
+
+// BenchmarkRandom32ForwardGeneral measures the general search (the one
+// domains of more than 64 facts, traces, depth limits and HMax use) on the
+// 32-fact domain, for comparison with the one-word path.
+func BenchmarkRandom32ForwardGeneral(b *testing.B) {
+	d, s := random32()
+	p := goap.NewPlanner(d)
+	goap.ForceGeneral(p, true)
+	goal := d.Goals()[0]
+	res, _ := p.Plan(nil, s, goal, goap.Options{})
+	b.ReportAllocs()
+	expanded := 0
+	for b.Loop() {
+		res, _ = p.Plan(nil, s, goal, goap.Options{})
+		expanded += res.Expanded
+	}
+	b.ReportMetric(float64(expanded)/b.Elapsed().Seconds(), "expansions/s")
+}

@@ -30,8 +30,7 @@ type smallNode struct {
 // no trace. States are single words kept in the nodes themselves; a domain
 // of at most maxDenseFacts facts indexes a dense table with them, so that
 // there is no hashing at all, and a larger one a 16-byte-slot hash map
-// (half the memory of the general table, which is what a large search waits
-// on). A node is stale when a cheaper path to its state is known, which is
+// whose probe compares the key in the slot itself. A node is stale when a cheaper path to its state is known, which is
 // checked when it is taken from the open list, as lesson 4 does. It makes
 // the same nodes in the same order as forward (successors in action order,
 // ties on f to the older node), so results are identical; a test checks
