@@ -22,9 +22,9 @@ import (
 type Status uint8
 
 const (
-	Running Status = iota
-	Success
-	Failure
+	Running Status = iota // still working: tick again
+	Success               // done
+	Failure               // could not be done
 )
 
 func (s Status) String() string {
@@ -54,12 +54,14 @@ type Funcs struct {
 	StopFunc  func(a *Agent)
 }
 
+// Start calls StartFunc, if set.
 func (f Funcs) Start(a *Agent) {
 	if f.StartFunc != nil {
 		f.StartFunc(a)
 	}
 }
 
+// Tick calls TickFunc, or succeeds if it is not set.
 func (f Funcs) Tick(a *Agent) Status {
 	if f.TickFunc == nil {
 		return Success
@@ -67,6 +69,7 @@ func (f Funcs) Tick(a *Agent) Status {
 	return f.TickFunc(a)
 }
 
+// Stop calls StopFunc, if set.
 func (f Funcs) Stop(a *Agent) {
 	if f.StopFunc != nil {
 		f.StopFunc(a)
