@@ -9,16 +9,16 @@ import (
 type EventKind uint8
 
 const (
-	GoalChosen EventKind = iota
-	PlanMade
-	NoPlanFound
-	Replanned
-	StepStarted
-	StepDone
-	ActionFailed
-	PlanDone
-	InterruptTaken
-	InterruptRefused
+	GoalChosen       EventKind = iota // goal choice picked Goal (empty: none applies)
+	PlanMade                          // a plan, with its cost and search statistics
+	NoPlanFound                       // the search or decomposition found none
+	Replanned                         // a plan is being redone, for Reason
+	StepStarted                       // Action's behaviour started
+	StepDone                          // Action's effects hold (or its tree leaf succeeded)
+	ActionFailed                      // Action failed, timed out, or could not start, for Reason
+	PlanDone                          // the plan ran to its end
+	InterruptTaken                    // an HTN plan with a smaller MTR replaced the running one
+	InterruptRefused                  // a replan found no smaller MTR; the running plan goes on
 )
 
 var eventNames = [...]string{
