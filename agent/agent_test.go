@@ -1,7 +1,6 @@
 package agent_test
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -361,7 +360,6 @@ func TestRecorderWritesJSONLines(t *testing.T) {
 	if !strings.Contains(sb.String(), `"kind":"plan_made","goal":"Kill","plan":["Approach","TakeCover","Recharge","CastBolt"],"cost":7,"expanded":15}`) {
 		t.Errorf("no plan_made line with statistics:\n%s", sb.String())
 	}
-	_ = fmt.Sprint
 }
 
 func TestBehaviourTreeOverTheSameBehaviours(t *testing.T) {

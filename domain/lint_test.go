@@ -1,7 +1,6 @@
 package domain_test
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,8 +8,6 @@ import (
 
 	"github.com/ploy-ai/ploy/domain"
 )
-
-var _ = flag.Bool
 
 // TestLint checks every file in testdata/lint: exactly the annotated
 // warnings (`WARN "regexp"`), each on its line.
