@@ -164,3 +164,30 @@ func ExampleTrace() {
 	//    DrinkPotion x preconditions unmet
 	// goal: #4 {in_range, spare_crystals, potion_at_shrine, healthy, enemy_dead} g=6
 }
+
+// A cost can depend on the state the action is applied in: as data, an
+// ordered list of rules with a default, exact in both search directions; or
+// as Go code, with a declared minimum, for forward search.
+func ExampleRules() {
+	d, _ := goap.NewDomain(goap.Spec{
+		Name:    "recharge",
+		Facts:   []string{"in_cover", "charged"},
+		Initial: map[string]bool{},
+		Actions: []goap.ActionSpec{
+			{Name: "TakeCover", Preconditions: map[string]bool{"in_cover": false}, Effects: map[string]bool{"in_cover": true}, Cost: goap.Const(2)},
+			{Name: "Recharge", Effects: map[string]bool{"charged": true},
+				Cost: goap.Rules(4, goap.CostRule{When: map[string]bool{"in_cover": true}, Cost: 1})},
+		},
+		Goals: []goap.GoalSpec{{Name: "Charge", Conditions: map[string]bool{"charged": true}}},
+	})
+	p := goap.NewPlanner(d)
+	for _, search := range []goap.Search{goap.Forward, goap.Backward} {
+		res, _ := p.Plan(nil, d.Initial(), d.Goal("Charge"), goap.Options{Search: search})
+		fmt.Println(search, d.ActionName(res.Plan[0]), d.ActionName(res.Plan[1]), "cost", res.Cost)
+	}
+	// Taking cover first (2) makes recharging cost 1 instead of 4.
+
+	// Output:
+	// forward TakeCover Recharge cost 3
+	// backward TakeCover Recharge cost 3
+}
