@@ -132,16 +132,6 @@ func (t *Table[V]) InternHashed(key []uint64, h uint64) (id int32, val *V, added
 	return id, &t.slots[i].val, true
 }
 
-// Find returns the id of key and a pointer to its value, if the key has
-// been interned.
-func (t *Table[V]) Find(key []uint64) (id int32, val *V, ok bool) {
-	i := t.slotOf(key[:t.width])
-	if i < 0 {
-		return -1, nil, false
-	}
-	return t.slots[i].id, &t.slots[i].val, true
-}
-
 // slotOf returns the slot holding key, or -1.
 func (t *Table[V]) slotOf(key []uint64) int {
 	mask := uint64(len(t.slots) - 1)
