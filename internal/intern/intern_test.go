@@ -42,7 +42,7 @@ func TestInternAgainstMap(t *testing.T) {
 		for k, id := range ref {
 			got, val, added := tab.Intern(k[:width])
 			if added || got != id || *val != int(id)+1 {
-				t.Fatalf("round %d: Find(%v) = %d, %v; want %d", round, k, got, ok, id)
+				t.Fatalf("round %d: Intern(%v) again = %d, added %v; want %d, false", round, k, got, added, id)
 			}
 			if key := tab.Key(id); !equal(key, k[:width]) {
 				t.Fatalf("round %d: Key(%d) = %v, want %v", round, id, key, k[:width])
