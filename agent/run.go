@@ -98,11 +98,13 @@ func (a *Agent) sense() {
 }
 
 // chooseGoal returns the applicable goal option with the highest score:
-// its Utility if it has one, else its Priority. Options whose goal already
-// holds, whose When is false, or which found no plan recently are skipped.
+// its Utility if it has one, else its Priority, ties to the earlier option.
+// Options whose goal already holds, whose When is false, or which found no
+// plan recently are skipped. The current goal is kept while no other
+// scores strictly more, so that equal scores do not flicker.
 func (a *Agent) chooseGoal() *GoalOption {
 	var best *GoalOption
-	bestScore := 0.0
+	bestScore, currentScore, current := 0.0, 0.0, false
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
 		if o.Goal.Holds(a.facts) || (o.When != nil && !o.When(a)) || a.blockedUntil(i) > a.tick {
@@ -112,26 +114,15 @@ func (a *Agent) chooseGoal() *GoalOption {
 		if o.Utility != nil {
 			score = o.Utility(a)
 		}
+		if o == a.goal {
+			currentScore, current = score, true
+		}
 		if best == nil || score > bestScore {
 			best, bestScore = o, score
 		}
 	}
-	// Keep pursuing the current goal while it is still a candidate and no
-	// other beats it, so that equal scores do not flicker.
-	if a.goal != nil && best != nil && best != a.goal {
-		for i := range a.cfg.Goals {
-			o := &a.cfg.Goals[i]
-			if o != a.goal || o.Goal.Holds(a.facts) || (o.When != nil && !o.When(a)) || a.blockedUntil(i) > a.tick {
-				continue
-			}
-			score := o.Priority
-			if o.Utility != nil {
-				score = o.Utility(a)
-			}
-			if score >= bestScore {
-				return a.goal
-			}
-		}
+	if current && currentScore >= bestScore {
+		return a.goal
 	}
 	return best
 }
