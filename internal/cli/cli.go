@@ -192,22 +192,7 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 	if len(positional) > 1 {
 		return nil, usageErr(e, fset, "one domain file at most, got %d: %s", len(positional), strings.Join(positional, " "))
 	}
-	var (
-		f   *domain.File
-		err error
-		src []byte
-	)
-	name := domains.Default
-	if len(positional) == 1 {
-		name = positional[0]
-	}
-	if len(positional) == 1 {
-		src, err = domain.ReadFile(name)
-	}
-	if len(positional) == 0 || (errors.Is(err, fs.ErrNotExist) && embedded(name) != "") {
-		name = embedded(name)
-		src, err = fs.ReadFile(domains.Files, name)
-	}
+	name, src, err := read(positional)
 	if err != nil {
 		if _, positioned := err.(domain.ErrorList); positioned {
 			fmt.Fprint(e.stderr, domain.Format(err, nil))
@@ -216,12 +201,28 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 		}
 		return nil, exitInvalid
 	}
-	f, err = domain.Parse(name, src)
+	f, err := domain.Parse(name, src)
 	if err != nil {
 		fmt.Fprint(e.stderr, domain.Format(err, src))
 		return nil, exitInvalid
 	}
 	return f, -1
+}
+
+// read returns the named domain file: from disk, or else a shipped one of
+// that name, or the default when no name is given.
+func read(positional []string) (name string, src []byte, err error) {
+	if len(positional) == 0 {
+		src, err = fs.ReadFile(domains.Files, domains.Default)
+		return domains.Default, src, err
+	}
+	name = positional[0]
+	src, err = domain.ReadFile(name)
+	if shipped := embedded(name); errors.Is(err, fs.ErrNotExist) && shipped != "" {
+		src, err = fs.ReadFile(domains.Files, shipped)
+		return shipped, src, err
+	}
+	return name, src, err
 }
 
 // embedded returns the shipped file a name refers to ("soldier",
