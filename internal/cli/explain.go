@@ -20,11 +20,7 @@ func runExplain(e *env, args []string) int {
 `)
 	sf.register(fset)
 	fset.IntVar(&alternatives, "alternatives", 3, "how many of the nearest alternatives to show")
-	f, st := parseAndLoad(e, fset, args)
-	if st >= 0 {
-		return st
-	}
-	pr, st := sf.resolve(e, fset, f.GOAP)
+	pr, st := sf.setup(e, fset, args)
 	if st >= 0 {
 		return st
 	}

@@ -38,6 +38,17 @@ type problem struct {
 	opt   goap.Options
 }
 
+// setup parses the arguments, loads the domain file and resolves the
+// search flags against it; the second result is the exit status to return,
+// or -1 to go on.
+func (s *searchFlags) setup(e *env, fset *flag.FlagSet, args []string) (problem, int) {
+	f, st := parseAndLoad(e, fset, args)
+	if st >= 0 {
+		return problem{}, st
+	}
+	return s.resolve(e, fset, f.GOAP)
+}
+
 func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, g *goap.Domain) (problem, int) {
 	pr := problem{d: g}
 	switch s.search {
@@ -93,11 +104,7 @@ func runPlan(e *env, args []string) int {
 `)
 	sf.register(fset)
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}`)
-	f, st := parseAndLoad(e, fset, args)
-	if st >= 0 {
-		return st
-	}
-	pr, st := sf.resolve(e, fset, f.GOAP)
+	pr, st := sf.setup(e, fset, args)
 	if st >= 0 {
 		return st
 	}
