@@ -20,13 +20,6 @@ func mustDomain(t testing.TB, spec goap.Spec) *goap.Domain {
 	return d
 }
 
-func stateWith(t testing.TB, d *goap.Domain, toggles ...string) goap.State {
-	t.Helper()
-	return fixture.StateWith(t, d, toggles...)
-}
-
-func planNames(d *goap.Domain, plan []goap.ActionID) []string { return fixture.Names(d, plan) }
-
 func actionIDs(t testing.TB, d *goap.Domain, names ...string) []goap.ActionID {
 	t.Helper()
 	var out []goap.ActionID
@@ -96,7 +89,7 @@ func TestBattleMageKillFromDefault(t *testing.T) {
 		if err != nil || res.Status != goap.Found {
 			t.Fatalf("%v: status %v, err %v", search, res.Status, err)
 		}
-		if got := planNames(d, res.Plan); !slices.Equal(got, want) || res.Cost != 7 {
+		if got := fixture.Names(d, res.Plan); !slices.Equal(got, want) || res.Cost != 7 {
 			t.Errorf("%v: plan %v cost %g, want %v cost 7", search, got, res.Cost, want)
 		}
 		t.Logf("%v: %d expanded, %d generated", search, res.Expanded, res.Generated)
@@ -112,12 +105,12 @@ func TestBattleMageCrystalsOff(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	p := goap.NewPlanner(d)
 	base, _ := p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{})
-	res, err := p.Plan(nil, stateWith(t, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{})
+	res, err := p.Plan(nil, fixture.StateWith(t, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"GetCrystals", "Approach", "TakeCover", "Recharge", "CastBolt"}
-	if got := planNames(d, res.Plan); !slices.Equal(got, want) || res.Cost != 10 {
+	if got := fixture.Names(d, res.Plan); !slices.Equal(got, want) || res.Cost != 10 {
 		t.Fatalf("plan %v cost %g, want %v cost 10", got, res.Cost, want)
 	}
 	ratio := float64(res.Expanded) / float64(base.Expanded)
@@ -130,15 +123,15 @@ func TestBattleMageCrystalsOff(t *testing.T) {
 func TestBattleMageStaffChargedTieGoesToFirstReached(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	p := goap.NewPlanner(d)
-	res, err := p.Plan(nil, stateWith(t, d, "staff_charged"), d.Goal("Kill"), goap.Options{})
+	res, err := p.Plan(nil, fixture.StateWith(t, d, "staff_charged"), d.Goal("Kill"), goap.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := planNames(d, res.Plan); !slices.Equal(got, []string{"Approach", "CastBolt"}) || res.Cost != 6 {
+	if got := fixture.Names(d, res.Plan); !slices.Equal(got, []string{"Approach", "CastBolt"}) || res.Cost != 6 {
 		t.Fatalf("plan %v cost %g, want [Approach CastBolt] cost 6", got, res.Cost)
 	}
 	// The tie the lesson mentions is real: taking cover before casting costs the same.
-	_, tie := simulate(t, d, nil, stateWith(t, d, "staff_charged"), actionIDs(t, d, "Approach", "TakeCover", "CastBolt"))
+	_, tie := simulate(t, d, nil, fixture.StateWith(t, d, "staff_charged"), actionIDs(t, d, "Approach", "TakeCover", "CastBolt"))
 	if tie != 6 {
 		t.Fatalf("Approach, TakeCover, CastBolt costs %g, want the tying 6", tie)
 	}
@@ -148,12 +141,12 @@ func TestBattleMageGetHealthy(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	p := goap.NewPlanner(d)
 	for _, search := range searches {
-		res, err := p.Plan(nil, stateWith(t, d, "!healthy"), d.Goal("GetHealthy"), goap.Options{Search: search})
+		res, err := p.Plan(nil, fixture.StateWith(t, d, "!healthy"), d.Goal("GetHealthy"), goap.Options{Search: search})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := []string{"FetchPotion", "TakeCover", "DrinkPotion"}
-		if got := planNames(d, res.Plan); !slices.Equal(got, want) || res.Cost != 6 {
+		if got := fixture.Names(d, res.Plan); !slices.Equal(got, want) || res.Cost != 6 {
 			t.Errorf("%v: plan %v cost %g, want %v cost 6", search, got, res.Cost, want)
 		}
 	}
@@ -162,7 +155,7 @@ func TestBattleMageGetHealthy(t *testing.T) {
 func TestBattleMageNoPotionExhaustsReachableStates(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	p := goap.NewPlanner(d)
-	start := stateWith(t, d, "!healthy", "!potion_at_shrine")
+	start := fixture.StateWith(t, d, "!healthy", "!potion_at_shrine")
 	for _, search := range searches {
 		res, err := p.Plan(nil, start, d.Goal("GetHealthy"), goap.Options{Search: search})
 		if err != nil || res.Status != goap.NoPlan || len(res.Plan) != 0 {
@@ -196,10 +189,10 @@ func TestSoldier(t *testing.T) {
 			t.Fatal(err)
 		}
 		if len(res.Plan) != 3 || res.Cost != 9 {
-			t.Errorf("%v: plan %v cost %g, want 3 steps cost 9", search, planNames(d, res.Plan), res.Cost)
+			t.Errorf("%v: plan %v cost %g, want 3 steps cost 9", search, fixture.Names(d, res.Plan), res.Cost)
 		}
-		t.Logf("%v: %v, %d expanded, %d generated", search, planNames(d, res.Plan), res.Expanded, res.Generated)
-		res, err = p.Plan(nil, stateWith(t, d, "!axe_nearby", "!gun_nearby"), d.Goal("KillPlayer"), goap.Options{Search: search})
+		t.Logf("%v: %v, %d expanded, %d generated", search, fixture.Names(d, res.Plan), res.Expanded, res.Generated)
+		res, err = p.Plan(nil, fixture.StateWith(t, d, "!axe_nearby", "!gun_nearby"), d.Goal("KillPlayer"), goap.Options{Search: search})
 		if err != nil || res.Status != goap.NoPlan {
 			t.Errorf("%v: without weapons nearby: %v, %v; want no plan", search, res.Status, err)
 		}
@@ -216,8 +209,8 @@ func TestSoldierPersonalities(t *testing.T) {
 	for _, search := range searches {
 		offensive, _ := p.Plan(nil, d.Initial(), d.Goal("KillPlayer"), goap.Options{Search: search})
 		careful, _ := p.Plan(nil, d.Initial(), d.Goal("KillPlayer"), goap.Options{Search: search, Profile: defensive})
-		if slices.Contains(planNames(d, offensive.Plan), "AttackMelee") || !slices.Contains(planNames(d, careful.Plan), "AttackMelee") {
-			t.Errorf("%v: offensive %v, defensive %v: the defensive soldier should prefer the axe", search, planNames(d, offensive.Plan), planNames(d, careful.Plan))
+		if slices.Contains(fixture.Names(d, offensive.Plan), "AttackMelee") || !slices.Contains(fixture.Names(d, careful.Plan), "AttackMelee") {
+			t.Errorf("%v: offensive %v, defensive %v: the defensive soldier should prefer the axe", search, fixture.Names(d, offensive.Plan), fixture.Names(d, careful.Plan))
 		}
 		if _, c := simulate(t, d, defensive, d.Initial(), careful.Plan); c != careful.Cost || c != 10 {
 			t.Errorf("%v: defensive plan costs %g by simulation, %g by search, want 10", search, c, careful.Cost)
@@ -234,12 +227,12 @@ func TestCapabilities(t *testing.T) {
 	p := goap.NewPlanner(d)
 	for _, search := range searches {
 		res, err := p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, Profile: wounded})
-		if err != nil || res.Cost != 10 || slices.Contains(planNames(d, res.Plan), "TakeCover") {
-			t.Errorf("%v: %v cost %g err %v; want a cost-10 plan without TakeCover", search, planNames(d, res.Plan), res.Cost, err)
+		if err != nil || res.Cost != 10 || slices.Contains(fixture.Names(d, res.Plan), "TakeCover") {
+			t.Errorf("%v: %v cost %g err %v; want a cost-10 plan without TakeCover", search, fixture.Names(d, res.Plan), res.Cost, err)
 		}
 	}
 	noPotion, _ := d.NewProfile(goap.ProfileSpec{Incapable: []string{"DrinkPotion"}})
-	res, _ := p.Plan(nil, stateWith(t, d, "!healthy"), d.Goal("GetHealthy"), goap.Options{Profile: noPotion})
+	res, _ := p.Plan(nil, fixture.StateWith(t, d, "!healthy"), d.Goal("GetHealthy"), goap.Options{Profile: noPotion})
 	if res.Status != goap.NoPlan {
 		t.Errorf("a mage that cannot drink: %v, want no plan", res.Status)
 	}
@@ -278,21 +271,21 @@ func TestDepthLimit(t *testing.T) {
 		// Within 3 steps the best plan is the dearest one, recharging in the open.
 		res, err = p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, MaxDepth: 3})
 		if err != nil || res.Cost != 10 || len(res.Plan) != 3 {
-			t.Fatalf("%v: depth 3: %v cost %g err %v, want a 3-step plan of cost 10", search, planNames(d, res.Plan), res.Cost, err)
+			t.Fatalf("%v: depth 3: %v cost %g err %v, want a 3-step plan of cost 10", search, fixture.Names(d, res.Plan), res.Cost, err)
 		}
 		res, err = p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, MaxDepth: 4})
 		if err != nil || res.Cost != 7 {
 			t.Fatalf("%v: depth 4: cost %g err %v, want 7", search, res.Cost, err)
 		}
 		// With the staff charged, 2 steps suffice at cost 6.
-		res, err = p.Plan(nil, stateWith(t, d, "staff_charged"), d.Goal("Kill"), goap.Options{Search: search, MaxDepth: 2})
+		res, err = p.Plan(nil, fixture.StateWith(t, d, "staff_charged"), d.Goal("Kill"), goap.Options{Search: search, MaxDepth: 2})
 		if err != nil || res.Cost != 6 {
 			t.Fatalf("%v: staff charged, depth 2: cost %g err %v, want 6", search, res.Cost, err)
 		}
 	}
 	// No plan at any depth stays a plain "no plan", not a depth failure, when
 	// the limit pruned nothing.
-	res, err := p.Plan(nil, stateWith(t, d, "!healthy", "!potion_at_shrine"), d.Goal("GetHealthy"), goap.Options{MaxDepth: 50})
+	res, err := p.Plan(nil, fixture.StateWith(t, d, "!healthy", "!potion_at_shrine"), d.Goal("GetHealthy"), goap.Options{MaxDepth: 50})
 	if err != nil || res.Status != goap.NoPlan {
 		t.Fatalf("unreachable with a loose limit: %v %v, want no plan", res.Status, err)
 	}

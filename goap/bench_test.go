@@ -7,6 +7,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/fixture"
 	"github.com/ploy-ai/ploy/internal/randdomain"
 )
 
@@ -36,7 +37,7 @@ func BenchmarkBattleMageKill(b *testing.B) {
 
 func BenchmarkBattleMageKillCrystalsOff(b *testing.B) {
 	d := mustDomain(b, domains.BattleMage())
-	benchPlan(b, d, stateWith(b, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{})
+	benchPlan(b, d, fixture.StateWith(b, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{})
 }
 
 func BenchmarkBattleMageKillBackward(b *testing.B) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/fixture"
 	"github.com/ploy-ai/ploy/internal/randdomain"
 )
 
@@ -118,7 +119,7 @@ func TestAgainstBruteForce(t *testing.T) {
 							checked++
 							switch {
 							case math.IsInf(want, 1) && res.Status == goap.Found:
-								t.Fatalf("%s: found %v cost %g, oracle says unreachable", name, planNames(d, res.Plan), res.Cost)
+								t.Fatalf("%s: found %v cost %g, oracle says unreachable", name, fixture.Names(d, res.Plan), res.Cost)
 							case math.IsInf(want, 1):
 								if depth == 0 && (res.Status != goap.NoPlan || err != nil) {
 									t.Fatalf("%s: %v %v, want no plan", name, res.Status, err)
@@ -132,11 +133,11 @@ func TestAgainstBruteForce(t *testing.T) {
 									t.Fatalf("%s: %v %v, oracle cost %g", name, res.Status, err, want)
 								}
 								if res.Cost != want {
-									t.Fatalf("%s: cost %g, optimum %g (plan %v)", name, res.Cost, want, planNames(d, res.Plan))
+									t.Fatalf("%s: cost %g, optimum %g (plan %v)", name, res.Cost, want, fixture.Names(d, res.Plan))
 								}
 								end, c := simulate(t, d, prof, start, res.Plan)
 								if c != res.Cost || !goal.Holds(end) || (depth > 0 && len(res.Plan) > depth) {
-									t.Fatalf("%s: plan %v simulates to cost %g goal %v, reported %g", name, planNames(d, res.Plan), c, goal.Holds(end), res.Cost)
+									t.Fatalf("%s: plan %v simulates to cost %g goal %v, reported %g", name, fixture.Names(d, res.Plan), c, goal.Holds(end), res.Cost)
 								}
 							}
 						}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/fixture"
 	"github.com/ploy-ai/ploy/internal/randdomain"
 )
 
@@ -187,7 +188,7 @@ func TestDeterministic(t *testing.T) {
 		for _, search := range searches {
 			for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax} {
 				var tr goap.Trace
-				p.Plan(nil, stateWith(t, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{Search: search, Heuristic: h, Trace: &tr})
+				p.Plan(nil, fixture.StateWith(t, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{Search: search, Heuristic: h, Trace: &tr})
 				tr.WriteText(&out)
 			}
 		}

@@ -25,13 +25,6 @@ func battleMage(t testing.TB) *htn.Domain {
 	return d
 }
 
-func stateWith(t testing.TB, g *goap.Domain, toggles ...string) goap.State {
-	t.Helper()
-	return fixture.StateWith(t, g, toggles...)
-}
-
-func names(g *goap.Domain, plan []goap.ActionID) []string { return fixture.Names(g, plan) }
-
 func TestLessonFigures(t *testing.T) {
 	d := battleMage(t)
 	g := d.GOAP()
@@ -52,10 +45,10 @@ func TestLessonFigures(t *testing.T) {
 		{"enemy dead", []string{"enemy_dead"}, []string{"FetchPotion"}, -1, 0, "3"},
 	} {
 		var res htn.Result
-		if err := p.Plan(&res, stateWith(t, g, tc.toggles...), htn.Options{}); err != nil || res.Status != htn.Found {
+		if err := p.Plan(&res, fixture.StateWith(t, g, tc.toggles...), htn.Options{}); err != nil || res.Status != htn.Found {
 			t.Fatalf("%s: %v %v", tc.name, res.Status, err)
 		}
-		if got := names(g, res.Plan); !slices.Equal(got, tc.plan) {
+		if got := fixture.Names(g, res.Plan); !slices.Equal(got, tc.plan) {
 			t.Errorf("%s: plan %v, want %v", tc.name, got, tc.plan)
 		}
 		if tc.steps >= 0 && res.Steps != tc.steps {
@@ -64,7 +57,7 @@ func TestLessonFigures(t *testing.T) {
 		if res.Backtracks != tc.backtracks || res.MTR.String() != tc.mtr {
 			t.Errorf("%s: %d backtracks, MTR %s; want %d, %s", tc.name, res.Backtracks, res.MTR, tc.backtracks, tc.mtr)
 		}
-		t.Logf("%s: %v, %d steps, %d backtracks, MTR %s", tc.name, names(g, res.Plan), res.Steps, res.Backtracks, res.MTR)
+		t.Logf("%s: %v, %d steps, %d backtracks, MTR %s", tc.name, fixture.Names(g, res.Plan), res.Steps, res.Backtracks, res.MTR)
 	}
 }
 
@@ -75,7 +68,7 @@ func TestCrystalsOffBacktracksInLessonOrder(t *testing.T) {
 	p := htn.NewPlanner(d)
 	var tr htn.Trace
 	var res htn.Result
-	p.Plan(&res, stateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{Trace: &tr})
+	p.Plan(&res, fixture.StateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{Trace: &tr})
 	var outOf []string
 	for _, s := range tr.Steps {
 		if s.Kind == htn.Backtrack {
@@ -102,13 +95,13 @@ func TestInterruptions(t *testing.T) {
 
 	// Mid-fight, after Approach, the mage drops below healthy: Patch up (1)
 	// beats Fight (2).
-	hurt := stateWith(t, g, "in_range", "!healthy")
+	hurt := fixture.StateWith(t, g, "in_range", "!healthy")
 	var res htn.Result
 	replace, err := p.Interrupt(&res, running, hurt, htn.Options{})
 	if err != nil || !replace || res.MTR[0] != 1 {
 		t.Fatalf("hurt mid-fight: replace %v MTR %s err %v; want Patch up to win", replace, res.MTR, err)
 	}
-	if got := names(g, res.Plan); !slices.Equal(got, []string{"FetchPotion", "TakeCover", "DrinkPotion"}) {
+	if got := fixture.Names(g, res.Plan); !slices.Equal(got, []string{"FetchPotion", "TakeCover", "DrinkPotion"}) {
 		t.Errorf("patch-up plan %v", got)
 	}
 
@@ -119,7 +112,7 @@ func TestInterruptions(t *testing.T) {
 	}
 	// Once the staff is charged, Bolt now (2, 1, ...) beats Recharge in
 	// cover: the same job from a better recipe.
-	charged := stateWith(t, g, "in_range", "in_cover", "staff_charged", "!spare_crystals")
+	charged := fixture.StateWith(t, g, "in_range", "in_cover", "staff_charged", "!spare_crystals")
 	replace, _ = p.Interrupt(&res, running, charged, htn.Options{})
 	if !replace || res.MTR.String() != "2, 1, 1" {
 		t.Errorf("charged staff: replace %v MTR %s, want the Bolt now plan 2, 1, 1 to win", replace, res.MTR)
@@ -127,7 +120,7 @@ func TestInterruptions(t *testing.T) {
 	// Running Bolt now, a replan that can only recharge in cover (a lower
 	// method) is refused.
 	bolt := htn.MTR{2, 1, 1}
-	replace, _ = p.Interrupt(&res, bolt, stateWith(t, g, "in_range"), htn.Options{})
+	replace, _ = p.Interrupt(&res, bolt, fixture.StateWith(t, g, "in_range"), htn.Options{})
 	if replace {
 		t.Errorf("a lower-priority plan (MTR %s) replaced Bolt now", res.MTR)
 	}
@@ -155,12 +148,12 @@ func TestStepLimit(t *testing.T) {
 	d := battleMage(t)
 	p := htn.NewPlanner(d)
 	var res htn.Result
-	err := p.Plan(&res, stateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 15})
+	err := p.Plan(&res, fixture.StateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 15})
 	var sl *htn.StepLimitError
 	if !errors.Is(err, htn.ErrStepLimit) || !errors.As(err, &sl) || sl.Root != "BeABattleMage" || res.Status != htn.StepLimit || len(res.Plan) != 0 || res.Steps != 15 {
 		t.Fatalf("status %v steps %d plan %v err %v: want the step limit at 15 and no plan", res.Status, res.Steps, res.Plan, err)
 	}
-	if err := p.Plan(&res, stateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 21}); err != nil || res.Status != htn.Found {
+	if err := p.Plan(&res, fixture.StateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 21}); err != nil || res.Status != htn.Found {
 		t.Fatalf("with exactly 21 steps allowed: %v %v", res.Status, err)
 	}
 }
@@ -168,7 +161,7 @@ func TestStepLimit(t *testing.T) {
 func TestWarmPlannerAllocatesNothing(t *testing.T) {
 	d := battleMage(t)
 	p := htn.NewPlanner(d)
-	for _, s := range []goap.State{d.GOAP().Initial(), stateWith(t, d.GOAP(), "!spare_crystals"), stateWith(t, d.GOAP(), "!healthy", "!potion_at_shrine")} {
+	for _, s := range []goap.State{d.GOAP().Initial(), fixture.StateWith(t, d.GOAP(), "!spare_crystals"), fixture.StateWith(t, d.GOAP(), "!healthy", "!potion_at_shrine")} {
 		var res htn.Result
 		p.Plan(&res, s, htn.Options{})
 		if allocs := testing.AllocsPerRun(50, func() { p.Plan(&res, s, htn.Options{}) }); allocs != 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/fixture"
 )
 
 func benchPlan(b *testing.B, d *htn.Domain, s goap.State) {
@@ -31,7 +32,7 @@ func BenchmarkHTNBattleMageDefault(b *testing.B) {
 
 func BenchmarkHTNBattleMageCrystalsOff(b *testing.B) {
 	d := battleMage(b)
-	benchPlan(b, d, stateWith(b, d.GOAP(), "!spare_crystals"))
+	benchPlan(b, d, fixture.StateWith(b, d.GOAP(), "!spare_crystals"))
 }
 
 // deepDomain is a chain of depth compound tasks, each with a first method
