@@ -132,6 +132,16 @@ func (c *actionCost) at(s []uint64) float64 {
 	return v
 }
 
+// ruleWord is at for a rule list over a one-word state.
+func (c *actionCost) ruleWord(s uint64) float64 {
+	for i := range c.rules {
+		if r := &c.rules[i]; s&r.mask[0] == r.value[0] {
+			return r.cost
+		}
+	}
+	return c.value
+}
+
 // costCase is one mutually exclusive case of an action's cost: the full
 // condition under which the action applies at that cost (its preconditions
 // and the facts that select the case).

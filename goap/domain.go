@@ -62,6 +62,9 @@ type Domain struct {
 	// one is masks again, as one struct per action, when states are one
 	// word: the common case gets scalar code.
 	one []oneWordAction
+	// fails finds a one-word state's applicable actions by table lookups;
+	// its fail slice is nil where the table would be too large.
+	fails failTable
 }
 
 type oneWordAction struct {
@@ -207,6 +210,9 @@ func NewDomain(spec Spec) (*Domain, error) {
 		if w == 1 {
 			d.one = append(d.one, oneWordAction{a.preMask[0], a.preValue[0], a.effMask[0], a.effValue[0]})
 		}
+	}
+	if w == 1 {
+		d.fails, _ = newFailTable(d.one)
 	}
 	for _, g := range d.goals {
 		g.fixMax = d.fixMax(g.cond)

@@ -20,9 +20,9 @@ type successor struct {
 // open-list entries skipped, the goal tested when a state is taken from the
 // open list, and ties on f going to the state generated first.
 //
-// An expansion runs in passes. The first tests every action's
-// preconditions and capability into a bitmask, with no branch per action
-// to mispredict; the second applies the applicable ones and hashes the
+// An expansion runs in passes. The first finds the applicable actions, into
+// a bitmask: by the fail table's lookups for one-word states, otherwise by
+// testing every action with no branch per action to mispredict; the second applies the applicable ones and hashes the
 // successors; a tight third loop touches each successor's slot in the state
 // table, so that on a search too large for the cache the processor waits
 // for all of those misses at once; the last interns and queues them.
@@ -71,11 +71,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 
 		// Pass 1: which actions apply.
 		if W == 1 {
-			s0 := cur[0]
-			for ai := range d.one {
-				m := &d.one[ai]
-				app[ai>>6] |= isZero(s0&m.preMask^m.preValue) << (uint(ai) & 63)
-			}
+			d.applicableWord(cur[0], app)
 		} else {
 			clear(app)
 			for ai := 0; ai < nActions; ai++ {

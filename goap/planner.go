@@ -164,6 +164,8 @@ type Planner struct {
 	denseEpoch uint32
 	small      []smallNode
 	words      wordMap
+	closed     wordSet // forwardLazy's expanded states
+	lazy       []lazyNode
 	buckets    pq.Buckets
 	// forceGeneral disables forwardWord, for the test that compares them.
 	forceGeneral bool
@@ -240,7 +242,16 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			res = p.backward(dst, start.words, goal, prof, opt, budget)
 		}
 	} else if p.d.words == 1 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
-		res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+		// A dense table sits in the cache: pruning duplicates when they are
+		// generated is cheap there. A hash table does not, and with whole
+		// costs the search can delay that to expansion; with fractional
+		// ones, sums that differ in their last bit must still be compared
+		// where forward compares them.
+		if len(p.d.facts) > maxDenseFacts && prof.wholeCosts {
+			res = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+		} else {
+			res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+		}
 	} else {
 		res = p.forward(dst, start.words, goal, prof, opt, budget)
 	}

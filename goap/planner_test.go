@@ -22,6 +22,12 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		cfg := randdomain.Small
 		cfg.Facts = 5 + r.IntN(20) // both sides of the dense-table bound
+		if i%4 == 3 {
+			cfg.Facts = 25 + r.IntN(40) // up to a full word
+		}
+		if i%5 == 4 {
+			cfg.Actions = 17 + r.IntN(200) // tables over several words, or none
+		}
 		d := mustDomain(t, randdomain.Spec(r, cfg))
 		prof := randomProfile(r, d)
 		fast, general := goap.NewPlanner(d), goap.NewPlanner(d)

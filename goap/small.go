@@ -27,11 +27,13 @@ type smallNode struct {
 
 // forwardWord is forward for the common case of a domain of at most 64
 // facts searched with the goal-count or blind heuristic, no depth limit and
-// no trace. States are single words kept in the nodes themselves; a domain
-// of at most maxDenseFacts facts indexes a dense table with them, so that
-// there is no hashing at all, and a larger one a 16-byte-slot hash map
-// whose probe compares the key in the slot itself. A node is stale when a cheaper path to its state is known, which is
-// checked when it is taken from the open list, as lesson 4 does. It makes
+// no trace (forwardLazy takes those over maxDenseFacts with whole costs).
+// States are single words kept in the nodes themselves; a domain of at most
+// maxDenseFacts facts indexes a dense table with them, so that there is no
+// hashing at all, and a larger one a 16-byte-slot hash map whose probe
+// compares the key in the slot itself. A node is stale when a cheaper path
+// to its state is known, which is checked when it is taken from the open
+// list, as lesson 4 does. It makes
 // the same nodes in the same order as forward (successors in action order,
 // ties on f to the older node), so results are identical; a test checks
 // that they are, on random domains.
@@ -122,33 +124,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			return res
 		}
 		res.Expanded++
-		// Which actions apply, into a bitmask without a branch per action
-		// (which one applies is unpredictable), then one pass over the
-		// applicable ones in action order.
-		if len(app) == 1 {
-			var w uint64 // in a register: up to 64 actions, the common case
-			if len(one) <= 16 {
-				// Few actions: the predictor learns these branches, and
-				// taking them is cheaper than computing every bit.
-				for ai := range one {
-					if m := &one[ai]; s&m.preMask == m.preValue {
-						w |= 1 << uint(ai)
-					}
-				}
-			} else {
-				for ai := range one {
-					m := &one[ai]
-					w |= isZero(s&m.preMask^m.preValue) << uint(ai)
-				}
-			}
-			app[0] = w
-		} else {
-			clear(app)
-			for ai := range one {
-				m := &one[ai]
-				app[ai>>6] |= isZero(s&m.preMask^m.preValue) << (uint(ai) & 63)
-			}
-		}
+		d.applicableWord(s, app)
 		for k, word := range app {
 			if !allCapable {
 				word &= capable[k]
@@ -233,9 +209,11 @@ func (m *wordMap) reset() {
 	m.used = m.used[:0]
 }
 
-func (m *wordMap) index(key uint64) uint64 {
-	return ((key ^ key>>29) * 0x9e3779b97f4a7c15) >> m.shift
-}
+func (m *wordMap) index(key uint64) uint64 { return wordHash(key) >> m.shift }
+
+// wordHash mixes a one-word state's bits into the top bits, which index
+// the tables.
+func wordHash(key uint64) uint64 { return (key ^ key>>29) * 0x9e3779b97f4a7c15 }
 
 // find returns key's slot, which must be present.
 func (m *wordMap) find(key uint64) *wordSlot {

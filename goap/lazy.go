@@ -1,0 +1,170 @@
+package goap
+
+import (
+	"math/bits"
+)
+
+// forwardLazy is forward for a one-word domain too large for the dense
+// table, when every cost is a whole number: the common case of a wide game
+// domain. It delays duplicate detection to expansion. Every successor is
+// queued without a look at the state table; a state enters the table, a
+// set, when it is first taken from the open list, and a later entry for it
+// is skipped. A lookup per successor, an unpredictable branch on a cache
+// miss, becomes a lookup per expansion in a table a fifth the size (only
+// expanded states), at the price of queueing duplicates: memory grows with
+// the successors generated rather than the states reached.
+//
+// It expands the same states in the same order as forward. Its estimates are
+// consistent, so the first entry taken for a state has the state's least
+// cost; costs are whole, so f = g + h is exact and entries of equal f leave
+// the bucketed open list in the order they were made, the older first. An
+// entry forward prunes at generation, because the state is known at no
+// greater cost, is here taken after that older entry, and skipped.
+//
+// Nodes do not store g: f is the entry's bucket and h a function of the
+// state, so g = f - h, exactly.
+func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) Result {
+	d := p.d
+	p.closed.reset()
+	gm, gv := goal.cond.mask[0], goal.cond.value[0]
+	byUnmet := p.countTable(goal.cond.Len(), goal.fixMax, prof.minCost)
+	if heur == Blind {
+		clear(byUnmet)
+	}
+	costs := prof.costs
+	capable := prof.capable
+	allCapable := prof.allCapable
+	one := d.one
+	app := p.applicable
+
+	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
+	open := p.buckets // a local copy, so that its fields stay in registers
+	open.Reset()
+	open.Push(int(byUnmet[bits.OnesCount64((start^gv)&gm)]), 0)
+	res := Result{Plan: dst}
+	defer func() { p.lazy, p.buckets = nodes, open }()
+
+	for open.Len() > 0 {
+		f, ni := open.Pop()
+		n := nodes[ni]
+		s := n.state
+		if !p.closed.add(s) {
+			continue // taken before, at no greater cost
+		}
+		g := float64(f) - byUnmet[bits.OnesCount64((s^gv)&gm)]
+		if s&gm == gv {
+			res.Status = Found
+			res.Cost = g
+			start := len(dst)
+			for i := ni; nodes[i].action != NoAction; i = nodes[i].parent {
+				dst = append(dst, nodes[i].action)
+			}
+			reverse(dst[start:])
+			res.Plan = dst
+			return res
+		}
+		if res.Expanded >= budget {
+			res.Status = BudgetExhausted
+			return res
+		}
+		res.Expanded++
+		d.applicableWord(s, app)
+		for k, word := range app {
+			if !allCapable {
+				word &= capable[k]
+			}
+			for word != 0 {
+				ai := k<<6 | bits.TrailingZeros64(word)
+				word &= word - 1
+				m := &one[ai]
+				ns := s&^m.effMask | m.effValue
+				if ns == s {
+					continue
+				}
+				c := &costs[ai]
+				cost := c.value
+				if c.kind != costConst {
+					cost = c.ruleWord(s) // whole costs: a rule list, not a Func
+				}
+				res.Generated++
+				idx := int32(len(nodes))
+				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
+				open.Push(int(g+cost+byUnmet[bits.OnesCount64((ns^gv)&gm)]), idx)
+			}
+		}
+	}
+	res.Status = NoPlan
+	return res
+}
+
+// lazyNode is a forwardLazy search node.
+type lazyNode struct {
+	state  uint64
+	parent int32
+	action ActionID
+}
+
+// wordSet is a set of one-word states: linear probing at a load of at most
+// a half over 8-byte slots holding each key's complement, so that a zero
+// slot is empty. The one key whose complement is zero, all ones (a state
+// only a 64-fact domain has), is kept aside.
+type wordSet struct {
+	slots   []uint64
+	used    []uint32 // indices of the filled slots
+	shift   uint
+	allOnes bool
+}
+
+func (m *wordSet) reset() {
+	if m.slots == nil {
+		m.slots = make([]uint64, 1<<10)
+		m.shift = 64 - 10
+	}
+	for _, i := range m.used {
+		m.slots[i] = 0
+	}
+	m.used = m.used[:0]
+	m.allOnes = false
+}
+
+// add adds key and reports whether it was new.
+func (m *wordSet) add(key uint64) bool {
+	if ^key == 0 {
+		had := m.allOnes
+		m.allOnes = true
+		return !had
+	}
+	if 2*(len(m.used)+1) > len(m.slots) {
+		m.grow()
+	}
+	mask := uint64(len(m.slots) - 1)
+	for i := wordHash(key) >> m.shift; ; i = (i + 1) & mask {
+		switch m.slots[i] {
+		case 0:
+			m.slots[i] = ^key
+			m.used = append(m.used, uint32(i))
+			return true
+		case ^key:
+			return false
+		}
+	}
+}
+
+func (m *wordSet) grow() {
+	old := m.slots
+	m.slots = make([]uint64, 2*len(old))
+	m.shift--
+	m.used = m.used[:0]
+	mask := uint64(len(m.slots) - 1)
+	for _, s := range old {
+		if s == 0 {
+			continue
+		}
+		i := wordHash(^s) >> m.shift
+		for m.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		m.slots[i] = s
+		m.used = append(m.used, uint32(i))
+	}
+}
