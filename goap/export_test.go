@@ -3,3 +3,7 @@ package goap
 // ForceGeneral makes p use the general forward search even where the
 // small-domain one applies, so that tests can compare the two.
 func ForceGeneral(p *Planner, on bool) { p.forceGeneral = on }
+
+// SetLazyLimit sets how many entries the delayed-duplicate search may queue
+// before it hands over to the eager one.
+func SetLazyLimit(p *Planner, n int) { p.lazyLimit = n }

@@ -23,7 +23,12 @@ import (
 //
 // Nodes do not store g: f is the entry's bucket and h a function of the
 // state, so g = f - h, exactly.
-func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) Result {
+//
+// It gives up, returning false, once more than p.lazyLimit entries are
+// queued: on a domain with many applicable actions per state, queueing every
+// duplicate would take far more memory than forwardWord, which then makes
+// the same search from the start.
+func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) (Result, bool) {
 	d := p.d
 	p.closed.reset()
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
@@ -38,11 +43,11 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	app := p.applicable
 
 	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
-	open := p.buckets // a local copy, so that its fields stay in registers
+	open := &p.buckets
 	open.Reset()
 	open.Push(int(byUnmet[bits.OnesCount64((start^gv)&gm)]), 0)
 	res := Result{Plan: dst}
-	defer func() { p.lazy, p.buckets = nodes, open }()
+	defer func() { p.lazy = nodes }()
 
 	for open.Len() > 0 {
 		f, ni := open.Pop()
@@ -61,11 +66,14 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			}
 			reverse(dst[start:])
 			res.Plan = dst
-			return res
+			return res, true
 		}
 		if res.Expanded >= budget {
 			res.Status = BudgetExhausted
-			return res
+			return res, true
+		}
+		if len(nodes) > p.lazyLimit {
+			return Result{Plan: dst}, false
 		}
 		res.Expanded++
 		d.applicableWord(s, app)
@@ -94,8 +102,12 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		}
 	}
 	res.Status = NoPlan
-	return res
+	return res, true
 }
+
+// maxLazyNodes is how many entries forwardLazy queues before it gives up:
+// 80 MiB of nodes and links.
+const maxLazyNodes = 1 << 22
 
 // lazyNode is a forwardLazy search node.
 type lazyNode struct {

@@ -169,6 +169,7 @@ type Planner struct {
 	buckets    pq.Buckets
 	// forceGeneral disables forwardWord, for the test that compares them.
 	forceGeneral bool
+	lazyLimit    int // maxLazyNodes, but for tests
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -201,6 +202,7 @@ func NewPlanner(d *Domain) *Planner {
 		dist: make([]float64, 2*len(d.facts)),
 
 		applicable: make([]uint64, (len(d.actions)+63)/64),
+		lazyLimit:  maxLazyNodes,
 	}
 }
 
@@ -247,9 +249,11 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		// costs the search can delay that to expansion; with fractional
 		// ones, sums that differ in their last bit must still be compared
 		// where forward compares them.
+		done := false
 		if len(p.d.facts) > maxDenseFacts && prof.wholeCosts {
-			res = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic, budget)
-		} else {
+			res, done = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+		}
+		if !done {
 			res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic, budget)
 		}
 	} else {

@@ -32,6 +32,9 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 		prof := randomProfile(r, d)
 		fast, general := goap.NewPlanner(d), goap.NewPlanner(d)
 		goap.ForceGeneral(general, true)
+		if i%3 == 2 {
+			goap.SetLazyLimit(fast, r.IntN(500)) // hand over mid-search, or not at all
+		}
 		for _, goal := range d.Goals() {
 			for _, h := range []goap.Heuristic{goap.GoalCount, goap.Blind} {
 				start := d.NewState()
