@@ -141,8 +141,13 @@ type Result struct {
 }
 
 // Planner searches one domain. It owns its open list, node arena and state
-// table, and reuses them: once warm, a plan allocates nothing. A Planner is
-// not safe for concurrent use; give each goroutine its own, sharing the
+// table, and reuses them: once warm, a plan allocates nothing, and a large
+// search runs several times faster than on a new planner. The arena keeps
+// the size of the largest search made: a few tens of bytes per state
+// reached, or per successor generated on domains of 13 to 64 facts with
+// whole costs, whose search queues duplicates rather than look each one up
+// (up to 80 MiB, past which it hands over to a search that does). A Planner
+// is not safe for concurrent use; give each goroutine its own, sharing the
 // Domain.
 type Planner struct {
 	d     *Domain
