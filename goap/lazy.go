@@ -58,14 +58,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		}
 		g := float64(f) - byUnmet[bits.OnesCount64((s^gv)&gm)]
 		if s&gm == gv {
-			res.Status = Found
-			res.Cost = g
-			start := len(dst)
-			for i := ni; nodes[i].action != NoAction; i = nodes[i].parent {
-				dst = append(dst, nodes[i].action)
-			}
-			reverse(dst[start:])
-			res.Plan = dst
+			res.Status, res.Cost, res.Plan = Found, g, appendPath(dst, nodes, ni)
 			return res, true
 		}
 		if res.Expanded >= budget {
@@ -115,6 +108,8 @@ type lazyNode struct {
 	parent int32
 	action ActionID
 }
+
+func (n *lazyNode) link() (int32, ActionID) { return n.parent, n.action }
 
 // wordSet is a set of one-word states: linear probing at a load of at most
 // a half over 8-byte slots holding each key's complement, so that a zero

@@ -109,14 +109,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			continue // a cheaper path to this state was found after this entry
 		}
 		if s&gm == gv {
-			res.Status = Found
-			res.Cost = n.g
-			start := len(dst)
-			for i := e.Node; nodes[i].action != NoAction; i = nodes[i].parent {
-				dst = append(dst, nodes[i].action)
-			}
-			reverse(dst[start:])
-			res.Plan = dst
+			res.Status, res.Cost, res.Plan = Found, n.g, appendPath(dst, nodes, e.Node)
 			return res
 		}
 		if res.Expanded >= budget {
@@ -169,6 +162,26 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			}
 		}
 	}
+}
+
+func (n *smallNode) link() (int32, ActionID) { return n.parent, n.action }
+
+// appendPath appends the actions that lead from the search's start to node
+// i, following the nodes' parent links.
+func appendPath[N any, P interface {
+	*N
+	link() (int32, ActionID)
+}](dst []ActionID, nodes []N, i int32) []ActionID {
+	start := len(dst)
+	for {
+		parent, a := P(&nodes[i]).link()
+		if a == NoAction {
+			break
+		}
+		dst, i = append(dst, a), parent
+	}
+	reverse(dst[start:])
+	return dst
 }
 
 func reverse(s []ActionID) {
