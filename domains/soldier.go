@@ -25,9 +25,8 @@ import "github.com/ploy-ai/ploy/goap"
 // the forward search takes 14 states from the open list (13 expanded, then
 // the goal) and generates 33 successors; the seed's own pseudocode, with a
 // closed set, no pruning by cost and ties to the older entry, would close
-// 17 states and push 41. The
-// step count and cost are what the figures pin down; the counts are not
-// fitted.
+// 17 states and push 41. The step count and cost are what the figures pin
+// down; the counts are not fitted.
 func Soldier() goap.Spec {
 	return goap.Spec{
 		Name:    "soldier",
