@@ -13,14 +13,24 @@ import (
 // position: actions that never change anything or can never apply from the
 // initial state, goals unreachable from it, facts read but never written
 // or written but never read, HTN methods whose conditions can never hold
-// and compound tasks the root never reaches.
+// and compound tasks the root never reaches. Facts the file lists as
+// sensed can take either value at any time, as far as the reachability of
+// actions and methods goes.
 func Lint(f *File) ErrorList {
 	var out ErrorList
 	warn := func(path, format string, args ...any) {
 		out = append(out, &Error{File: f.Path, Pos: f.Pos(path), Msg: "warning: " + fmt.Sprintf(format, args...)})
 	}
 	g := f.GOAP
-	reach := relax.From(g, g.Initial(), nil)
+	reach := relax.From(g, g.Initial(), nil, f.Sensed...)
+	unsensed := reach
+	if len(f.Sensed) > 0 {
+		unsensed = relax.From(g, g.Initial(), nil)
+	}
+	sensed := make([]bool, g.NumFacts())
+	for _, fact := range f.Sensed {
+		sensed[fact] = true
+	}
 
 	read := make([]bool, g.NumFacts())
 	written := make([]bool, g.NumFacts())
@@ -68,6 +78,9 @@ func Lint(f *File) ErrorList {
 			warn(path, "goal %q is unreachable from the initial state: %s", goal.Name(), reach.Why(miss))
 			continue
 		}
+		if _, ok := unsensed.Missing(goal.Condition()); !ok {
+			continue // only once the world changes a sensed fact: a plan from the initial state cannot tell
+		}
 		res, err := p.Plan(nil, g.Initial(), goal, goap.Options{})
 		switch {
 		case errors.Is(err, goap.ErrBudgetExhausted):
@@ -114,8 +127,8 @@ func Lint(f *File) ErrorList {
 		switch {
 		case !read[i] && !written[i]:
 			warn(path, "fact %q is never used", name)
-		case read[i] && !written[i]:
-			warn(path, "fact %q is read but no action changes it; only the world (sensors, the initial state) can", name)
+		case read[i] && !written[i] && !sensed[i]:
+			warn(path, "fact %q is read but no action changes it; only the world (sensors, the initial state) can: if a sensor does, list it under sensed", name)
 		case !read[i] && written[i]:
 			warn(path, "fact %q is written but nothing reads it", name)
 		}

@@ -48,11 +48,13 @@ func TestLint(t *testing.T) {
 	}
 }
 
-func TestShippedDomainsLint(t *testing.T) {
+// TestShippedDomainsLintClean keeps the domains ploy ships free of
+// warnings: they are what a designer copies.
+func TestShippedDomainsLintClean(t *testing.T) {
 	for _, name := range []string{"battlemage.yaml", "soldier.yaml"} {
 		f := loadShipped(t, name)
 		for _, w := range domain.Lint(f) {
-			t.Logf("%v", w)
+			t.Errorf("%v", w)
 		}
 	}
 }

@@ -30,7 +30,11 @@ type File struct {
 	HTNSpec *htn.Spec
 	GOAP    *goap.Domain
 	HTN     *htn.Domain
-	pos     map[string]Pos
+	// Sensed are the facts the file's sensed key lists: facts the world
+	// changes at run time, not only actions. Lint takes both their values
+	// as reachable.
+	Sensed []goap.Fact
+	pos    map[string]Pos
 }
 
 // Pos returns the position of the part of the file at path, in the form of
@@ -198,6 +202,7 @@ type loader struct {
 	// stand in the spec only to keep later indices right, and goap's and
 	// htn's verdicts on them would repeat what was already said.
 	broken []string
+	sensed []string // the sensed key's names, sensed[i] at path "sensed[i]"
 }
 
 // isMapping reports whether n is a mapping (or null), reporting it if not
@@ -416,7 +421,7 @@ func (l *loader) document(body ast.Node) {
 	if entries == nil && !isNull(l.unwrap(body)) {
 		return
 	}
-	f := l.fields(entries, "the domain", "name", "facts", "initial", "actions", "goals", "htn")
+	f := l.fields(entries, "the domain", "name", "facts", "initial", "sensed", "actions", "goals", "htn")
 	top := Pos{Line: 1, Col: 1}
 	if len(entries) > 0 {
 		top = position(entries[0].Key)
@@ -438,6 +443,13 @@ func (l *loader) document(body ast.Node) {
 	}
 	if mv, ok := f["initial"]; ok {
 		l.spec.Initial = l.facts("initial", mv.Value)
+	}
+	if mv, ok := f["sensed"]; ok {
+		for i, item := range l.sequence(mv.Value, "sensed") {
+			l.pos[fmt.Sprintf("sensed[%d]", i)] = position(item)
+			name, _ := l.name(item, "a sensed fact")
+			l.sensed = append(l.sensed, name)
+		}
 	}
 	if mv, ok := f["actions"]; ok {
 		for i, item := range l.sequence(mv.Value, "actions") {
@@ -697,6 +709,35 @@ func (l *loader) build(f *File) {
 		}
 	}
 	f.GOAP, f.HTN = g, h
+	f.Sensed = l.resolveSensed(g)
+}
+
+// resolveSensed resolves the sensed key's names, reporting unknown and
+// repeated ones.
+func (l *loader) resolveSensed(g *goap.Domain) []goap.Fact {
+	var out []goap.Fact
+	seen := map[goap.Fact]bool{}
+	for i, name := range l.sensed {
+		pos := l.pos[fmt.Sprintf("sensed[%d]", i)]
+		if name == "" {
+			continue // reported as empty
+		}
+		fact, ok := g.Fact(name)
+		switch {
+		case !ok:
+			msg := fmt.Sprintf("unknown fact %q", name)
+			if s := suggest.Closest(name, l.spec.Facts); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			l.errorAt(pos, "%s", msg)
+		case seen[fact]:
+			l.errorAt(pos, "fact %q is already listed in sensed", name)
+		default:
+			seen[fact] = true
+			out = append(out, fact)
+		}
+	}
+	return out
 }
 
 // isBroken reports whether path is, or is inside, an item already reported.

@@ -42,11 +42,16 @@ type Reach struct {
 }
 
 // From computes the literals reachable from s using the actions capable
-// allows (all, if nil).
-func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool) *Reach {
+// allows (all, if nil). Both values of each free fact are reachable: the
+// world, not only actions, changes those (a sensor's "healthy").
+func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool, free ...goap.Fact) *Reach {
 	r := &Reach{d: d, reached: make([]bool, 2*d.NumFacts()), capable: capable}
 	for f := goap.Fact(0); int(f) < d.NumFacts(); f++ {
 		r.reached[Literal{f, s.Has(f)}.index()] = true
+	}
+	for _, f := range free {
+		r.reached[Literal{f, true}.index()] = true
+		r.reached[Literal{f, false}.index()] = true
 	}
 	for changed := true; changed; {
 		changed = false
