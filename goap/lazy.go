@@ -42,10 +42,14 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	one := d.one
 	app := p.applicable
 
+	var hOf [65]int // whole, like every cost
+	for u, h := range byUnmet {
+		hOf[u] = int(h)
+	}
 	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
 	open := &p.buckets
 	open.Reset()
-	open.Push(int(byUnmet[bits.OnesCount64((start^gv)&gm)]), 0)
+	open.Push(hOf[bits.OnesCount64((start^gv)&gm)], 0)
 	res := Result{Plan: dst}
 	defer func() { p.lazy = nodes }()
 
@@ -56,9 +60,9 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		if !p.closed.add(s) {
 			continue // taken before, at no greater cost
 		}
-		g := float64(f) - byUnmet[bits.OnesCount64((s^gv)&gm)]
+		g := f - hOf[bits.OnesCount64((s^gv)&gm)]
 		if s&gm == gv {
-			res.Status, res.Cost, res.Plan = Found, g, appendPath(dst, nodes, ni)
+			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni)
 			return res, true
 		}
 		if res.Expanded >= budget {
@@ -87,10 +91,11 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				if c.kind != costConst {
 					cost = c.ruleWord(s) // whole costs: a rule list, not a Func
 				}
+				ci := int(cost)
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
-				open.Push(int(g+cost+byUnmet[bits.OnesCount64((ns^gv)&gm)]), idx)
+				open.Push(g+ci+hOf[bits.OnesCount64((ns^gv)&gm)], idx)
 			}
 		}
 	}
