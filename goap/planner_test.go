@@ -298,3 +298,27 @@ func TestManyFacts(t *testing.T) {
 		}
 	}
 }
+
+// TestDomainWithoutActions plans where nothing can change: the start state
+// is all there is, on both sides of the dense-table bound.
+func TestDomainWithoutActions(t *testing.T) {
+	for _, n := range []int{3, 20, 70} {
+		spec := goap.Spec{Name: "still", Initial: map[string]bool{"f1": true}, Goals: []goap.GoalSpec{
+			{Name: "Zero", Conditions: map[string]bool{"f0": true}},
+			{Name: "One", Conditions: map[string]bool{"f1": true}},
+		}}
+		for i := 0; i < n; i++ {
+			spec.Facts = append(spec.Facts, randdomain.FactName(i))
+		}
+		d := mustDomain(t, spec)
+		p := goap.NewPlanner(d)
+		res, err := p.Plan(nil, d.Initial(), d.Goal("Zero"), goap.Options{})
+		if err != nil || res.Status != goap.NoPlan || res.Expanded != 1 || res.Generated != 0 {
+			t.Errorf("%d facts, Zero: %+v, %v; want no plan after expanding the start", n, res, err)
+		}
+		res, err = p.Plan(nil, d.Initial(), d.Goal("One"), goap.Options{})
+		if err != nil || res.Status != goap.Found || len(res.Plan) != 0 || res.Cost != 0 {
+			t.Errorf("%d facts, One: %+v, %v; want the empty plan", n, res, err)
+		}
+	}
+}
