@@ -103,8 +103,105 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 }
 
 // maxLazyNodes is how many entries forwardLazy queues before it gives up:
-// 80 MiB of nodes and links.
+// 80 MiB of nodes and links. forwardLazyWide's entries are larger, and it
+// queues fewer in proportion.
 const maxLazyNodes = 1 << 22
+
+// forwardLazyWide is forwardLazy for states of several words: the searches
+// of domains of more than 64 facts with whole costs, no depth limit, no
+// trace and the goal-count or blind estimate. The successors' states are
+// kept in one flat arena, W words each, beside their nodes; the set of
+// expanded states is an intern table. It returns false, as forwardLazy
+// does, once its queue would take more memory than forwardLazy's limit.
+func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) (Result, bool) {
+	d := p.d
+	W := d.words
+	p.closedWide.Reset(W)
+	gm, gv := goal.cond.mask, goal.cond.value
+	byUnmet := p.countTable(goal.cond.Len(), goal.fixMax, prof.minCost)
+	if heur == Blind {
+		clear(byUnmet)
+	}
+	hOf := p.hOf[:0] // whole, like every cost
+	for _, h := range byUnmet {
+		hOf = append(hOf, int(h))
+	}
+	p.hOf = hOf
+	costs := prof.costs
+	masks := d.masks
+	app := p.applicable
+	cur := p.cur[:W]
+	limit := p.lazyLimit * 20 / (12 + 8*W) // bytes per entry: forwardLazy's 20, here a link, a node and W words
+
+	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
+	words := append(p.wideWords[:0], start...)
+	open := &p.buckets
+	open.Reset()
+	open.Push(hOf[unmet(start, gm, gv)], 0)
+	res := Result{Plan: dst}
+	defer func() { p.wideNodes, p.wideWords = nodes, words }()
+
+	for open.Len() > 0 {
+		f, ni := open.Pop()
+		copy(cur, words[int(ni)*W:])
+		if _, _, added := p.closedWide.Intern(cur); !added {
+			continue // taken before, at no greater cost
+		}
+		u := unmet(cur, gm, gv)
+		g := f - hOf[u]
+		if u == 0 {
+			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni)
+			return res, true
+		}
+		if res.Expanded >= budget {
+			res.Status = BudgetExhausted
+			return res, true
+		}
+		if len(nodes) > limit {
+			return Result{Plan: dst}, false
+		}
+		res.Expanded++
+		d.applicableWide(cur, app)
+		for k, word := range app {
+			word &= prof.capable[k]
+			for word != 0 {
+				ai := k<<6 | bits.TrailingZeros64(word)
+				word &= word - 1
+				eff := masks[ai*4*W+2*W : (ai+1)*4*W]
+				changed := uint64(0)
+				for w := 0; w < W; w++ {
+					nw := cur[w]&^eff[w] | eff[W+w]
+					words = append(words, nw)
+					changed |= nw ^ cur[w]
+				}
+				if changed == 0 {
+					words = words[:len(words)-W]
+					continue
+				}
+				c := &costs[ai]
+				cost := c.value
+				if c.kind != costConst {
+					cost = c.at(cur) // whole costs: a rule list, not a Func
+				}
+				res.Generated++
+				idx := int32(len(nodes))
+				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
+				open.Push(g+int(cost)+hOf[unmet(words[len(words)-W:], gm, gv)], idx)
+			}
+		}
+	}
+	res.Status = NoPlan
+	return res, true
+}
+
+// wideNode is a forwardLazyWide search node; its state is in the words
+// arena.
+type wideNode struct {
+	parent int32
+	action ActionID
+}
+
+func (n *wideNode) link() (int32, ActionID) { return n.parent, n.action }
 
 // lazyNode is a forwardLazy search node.
 type lazyNode struct {

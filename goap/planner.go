@@ -144,7 +144,7 @@ type Result struct {
 // table, and reuses them: once warm, a plan allocates nothing, and a large
 // search runs several times faster than on a new planner. The arena keeps
 // the size of the largest search made: a few tens of bytes per state
-// reached, or per successor generated on domains of 13 to 64 facts with
+// reached, or per successor generated on domains of more than 12 facts with
 // whole costs, whose search queues duplicates rather than look each one up
 // (up to 80 MiB, past which it hands over to a search that does). A Planner
 // is not safe for concurrent use; give each goroutine its own, sharing the
@@ -171,6 +171,12 @@ type Planner struct {
 	words      wordMap
 	closed     wordSet // forwardLazy's expanded states
 	lazy       []lazyNode
+	// forwardLazyWide's expanded states, nodes, and their states, W words
+	// each.
+	closedWide intern.Table[struct{}]
+	wideNodes  []wideNode
+	wideWords  []uint64
+	hOf        []int
 	buckets    pq.Buckets
 	// forceGeneral disables forwardWord, for the test that compares them.
 	forceGeneral bool
@@ -262,7 +268,13 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic, budget)
 		}
 	} else {
-		res = p.forward(dst, start.words, goal, prof, opt, budget)
+		done := false
+		if p.d.words > 1 && prof.wholeCosts && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+			res, done = p.forwardLazyWide(dst, start.words, goal, prof, opt.Heuristic, budget)
+		}
+		if !done {
+			res = p.forward(dst, start.words, goal, prof, opt, budget)
+		}
 	}
 	switch res.Status {
 	case BudgetExhausted:

@@ -15,15 +15,19 @@ import (
 	"github.com/ploy-ai/ploy/internal/randdomain"
 )
 
-// TestWordSearchMatchesGeneral checks that the one-word fast path makes
-// exactly the search the general one makes: same plan, cost and counts.
+// TestWordSearchMatchesGeneral checks that the fast paths (one-word states,
+// and delayed duplicate detection for any width) make exactly the search
+// the general one makes: same plan, cost and counts.
 func TestWordSearchMatchesGeneral(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 200; i++ {
 		cfg := randdomain.Small
 		cfg.Facts = 5 + r.IntN(20) // both sides of the dense-table bound
-		if i%4 == 3 {
+		switch i % 8 {
+		case 3, 7:
 			cfg.Facts = 25 + r.IntN(40) // up to a full word
+		case 5:
+			cfg.Facts = 65 + r.IntN(136) // several words
 		}
 		if i%5 == 4 {
 			cfg.Actions = 17 + r.IntN(200) // tables over several words, or none
@@ -38,7 +42,9 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 		for _, goal := range d.Goals() {
 			for _, h := range []goap.Heuristic{goap.GoalCount, goap.Blind} {
 				start := d.NewState()
-				start.Words()[0] = r.Uint64() & (1<<cfg.Facts - 1)
+				for f := 0; f < cfg.Facts; f++ {
+					start.Set(goap.Fact(f), r.IntN(2) == 0)
+				}
 				opt := goap.Options{Heuristic: h, Profile: prof, Budget: 5000}
 				a, errA := fast.Plan(nil, start, goal, opt)
 				b, errB := general.Plan(nil, start, goal, opt)
