@@ -23,8 +23,8 @@
 // # Searching
 //
 // A [Planner] owns its open list, node arena and state table and reuses
-// them, so that once warm a plan allocates nothing; give each goroutine its
-// own. [Planner.Plan] returns a [Result] with a [Status] and statistics.
+// them, so that once warm a plan allocates nothing (but the error of a plan
+// that hit its budget or depth limit); give each goroutine its own. [Planner.Plan] returns a [Result] with a [Status] and statistics.
 // Finding no plan is a normal outcome; a spent node budget or a depth limit
 // that pruned every plan is a [*SearchError] (errors.Is [ErrBudgetExhausted]
 // or [ErrDepthExceeded]). Every search is bounded by [DefaultBudget] unless
@@ -37,6 +37,10 @@
 // nothing skipped. Backward search regresses the goal through actions that
 // serve it, splitting rule costs into exclusive cases so that costs stay
 // exact; it refuses Go-function costs rather than guess.
+//
+// Forward searches without a trace, a depth limit or [HMax] take faster
+// paths (states in one word, delayed duplicate detection where costs are
+// whole) that make exactly the same search: same plan, cost and counts.
 //
 // A [Trace] passed in [Options] records every expansion and what each action
 // did there; it costs nothing when absent.
