@@ -62,8 +62,8 @@ type Domain struct {
 	// one is masks again, as one struct per action, when states are one
 	// word: the common case gets scalar code.
 	one []oneWordAction
-	// fails finds a one-word state's applicable actions by table lookups;
-	// its fail slice is nil where the table would be too large.
+	// fails finds a state's applicable actions by table lookups; its fail
+	// slice is nil where the table would be too large.
 	fails failTable
 }
 
@@ -211,9 +211,7 @@ func NewDomain(spec Spec) (*Domain, error) {
 			d.one = append(d.one, oneWordAction{a.preMask[0], a.preValue[0], a.effMask[0], a.effValue[0]})
 		}
 	}
-	if w == 1 {
-		d.fails, _ = newFailTable(d.one)
-	}
+	d.fails, _ = newFailTable(d.masks, w, len(d.actions))
 	for _, g := range d.goals {
 		g.fixMax = d.fixMax(g.cond)
 	}

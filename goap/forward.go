@@ -187,22 +187,6 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	return res
 }
 
-// applicableWide sets app to the actions whose preconditions hold in the
-// state s of several words, one bit per action, testing every action with no
-// branch per action to mispredict.
-func (d *Domain) applicableWide(s []uint64, app []uint64) {
-	W := d.words
-	clear(app)
-	for ai := range d.actions {
-		m := d.masks[ai*4*W : ai*4*W+2*W]
-		miss := uint64(0)
-		for w := 0; w < W; w++ {
-			miss |= s[w]&m[w] ^ m[W+w]
-		}
-		app[ai>>6] |= isZero(miss) << (uint(ai) & 63)
-	}
-}
-
 // touchSlots is the table size from which pass 3 pays: 16-byte-and-up slots
 // past a few hundred kilobytes no longer sit in a core's L2.
 const touchSlots = 1 << 15
