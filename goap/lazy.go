@@ -61,7 +61,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		}
 		g := f - hOf[bits.OnesCount64((s^gv)&gm)]
 		if s&gm == gv {
-			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni)
+			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni, false)
 			return res, true
 		}
 		if res.Expanded >= budget {
@@ -150,7 +150,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 		u := unmet(cur, gm, gv)
 		g := f - hOf[u]
 		if u == 0 {
-			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni)
+			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni, false)
 			return res, true
 		}
 		if res.Expanded >= budget {
@@ -275,4 +275,101 @@ func (m *wordSet) grow() {
 		m.slots[i] = s
 		m.used = append(m.used, uint32(i))
 	}
+}
+
+// backwardLazy is backward with duplicate detection delayed to expansion, as
+// forwardLazyWide does it, over partial states of 2W words (mask, then
+// value): for whole costs, the goal-count or blind estimate (both
+// consistent in regression too: an action serves at most maxEffects facts),
+// no depth limit and no trace. It regresses in the same order as backward,
+// so it makes the same search, and returns false, handing over, once its
+// queue would take more memory than forwardLazy's limit.
+func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) (Result, bool) {
+	d := p.d
+	W := d.words
+	p.closedWide.Reset(2 * W)
+	byUnmet := p.countTable(len(d.facts), prof.maxEffects, prof.minCost)
+	if heur == Blind {
+		clear(byUnmet)
+	}
+	hOf := p.hOf[:0] // whole, like every cost
+	for _, h := range byUnmet {
+		hOf = append(hOf, int(h))
+	}
+	p.hOf = hOf
+	cases, caseOf := prof.cases, prof.caseOf
+	cur := p.cur[:2*W]
+	limit := p.lazyLimit * 20 / (12 + 16*W)
+
+	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
+	words := append(append(p.wideWords[:0], goal.cond.mask...), goal.cond.value...)
+	open := &p.buckets
+	open.Reset()
+	open.Push(hOf[unmet(start, goal.cond.mask, goal.cond.value)], 0)
+	res := Result{Plan: dst}
+	defer func() { p.wideNodes, p.wideWords = nodes, words }()
+
+	for open.Len() > 0 {
+		f, ni := open.Pop()
+		copy(cur, words[int(ni)*2*W:])
+		if _, _, added := p.closedWide.Intern(cur); !added {
+			continue // taken before, at no greater cost
+		}
+		mask, value := cur[:W], cur[W:]
+		u := unmet(start, mask, value)
+		g := f - hOf[u]
+		if u == 0 {
+			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni, true)
+			return res, true
+		}
+		if res.Expanded >= budget {
+			res.Status = BudgetExhausted
+			return res, true
+		}
+		if len(nodes) > limit {
+			return Result{Plan: dst}, false
+		}
+		res.Expanded++
+		for ai := range d.actions {
+			if prof.capable[ai>>6]&(1<<(uint(ai)&63)) == 0 {
+				continue
+			}
+			act := &d.actions[ai]
+			serves, undoes := uint64(0), uint64(0)
+			for w := 0; w < W; w++ {
+				touched := act.effMask[w] & mask[w]
+				diff := act.effValue[w] ^ value[w]
+				serves |= touched &^ diff
+				undoes |= touched & diff
+			}
+			if undoes != 0 || serves == 0 {
+				continue
+			}
+			for _, c := range cases[caseOf[ai]:caseOf[ai+1]] {
+				base := len(words)
+				words = append(words, cur...)
+				next := words[base:]
+				clash, changed := uint64(0), uint64(0)
+				for w := 0; w < W; w++ {
+					keepM := mask[w] &^ act.effMask[w]
+					keepV := value[w] &^ act.effMask[w]
+					clash |= (keepV ^ c.value[w]) & keepM & c.mask[w]
+					nm := keepM | c.mask[w]
+					nv := keepV | c.value[w]
+					next[w], next[W+w] = nm, nv
+					changed |= (nm ^ mask[w]) | (nv ^ value[w])
+				}
+				if clash != 0 || changed == 0 {
+					words = words[:base]
+					continue
+				}
+				res.Generated++
+				idx := int32(len(nodes))
+				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
+				open.Push(g+int(c.cost)+hOf[unmet(start, next[:W], next[W:])], idx)
+			}
+		}
+	}
+	res.Status = NoPlan
+	return res, true
 }

@@ -252,7 +252,13 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			res = Result{Status: Unsupported, Plan: dst}
 			err = &RegressionError{Goal: goal.name, Action: p.d.actions[prof.funcAction].name}
 		} else {
-			res = p.backward(dst, start.words, goal, prof, opt, budget)
+			done := false
+			if prof.wholeCosts && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+				res, done = p.backwardLazy(dst, start.words, goal, prof, opt.Heuristic, budget)
+			}
+			if !done {
+				res = p.backward(dst, start.words, goal, prof, opt, budget)
+			}
 		}
 	} else if p.d.words == 1 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
 		// A dense table sits in the cache: pruning duplicates when they are

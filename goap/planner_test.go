@@ -16,8 +16,8 @@ import (
 )
 
 // TestWordSearchMatchesGeneral checks that the fast paths (one-word states,
-// and delayed duplicate detection for any width) make exactly the search
-// the general one makes: same plan, cost and counts.
+// and delayed duplicate detection for any width, forward and backward) make
+// exactly the search the general ones make: same plan, cost and counts.
 func TestWordSearchMatchesGeneral(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for i := 0; i < 200; i++ {
@@ -45,11 +45,13 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 				for f := 0; f < cfg.Facts; f++ {
 					start.Set(goap.Fact(f), r.IntN(2) == 0)
 				}
-				opt := goap.Options{Heuristic: h, Profile: prof, Budget: 5000}
-				a, errA := fast.Plan(nil, start, goal, opt)
-				b, errB := general.Plan(nil, start, goal, opt)
-				if fmt.Sprint(a) != fmt.Sprint(b) || (errA == nil) != (errB == nil) {
-					t.Fatalf("domain %d goal %s %v: word search %+v %v, general %+v %v", i, goal.Name(), h, a, errA, b, errB)
+				for _, search := range searches {
+					opt := goap.Options{Search: search, Heuristic: h, Profile: prof, Budget: 5000}
+					a, errA := fast.Plan(nil, start, goal, opt)
+					b, errB := general.Plan(nil, start, goal, opt)
+					if fmt.Sprint(a) != fmt.Sprint(b) || (errA == nil) != (errB == nil) {
+						t.Fatalf("domain %d goal %s %v %v: fast path %+v %v, general %+v %v", i, goal.Name(), search, h, a, errA, b, errB)
+					}
 				}
 			}
 		}
@@ -129,9 +131,27 @@ func TestTraceReasonsForCapabilityAndDepth(t *testing.T) {
 }
 
 // TestWarmPlannerAllocatesNothing is the zero-allocation guarantee.
+// wideWithPlan returns a random 70-fact domain (states of two words), a
+// start state and a goal with a plan of at least two steps from it.
+func wideWithPlan(t *testing.T) (*goap.Domain, goap.State, *goap.Goal) {
+	r := rand.New(rand.NewPCG(70, 2))
+	cfg := randdomain.Small
+	cfg.Facts = 70
+	for {
+		d := mustDomain(t, randdomain.Spec(r, cfg))
+		for _, goal := range d.Goals() {
+			res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), goal, goap.Options{})
+			if err == nil && res.Status == goap.Found && len(res.Plan) >= 2 {
+				return d, d.Initial(), goal
+			}
+		}
+	}
+}
+
 func TestWarmPlannerAllocatesNothing(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	d32, s32 := random32()
+	d70, s70, g70 := wideWithPlan(t)
 	cases := []struct {
 		name  string
 		d     *goap.Domain
@@ -145,6 +165,9 @@ func TestWarmPlannerAllocatesNothing(t *testing.T) {
 		{"battle mage depth", d, d.Initial(), d.Goal("Kill"), goap.Options{MaxDepth: 4}},
 		{"battle mage trace", d, d.Initial(), d.Goal("Kill"), goap.Options{Trace: &goap.Trace{}}},
 		{"random 32", d32, s32, d32.Goals()[0], goap.Options{}},
+		{"random 32 backward", d32, s32, d32.Goals()[0], goap.Options{Search: goap.Backward}},
+		{"70 facts", d70, s70, g70, goap.Options{}},
+		{"70 facts backward", d70, s70, g70, goap.Options{Search: goap.Backward}},
 	}
 	for _, c := range cases {
 		p := goap.NewPlanner(c.d)

@@ -109,7 +109,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			continue // a cheaper path to this state was found after this entry
 		}
 		if s&gm == gv {
-			res.Status, res.Cost, res.Plan = Found, n.g, appendPath(dst, nodes, e.Node)
+			res.Status, res.Cost, res.Plan = Found, n.g, appendPath(dst, nodes, e.Node, false)
 			return res
 		}
 		if res.Expanded >= budget {
@@ -166,12 +166,15 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 
 func (n *smallNode) link() (int32, ActionID) { return n.parent, n.action }
 
-// appendPath appends the actions that lead from the search's start to node
-// i, following the nodes' parent links.
+// appendPath appends the actions on the path from the search's root to
+// node i, following the nodes' parent links, in plan order: a forward
+// search's links run from the goal back to the start, so they are reversed;
+// a backward search's run from the start toward the goal, in plan order
+// already.
 func appendPath[N any, P interface {
 	*N
 	link() (int32, ActionID)
-}](dst []ActionID, nodes []N, i int32) []ActionID {
+}](dst []ActionID, nodes []N, i int32, backward bool) []ActionID {
 	start := len(dst)
 	for {
 		parent, a := P(&nodes[i]).link()
@@ -180,7 +183,9 @@ func appendPath[N any, P interface {
 		}
 		dst, i = append(dst, a), parent
 	}
-	reverse(dst[start:])
+	if !backward {
+		reverse(dst[start:])
+	}
 	return dst
 }
 
