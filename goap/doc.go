@@ -38,9 +38,10 @@
 // serve it, splitting rule costs into exclusive cases so that costs stay
 // exact; it refuses Go-function costs rather than guess.
 //
-// Forward searches without a trace, a depth limit or [HMax] take faster
-// paths (states in one word, delayed duplicate detection where costs are
-// whole) that make exactly the same search: same plan, cost and counts.
+// Searches without a trace, a depth limit or [HMax] take faster paths
+// (forward: states kept in one word; both directions: duplicate detection
+// delayed to expansion where costs are whole) that make exactly the same
+// search: same plan, cost and counts.
 //
 // A [Trace] passed in [Options] records every expansion and what each action
 // did there; it costs nothing when absent.
