@@ -72,13 +72,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 				}
 				continue
 			}
-			serves, undoes := uint64(0), uint64(0)
-			for w := 0; w < W; w++ {
-				touched := act.effMask[w] & mask[w]
-				diff := act.effValue[w] ^ value[w]
-				serves |= touched &^ diff
-				undoes |= touched & diff
-			}
+			serves, undoes := act.relevance(mask, value)
 			if undoes != 0 {
 				if tr != nil {
 					tr.addEdge(a, Conflicts, -1)
@@ -92,16 +86,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 				continue
 			}
 			for _, c := range prof.cases[prof.caseOf[ai]:prof.caseOf[ai+1]] {
-				clash, changed := uint64(0), uint64(0)
-				for w := 0; w < W; w++ {
-					keepM := mask[w] &^ act.effMask[w]
-					keepV := value[w] &^ act.effMask[w]
-					clash |= (keepV ^ c.value[w]) & keepM & c.mask[w]
-					nm := keepM | c.mask[w]
-					nv := keepV | c.value[w]
-					next[w], next[W+w] = nm, nv
-					changed |= (nm ^ mask[w]) | (nv ^ value[w])
-				}
+				clash, changed := act.regress(&c, mask, value, next)
 				if clash != 0 {
 					if tr != nil {
 						tr.addEdge(a, Inconsistent, -1)
@@ -149,4 +134,36 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 		res.Status = DepthExceeded
 	}
 	return res
+}
+
+// relevance tells how the action bears on the partial state (mask, value):
+// the needed facts its effects set as needed (serves) and those they set
+// otherwise (undoes). Regression goes through actions that serve and undo
+// nothing.
+func (a *action) relevance(mask, value []uint64) (serves, undoes uint64) {
+	for w := range mask {
+		touched := a.effMask[w] & mask[w]
+		diff := a.effValue[w] ^ value[w]
+		serves |= touched &^ diff
+		undoes |= touched & diff
+	}
+	return serves, undoes
+}
+
+// regress writes into next (mask, then value) what must hold before the
+// action, under cost case c, for (mask, value) to hold after it: the needed
+// facts it does not set, plus the case's. It reports a clash between those
+// (no such state) and whether anything changed.
+func (a *action) regress(c *costCase, mask, value, next []uint64) (clash, changed uint64) {
+	W := len(mask)
+	for w := range mask {
+		keepM := mask[w] &^ a.effMask[w]
+		keepV := value[w] &^ a.effMask[w]
+		clash |= (keepV ^ c.value[w]) & keepM & c.mask[w]
+		nm := keepM | c.mask[w]
+		nv := keepV | c.value[w]
+		next[w], next[W+w] = nm, nv
+		changed |= (nm ^ mask[w]) | (nv ^ value[w])
+	}
+	return clash, changed
 }

@@ -31,20 +31,13 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	d := p.d
 	p.closed.reset()
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
-	byUnmet := p.countTable(goal.cond.Len(), goal.fixMax, prof.minCost)
-	if heur == Blind {
-		clear(byUnmet)
-	}
+	var hOf [65]int // an array: the compiler drops the bounds checks
+	copy(hOf[:], p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof.minCost, heur))
 	costs := prof.costs
 	capable := prof.capable
 	allCapable := prof.allCapable
 	one := d.one
 	app := p.applicable
-
-	var hOf [65]int // whole, like every cost
-	for u, h := range byUnmet {
-		hOf[u] = int(h)
-	}
 	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
 	open := &p.buckets
 	open.Reset()
@@ -59,13 +52,9 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		if !p.closed.add(s) {
 			continue // taken before, at no greater cost
 		}
-		g := f - hOf[bits.OnesCount64((s^gv)&gm)]
-		if s&gm == gv {
-			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni, false)
-			return res, true
-		}
-		if res.Expanded >= budget {
-			res.Status = BudgetExhausted
+		u := bits.OnesCount64((s ^ gv) & gm)
+		g := f - hOf[u]
+		if settleDelayed(&res, dst, nodes, ni, g, u, budget, false) {
 			return res, true
 		}
 		if len(nodes) > p.lazyLimit {
@@ -102,6 +91,39 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	return res, true
 }
 
+// wholeEstimates is countTable in whole numbers, all zero for Blind: the
+// delayed searches run only where every cost, and so every estimate, is
+// whole.
+func (p *Planner) wholeEstimates(n, per int, unit float64, heur Heuristic) []int {
+	byUnmet := p.countTable(n, per, unit)
+	p.hOf = p.hOf[:0]
+	for _, h := range byUnmet {
+		if heur == Blind {
+			h = 0
+		}
+		p.hOf = append(p.hOf, int(h))
+	}
+	return p.hOf
+}
+
+// settleDelayed is settle for the delayed searches: an entry taken with u
+// unmet facts at cost g ends the search if u is 0 (found) or the budget is
+// spent; otherwise the caller expands it.
+func settleDelayed[N any, P interface {
+	*N
+	link() (int32, ActionID)
+}](res *Result, dst []ActionID, nodes []N, ni int32, g, u, budget int, backward bool) bool {
+	if u == 0 {
+		res.Status, res.Cost, res.Plan = Found, float64(g), appendPath[N, P](dst, nodes, ni, backward)
+		return true
+	}
+	if res.Expanded >= budget {
+		res.Status = BudgetExhausted
+		return true
+	}
+	return false
+}
+
 // maxLazyNodes is how many entries forwardLazy queues before it gives up:
 // 80 MiB of nodes and links. forwardLazyWide's entries are larger, and it
 // queues fewer in proportion.
@@ -118,15 +140,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	W := d.words
 	p.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
-	byUnmet := p.countTable(goal.cond.Len(), goal.fixMax, prof.minCost)
-	if heur == Blind {
-		clear(byUnmet)
-	}
-	hOf := p.hOf[:0] // whole, like every cost
-	for _, h := range byUnmet {
-		hOf = append(hOf, int(h))
-	}
-	p.hOf = hOf
+	hOf := p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof.minCost, heur)
 	costs := prof.costs
 	masks := d.masks
 	app := p.applicable
@@ -149,12 +163,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 		}
 		u := unmet(cur, gm, gv)
 		g := f - hOf[u]
-		if u == 0 {
-			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni, false)
-			return res, true
-		}
-		if res.Expanded >= budget {
-			res.Status = BudgetExhausted
+		if settleDelayed(&res, dst, nodes, ni, g, u, budget, false) {
 			return res, true
 		}
 		if len(nodes) > limit {
@@ -288,15 +297,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	d := p.d
 	W := d.words
 	p.closedWide.Reset(2 * W)
-	byUnmet := p.countTable(len(d.facts), prof.maxEffects, prof.minCost)
-	if heur == Blind {
-		clear(byUnmet)
-	}
-	hOf := p.hOf[:0] // whole, like every cost
-	for _, h := range byUnmet {
-		hOf = append(hOf, int(h))
-	}
-	p.hOf = hOf
+	hOf := p.wholeEstimates(len(d.facts), prof.maxEffects, prof.minCost, heur)
 	cases, caseOf := prof.cases, prof.caseOf
 	cur := p.cur[:2*W]
 	limit := p.lazyLimit * 20 / (12 + 16*W)
@@ -318,12 +319,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		mask, value := cur[:W], cur[W:]
 		u := unmet(start, mask, value)
 		g := f - hOf[u]
-		if u == 0 {
-			res.Status, res.Cost, res.Plan = Found, float64(g), appendPath(dst, nodes, ni, true)
-			return res, true
-		}
-		if res.Expanded >= budget {
-			res.Status = BudgetExhausted
+		if settleDelayed(&res, dst, nodes, ni, g, u, budget, true) {
 			return res, true
 		}
 		if len(nodes) > limit {
@@ -335,31 +331,14 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 				continue
 			}
 			act := &d.actions[ai]
-			serves, undoes := uint64(0), uint64(0)
-			for w := 0; w < W; w++ {
-				touched := act.effMask[w] & mask[w]
-				diff := act.effValue[w] ^ value[w]
-				serves |= touched &^ diff
-				undoes |= touched & diff
-			}
-			if undoes != 0 || serves == 0 {
+			if serves, undoes := act.relevance(mask, value); undoes != 0 || serves == 0 {
 				continue
 			}
 			for _, c := range cases[caseOf[ai]:caseOf[ai+1]] {
 				base := len(words)
 				words = append(words, cur...)
 				next := words[base:]
-				clash, changed := uint64(0), uint64(0)
-				for w := 0; w < W; w++ {
-					keepM := mask[w] &^ act.effMask[w]
-					keepV := value[w] &^ act.effMask[w]
-					clash |= (keepV ^ c.value[w]) & keepM & c.mask[w]
-					nm := keepM | c.mask[w]
-					nv := keepV | c.value[w]
-					next[w], next[W+w] = nm, nv
-					changed |= (nm ^ mask[w]) | (nv ^ value[w])
-				}
-				if clash != 0 || changed == 0 {
+				if clash, changed := act.regress(&c, mask, value, next); clash != 0 || changed == 0 {
 					words = words[:base]
 					continue
 				}
