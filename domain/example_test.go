@@ -58,3 +58,36 @@ actions:
 	//     7 |     cost: 0
 	//       |           ^
 }
+
+// Lint warns before run time. A fact that only the world changes, such as
+// a guard hearing a noise, is listed under sensed: lint then takes both of
+// its values as reachable, and says nothing of the actions that need it.
+func ExampleLint() {
+	src := []byte(`name: guard
+facts: [heard_noise, alarm_raised, patrolling]
+initial: {patrolling: true}
+sensed: [heard_noise]
+actions:
+  - name: RaiseAlarm
+    preconditions: {heard_noise: true}
+    effects: {alarm_raised: true}
+    cost: 1
+  - name: Rest
+    preconditions: {patrolling: false}
+    effects: {patrolling: true}
+    cost: 1
+goals:
+  - name: Alert
+    conditions: {alarm_raised: true}
+`)
+	f, err := domain.Parse("guard.yaml", src)
+	if err != nil {
+		fmt.Print(domain.Format(err, src))
+		return
+	}
+	for _, w := range domain.Lint(f) {
+		fmt.Println(w)
+	}
+	// Output:
+	// guard.yaml:10:11: warning: action "Rest" can never apply from the initial state: it needs not patrolling (patrolling: it is true and no action makes it false)
+}
