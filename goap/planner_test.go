@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -348,6 +349,42 @@ func TestDomainWithoutActions(t *testing.T) {
 		res, err = p.Plan(nil, d.Initial(), d.Goal("One"), goap.Options{})
 		if err != nil || res.Status != goap.Found || len(res.Plan) != 0 || res.Cost != 0 {
 			t.Errorf("%d facts, One: %+v, %v; want the empty plan", n, res, err)
+		}
+	}
+}
+
+// TestDearActionsKeepMemorySmall runs a search whose f climbs by a thousand
+// at every step (a binary counter whose increments cost 1000 each, so that
+// its goal is a million steps away) until the budget is spent. The bucketed
+// open list once kept a list for every f up to a hundred million, 1.6 GB;
+// its ring now spans only the f values queued together.
+func TestDearActionsKeepMemorySmall(t *testing.T) {
+	const bits = 20
+	spec := goap.Spec{Name: "counter", Goals: []goap.GoalSpec{{Name: "Full", Conditions: map[string]bool{}}}}
+	for i := 0; i < bits; i++ {
+		spec.Facts = append(spec.Facts, randdomain.FactName(i))
+		spec.Goals[0].Conditions[randdomain.FactName(i)] = true
+	}
+	for i := 0; i < bits; i++ {
+		pre := map[string]bool{randdomain.FactName(i): false}
+		eff := map[string]bool{randdomain.FactName(i): true}
+		for j := 0; j < i; j++ {
+			pre[randdomain.FactName(j)] = true
+			eff[randdomain.FactName(j)] = false
+		}
+		spec.Actions = append(spec.Actions, goap.ActionSpec{Name: fmt.Sprintf("inc%d", i), Preconditions: pre, Effects: eff, Cost: goap.Const(1000)})
+	}
+	d := mustDomain(t, spec)
+	for _, search := range searches {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), d.Goal("Full"), goap.Options{Search: search, Budget: 100000})
+		runtime.ReadMemStats(&after)
+		if !errors.Is(err, goap.ErrBudgetExhausted) {
+			t.Fatalf("%v: %+v, %v; want the budget spent", search, res, err)
+		}
+		if mb := (after.TotalAlloc - before.TotalAlloc) >> 20; mb > 64 {
+			t.Errorf("%v: %d MB allocated for %d expansions", search, mb, res.Expanded)
 		}
 	}
 }

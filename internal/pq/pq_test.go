@@ -110,3 +110,41 @@ func TestBucketsMatchTheHeap(t *testing.T) {
 		}
 	}
 }
+
+// TestBucketsWindow pushes f values up to two thousand above the last one
+// popped, as a search of dear actions does, so that f climbs into the
+// millions, and now and then one below the window; it checks the order
+// against the heap and that the window stays as narrow as the f values
+// queued together.
+func TestBucketsWindow(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var q Queue
+	var b Buckets
+	for round := 0; round < 20; round++ {
+		q.Reset()
+		b.Reset()
+		node, low := int32(0), 5000*round
+		wild := round%2 == 1 // odd rounds also push below the window
+		for step := 0; step < 20000; step++ {
+			if r.IntN(2) > 0 || q.Len() == 0 {
+				f := low + r.IntN(2000) + 1000
+				if wild && r.IntN(100) == 0 {
+					f = max(0, low-r.IntN(3000)) // below the window
+				}
+				q.Push(Entry{F: float64(f), Node: node})
+				b.Push(f, node)
+				node++
+				continue
+			}
+			e := q.Pop()
+			f, n := b.Pop()
+			if float64(f) != e.F || n != e.Node {
+				t.Fatalf("round %d step %d: buckets popped (%d, %d), heap (%g, %d)", round, step, f, n, e.F, e.Node)
+			}
+			low = f // the next pushes climb from the least f
+		}
+		if !wild && len(b.lists) > 1<<13 {
+			t.Fatalf("round %d: a window of %d lists for f up to %d", round, len(b.lists), low)
+		}
+	}
+}
