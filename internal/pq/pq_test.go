@@ -81,70 +81,62 @@ func TestQueuePushAllocatesNothingWhenWarm(t *testing.T) {
 	}
 }
 
-// TestBucketsMatchTheHeap pushes the same entries, in increasing node order
-// as a search does, into both lists and checks they pop identically.
-func TestBucketsMatchTheHeap(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 10))
+// againstHeap runs steps of pushes (in increasing node order, as a search
+// makes them) and pops on a heap and on b: push reports whether to push
+// next and with which f, given the f last popped. It fails unless both pop
+// the same entries.
+func againstHeap(t *testing.T, b *Buckets, steps int, push func(last int) (bool, int)) {
+	t.Helper()
 	var q Queue
-	var b Buckets
-	for round := 0; round < 100; round++ {
-		q.Reset()
-		b.Reset()
-		node := int32(0)
-		for step := 0; step < 500; step++ {
-			if r.IntN(3) > 0 || q.Len() == 0 {
-				f := r.IntN(12)
-				q.Push(Entry{F: float64(f), Node: node})
-				b.Push(f, node)
-				node++
-				continue
-			}
-			e := q.Pop()
-			f, n := b.Pop()
-			if float64(f) != e.F || n != e.Node {
-				t.Fatalf("round %d: buckets popped (%d, %d), heap (%g, %d)", round, f, n, e.F, e.Node)
-			}
+	b.Reset()
+	node, last := int32(0), 0
+	for step := 0; step < steps; step++ {
+		if ok, f := push(last); ok || q.Len() == 0 {
+			q.Push(Entry{F: float64(f), Node: node})
+			b.Push(f, node)
+			node++
+			continue
 		}
-		if q.Len() != b.Len() {
-			t.Fatalf("lengths %d and %d", q.Len(), b.Len())
+		e := q.Pop()
+		f, n := b.Pop()
+		if float64(f) != e.F || n != e.Node {
+			t.Fatalf("step %d: buckets popped (%d, %d), heap (%g, %d)", step, f, n, e.F, e.Node)
 		}
+		last = f
+	}
+	if q.Len() != b.Len() {
+		t.Fatalf("lengths %d and %d", q.Len(), b.Len())
 	}
 }
 
-// TestBucketsWindow pushes f values up to two thousand above the last one
-// popped, as a search of dear actions does, so that f climbs into the
-// millions, and now and then one below the window; it checks the order
-// against the heap and that the window stays as narrow as the f values
-// queued together.
+// TestBucketsMatchTheHeap checks the order on small f values.
+func TestBucketsMatchTheHeap(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var b Buckets
+	for range 100 {
+		againstHeap(t, &b, 500, func(int) (bool, int) { return r.IntN(3) > 0, r.IntN(12) })
+	}
+}
+
+// TestBucketsWindow pushes f values one to three thousand above the last
+// one popped, as a search of dear actions does, so that f climbs into the
+// millions, and in odd rounds now and then one below the window; it checks
+// the order against the heap and that the ring stays as narrow as the f
+// values queued together.
 func TestBucketsWindow(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
-	var q Queue
-	var b Buckets
 	for round := 0; round < 20; round++ {
-		q.Reset()
-		b.Reset()
-		node, low := int32(0), 5000*round
-		wild := round%2 == 1 // odd rounds also push below the window
-		for step := 0; step < 20000; step++ {
-			if r.IntN(2) > 0 || q.Len() == 0 {
-				f := low + r.IntN(2000) + 1000
-				if wild && r.IntN(100) == 0 {
-					f = max(0, low-r.IntN(3000)) // below the window
-				}
-				q.Push(Entry{F: float64(f), Node: node})
-				b.Push(f, node)
-				node++
-				continue
+		var b Buckets // a ring widened by the last round would hide a leak
+		wild := round%2 == 1
+		againstHeap(t, &b, 20000, func(last int) (bool, int) {
+			f := last + 1000 + r.IntN(2000)
+			if wild && r.IntN(100) == 0 {
+				f = max(0, last-r.IntN(3000)) // below the window
 			}
-			e := q.Pop()
-			f, n := b.Pop()
-			if float64(f) != e.F || n != e.Node {
-				t.Fatalf("round %d step %d: buckets popped (%d, %d), heap (%g, %d)", round, step, f, n, e.F, e.Node)
-			}
-			low = f // the next pushes climb from the least f
-		}
+			return r.IntN(2) > 0, f
+		})
 		if !wild && len(b.lists) > 1<<13 {
-			t.Fatalf("round %d: a window of %d lists for f up to %d", round, len(b.lists), low)
+			t.Fatalf("round %d: a ring of %d lists", round, len(b.lists))
 		}
 	}
 }
