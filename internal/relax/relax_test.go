@@ -30,3 +30,26 @@ func TestWhyMatchesLessonWording(t *testing.T) {
 		t.Error("enemy_dead should stay reachable")
 	}
 }
+
+// TestFreeFactsTakeBothValues checks that a free fact (one the world
+// changes) is reachable either way, and what it unlocks with it.
+func TestFreeFactsTakeBothValues(t *testing.T) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := d.Initial()
+	healthy, _ := d.Fact("healthy")
+	shrine, _ := d.Fact("potion_at_shrine")
+	carrying, _ := d.Fact("carrying_potion")
+	s.Set(shrine, false)
+	if r := From(d, s, nil); r.Has(Literal{healthy, false}) || r.Has(Literal{carrying, true}) {
+		t.Fatal("without free facts: not healthy and a carried potion should be out of reach")
+	}
+	r := From(d, s, nil, healthy, shrine)
+	for _, l := range []Literal{{healthy, false}, {healthy, true}, {shrine, true}, {carrying, true}} {
+		if !r.Has(l) {
+			t.Errorf("%s should be reachable with healthy and potion_at_shrine free", Format(d, l))
+		}
+	}
+}
