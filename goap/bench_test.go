@@ -118,6 +118,22 @@ func BenchmarkRandom32ForwardTwenty(b *testing.B) {
 	b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
 }
 
+// BenchmarkRandom32ForwardHalves plans on random32 for a personality
+// whose costs are whole numbers and a half (each action's own plus 0.5):
+// not whole, but whole once doubled, so the fast paths still apply.
+func BenchmarkRandom32ForwardHalves(b *testing.B) {
+	d, s := random32()
+	spec := goap.ProfileSpec{Costs: map[string]goap.Cost{}}
+	for a := 0; a < d.NumActions(); a++ {
+		spec.Costs[d.ActionName(goap.ActionID(a))] = goap.Const(d.DefaultProfile().CostIn(goap.ActionID(a), s) + 0.5)
+	}
+	prof, err := d.NewProfile(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchPlan(b, d, s, d.Goals()[0], goap.Options{Profile: prof})
+}
+
 func BenchmarkRandom32ForwardHMax(b *testing.B) {
 	d, s := random32()
 	benchPlan(b, d, s, d.Goals()[0], goap.Options{Heuristic: goap.HMax})

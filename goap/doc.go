@@ -40,8 +40,9 @@
 //
 // Searches without a trace, a depth limit or [HMax] take faster paths
 // (forward: states kept in one word; both directions: duplicate detection
-// delayed to expansion where costs are whole) that make exactly the same
-// search: same plan, cost and counts.
+// delayed to expansion where costs are whole, or whole once scaled by a
+// power of two) that make exactly the same search: same plan, cost and
+// counts.
 //
 // A [Trace] passed in [Options] records every expansion and what each action
 // did there; it costs nothing when absent.

@@ -3,8 +3,8 @@ package goap
 import "math/bits"
 
 // forwardLazy is forward for a one-word domain too large for the dense
-// table, when every cost is a whole number: the common case of a wide game
-// domain. It delays duplicate detection to expansion. Every successor is
+// table, when every cost is a whole number, or one once scaled by a power
+// of two (a personality's 1.5): the common case of a wide game domain. It delays duplicate detection to expansion. Every successor is
 // queued without a look at the state table; a state enters the table, a
 // set, when it is first taken from the open list, and a later entry for it
 // is skipped. A lookup per successor, an unpredictable branch on a cache
@@ -15,13 +15,13 @@ import "math/bits"
 //
 // It expands the same states in the same order as forward. Its estimates are
 // consistent, so the first entry taken for a state has the state's least
-// cost; costs are whole, so f = g + h is exact and entries of equal f leave
-// the bucketed open list in the order they were made, the older first. An
-// entry forward prunes at generation, because the state is known at no
-// greater cost, is here taken after that older entry, and skipped.
+// cost; scaled costs are whole, so f = g + h is exact and entries of equal
+// f leave the bucketed open list in the order they were made, the older
+// first. An entry forward prunes at generation, because the state is known
+// at no greater cost, is here taken after that older entry, and skipped.
 //
 // Nodes do not store g: f is the entry's bucket and h a function of the
-// state, so g = f - h, exactly.
+// state, so g = f - h, exactly, in units of 1/costScale.
 //
 // It gives up, returning false, once more than p.lazyLimit entries are
 // queued: on a domain with many applicable actions per state, queueing every
@@ -32,7 +32,8 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	p.closed.reset()
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	var hOf [65]int // an array: the compiler drops the bounds checks
-	copy(hOf[:], p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof.minCost, heur))
+	copy(hOf[:], p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof, heur))
+	scale := prof.costScale
 	costs := prof.costs
 	capable := prof.capable
 	allCapable := prof.allCapable
@@ -54,7 +55,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		}
 		u := bits.OnesCount64((s ^ gv) & gm)
 		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, g, u, budget, false) {
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, budget, false) {
 			return res, true
 		}
 		if len(nodes) > p.lazyLimit {
@@ -77,9 +78,9 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				c := &costs[ai]
 				cost := c.value
 				if c.kind != costConst {
-					cost = c.ruleWord(s) // whole costs: a rule list, not a Func
+					cost = c.ruleWord(s) // bucketed costs: a rule list, not a Func
 				}
-				ci := int(cost)
+				ci := int(cost * scale)
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
@@ -91,17 +92,17 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	return res, true
 }
 
-// wholeEstimates is countTable in whole numbers, all zero for Blind: the
-// delayed searches run only where every cost, and so every estimate, is
-// whole.
-func (p *Planner) wholeEstimates(n, per int, unit float64, heur Heuristic) []int {
-	byUnmet := p.countTable(n, per, unit)
+// wholeEstimates is countTable in the profile's scaled units, whole
+// numbers, all zero for Blind: the delayed searches run only where every
+// cost, and so every estimate, is whole once scaled.
+func (p *Planner) wholeEstimates(n, per int, prof *Profile, heur Heuristic) []int {
+	byUnmet := p.countTable(n, per, prof.minCost)
 	p.hOf = p.hOf[:0]
 	for _, h := range byUnmet {
 		if heur == Blind {
 			h = 0
 		}
-		p.hOf = append(p.hOf, int(h))
+		p.hOf = append(p.hOf, int(h*prof.costScale))
 	}
 	return p.hOf
 }
@@ -112,9 +113,9 @@ func (p *Planner) wholeEstimates(n, per int, unit float64, heur Heuristic) []int
 func settleDelayed[N any, P interface {
 	*N
 	link() (int32, ActionID)
-}](res *Result, dst []ActionID, nodes []N, ni int32, g, u, budget int, backward bool) bool {
+}](res *Result, dst []ActionID, nodes []N, ni int32, g float64, u, budget int, backward bool) bool {
 	if u == 0 {
-		res.Status, res.Cost, res.Plan = Found, float64(g), appendPath[N, P](dst, nodes, ni, backward)
+		res.Status, res.Cost, res.Plan = Found, g, appendPath[N, P](dst, nodes, ni, backward)
 		return true
 	}
 	if res.Expanded >= budget {
@@ -130,7 +131,7 @@ func settleDelayed[N any, P interface {
 const maxLazyNodes = 1 << 22
 
 // forwardLazyWide is forwardLazy for states of several words: the searches
-// of domains of more than 64 facts with whole costs, no depth limit, no
+// of domains of more than 64 facts with whole (scaled) costs, no depth limit, no
 // trace and the goal-count or blind estimate. The successors' states are
 // kept in one flat arena, W words each, beside their nodes; the set of
 // expanded states is an intern table. It returns false, as forwardLazy
@@ -140,7 +141,8 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	W := d.words
 	p.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
-	hOf := p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof.minCost, heur)
+	hOf := p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof, heur)
+	scale := prof.costScale
 	costs := prof.costs
 	masks := d.masks
 	app := p.applicable
@@ -163,7 +165,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 		}
 		u := unmet(cur, gm, gv)
 		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, g, u, budget, false) {
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, budget, false) {
 			return res, true
 		}
 		if len(nodes) > limit {
@@ -190,12 +192,12 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 				c := &costs[ai]
 				cost := c.value
 				if c.kind != costConst {
-					cost = c.at(cur) // whole costs: a rule list, not a Func
+					cost = c.at(cur) // bucketed costs: a rule list, not a Func
 				}
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(cost)+hOf[unmet(words[len(words)-W:], gm, gv)], idx)
+				open.Push(g+int(cost*scale)+hOf[unmet(words[len(words)-W:], gm, gv)], idx)
 			}
 		}
 	}
@@ -288,7 +290,7 @@ func (m *wordSet) grow() {
 
 // backwardLazy is backward with duplicate detection delayed to expansion, as
 // forwardLazyWide does it, over partial states of 2W words (mask, then
-// value): for whole costs, the goal-count or blind estimate (both
+// value): for whole (scaled) costs, the goal-count or blind estimate (both
 // consistent in regression too: an action serves at most maxEffects facts),
 // no depth limit and no trace. It regresses in the same order as backward,
 // so it makes the same search, and returns false, handing over, once its
@@ -297,7 +299,8 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	d := p.d
 	W := d.words
 	p.closedWide.Reset(2 * W)
-	hOf := p.wholeEstimates(len(d.facts), prof.maxEffects, prof.minCost, heur)
+	hOf := p.wholeEstimates(len(d.facts), prof.maxEffects, prof, heur)
+	scale := prof.costScale
 	cases, caseOf := prof.cases, prof.caseOf
 	cur := p.cur[:2*W]
 	limit := p.lazyLimit * 20 / (12 + 16*W)
@@ -319,7 +322,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		mask, value := cur[:W], cur[W:]
 		u := unmet(start, mask, value)
 		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, g, u, budget, true) {
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, budget, true) {
 			return res, true
 		}
 		if len(nodes) > limit {
@@ -345,7 +348,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(c.cost)+hOf[unmet(start, next[:W], next[W:])], idx)
+				open.Push(g+int(c.cost*scale)+hOf[unmet(start, next[:W], next[W:])], idx)
 			}
 		}
 	}

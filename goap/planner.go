@@ -253,7 +253,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			err = &RegressionError{Goal: goal.name, Action: p.d.actions[prof.funcAction].name}
 		} else {
 			done := false
-			if prof.wholeCosts && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+			if prof.costScale > 0 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
 				res, done = p.backwardLazy(dst, start.words, goal, prof, opt.Heuristic, budget)
 			}
 			if !done {
@@ -267,7 +267,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		// ones, sums that differ in their last bit must still be compared
 		// where forward compares them.
 		done := false
-		if len(p.d.facts) > maxDenseFacts && prof.wholeCosts {
+		if len(p.d.facts) > maxDenseFacts && prof.costScale > 0 {
 			res, done = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic, budget)
 		}
 		if !done {
@@ -275,7 +275,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		}
 	} else {
 		done := false
-		if p.d.words > 1 && prof.wholeCosts && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+		if p.d.words > 1 && prof.costScale > 0 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
 			res, done = p.forwardLazyWide(dst, start.words, goal, prof, opt.Heuristic, budget)
 		}
 		if !done {

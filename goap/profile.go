@@ -3,6 +3,7 @@ package goap
 import (
 	"fmt"
 	"maps"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -39,17 +40,37 @@ type Profile struct {
 	funcAction ActionID
 	relaxed    relaxation
 	allCapable bool // no action is masked out: searches skip the test
-	// wholeCosts: every capable action's costs are whole numbers of at
-	// most maxBucketCost, so f values are whole and small enough for a
+	// costScale, when not 0, is the least power of two, 1 to maxCostScale,
+	// that makes every capable action's costs whole numbers of at most
+	// maxBucketCost (1.5 and 0.25 scale by 2 and 4). Sums of such costs
+	// are exact, and f values scaled by it whole and small enough for a
 	// bucketed open list.
-	wholeCosts bool
+	costScale float64
 }
 
-// maxBucketCost bounds the costs for which searches use a bucketed open
-// list: f values then stay small enough to index an array.
-const maxBucketCost = 1 << 10
+// maxBucketCost bounds the scaled costs for which searches use a bucketed
+// open list, and maxCostScale the scale: the spread of queued f values then
+// stays small enough to index a ring of lists.
+const (
+	maxBucketCost = 1 << 10
+	maxCostScale  = 64
+)
 
-func wholeCost(c float64) bool { return c == float64(int64(c)) && c <= maxBucketCost }
+// bucketScale returns the costScale that makes every one of costs whole,
+// or 0 if there is none.
+func bucketScale(costs []float64) float64 {
+	for scale := 1.0; scale <= maxCostScale; scale *= 2 {
+		ok := true
+		for _, c := range costs {
+			v := c * scale
+			ok = ok && v == math.Trunc(v) && v <= maxBucketCost
+		}
+		if ok {
+			return scale
+		}
+	}
+	return 0
+}
 
 // NewProfile compiles spec against d. Unknown action names and invalid
 // costs are errors, reported together.
@@ -85,7 +106,8 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		return nil, b.errs
 	}
 	p.allCapable = len(spec.Incapable) == 0
-	p.wholeCosts = true
+	var costs []float64 // every value a capable action's cost can take
+	bucketable := true
 	p.minCost = 0
 	p.caseOf = make([]int32, len(d.actions)+1)
 	for i := range d.actions {
@@ -108,14 +130,14 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		}
 		switch c.kind {
 		case costFunc:
-			p.wholeCosts = false
+			bucketable = false
 		case costRules:
 			for _, r := range c.rules {
-				p.wholeCosts = p.wholeCosts && wholeCost(r.cost)
+				costs = append(costs, r.cost)
 			}
 			fallthrough
 		default:
-			p.wholeCosts = p.wholeCosts && wholeCost(c.value)
+			costs = append(costs, c.value)
 		}
 		cases, ok := splitCost(c, a.preMask, a.preValue)
 		if !ok {
@@ -124,6 +146,9 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		p.cases = append(p.cases, cases...)
 	}
 	p.caseOf[len(d.actions)] = int32(len(p.cases))
+	if bucketable {
+		p.costScale = bucketScale(costs)
+	}
 	if p.minCost == 0 {
 		p.minCost = 1 // no capable action: nothing is reachable, any scale will do
 	}

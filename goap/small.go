@@ -72,13 +72,14 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	key := p.cur[:1]
 
 	nodes := append(p.small[:0], smallNode{state: start, parent: -1, action: NoAction})
-	// Whole costs make whole f values: a bucketed open list then gives the
-	// heap's exact order at a fraction of its cost.
-	buckets := prof.wholeCosts
+	// Whole costs (once scaled) make whole f values: a bucketed open list
+	// then gives the heap's exact order at a fraction of its cost.
+	scale := prof.costScale
+	buckets := scale > 0
 	f0 := byUnmet[bits.OnesCount64((start^gv)&gm)]
 	if buckets {
 		p.buckets.Reset()
-		p.buckets.Push(int(f0), 0)
+		p.buckets.Push(int(f0*scale), 0)
 	} else {
 		p.open.Reset()
 		p.open.Push(pq.Entry{F: f0, Node: 0})
@@ -155,7 +156,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
 				f := g + byUnmet[bits.OnesCount64((ns^gv)&gm)]
 				if buckets {
-					p.buckets.Push(int(f), idx)
+					p.buckets.Push(int(f*scale), idx)
 				} else {
 					p.open.Push(pq.Entry{F: f, Node: idx})
 				}
