@@ -24,7 +24,8 @@
 //
 // A [Planner] owns its open list, node arena and state table and reuses
 // them, so that once warm a plan allocates nothing (but the error of a plan
-// that hit its budget or depth limit); give each goroutine its own. [Planner.Plan] returns a [Result] with a [Status] and statistics.
+// that hit its budget or depth limit); give each goroutine its own.
+// [Planner.Plan] returns a [Result] with a [Status] and statistics.
 // Finding no plan is a normal outcome; a spent node budget or a depth limit
 // that pruned every plan is a [*SearchError] (errors.Is [ErrBudgetExhausted]
 // or [ErrDepthExceeded]). Every search is bounded by [DefaultBudget] unless

@@ -21,9 +21,9 @@ type successor struct {
 // open list, and ties on f going to the state generated first.
 //
 // An expansion runs in passes. The first finds the applicable actions, into
-// a bitmask: by the fail table's lookups for one-word states, otherwise by
-// testing every action with no branch per action to mispredict; the second applies the applicable ones and hashes the
-// successors; a tight third loop touches each successor's slot in the state
+// a bitmask, by the fail table's lookups or by testing every action with no
+// branch per action to mispredict; the second applies the applicable ones
+// and hashes the successors; a tight third loop touches each successor's slot in the state
 // table, so that on a search too large for the cache the processor waits
 // for all of those misses at once; the last interns and queues them.
 func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options, budget int) Result {

@@ -4,10 +4,11 @@ import "math/bits"
 
 // forwardLazy is forward for a one-word domain too large for the dense
 // table, when every cost is a whole number, or one once scaled by a power
-// of two (a personality's 1.5): the common case of a wide game domain. It delays duplicate detection to expansion. Every successor is
-// queued without a look at the state table; a state enters the table, a
-// set, when it is first taken from the open list, and a later entry for it
-// is skipped. A lookup per successor, an unpredictable branch on a cache
+// of two (a personality's 1.5): the common case of a wide game domain. It
+// delays duplicate detection to expansion. Every successor is queued
+// without a look at the state table; a state enters the table, a set, when
+// it is first taken from the open list, and a later entry for it is
+// skipped. A lookup per successor, an unpredictable branch on a cache
 // miss, becomes a lookup per entry taken, in a table that holds only the
 // expanded states (a fifth of the states reached on the 32-fact benchmark,
 // in slots half the size), at the price of queueing duplicates: memory
@@ -126,13 +127,17 @@ func settleDelayed[N any, P interface {
 }
 
 // maxLazyNodes is how many entries forwardLazy queues before it gives up:
-// 80 MiB of nodes and links. forwardLazyWide's entries are larger, and it
-// queues fewer in proportion.
+// 80 MiB of nodes and links, 20 bytes each.
 const maxLazyNodes = 1 << 22
 
+// lazyEntries is how many entries a multi-word delayed search may queue,
+// keys words wide: as many bytes as forwardLazy's limit, for entries of a
+// link, a node and the key.
+func (p *Planner) lazyEntries(words int) int { return p.lazyLimit * 20 / (12 + 8*words) }
+
 // forwardLazyWide is forwardLazy for states of several words: the searches
-// of domains of more than 64 facts with whole (scaled) costs, no depth limit, no
-// trace and the goal-count or blind estimate. The successors' states are
+// of domains of more than 64 facts with whole (scaled) costs, no depth
+// limit, no trace and the goal-count or blind estimate. The successors' states are
 // kept in one flat arena, W words each, beside their nodes; the set of
 // expanded states is an intern table. It returns false, as forwardLazy
 // does, once its queue would take more memory than forwardLazy's limit.
@@ -147,7 +152,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	masks := d.masks
 	app := p.applicable
 	cur := p.cur[:W]
-	limit := p.lazyLimit * 20 / (12 + 8*W) // bytes per entry: forwardLazy's 20, here a link, a node and W words
+	limit := p.lazyEntries(W)
 
 	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
 	words := append(p.wideWords[:0], start...)
@@ -303,7 +308,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	scale := prof.costScale
 	cases, caseOf := prof.cases, prof.caseOf
 	cur := p.cur[:2*W]
-	limit := p.lazyLimit * 20 / (12 + 16*W)
+	limit := p.lazyEntries(2 * W)
 
 	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
 	words := append(append(p.wideWords[:0], goal.cond.mask...), goal.cond.value...)

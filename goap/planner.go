@@ -171,16 +171,17 @@ type Planner struct {
 	words      wordMap
 	closed     wordSet // forwardLazy's expanded states
 	lazy       []lazyNode
-	// forwardLazyWide's expanded states, nodes, and their states, W words
-	// each.
+	// The multi-word delayed searches' expanded states, nodes, and the
+	// nodes' states, one key width each.
 	closedWide intern.Table[struct{}]
 	wideNodes  []wideNode
 	wideWords  []uint64
 	hOf        []int
 	buckets    pq.Buckets
-	// forceGeneral disables forwardWord, for the test that compares them.
+	// forceGeneral disables every fast path, for the test that compares
+	// them with the general searches.
 	forceGeneral bool
-	lazyLimit    int // maxLazyNodes, but for tests
+	lazyLimit    int // maxLazyNodes, but for tests: see lazyEntries
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -245,6 +246,10 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
 	}
+	// A plain search (no trace, depth limit or HMax) may take a fast path;
+	// with costs whole once scaled, one that delays duplicate detection.
+	plain := opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral
+	delayed := plain && prof.costScale > 0
 	var res Result
 	var err error
 	if opt.Search == Backward {
@@ -253,21 +258,21 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			err = &RegressionError{Goal: goal.name, Action: p.d.actions[prof.funcAction].name}
 		} else {
 			done := false
-			if prof.costScale > 0 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+			if delayed {
 				res, done = p.backwardLazy(dst, start.words, goal, prof, opt.Heuristic, budget)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt, budget)
 			}
 		}
-	} else if p.d.words == 1 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+	} else if p.d.words == 1 && plain {
 		// A dense table sits in the cache: pruning duplicates when they are
 		// generated is cheap there. A hash table does not, and with whole
 		// costs the search can delay that to expansion; with fractional
 		// ones, sums that differ in their last bit must still be compared
 		// where forward compares them.
 		done := false
-		if len(p.d.facts) > maxDenseFacts && prof.costScale > 0 {
+		if delayed && len(p.d.facts) > maxDenseFacts {
 			res, done = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic, budget)
 		}
 		if !done {
@@ -275,7 +280,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		}
 	} else {
 		done := false
-		if p.d.words > 1 && prof.costScale > 0 && opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral {
+		if delayed && p.d.words > 1 {
 			res, done = p.forwardLazyWide(dst, start.words, goal, prof, opt.Heuristic, budget)
 		}
 		if !done {
@@ -360,7 +365,7 @@ func (p *Planner) settle(res *Result, dst []ActionID, i int32, g float64, atGoal
 	if atGoal {
 		res.Status = Found
 		res.Cost = g
-		res.Plan = p.appendPlan(dst, i, !backwards)
+		res.Plan = appendPath(dst, p.nodes, i, backwards)
 		if tr != nil {
 			tr.Goal = i
 		}
@@ -377,16 +382,4 @@ func (p *Planner) settle(res *Result, dst []ActionID, i int32, g float64, atGoal
 	return false
 }
 
-// appendPlan appends the actions on the path to node i, root first, to dst.
-// Forward search walks back from the goal, so it reverses; backward search's
-// parents run toward the goal, in plan order already.
-func (p *Planner) appendPlan(dst []ActionID, i int32, reversed bool) []ActionID {
-	start := len(dst)
-	for ; p.nodes[i].action != NoAction; i = p.nodes[i].parent {
-		dst = append(dst, p.nodes[i].action)
-	}
-	if reversed {
-		reverse(dst[start:])
-	}
-	return dst
-}
+func (n *node) link() (int32, ActionID) { return n.parent, n.action }

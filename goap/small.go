@@ -27,16 +27,16 @@ type smallNode struct {
 
 // forwardWord is forward for the common case of a domain of at most 64
 // facts searched with the goal-count or blind heuristic, no depth limit and
-// no trace (forwardLazy takes those over maxDenseFacts with whole costs).
+// no trace (forwardLazy takes those over maxDenseFacts with whole, or
+// scaled, costs).
 // States are single words kept in the nodes themselves; a domain of at most
 // maxDenseFacts facts indexes a dense table with them, so that there is no
 // hashing at all, and a larger one a 16-byte-slot hash map whose probe
 // compares the key in the slot itself. A node is stale when a cheaper path
 // to its state is known, which is checked when it is taken from the open
-// list, as lesson 4 does. It makes
-// the same nodes in the same order as forward (successors in action order,
-// ties on f to the older node), so results are identical; a test checks
-// that they are, on random domains.
+// list, as lesson 4 does. It makes the same nodes in the same order as
+// forward (successors in action order, ties on f to the older node), so
+// results are identical; a test checks that they are, on random domains.
 func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) Result {
 	d := p.d
 	useDense := len(d.facts) <= maxDenseFacts
