@@ -7,14 +7,27 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 )
 
-func TestWhyMatchesLessonWording(t *testing.T) {
+// battleMage returns the battle mage and the facts of the given names.
+func battleMage(t *testing.T, names ...string) (*goap.Domain, []goap.Fact) {
+	t.Helper()
 	d, err := goap.NewDomain(domains.BattleMage())
 	if err != nil {
 		t.Fatal(err)
 	}
+	facts := make([]goap.Fact, len(names))
+	for i, name := range names {
+		var ok bool
+		if facts[i], ok = d.Fact(name); !ok {
+			t.Fatalf("no fact %q", name)
+		}
+	}
+	return d, facts
+}
+
+func TestWhyMatchesLessonWording(t *testing.T) {
+	d, f := battleMage(t, "healthy", "potion_at_shrine")
+	healthy, shrine := f[0], f[1]
 	s := d.Initial()
-	healthy, _ := d.Fact("healthy")
-	shrine, _ := d.Fact("potion_at_shrine")
 	s.Set(healthy, false)
 	s.Set(shrine, false)
 	r := From(d, s, nil)
@@ -34,14 +47,9 @@ func TestWhyMatchesLessonWording(t *testing.T) {
 // TestFreeFactsTakeBothValues checks that a free fact (one the world
 // changes) is reachable either way, and what it unlocks with it.
 func TestFreeFactsTakeBothValues(t *testing.T) {
-	d, err := goap.NewDomain(domains.BattleMage())
-	if err != nil {
-		t.Fatal(err)
-	}
+	d, f := battleMage(t, "healthy", "potion_at_shrine", "carrying_potion")
+	healthy, shrine, carrying := f[0], f[1], f[2]
 	s := d.Initial()
-	healthy, _ := d.Fact("healthy")
-	shrine, _ := d.Fact("potion_at_shrine")
-	carrying, _ := d.Fact("carrying_potion")
 	s.Set(shrine, false)
 	if r := From(d, s, nil); r.Has(Literal{healthy, false}) || r.Has(Literal{carrying, true}) {
 		t.Fatal("without free facts: not healthy and a carried potion should be out of reach")
