@@ -204,10 +204,16 @@ type Agent struct {
 	lastPlan int
 	planned  bool // a plan was ever made for the current goal
 	wantPlan string
-	pending  bool  // a request is waiting in the queue
-	blocked  []int // per goal option: the tick before which it found no plan
-	idle     bool  // the last plan was empty: wait for the facts to change
-	done     bool  // the last plan ran to its end (rather than finding none)
+	pending  bool   // a request is waiting in the queue
+	queuedIn *Queue // the queue it waits in
+	ticket   uint64 // its ticket there
+	// queuedReplan is the waiting plan request's reason, asked again on
+	// the next tick if the request is cancelled ("" for an interruption
+	// check, which the next change of facts asks again).
+	queuedReplan string
+	blocked      []int // per goal option: the tick before which it found no plan
+	idle         bool  // the last plan was empty: wait for the facts to change
+	done         bool  // the last plan ran to its end (rather than finding none)
 
 	own *planners // resolves this agent's requests when there is no queue
 	// Buffers reused from plan to plan: the facts a request sees, the plan
