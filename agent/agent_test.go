@@ -281,8 +281,93 @@ func TestConfigErrors(t *testing.T) {
 	}
 	cfg = goapConfig(w, d, &agent.Recorder{})
 	cfg.Behaviours["Fly"] = agent.Funcs{}
-	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown action "Fly"`) {
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown action "Fly"`) || strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("unknown action: %v", err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Behaviours["Aproach"] = cfg.Behaviours["Approach"]
+	delete(cfg.Behaviours, "Approach")
+	if _, err := agent.New(cfg); err == nil || err.Error() != `agent "mage": behaviour for unknown action "Aproach"; did you mean "Approach"?` {
+		t.Errorf("misspelled action: %v", err)
+	}
+
+	// Goals: a nil one would crash the first tick; one from another
+	// domain (even one built from the same spec) would never be pursued.
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Goals[1].Goal = nil
+	if _, err := agent.New(cfg); err == nil || err.Error() != `agent "mage": Goals[1] has no goal` {
+		t.Errorf("nil goal: %v", err)
+	}
+	twin, _, _ := newToy(t)
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Goals[1].Goal = twin.d.Goal("Kill")
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `Goals[1] ("Kill") was made for another domain than the agent's (both named "battlemage", but built separately)`) {
+		t.Errorf("goal from another domain: %v", err)
+	}
+	other, err := goap.NewDomain(goap.Spec{Name: "other", Facts: []string{"a"}, Goals: []goap.GoalSpec{{Name: "A", Conditions: map[string]bool{"a": true}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Goals[0].Goal = other.Goal("A")
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `Goals[0] ("A") was made for domain "other", not the agent's "battlemage"`) {
+		t.Errorf("goal from another domain: %v", err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Profile = twin.d.DefaultProfile()
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), "the profile was made for another domain") {
+		t.Errorf("profile from another domain: %v", err)
+	}
+
+	// An unnamed agent is not "" in its errors or its events.
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Name = ""
+	delete(cfg.Behaviours, "Recharge")
+	if _, err := agent.New(cfg); err == nil || err.Error() != `agent: no behaviour for action "Recharge"` {
+		t.Errorf("unnamed agent's error: %v", err)
+	}
+	var rec agent.Recorder
+	cfg = goapConfig(w, d, &rec)
+	cfg.Name = ""
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick()
+	if a.Name() != agent.DefaultName || len(rec.Events) == 0 || rec.Events[0].Agent != agent.DefaultName {
+		t.Errorf("unnamed agent is called %q in its events %+v", a.Name(), rec.Events)
+	}
+}
+
+// TestWithoutASensor: the agent's facts start from the domain's initial
+// facts (spare crystals, so no GetCrystals) and its succeeding steps'
+// effects are taken as done, so the plan runs to its end once instead of
+// being redone for ever because its effects never hold.
+func TestWithoutASensor(t *testing.T) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	behaviours := map[string]agent.Behaviour{}
+	for id := range d.NumActions() {
+		behaviours[d.ActionName(goap.ActionID(id))] = agent.Funcs{} // succeed, touching nothing
+	}
+	var rec agent.Recorder
+	a, err := agent.New(agent.Config{Name: "blind", Domain: d, Behaviours: behaviours, OnEvent: rec.Record,
+		Goals: []agent.GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Facts().Equal(d.Initial()) {
+		t.Fatalf("facts before the first tick %s, want the initial %s", d.FormatState(a.Facts()), d.FormatState(d.Initial()))
+	}
+	run(a, 20)
+	want := "goal_chosen(Kill) plan_made step_started(Approach) step_done(Approach) step_started(TakeCover) step_done(TakeCover) step_started(Recharge) step_done(Recharge) step_started(CastBolt) step_done(CastBolt) plan_done goal_chosen()"
+	if got := kinds(&rec); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	if s := a.Stats(); s.Plans != 1 || s.Replans != 0 || !d.Goal("Kill").Holds(a.Facts()) {
+		t.Errorf("stats %+v, facts %s", s, d.FormatState(a.Facts()))
 	}
 }
 

@@ -148,7 +148,7 @@ func (l *actionLeaf) Tick(a *Agent) Status {
 	beh.Stop(a)
 	l.running = false
 	if st == Success {
-		a.sense() // the world has changed under the behaviour
+		a.senseAfter(l.id) // the world has changed under the behaviour
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: l.name})
 	} else {
@@ -173,7 +173,12 @@ type goapLeaf struct {
 // executor: it succeeds when the goal holds, fails when there is no plan,
 // and runs the plan, replanning when it breaks, in between. It is seed
 // 001's hybrid: a tree for the structure, a planner in the combat leaf.
-func Plan(goal *goap.Goal) Node { return &goapLeaf{option: GoalOption{Goal: goal}} }
+func Plan(goal *goap.Goal) Node {
+	if goal == nil {
+		panic("agent: Plan: nil goal")
+	}
+	return &goapLeaf{option: GoalOption{Goal: goal}}
+}
 
 func (l *goapLeaf) Tick(a *Agent) Status {
 	if l.option.Goal.Holds(a.facts) {
@@ -282,7 +287,7 @@ func (u *utility) Tick(a *Agent) Status {
 	beh.Stop(a)
 	u.current = -1
 	if st == Success {
-		a.sense()
+		a.senseAfter(u.ids[best])
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: name})
 	} else {
