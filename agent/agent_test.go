@@ -227,20 +227,42 @@ func TestPolicies(t *testing.T) {
 	}
 }
 
+// TestHeadIsCheckedBeforeItStarts plans Approach from a snapshot taken out
+// of range, through a queue, and moves the mage into range before the plan
+// arrives: the head's preconditions fail on the live facts, so Approach is
+// not started and the agent replans.
 func TestHeadIsCheckedBeforeItStarts(t *testing.T) {
 	w, d, _ := newToy(t)
 	var rec agent.Recorder
-	a, _ := agent.New(goapConfig(w, d, &rec))
-	a.Tick() // plans and starts Approach
-	// The world moves the mage into range: Approach's precondition (out of
-	// range) fails before it can start again, and is not run.
-	w.duration["Approach"] = 1
-	w.started = nil
-	a2, _ := agent.New(goapConfig(w, d, &agent.Recorder{}))
+	cfg := goapConfig(w, d, &rec)
+	q := agent.NewQueue(1, 1)
+	cfg.Queue = q
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick() // submits, out of range
 	w.set("in_range", true)
-	a2.Tick()
-	if slices.Contains(w.started, "Approach") {
-		t.Errorf("Approach started although in range: %v", w.started)
+	q.Frame()
+	approach, _ := d.ActionByName("Approach")
+	if len(a.Plan()) == 0 || a.Plan()[0] != approach {
+		t.Fatalf("the stale plan does not start with Approach: %v", a.Plan())
+	}
+	a.Tick()
+	if len(w.started) != 0 {
+		t.Errorf("started %v although Approach's precondition (out of range) is false", w.started)
+	}
+	if got := kinds(&rec); !strings.HasSuffix(got, "plan_made action_failed(Approach: preconditions failed)") {
+		t.Errorf("events: %s", got)
+	}
+	if s := a.Stats(); s.ActionsFailed != 0 {
+		t.Errorf("a step that never started counted as failed: %+v", s)
+	}
+	a.Tick() // asks again, from in range
+	q.Frame()
+	a.Tick()
+	if slices.Contains(w.started, "Approach") || len(w.started) != 1 {
+		t.Errorf("after the replan started %v, want one step and no Approach", w.started)
 	}
 }
 
@@ -396,13 +418,26 @@ func TestHTNInterruptions(t *testing.T) {
 	if s.TopLevelChanges != 1 || a.MTR()[0] != 1 {
 		t.Fatalf("hurt mid-fight: MTR %s, stats %+v; events %s", a.MTR(), s, kinds(&rec))
 	}
-	// The same facts again: a replan finds the same patch-up plan and is
-	// refused, so the agent does not flicker.
-	refusedBefore := s.InterruptsRefused
+	// FetchPotion (one tick) is done, so the agent carries a potion: the
+	// next change of facts finds Patch up's drink-now method (1, 1, 2),
+	// which beats fetch-first (1, 2, 2), and is taken, within Patch up.
 	w.set("staff_charged", true)
 	a.Tick()
-	if a.Stats().InterruptsRefused <= refusedBefore && a.Stats().Interruptions == s.Interruptions {
-		t.Errorf("a replan on changed facts neither refused nor taken: %+v", a.Stats())
+	if got := a.Stats(); got.Interruptions != s.Interruptions+1 || got.TopLevelChanges != 1 || got.InterruptsRefused != s.InterruptsRefused || a.MTR().String() != "1, 1, 2" {
+		t.Fatalf("with a potion in hand: MTR %s, stats %+v; events %s", a.MTR(), got, kinds(&rec))
+	}
+	// A change that matters to neither recipe finds the same plan from the
+	// same methods: refused, so the agent does not flicker, and the
+	// running TakeCover goes on.
+	s = a.Stats()
+	running, _ := a.Current()
+	w.set("spare_crystals", false) // only the fight needs them
+	a.Tick()
+	if got := a.Stats(); got.InterruptsRefused != s.InterruptsRefused+1 || got.Interruptions != s.Interruptions || a.MTR().String() != "1, 1, 2" {
+		t.Errorf("an irrelevant change: MTR %s, stats %+v; events %s", a.MTR(), got, kinds(&rec))
+	}
+	if now, ok := a.Current(); !ok || now != running || d.ActionName(now) != "TakeCover" {
+		t.Errorf("the running action changed after a refusal")
 	}
 	run(a, 40)
 	if !w.world.Has(mustFact(d, "healthy")) {
@@ -532,5 +567,80 @@ func TestHTNInterruptRefused(t *testing.T) {
 	}
 	if got := a.MTR().String(); got != "2, 2, 2" {
 		t.Errorf("MTR %s after a refusal", got)
+	}
+}
+
+// TestEqualGoalScoresDoNotFlicker: the current goal is kept while no other
+// scores strictly more, although ties otherwise go to the earlier option.
+func TestEqualGoalScoresDoNotFlicker(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.set("healthy", false) // both goals apply
+	w.duration["Approach"] = 100
+	w.duration["FetchPotion"] = 100
+	heal, kill := 1.0, 2.0
+	var rec agent.Recorder
+	cfg := goapConfig(w, d, &rec)
+	cfg.Goals[0].Utility = func(*agent.Agent) float64 { return heal }
+	cfg.Goals[1].Utility = func(*agent.Agent) float64 { return kill }
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen := func() []string {
+		var out []string
+		for _, e := range rec.Events {
+			if e.Kind == agent.GoalChosen {
+				out = append(out, e.Goal)
+			}
+		}
+		return out
+	}
+	for _, step := range []struct {
+		heal, kill float64
+		want       string
+	}{
+		{1, 2, "Kill"},
+		{2, 2, "Kill"}, // a tie: kept
+		{2, 2, "Kill"},
+		{2.5, 2, "GetHealthy"}, // strictly more: taken
+		{2, 2, "GetHealthy"},   // a tie again: kept, not back to Kill
+		{2, 2, "GetHealthy"},
+	} {
+		heal, kill = step.heal, step.kill
+		a.Tick()
+		if a.Goal() == nil || a.Goal().Name() != step.want {
+			t.Fatalf("scores heal %g, kill %g: goal %v, want %s; chosen %v", heal, kill, a.Goal(), step.want, chosen())
+		}
+	}
+	if got := chosen(); !slices.Equal(got, []string{"Kill", "GetHealthy"}) {
+		t.Errorf("goals chosen %v, want Kill then GetHealthy once each", got)
+	}
+}
+
+// TestUtilityHysteresis: a running action is kept unless another scores
+// more than the margin above it.
+func TestUtilityHysteresis(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.duration["TakeCover"] = 100
+	w.duration["Approach"] = 100
+	cover, approach := 2.0, 1.0
+	tree := agent.Utility(d, 0.5,
+		agent.UtilityOption{Action: "TakeCover", Score: func(*agent.Agent) float64 { return cover }},
+		agent.UtilityOption{Action: "Approach", Score: func(*agent.Agent) float64 { return approach }},
+	)
+	a, err := agent.New(agent.Config{Name: "utility", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, approach = range []float64{1, 2, 2.5, 2.2, 2} { // within the margin
+		a.Tick()
+	}
+	if !slices.Equal(w.started, []string{"TakeCover"}) || len(w.stopped) != 0 {
+		t.Fatalf("within the margin: started %v, stopped %v", w.started, w.stopped)
+	}
+	approach = 2.6
+	a.Tick()
+	if !slices.Equal(w.started, []string{"TakeCover", "Approach"}) || !slices.Equal(w.stopped, []string{"TakeCover"}) {
+		t.Errorf("past the margin: started %v, stopped %v", w.started, w.stopped)
 	}
 }
