@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -72,8 +73,8 @@ func TestBatchFigures(t *testing.T) {
 			t.Errorf("%s: %d fights, %.1f killed", r.Kind, r.Fights, r.Killed)
 		}
 	}
-	if r := rows["goap"]; r.Replans < 10 || r.Replans > 100 || r.ExpandedPerPlan < 2 || r.ExpandedPerPlan > 30 {
-		t.Errorf("goap: %.1f replans, %.1f expanded per plan; lesson 4 says about 33 and 6.5", r.Replans, r.ExpandedPerPlan)
+	if r := rows["goap"]; r.Replans < 10 || r.Replans > 100 || r.ExpandedPerPlan == nil || *r.ExpandedPerPlan < 2 || *r.ExpandedPerPlan > 30 || r.StepsPerPlan != nil {
+		t.Errorf("goap: %.1f replans, %v expanded and %v steps per plan; lesson 4 says about 33 and 6.5, and no steps", r.Replans, r.ExpandedPerPlan, r.StepsPerPlan)
 	}
 	if r := rows["htn"]; r.Interruptions <= 0 || r.TopLevel <= 0 || r.TopLevel >= r.Interruptions {
 		t.Errorf("htn: %.1f interruptions, %.1f changing the top level; lesson 5 says 36 and 5", r.Interruptions, r.TopLevel)
@@ -92,12 +93,13 @@ func TestRecordWritesReplayableLogs(t *testing.T) {
 	g, h := domainsForArena(t)
 	dir := t.TempDir()
 	k, _ := arena.KindByName("goap")
-	if _, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 3, Fights: 2, Kinds: []arena.Kind{k}, Record: dir}); err != nil {
+	tab, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 3, Fights: 2, Kinds: []arena.Kind{k}, Record: dir})
+	if err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 2 {
-		t.Fatalf("files %v, want goap-00 and goap-01", files)
+	if len(files) != 2 || !slices.Equal(tab.Logs, files) {
+		t.Fatalf("files %v, want goap-00 and goap-01, as the table says: %v", files, tab.Logs)
 	}
 	f, err := os.Open(filepath.Join(dir, "goap-00.jsonl"))
 	if err != nil {
@@ -152,5 +154,57 @@ func TestPlots(t *testing.T) {
 		if err != nil || !strings.Contains(string(b), "<svg") {
 			t.Errorf("%s: not an SVG (%v)", f, err)
 		}
+	}
+}
+
+// TestJSONIsNullWhereTheTableHasADash reads the text table and the JSON of
+// the same batch: every "-" cell is null in the JSON, and every null is a
+// "-" cell.
+func TestJSONIsNullWhereTheTableHasADash(t *testing.T) {
+	g, h := domainsForArena(t)
+	tab, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 1, Fights: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, js strings.Builder
+	tab.WriteText(&text)
+	tab.WriteJSON(&js)
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(js.String()), &rows); err != nil {
+		t.Fatal(err)
+	}
+	columns := map[string]string{"expanded/plan": "expanded_per_plan", "steps/plan": "steps_per_plan"}
+	lines := strings.Split(text.String(), "\n")
+	header := strings.Fields(lines[2])
+	dashes := 0
+	for i, row := range rows {
+		cells := strings.Fields(lines[3+i])
+		if cells[0] != row["kind"] {
+			t.Fatalf("table row %d is %q, JSON row %v", i, cells[0], row["kind"])
+		}
+		dashed := map[string]bool{}
+		for c, name := range header {
+			if cells[c] != "-" {
+				continue
+			}
+			dashes++
+			key, ok := columns[name]
+			if !ok {
+				t.Errorf("%s: unexpected dash in column %s", cells[0], name)
+				continue
+			}
+			dashed[key] = true
+			if v, present := row[key]; !present || v != nil {
+				t.Errorf("%s: %s is %v in the JSON where the table has -", cells[0], key, v)
+			}
+		}
+		for key, v := range row {
+			if v == nil && !dashed[key] {
+				t.Errorf("%s: %s is null but the table shows a number", cells[0], key)
+			}
+		}
+	}
+	if dashes == 0 {
+		t.Fatal("no dash in the table: the test checks nothing")
 	}
 }

@@ -36,23 +36,26 @@ type Config struct {
 // Row is one agent kind's results over the batch, per fight unless the
 // name says otherwise.
 type Row struct {
-	Kind            string             `json:"kind"`
-	Title           string             `json:"title"`
-	Fights          int                `json:"fights"`
-	Survived        int                `json:"survived"`
-	Killed          float64            `json:"killed"`
-	MeanHealth      float64            `json:"mean_health"`
-	Plans           float64            `json:"plans"`
-	Replans         float64            `json:"replans"`
-	ReplanReasons   map[string]float64 `json:"replan_reasons"`
-	ExpandedPerPlan float64            `json:"expanded_per_plan"`
-	StepsPerPlan    float64            `json:"steps_per_plan"`
-	Interruptions   float64            `json:"interruptions"`
-	TopLevel        float64            `json:"top_level_interruptions"`
-	StepsDone       float64            `json:"actions_done"`
-	ActionsFailed   float64            `json:"actions_failed"`
-	WorkPerTick     float64            `json:"work_per_tick"`
-	PlanningMicros  *float64           `json:"planning_us,omitempty"`
+	Kind          string             `json:"kind"`
+	Title         string             `json:"title"`
+	Fights        int                `json:"fights"`
+	Survived      int                `json:"survived"`
+	Killed        float64            `json:"killed"`
+	MeanHealth    float64            `json:"mean_health"`
+	Plans         float64            `json:"plans"`
+	Replans       float64            `json:"replans"`
+	ReplanReasons map[string]float64 `json:"replan_reasons"`
+	// ExpandedPerPlan and StepsPerPlan are nil for a kind that expands no
+	// states (the HTNs and trees) or takes no decomposition steps (GOAP
+	// and trees): the table's "-", JSON's null.
+	ExpandedPerPlan *float64 `json:"expanded_per_plan"`
+	StepsPerPlan    *float64 `json:"steps_per_plan"`
+	Interruptions   float64  `json:"interruptions"`
+	TopLevel        float64  `json:"top_level_interruptions"`
+	StepsDone       float64  `json:"actions_done"`
+	ActionsFailed   float64  `json:"actions_failed"`
+	WorkPerTick     float64  `json:"work_per_tick"`
+	PlanningMicros  *float64 `json:"planning_us,omitempty"`
 	// Health is the mage's health at every tick of the batch's first fight.
 	Health []float64 `json:"-"`
 }
@@ -62,6 +65,9 @@ type Table struct {
 	Fights int
 	Seed   uint64
 	Rows   []Row
+	// Logs are the event logs Config.Record asked for, in the order
+	// written.
+	Logs []string
 }
 
 // Run fights the batch: every kind fights the same Fights fights, drawn
@@ -99,6 +105,9 @@ func Run(cfg Config) (*Table, error) {
 			if err != nil {
 				return nil, err
 			}
+			if res.log != "" {
+				t.Logs = append(t.Logs, res.log)
+			}
 			s := res.stats
 			if !res.world.dead {
 				row.Survived++
@@ -135,10 +144,8 @@ func Run(cfg Config) (*Table, error) {
 		for r := range row.ReplanReasons {
 			row.ReplanReasons[r] /= n
 		}
-		if plans > 0 {
-			row.ExpandedPerPlan = float64(expanded) / float64(plans)
-			row.StepsPerPlan = float64(steps) / float64(plans)
-		}
+		row.ExpandedPerPlan = perPlan(expanded, plans)
+		row.StepsPerPlan = perPlan(steps, plans)
 		row.Interruptions /= n
 		row.TopLevel /= n
 		row.StepsDone /= n
@@ -153,17 +160,29 @@ func Run(cfg Config) (*Table, error) {
 	return t, nil
 }
 
+// perPlan is work per plan, or nil where there was no such work.
+func perPlan(work, plans int) *float64 {
+	if work == 0 || plans == 0 {
+		return nil
+	}
+	x := float64(work) / float64(plans)
+	return &x
+}
+
 type fightResult struct {
 	world *World
 	stats agent.Stats
+	log   string // the event log's path, if recorded
 }
 
 // fight runs one fight of one kind.
 func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightResult, error) {
 	w := newWorld(cfg.Seed, i)
 	var rec *recorder
+	var log string
 	if cfg.Record != "" {
-		f, err := os.Create(filepath.Join(cfg.Record, fmt.Sprintf("%s-%02d.jsonl", k.Name, i)))
+		log = filepath.Join(cfg.Record, fmt.Sprintf("%s-%02d.jsonl", k.Name, i))
+		f, err := os.Create(log)
 		if err != nil {
 			return fightResult{}, err
 		}
@@ -188,7 +207,7 @@ func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightRe
 			rec.snapshot()
 		}
 	}
-	return fightResult{world: w, stats: a.Stats()}, rec.err()
+	return fightResult{world: w, stats: a.Stats(), log: log}, rec.err()
 }
 
 // recorder writes a fight's events and the world at every tick as JSON
@@ -312,9 +331,9 @@ func (t *Table) WriteJSON(w io.Writer) error {
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
 func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
 
-func dash(x float64) string {
-	if x == 0 {
+func dash(x *float64) string {
+	if x == nil {
 		return "-"
 	}
-	return f1(x)
+	return f1(*x)
 }

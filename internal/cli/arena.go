@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -74,15 +75,27 @@ func runArena(e *env, args []string) int {
 	} else {
 		tab.WriteText(e.stdout)
 	}
+	// Where the files went: after the table, or on standard error when
+	// standard output is JSON.
+	notes := e.stdout
+	if asJSON {
+		notes = e.stderr
+	} else if len(tab.Logs) > 0 || plots != "" {
+		fmt.Fprintln(notes)
+	}
+	switch n := len(tab.Logs); {
+	case n == 1:
+		fmt.Fprintf(notes, "event log: %s\n", tab.Logs[0])
+	case n > 1:
+		fmt.Fprintf(notes, "event logs: %d files in %s (%s to %s)\n", n, record, filepath.Base(tab.Logs[0]), filepath.Base(tab.Logs[n-1]))
+	}
 	if plots != "" {
 		files, err := tab.WritePlots(plots)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ploy arena: %v\n", err)
 			return exitInvalid
 		}
-		if !asJSON {
-			fmt.Fprintf(e.stdout, "\ncharts: %s\n", strings.Join(files, ", "))
-		}
+		fmt.Fprintf(notes, "charts: %s\n", strings.Join(files, ", "))
 	}
 	return exitOK
 }
