@@ -3,9 +3,12 @@ package arena_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -149,62 +152,97 @@ func TestPlots(t *testing.T) {
 	if len(files) != 6 {
 		t.Fatalf("wrote %v", files)
 	}
+	svgs := map[string]string{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil || !strings.Contains(string(b), "<svg") {
 			t.Errorf("%s: not an SVG (%v)", f, err)
 		}
+		svgs[filepath.Base(f)] = string(b)
 	}
+	// Each chart is titled for what it shows, and shows the table's values.
+	replans := fmt.Sprintf("%.1f", tab.Rows[0].Replans)
+	if s := svgs["replans.svg"]; !strings.Contains(s, ">Replans per fight<") || !strings.Contains(s, ">"+replans+"<") {
+		t.Errorf("replans.svg is not titled for the replans, or lacks %s", replans)
+	}
+	for _, f := range files {
+		checkTextInside(t, f, svgs[filepath.Base(f)])
+	}
+	checkLegendBesideData(t, svgs["health.svg"], tab)
 }
 
-// TestJSONIsNullWhereTheTableHasADash reads the text table and the JSON of
-// the same batch: every "-" cell is null in the JSON, and every null is a
-// "-" cell.
-func TestJSONIsNullWhereTheTableHasADash(t *testing.T) {
-	g, h := domainsForArena(t)
-	tab, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 1, Fights: 3})
+var (
+	svgSize = regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`)
+	// Horizontal text only: gonum writes it flipped, y negated, measured
+	// from the bottom of the picture.
+	svgText  = regexp.MustCompile(`(<g transform="rotate\([^)]*\)">\s*)?<text x="(-?[0-9.]+)" y="(-?[0-9.]+)" transform="scale\(1, -1\)"[^>]*font-size:([0-9.]+)px">([^<]*)</text>`)
+	svgPath  = regexp.MustCompile(`<path d="([^"]*)"`)
+	svgPoint = regexp.MustCompile(`[ML](-?[0-9.]+),(-?[0-9.]+)`)
+)
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var text, js strings.Builder
-	tab.WriteText(&text)
-	tab.WriteJSON(&js)
-	var rows []map[string]any
-	if err := json.Unmarshal([]byte(js.String()), &rows); err != nil {
-		t.Fatal(err)
+	return f
+}
+
+// checkTextInside checks that every label of an SVG lies within the
+// picture, allowing for a font up to a third wider than the one measured
+// (a viewer without the SVG's font substitutes one) around its anchor.
+func checkTextInside(t *testing.T, name, svg string) {
+	size := svgSize.FindStringSubmatch(svg)
+	if size == nil {
+		t.Fatalf("%s: no size", name)
 	}
-	columns := map[string]string{"expanded/plan": "expanded_per_plan", "steps/plan": "steps_per_plan"}
-	lines := strings.Split(text.String(), "\n")
-	header := strings.Fields(lines[2])
-	dashes := 0
-	for i, row := range rows {
-		cells := strings.Fields(lines[3+i])
-		if cells[0] != row["kind"] {
-			t.Fatalf("table row %d is %q, JSON row %v", i, cells[0], row["kind"])
+	width, height := num(t, size[1]), num(t, size[2])
+	texts := svgText.FindAllStringSubmatch(svg, -1)
+	if len(texts) == 0 {
+		t.Fatalf("%s: no text found", name)
+	}
+	for _, m := range texts {
+		if m[1] != "" {
+			continue // an axis label, turned: its coordinates are turned too
 		}
-		dashed := map[string]bool{}
-		for c, name := range header {
-			if cells[c] != "-" {
-				continue
-			}
-			dashes++
-			key, ok := columns[name]
-			if !ok {
-				t.Errorf("%s: unexpected dash in column %s", cells[0], name)
-				continue
-			}
-			dashed[key] = true
-			if v, present := row[key]; !present || v != nil {
-				t.Errorf("%s: %s is %v in the JSON where the table has -", cells[0], key, v)
-			}
-		}
-		for key, v := range row {
-			if v == nil && !dashed[key] {
-				t.Errorf("%s: %s is null but the table shows a number", cells[0], key)
-			}
+		m = m[1:]
+		x, baseline, em := num(t, m[1]), -num(t, m[2]), num(t, m[3])
+		// Serif glyphs average about half an em, a fifth more in the
+		// substitute font; x is the left edge.
+		wide := float64(len([]rune(m[4]))) * em * 0.5 * 1.2
+		if x < 0 || x+wide > width || baseline < em/4 || baseline+em*3/4 > height {
+			t.Errorf("%s: label %q at (%.0f, %.0f) is cut by the %.0f×%.0f picture", filepath.Base(name), m[4], x, baseline, width, height)
 		}
 	}
-	if dashes == 0 {
-		t.Fatal("no dash in the table: the test checks nothing")
+}
+
+// checkLegendBesideData checks that the health chart's legend lies to the
+// right of every data line, where it cannot cover one.
+func checkLegendBesideData(t *testing.T, svg string, tab *arena.Table) {
+	dataRight := 0.0
+	for _, m := range svgPath.FindAllStringSubmatch(svg, -1) {
+		pts := svgPoint.FindAllStringSubmatch(m[1], -1)
+		if len(pts) <= 2 {
+			continue // axes, ticks and legend thumbnails: data lines have many points
+		}
+		for _, p := range pts {
+			dataRight = max(dataRight, num(t, p[1]))
+		}
+	}
+	found := 0
+	for _, m := range svgText.FindAllStringSubmatch(svg, -1) {
+		m = m[1:]
+		for _, r := range tab.Rows {
+			if m[4] == r.Title {
+				found++
+				if x := num(t, m[1]); x <= dataRight {
+					t.Errorf("legend entry %q at x %.0f is over the data, which reaches x %.0f", r.Title, x, dataRight)
+				}
+			}
+		}
+	}
+	if dataRight == 0 || found != len(tab.Rows) {
+		t.Errorf("found data reaching x %.0f and %d of %d legend entries", dataRight, found, len(tab.Rows))
 	}
 }
