@@ -644,3 +644,44 @@ func TestUtilityHysteresis(t *testing.T) {
 		t.Errorf("past the margin: started %v, stopped %v", w.started, w.stopped)
 	}
 }
+
+// TestPlanLeafThroughAQueue: a tree's Plan leaf waits for its queued
+// request (Running) instead of asking again every tick, runs the plan that
+// arrives, and fails when the answer is no plan, so that the selector falls
+// through to the next branch, as it does inline; the leaf that found no
+// plan is not asked again before RetryAfter, so it does not take the agent
+// back every tick.
+func TestPlanLeafThroughAQueue(t *testing.T) {
+	ran := func(q *agent.Queue) []string {
+		w, d, _ := newToy(t)
+		w.set("healthy", false)
+		w.set("potion_at_shrine", false) // GetHealthy has no plan
+		tree := agent.Selector(
+			agent.Sequence(agent.FactIs(d, "healthy", false), agent.Plan(d.Goal("GetHealthy"))),
+			agent.Plan(d.Goal("Kill")),
+		)
+		a, err := agent.New(agent.Config{Name: "hybrid", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor, Queue: q, RetryAfter: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 30 {
+			a.Tick()
+			if q != nil {
+				q.Frame()
+			}
+		}
+		if !w.world.Has(mustFact(d, "enemy_dead")) {
+			t.Errorf("queue %v: never killed; ran %v, stats %+v", q != nil, w.started, a.Stats())
+		}
+		// GetHealthy tried at ticks 1, 11 and 21, never found; Kill planned
+		// once, and done before the second try.
+		if s := a.Stats(); s.NoPlan != 3 || s.Plans != 4 {
+			t.Errorf("queue %v: %d plans, %d without a plan; want GetHealthy tried every 10 ticks", q != nil, s.Plans, s.NoPlan)
+		}
+		return w.started
+	}
+	inline := ran(nil)
+	if queued := ran(agent.NewQueue(1, 4)); !slices.Equal(queued, inline) {
+		t.Errorf("through a queue ran %v, inline %v", queued, inline)
+	}
+}

@@ -166,7 +166,9 @@ func (l *actionLeaf) Halt(a *Agent) {
 }
 
 type goapLeaf struct {
-	option GoalOption
+	option  GoalOption
+	waiting bool // its request is in the agent's queue
+	retryAt int  // after no plan, the tick from which it plans again
 }
 
 // Plan is a leaf that pursues a GOAP goal with the agent's planner and
@@ -185,6 +187,17 @@ func (l *goapLeaf) Tick(a *Agent) Status {
 		l.Halt(a)
 		return Success
 	}
+	if a.tick < l.retryAt {
+		return Failure
+	}
+	if l.waiting {
+		// The queue has answered (the agent does not tick its tree while a
+		// request is pending). No plan: the answer cleared the goal.
+		l.waiting = false
+		if a.goal != &l.option {
+			return l.noPlan(a)
+		}
+	}
 	if a.goal != &l.option {
 		a.dropPlan()
 		a.goal = &l.option
@@ -198,9 +211,13 @@ func (l *goapLeaf) Tick(a *Agent) Status {
 		a.wantPlan = ""
 		a.dropPlan()
 		a.request(request{kind: planRequest, reason: reason})
+		if a.pending {
+			l.waiting = true
+			return Running
+		}
 		if a.plan == nil {
 			a.goal = nil
-			return Failure
+			return l.noPlan(a)
 		}
 	}
 	a.execute()
@@ -211,7 +228,14 @@ func (l *goapLeaf) Tick(a *Agent) Status {
 	return Running
 }
 
+// noPlan fails, and keeps failing without planning until the retry.
+func (l *goapLeaf) noPlan(a *Agent) Status {
+	l.retryAt = a.tick + max(a.cfg.RetryAfter, 1)
+	return Failure
+}
+
 func (l *goapLeaf) Halt(a *Agent) {
+	l.waiting = false
 	if a.goal == &l.option {
 		a.dropPlan()
 		a.goal = nil
