@@ -291,6 +291,35 @@ func (cfg *Config) check() error {
 			return cfg.errorf("%s", msg)
 		}
 	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Timeouts)) {
+		if _, ok := d.ActionByName(name); !ok {
+			msg := fmt.Sprintf("timeout for unknown action %q", name)
+			if s := suggest.Closest(name, actions); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return cfg.errorf("%s", msg)
+		}
+		if t := cfg.Timeouts[name]; t < 0 {
+			return cfg.errorf("Timeouts[%q] is %d: want 0 (never) or more ticks", name, t)
+		}
+	}
+	for _, n := range []struct {
+		name  string
+		value int
+	}{{"Budget", cfg.Budget}, {"MaxDepth", cfg.MaxDepth}, {"MaxSteps", cfg.MaxSteps}, {"DefaultTimeout", cfg.DefaultTimeout}, {"RetryAfter", cfg.RetryAfter}, {"Policy.Interval", cfg.Policy.Interval}} {
+		if n.value < 0 {
+			return cfg.errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
+		}
+	}
+	if cfg.Policy.Kind > Manual {
+		return cfg.errorf("unknown Policy.Kind %d", cfg.Policy.Kind)
+	}
+	if cfg.Policy.Kind == Proactive && cfg.Policy.Interval == 0 {
+		return cfg.errorf("a Proactive policy needs an Interval (ticks between replans)")
+	}
+	if cfg.HTNMode > Interrupt {
+		return cfg.errorf("unknown HTNMode %d", cfg.HTNMode)
+	}
 	for id, name := range actions {
 		capable := cfg.Profile == nil || cfg.Profile.Capable(goap.ActionID(id))
 		if cfg.Behaviours[name] == nil && capable {

@@ -341,6 +341,26 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("profile from another domain: %v", err)
 	}
 
+	// Numbers and kinds out of range.
+	for _, tc := range []struct {
+		change func(*agent.Config)
+		want   string
+	}{
+		{func(c *agent.Config) { c.MaxDepth = -1 }, `agent "mage": MaxDepth is -1: want 0 (the default) or more`},
+		{func(c *agent.Config) { c.Budget = -5 }, `agent "mage": Budget is -5: want 0 (the default) or more`},
+		{func(c *agent.Config) { c.Timeouts = map[string]int{"Recharge": -1} }, `agent "mage": Timeouts["Recharge"] is -1: want 0 (never) or more ticks`},
+		{func(c *agent.Config) { c.Timeouts = map[string]int{"Recharg": 5} }, `agent "mage": timeout for unknown action "Recharg"; did you mean "Recharge"?`},
+		{func(c *agent.Config) { c.Policy = agent.Policy{Kind: agent.Proactive} }, `agent "mage": a Proactive policy needs an Interval (ticks between replans)`},
+		{func(c *agent.Config) { c.Policy.Kind = 9 }, `agent "mage": unknown Policy.Kind 9`},
+		{func(c *agent.Config) { c.HTNMode = 7 }, `agent "mage": unknown HTNMode 7`},
+	} {
+		cfg = goapConfig(w, d, &agent.Recorder{})
+		tc.change(&cfg)
+		if _, err := agent.New(cfg); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
+	}
+
 	// An unnamed agent is not "" in its errors or its events.
 	cfg = goapConfig(w, d, &agent.Recorder{})
 	cfg.Name = ""
