@@ -41,8 +41,10 @@ type Queue struct {
 	batch    []request // the frame's requests, contiguous for the workers
 	results  []result
 	planners []*planners
+	wg       sync.WaitGroup
 
-	busy atomic.Bool // set while a call is in the queue, to catch overlaps
+	busy       atomic.Bool // set while a call is in the queue, to catch overlaps
+	delivering bool        // Frame is handing results to the agents
 
 	// slotsVisited counts the ring slots frames have read, for the test
 	// that a frame's cost does not grow with the backlog.
@@ -138,26 +140,29 @@ func (q *Queue) Remove(a *Agent) {
 // resolved.
 func (q *Queue) Frame() int {
 	q.enter("Frame")
+	if q.delivering {
+		q.leave()
+		panic("agent: Queue.Frame called from an event callback during Frame")
+	}
 	batch := q.take()
 	n := len(batch)
 	if cap(q.results) < n {
 		q.results = make([]result, n)
 	}
 	results := q.results[:n]
-	var wg sync.WaitGroup
-	for w := 0; w < q.workers && w < n; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += q.workers {
-				results[i] = resolve(q.planners[w], batch[i])
-			}
-		}(w)
+	// The calling goroutine takes worker 0's share: with one worker a
+	// frame starts no goroutine and allocates nothing.
+	for w := 1; w < q.workers && w < n; w++ {
+		q.wg.Add(1)
+		go q.work(w, n)
 	}
-	wg.Wait()
+	q.resolveShare(0, n)
+	q.wg.Wait()
 	// Delivery runs the agents' event callbacks, which may call Cancel or
 	// Remove: the queue is consistent again, so let them in.
 	q.leave()
+	q.delivering = true
+	defer func() { q.delivering = false }()
 	for i := range batch {
 		r := &batch[i]
 		// A request cancelled after this frame took it is dropped here.
@@ -169,6 +174,21 @@ func (q *Queue) Frame() int {
 		results[i] = result{}
 	}
 	return n
+}
+
+// work resolves worker w's share of the frame's n requests on its own
+// goroutine.
+func (q *Queue) work(w, n int) {
+	defer q.wg.Done()
+	q.resolveShare(w, n)
+}
+
+// resolveShare resolves every workers-th request of the batch from w, with
+// worker w's planners.
+func (q *Queue) resolveShare(w, n int) {
+	for i := w; i < n; i += q.workers {
+		q.results[i] = resolve(q.planners[w], q.batch[i])
+	}
 }
 
 // take moves up to perFrame live requests from the head of the ring into

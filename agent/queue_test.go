@@ -288,3 +288,64 @@ func TestQueueOwnedByOneGoroutineAtATime(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmAgentsAllocateNothing: once its buffers have grown, an agent that
+// nobody observes replans and ticks without allocating, inline and through
+// a one-worker queue.
+func TestWarmAgentsAllocateNothing(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Behaviours = map[string]agent.Behaviour{}
+	for id := range d.NumActions() {
+		cfg.Behaviours[d.ActionName(goap.ActionID(id))] = agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { return agent.Running }}
+	}
+	inline, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := agent.NewQueue(1, 1)
+	cfg.Queue = q
+	queued, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		inline.RequestReplan()
+		inline.Tick()
+		queued.RequestReplan()
+		queued.Tick()
+		q.Frame()
+	}
+	if n := testing.AllocsPerRun(100, func() { inline.RequestReplan(); inline.Tick() }); n != 0 {
+		t.Errorf("an inline replan allocates %.0f times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { queued.RequestReplan(); queued.Tick(); q.Frame() }); n != 0 {
+		t.Errorf("a queued replan allocates %.0f times", n)
+	}
+}
+
+// TestFrameFromACallbackPanics: a Frame inside another's delivery would
+// overwrite the batch being delivered; it panics with a message instead.
+func TestFrameFromACallbackPanics(t *testing.T) {
+	q := agent.NewQueue(1, 1)
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Queue = q
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.PlanMade {
+			q.Frame()
+		}
+	}
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick()
+	defer func() {
+		if msg, _ := recover().(string); !strings.Contains(msg, "Frame called from an event callback") {
+			t.Errorf("panic %q", msg)
+		}
+	}()
+	q.Frame()
+	t.Error("no panic")
+}
