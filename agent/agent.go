@@ -326,6 +326,11 @@ func (cfg *Config) check() error {
 			return cfg.errorf("no behaviour for action %q", name)
 		}
 	}
+	if cfg.Tree != nil {
+		if err := checkNodes(d, []Node{cfg.Tree}); err != nil {
+			return cfg.errorf("%v", err)
+		}
+	}
 	if cfg.HTN == nil && cfg.Tree == nil && len(cfg.Goals) == 0 {
 		return cfg.errorf("a GOAP agent needs goals")
 	}

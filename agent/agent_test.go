@@ -341,6 +341,21 @@ func TestConfigErrors(t *testing.T) {
 		t.Errorf("profile from another domain: %v", err)
 	}
 
+	// A tree's nodes built over another domain would run the wrong
+	// action, read the wrong fact, or pursue a goal nobody can plan.
+	for node, tree := range map[string]agent.Node{
+		`Action("Recharge")`: agent.Selector(agent.Sequence(agent.FactIs(d, "in_cover", true), agent.Action(twin.d, "Recharge"))),
+		`FactIs("in_cover")`: agent.Sequence(agent.FactIs(twin.d, "in_cover", true)),
+		`Plan("Kill")`:       agent.Selector(agent.Plan(twin.d.Goal("Kill"))),
+		`Utility`:            agent.Utility(twin.d, 0, agent.UtilityOption{Action: "Recharge", Score: func(*agent.Agent) float64 { return 1 }}),
+	} {
+		cfg = agent.Config{Name: "bt", Domain: d, Tree: tree, Behaviours: w.behaviours()}
+		want := `agent "bt": the tree's ` + node + ` was built over another domain than the agent's (both named "battlemage", but built separately)`
+		if _, err := agent.New(cfg); err == nil || err.Error() != want {
+			t.Errorf("got %v, want %s", err, want)
+		}
+	}
+
 	// Numbers and kinds out of range.
 	for _, tc := range []struct {
 		change func(*agent.Config)
