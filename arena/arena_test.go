@@ -246,3 +246,11 @@ func checkLegendBesideData(t *testing.T, svg string, tab *arena.Table) {
 		t.Errorf("found data reaching x %.0f and %d of %d legend entries", dataRight, found, len(tab.Rows))
 	}
 }
+
+func TestTooManyFights(t *testing.T) {
+	g, h := domainsForArena(t)
+	_, err := arena.Run(arena.Config{GOAP: g, HTN: h, Fights: arena.MaxFights + 1})
+	if err == nil || err.Error() != "arena: 1001 fights per kind is more than 1000" {
+		t.Errorf("got %v", err)
+	}
+}

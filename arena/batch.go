@@ -16,11 +16,15 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 )
 
+// MaxFights bounds a batch's fights per kind: about 3 s of work at the
+// most, and with Record about 180 KB of logs per fight and kind (0.9 GB).
+const MaxFights = 1000
+
 // Config describes a batch.
 type Config struct {
 	GOAP   *goap.Domain // the battle mage
 	HTN    *htn.Domain  // its HTN
-	Fights int          // default 40
+	Fights int          // default 40, at most MaxFights
 	Seed   uint64
 	Kinds  []Kind // default: all, in table order
 	// Record, if set, is a directory that receives one event log per fight
@@ -76,6 +80,9 @@ type Table struct {
 func Run(cfg Config) (*Table, error) {
 	if cfg.Fights <= 0 {
 		cfg.Fights = 40
+	}
+	if cfg.Fights > MaxFights {
+		return nil, fmt.Errorf("arena: %d fights per kind is more than %d", cfg.Fights, MaxFights)
 	}
 	kinds := cfg.Kinds
 	if len(kinds) == 0 {

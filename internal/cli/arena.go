@@ -26,7 +26,7 @@ func runArena(e *env, args []string) int {
   ploy arena --json > table.json
   ploy arena --plots plots --record logs
 `)
-	fset.IntVar(&fights, "fights", 40, "fights per agent kind")
+	fset.IntVar(&fights, "fights", 40, fmt.Sprintf("fights per agent kind (at most %d)", arena.MaxFights))
 	fset.Uint64Var(&seed, "seed", 1, "seed of the batch: fight i of every kind is drawn from it")
 	fset.StringVar(&kinds, "agents", strings.Join(names, ","), "agent kinds to run, comma-separated")
 	fset.BoolVar(&asJSON, "json", false, "print the rows as a JSON array")
@@ -37,8 +37,8 @@ func runArena(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	if fights < 1 {
-		return usageErr(e, fset, "--fights must be at least 1, not %d", fights)
+	if fights < 1 || fights > arena.MaxFights {
+		return usageErr(e, fset, "--fights must be from 1 to %d, not %d", arena.MaxFights, fights)
 	}
 	var chosen []arena.Kind
 	for _, name := range strings.Split(kinds, ",") {
