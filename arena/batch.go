@@ -20,6 +20,14 @@ import (
 // most, and with Record about 180 KB of logs per fight and kind (0.9 GB).
 const MaxFights = 1000
 
+// MaxBatchWork bounds a batch's planning work: GOAP states expanded and
+// HTN decomposition steps, over every fight and kind (the default batch
+// does about 77 000, a batch of MaxFights about 2 million). A
+// domain whose searches run to their limits every time, such as an HTN
+// method that recurses without progress, is stopped here after a few
+// seconds rather than running for minutes.
+const MaxBatchWork = 20_000_000
+
 // Config describes a batch.
 type Config struct {
 	GOAP   *goap.Domain // the battle mage
@@ -103,12 +111,13 @@ func Run(cfg Config) (*Table, error) {
 	}
 	t := &Table{Fights: cfg.Fights, Seed: cfg.Seed}
 	done, total := 0, cfg.Fights*len(kinds)
+	budget := MaxBatchWork
 	for _, k := range kinds {
 		row := Row{Kind: k.Name, Title: k.Title, Fights: cfg.Fights, ReplanReasons: map[string]float64{}}
 		var plans, expanded, steps, work, ticks int
 		var planning time.Duration
 		for i := 0; i < cfg.Fights; i++ {
-			res, err := fight(cfg, k, extra, &facts, i)
+			res, err := fight(cfg, k, extra, &facts, i, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -133,6 +142,7 @@ func Run(cfg Config) (*Table, error) {
 			expanded += s.Expanded
 			steps += s.Steps
 			work += s.Expanded + s.Steps + s.TreeTicks
+			budget -= s.Expanded + s.Steps
 			ticks += res.world.Tick
 			planning += s.PlanningTime
 			if i == 0 {
@@ -182,8 +192,8 @@ type fightResult struct {
 	log   string // the event log's path, if recorded
 }
 
-// fight runs one fight of one kind.
-func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightResult, error) {
+// fight runs one fight of one kind, unless its planning work passes budget.
+func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i, budget int) (fightResult, error) {
 	w := newWorld(cfg.Seed, i)
 	var rec *recorder
 	var log string
@@ -209,6 +219,9 @@ func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightRe
 	}
 	for !w.over() {
 		a.Tick()
+		if s := a.Stats(); s.Expanded+s.Steps > budget {
+			return fightResult{}, fmt.Errorf("arena: the batch's planning passed %d states and decomposition steps (%s, fight %d): the domain's searches run to their limits; see ploy lint and ploy trace", MaxBatchWork, k.Name, i+1)
+		}
 		w.step()
 		if rec != nil {
 			rec.snapshot()

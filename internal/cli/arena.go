@@ -67,7 +67,7 @@ func runArena(e *env, args []string) int {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy arena: %v\n", err)
+		fmt.Fprintf(e.stderr, "ploy arena: %s\n", strings.TrimPrefix(err.Error(), "arena: "))
 		return exitInvalid
 	}
 	if asJSON {
