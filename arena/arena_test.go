@@ -254,3 +254,30 @@ func TestTooManyFights(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestDomainTheArenaCannotRun: a domain without the battle mage's goals or
+// with other actions is refused in the arena's terms, before any agent is
+// built.
+func TestDomainTheArenaCannotRun(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*goap.Spec)
+		want   string
+	}{
+		{"no GetHealthy", func(s *goap.Spec) { s.Goals = s.Goals[:1] }, `arena: the domain has no goal "GetHealthy": the arena's GOAP agent pursues the battle mage's Kill and GetHealthy`},
+		{"Approach misspelled", func(s *goap.Spec) { s.Actions[0].Name = "Aproach" }, `arena: the domain has no action "Approach" (it has "Aproach"): the arena runs the battle mage's actions: Approach, CastBolt, DrinkPotion, FetchPotion, GetCrystals, Recharge, TakeCover`},
+		{"an extra action", func(s *goap.Spec) {
+			s.Actions = append(s.Actions, goap.ActionSpec{Name: "Dance", Effects: map[string]bool{"healthy": true}, Cost: goap.Const(1)})
+		}, `arena: the arena has no behaviour for the domain's action "Dance": it runs only the battle mage's actions: Approach, CastBolt, DrinkPotion, FetchPotion, GetCrystals, Recharge, TakeCover`},
+	} {
+		spec := domains.BattleMage()
+		tc.change(&spec)
+		g, err := goap.NewDomain(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, err := arena.Run(arena.Config{GOAP: g, Fights: 1}); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+}

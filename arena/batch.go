@@ -100,6 +100,9 @@ func Run(cfg Config) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkDomain(cfg.GOAP); err != nil {
+		return nil, err
+	}
 	extra, err := newExtraGoals(cfg.GOAP)
 	if err != nil {
 		return nil, err
