@@ -11,10 +11,13 @@ package agent
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
 // Status is an action behaviour's state after a tick, in behaviour-tree
@@ -76,9 +79,10 @@ func (f Funcs) Stop(a *Agent) {
 	}
 }
 
-// Sensor recomputes an agent's facts from the world, every tick: the game's
-// mapping from continuous factors ("in range is distance ≤ 12 m") to facts.
-// It writes into facts, which holds the previous tick's values.
+// Sensor recomputes an agent's facts from the world, every tick and after
+// every step that succeeds: the game's mapping from continuous factors ("in
+// range is distance ≤ 12 m") to facts. It writes into facts, which holds
+// the previous values (the domain's initial facts, the first time).
 type Sensor func(a *Agent, facts goap.State)
 
 // PolicyKind says when an agent thinks again.
@@ -133,6 +137,8 @@ type GoalOption struct {
 // Config describes an agent. Domain and Behaviours are required; an HTN
 // agent also sets HTN.
 type Config struct {
+	// Name identifies the agent in its events and errors; empty means
+	// DefaultName.
 	Name    string
 	Domain  *goap.Domain
 	Profile *goap.Profile // capabilities and cost overrides (personality)
@@ -142,8 +148,14 @@ type Config struct {
 	// Behaviours maps action names to the game's code; every action the
 	// agent can do needs one.
 	Behaviours map[string]Behaviour
-	Sensor     Sensor
-	Policy     Policy
+	// Sensor, if set, recomputes the facts from the world. Without one,
+	// the agent's facts are its own model, never the world's: they start
+	// from the domain's initial facts and change only by the effects of
+	// its steps that succeed, which it then takes as done. That suits a
+	// test or a turn-based game whose behaviours always do what their
+	// actions say; a world that changes by itself needs a sensor.
+	Sensor Sensor
+	Policy Policy
 	// Timeout is how many ticks a step may run before the plan is deemed
 	// broken; per action in Timeouts, else DefaultTimeout (0: never).
 	Timeouts       map[string]int
@@ -204,10 +216,16 @@ type Agent struct {
 	lastPlan int
 	planned  bool // a plan was ever made for the current goal
 	wantPlan string
-	pending  bool  // a request is waiting in the queue
-	blocked  []int // per goal option: the tick before which it found no plan
-	idle     bool  // the last plan was empty: wait for the facts to change
-	done     bool  // the last plan ran to its end (rather than finding none)
+	pending  bool   // a request is waiting in the queue
+	queuedIn *Queue // the queue it waits in
+	ticket   uint64 // its ticket there
+	// queuedReplan is the waiting plan request's reason, asked again on
+	// the next tick if the request is cancelled ("" for an interruption
+	// check, which the next change of facts asks again).
+	queuedReplan string
+	blocked      []int // per goal option: the tick before which it found no plan
+	idle         bool  // the last plan was empty: wait for the facts to change
+	done         bool  // the last plan ran to its end (rather than finding none)
 
 	own *planners // resolves this agent's requests when there is no queue
 	// Buffers reused from plan to plan: the facts a request sees, the plan
@@ -220,39 +238,128 @@ type Agent struct {
 	stats Stats
 }
 
-// New checks cfg and returns an agent with all facts false until its first
-// tick senses them.
+// DefaultName is the name of an agent whose Config has none, in its events.
+const DefaultName = "agent"
+
+// New checks cfg and returns an agent whose facts are the domain's initial
+// facts until its first tick senses them (or, with no sensor, for good:
+// see Config.Sensor).
 func New(cfg Config) (*Agent, error) {
-	if cfg.Domain == nil {
-		return nil, fmt.Errorf("agent %q: no domain", cfg.Name)
+	if err := cfg.check(); err != nil {
+		return nil, err
 	}
-	if cfg.HTN != nil && cfg.HTN.GOAP() != cfg.Domain {
-		return nil, fmt.Errorf("agent %q: the HTN is over another GOAP domain", cfg.Name)
+	if cfg.Name == "" {
+		cfg.Name = DefaultName
 	}
 	a := &Agent{
 		cfg:        cfg,
 		behaviours: make([]Behaviour, cfg.Domain.NumActions()),
-		facts:      cfg.Domain.NewState(),
-		prevFacts:  cfg.Domain.NewState(),
+		facts:      cfg.Domain.Initial(),
+		prevFacts:  cfg.Domain.Initial(),
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
 	for name, b := range cfg.Behaviours {
-		id, ok := cfg.Domain.ActionByName(name)
-		if !ok {
-			return nil, fmt.Errorf("agent %q: behaviour for unknown action %q", cfg.Name, name)
-		}
+		id, _ := cfg.Domain.ActionByName(name)
 		a.behaviours[id] = b
 	}
-	for id, b := range a.behaviours {
+	return a, nil
+}
+
+// check returns what is wrong with cfg, the first problem in a fixed order
+// so that the same mistake always gets the same message.
+func (cfg *Config) check() error {
+	d := cfg.Domain
+	if d == nil {
+		return cfg.errorf("no domain")
+	}
+	if cfg.HTN != nil && cfg.HTN.GOAP() != d {
+		return cfg.errorf("the HTN is over another GOAP domain")
+	}
+	if cfg.Profile != nil && cfg.Profile.Domain() != d {
+		return cfg.errorf("the profile was made for %s", otherDomain(cfg.Profile.Domain(), d))
+	}
+	var actions []string
+	for id := range d.NumActions() {
+		actions = append(actions, d.ActionName(goap.ActionID(id)))
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Behaviours)) {
+		if _, ok := d.ActionByName(name); !ok {
+			msg := fmt.Sprintf("behaviour for unknown action %q", name)
+			if s := suggest.Closest(name, actions); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return cfg.errorf("%s", msg)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Timeouts)) {
+		if _, ok := d.ActionByName(name); !ok {
+			msg := fmt.Sprintf("timeout for unknown action %q", name)
+			if s := suggest.Closest(name, actions); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			return cfg.errorf("%s", msg)
+		}
+		if t := cfg.Timeouts[name]; t < 0 {
+			return cfg.errorf("Timeouts[%q] is %d: want 0 (never) or more ticks", name, t)
+		}
+	}
+	for _, n := range []struct {
+		name  string
+		value int
+	}{{"Budget", cfg.Budget}, {"MaxDepth", cfg.MaxDepth}, {"MaxSteps", cfg.MaxSteps}, {"DefaultTimeout", cfg.DefaultTimeout}, {"RetryAfter", cfg.RetryAfter}, {"Policy.Interval", cfg.Policy.Interval}} {
+		if n.value < 0 {
+			return cfg.errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
+		}
+	}
+	if cfg.Policy.Kind > Manual {
+		return cfg.errorf("unknown Policy.Kind %d", cfg.Policy.Kind)
+	}
+	if cfg.Policy.Kind == Proactive && cfg.Policy.Interval == 0 {
+		return cfg.errorf("a Proactive policy needs an Interval (ticks between replans)")
+	}
+	if cfg.HTNMode > Interrupt {
+		return cfg.errorf("unknown HTNMode %d", cfg.HTNMode)
+	}
+	for id, name := range actions {
 		capable := cfg.Profile == nil || cfg.Profile.Capable(goap.ActionID(id))
-		if b == nil && capable {
-			return nil, fmt.Errorf("agent %q: no behaviour for action %q", cfg.Name, cfg.Domain.ActionName(goap.ActionID(id)))
+		if cfg.Behaviours[name] == nil && capable {
+			return cfg.errorf("no behaviour for action %q", name)
+		}
+	}
+	if cfg.Tree != nil {
+		if err := checkNodes(d, []Node{cfg.Tree}); err != nil {
+			return cfg.errorf("%v", err)
 		}
 	}
 	if cfg.HTN == nil && cfg.Tree == nil && len(cfg.Goals) == 0 {
-		return nil, fmt.Errorf("agent %q: a GOAP agent needs goals", cfg.Name)
+		return cfg.errorf("a GOAP agent needs goals")
 	}
-	return a, nil
+	for i, o := range cfg.Goals {
+		switch {
+		case o.Goal == nil:
+			return cfg.errorf("Goals[%d] has no goal", i)
+		case o.Goal.Domain() != d:
+			return cfg.errorf("Goals[%d] (%q) was made for %s: make goals with the agent's domain", i, o.Goal.Name(), otherDomain(o.Goal.Domain(), d))
+		}
+	}
+	return nil
+}
+
+// errorf prefixes a configuration error with the agent's name, if it has
+// one.
+func (cfg *Config) errorf(format string, args ...any) error {
+	if cfg.Name == "" {
+		return fmt.Errorf("agent: "+format, args...)
+	}
+	return fmt.Errorf("agent %q: "+format, append([]any{cfg.Name}, args...)...)
+}
+
+// otherDomain describes domain other, which is not the agent's own.
+func otherDomain(other, own *goap.Domain) string {
+	if other.Name() == own.Name() {
+		return fmt.Sprintf("another domain than the agent's (both named %q, but built separately)", own.Name())
+	}
+	return fmt.Sprintf("domain %q, not the agent's %q", other.Name(), own.Name())
 }
 
 // Name returns the agent's name.

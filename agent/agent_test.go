@@ -227,20 +227,42 @@ func TestPolicies(t *testing.T) {
 	}
 }
 
+// TestHeadIsCheckedBeforeItStarts plans Approach from a snapshot taken out
+// of range, through a queue, and moves the mage into range before the plan
+// arrives: the head's preconditions fail on the live facts, so Approach is
+// not started and the agent replans.
 func TestHeadIsCheckedBeforeItStarts(t *testing.T) {
 	w, d, _ := newToy(t)
 	var rec agent.Recorder
-	a, _ := agent.New(goapConfig(w, d, &rec))
-	a.Tick() // plans and starts Approach
-	// The world moves the mage into range: Approach's precondition (out of
-	// range) fails before it can start again, and is not run.
-	w.duration["Approach"] = 1
-	w.started = nil
-	a2, _ := agent.New(goapConfig(w, d, &agent.Recorder{}))
+	cfg := goapConfig(w, d, &rec)
+	q := agent.NewQueue(1, 1)
+	cfg.Queue = q
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick() // submits, out of range
 	w.set("in_range", true)
-	a2.Tick()
-	if slices.Contains(w.started, "Approach") {
-		t.Errorf("Approach started although in range: %v", w.started)
+	q.Frame()
+	approach, _ := d.ActionByName("Approach")
+	if len(a.Plan()) == 0 || a.Plan()[0] != approach {
+		t.Fatalf("the stale plan does not start with Approach: %v", a.Plan())
+	}
+	a.Tick()
+	if len(w.started) != 0 {
+		t.Errorf("started %v although Approach's precondition (out of range) is false", w.started)
+	}
+	if got := kinds(&rec); !strings.HasSuffix(got, "plan_made action_failed(Approach: preconditions failed)") {
+		t.Errorf("events: %s", got)
+	}
+	if s := a.Stats(); s.ActionsFailed != 0 {
+		t.Errorf("a step that never started counted as failed: %+v", s)
+	}
+	a.Tick() // asks again, from in range
+	q.Frame()
+	a.Tick()
+	if slices.Contains(w.started, "Approach") || len(w.started) != 1 {
+		t.Errorf("after the replan started %v, want one step and no Approach", w.started)
 	}
 }
 
@@ -281,8 +303,128 @@ func TestConfigErrors(t *testing.T) {
 	}
 	cfg = goapConfig(w, d, &agent.Recorder{})
 	cfg.Behaviours["Fly"] = agent.Funcs{}
-	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown action "Fly"`) {
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `unknown action "Fly"`) || strings.Contains(err.Error(), "did you mean") {
 		t.Errorf("unknown action: %v", err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Behaviours["Aproach"] = cfg.Behaviours["Approach"]
+	delete(cfg.Behaviours, "Approach")
+	if _, err := agent.New(cfg); err == nil || err.Error() != `agent "mage": behaviour for unknown action "Aproach"; did you mean "Approach"?` {
+		t.Errorf("misspelled action: %v", err)
+	}
+
+	// Goals: a nil one would crash the first tick; one from another
+	// domain (even one built from the same spec) would never be pursued.
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Goals[1].Goal = nil
+	if _, err := agent.New(cfg); err == nil || err.Error() != `agent "mage": Goals[1] has no goal` {
+		t.Errorf("nil goal: %v", err)
+	}
+	twin, _, _ := newToy(t)
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Goals[1].Goal = twin.d.Goal("Kill")
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `Goals[1] ("Kill") was made for another domain than the agent's (both named "battlemage", but built separately)`) {
+		t.Errorf("goal from another domain: %v", err)
+	}
+	other, err := goap.NewDomain(goap.Spec{Name: "other", Facts: []string{"a"}, Goals: []goap.GoalSpec{{Name: "A", Conditions: map[string]bool{"a": true}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Goals[0].Goal = other.Goal("A")
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), `Goals[0] ("A") was made for domain "other", not the agent's "battlemage"`) {
+		t.Errorf("goal from another domain: %v", err)
+	}
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Profile = twin.d.DefaultProfile()
+	if _, err := agent.New(cfg); err == nil || !strings.Contains(err.Error(), "the profile was made for another domain") {
+		t.Errorf("profile from another domain: %v", err)
+	}
+
+	// A tree's nodes built over another domain would run the wrong
+	// action, read the wrong fact, or pursue a goal nobody can plan.
+	for node, tree := range map[string]agent.Node{
+		`Action("Recharge")`: agent.Selector(agent.Sequence(agent.FactIs(d, "in_cover", true), agent.Action(twin.d, "Recharge"))),
+		`FactIs("in_cover")`: agent.Sequence(agent.FactIs(twin.d, "in_cover", true)),
+		`Plan("Kill")`:       agent.Selector(agent.Plan(twin.d.Goal("Kill"))),
+		`Utility`:            agent.Utility(twin.d, 0, agent.UtilityOption{Action: "Recharge", Score: func(*agent.Agent) float64 { return 1 }}),
+	} {
+		cfg = agent.Config{Name: "bt", Domain: d, Tree: tree, Behaviours: w.behaviours()}
+		want := `agent "bt": the tree's ` + node + ` was built over another domain than the agent's (both named "battlemage", but built separately)`
+		if _, err := agent.New(cfg); err == nil || err.Error() != want {
+			t.Errorf("got %v, want %s", err, want)
+		}
+	}
+
+	// Numbers and kinds out of range.
+	for _, tc := range []struct {
+		change func(*agent.Config)
+		want   string
+	}{
+		{func(c *agent.Config) { c.MaxDepth = -1 }, `agent "mage": MaxDepth is -1: want 0 (the default) or more`},
+		{func(c *agent.Config) { c.Budget = -5 }, `agent "mage": Budget is -5: want 0 (the default) or more`},
+		{func(c *agent.Config) { c.Timeouts = map[string]int{"Recharge": -1} }, `agent "mage": Timeouts["Recharge"] is -1: want 0 (never) or more ticks`},
+		{func(c *agent.Config) { c.Timeouts = map[string]int{"Recharg": 5} }, `agent "mage": timeout for unknown action "Recharg"; did you mean "Recharge"?`},
+		{func(c *agent.Config) { c.Policy = agent.Policy{Kind: agent.Proactive} }, `agent "mage": a Proactive policy needs an Interval (ticks between replans)`},
+		{func(c *agent.Config) { c.Policy.Kind = 9 }, `agent "mage": unknown Policy.Kind 9`},
+		{func(c *agent.Config) { c.HTNMode = 7 }, `agent "mage": unknown HTNMode 7`},
+	} {
+		cfg = goapConfig(w, d, &agent.Recorder{})
+		tc.change(&cfg)
+		if _, err := agent.New(cfg); err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %s", err, tc.want)
+		}
+	}
+
+	// An unnamed agent is not "" in its errors or its events.
+	cfg = goapConfig(w, d, &agent.Recorder{})
+	cfg.Name = ""
+	delete(cfg.Behaviours, "Recharge")
+	if _, err := agent.New(cfg); err == nil || err.Error() != `agent: no behaviour for action "Recharge"` {
+		t.Errorf("unnamed agent's error: %v", err)
+	}
+	var rec agent.Recorder
+	cfg = goapConfig(w, d, &rec)
+	cfg.Name = ""
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick()
+	if a.Name() != agent.DefaultName || len(rec.Events) == 0 || rec.Events[0].Agent != agent.DefaultName {
+		t.Errorf("unnamed agent is called %q in its events %+v", a.Name(), rec.Events)
+	}
+}
+
+// TestWithoutASensor: the agent's facts start from the domain's initial
+// facts (spare crystals, so no GetCrystals) and its succeeding steps'
+// effects are taken as done, so the plan runs to its end once instead of
+// being redone for ever because its effects never hold.
+func TestWithoutASensor(t *testing.T) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	behaviours := map[string]agent.Behaviour{}
+	for id := range d.NumActions() {
+		behaviours[d.ActionName(goap.ActionID(id))] = agent.Funcs{} // succeed, touching nothing
+	}
+	var rec agent.Recorder
+	a, err := agent.New(agent.Config{Name: "blind", Domain: d, Behaviours: behaviours, OnEvent: rec.Record,
+		Goals: []agent.GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Facts().Equal(d.Initial()) {
+		t.Fatalf("facts before the first tick %s, want the initial %s", d.FormatState(a.Facts()), d.FormatState(d.Initial()))
+	}
+	run(a, 20)
+	want := "goal_chosen(Kill) plan_made step_started(Approach) step_done(Approach) step_started(TakeCover) step_done(TakeCover) step_started(Recharge) step_done(Recharge) step_started(CastBolt) step_done(CastBolt) plan_done goal_chosen()"
+	if got := kinds(&rec); got != want {
+		t.Errorf("events:\n%s\nwant:\n%s", got, want)
+	}
+	if s := a.Stats(); s.Plans != 1 || s.Replans != 0 || !d.Goal("Kill").Holds(a.Facts()) {
+		t.Errorf("stats %+v, facts %s", s, d.FormatState(a.Facts()))
 	}
 }
 
@@ -311,13 +453,26 @@ func TestHTNInterruptions(t *testing.T) {
 	if s.TopLevelChanges != 1 || a.MTR()[0] != 1 {
 		t.Fatalf("hurt mid-fight: MTR %s, stats %+v; events %s", a.MTR(), s, kinds(&rec))
 	}
-	// The same facts again: a replan finds the same patch-up plan and is
-	// refused, so the agent does not flicker.
-	refusedBefore := s.InterruptsRefused
+	// FetchPotion (one tick) is done, so the agent carries a potion: the
+	// next change of facts finds Patch up's drink-now method (1, 1, 2),
+	// which beats fetch-first (1, 2, 2), and is taken, within Patch up.
 	w.set("staff_charged", true)
 	a.Tick()
-	if a.Stats().InterruptsRefused <= refusedBefore && a.Stats().Interruptions == s.Interruptions {
-		t.Errorf("a replan on changed facts neither refused nor taken: %+v", a.Stats())
+	if got := a.Stats(); got.Interruptions != s.Interruptions+1 || got.TopLevelChanges != 1 || got.InterruptsRefused != s.InterruptsRefused || a.MTR().String() != "1, 1, 2" {
+		t.Fatalf("with a potion in hand: MTR %s, stats %+v; events %s", a.MTR(), got, kinds(&rec))
+	}
+	// A change that matters to neither recipe finds the same plan from the
+	// same methods: refused, so the agent does not flicker, and the
+	// running TakeCover goes on.
+	s = a.Stats()
+	running, _ := a.Current()
+	w.set("spare_crystals", false) // only the fight needs them
+	a.Tick()
+	if got := a.Stats(); got.InterruptsRefused != s.InterruptsRefused+1 || got.Interruptions != s.Interruptions || a.MTR().String() != "1, 1, 2" {
+		t.Errorf("an irrelevant change: MTR %s, stats %+v; events %s", a.MTR(), got, kinds(&rec))
+	}
+	if now, ok := a.Current(); !ok || now != running || d.ActionName(now) != "TakeCover" {
+		t.Errorf("the running action changed after a refusal")
 	}
 	run(a, 40)
 	if !w.world.Has(mustFact(d, "healthy")) {
@@ -447,5 +602,121 @@ func TestHTNInterruptRefused(t *testing.T) {
 	}
 	if got := a.MTR().String(); got != "2, 2, 2" {
 		t.Errorf("MTR %s after a refusal", got)
+	}
+}
+
+// TestEqualGoalScoresDoNotFlicker: the current goal is kept while no other
+// scores strictly more, although ties otherwise go to the earlier option.
+func TestEqualGoalScoresDoNotFlicker(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.set("healthy", false) // both goals apply
+	w.duration["Approach"] = 100
+	w.duration["FetchPotion"] = 100
+	heal, kill := 1.0, 2.0
+	var rec agent.Recorder
+	cfg := goapConfig(w, d, &rec)
+	cfg.Goals[0].Utility = func(*agent.Agent) float64 { return heal }
+	cfg.Goals[1].Utility = func(*agent.Agent) float64 { return kill }
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chosen := func() []string {
+		var out []string
+		for _, e := range rec.Events {
+			if e.Kind == agent.GoalChosen {
+				out = append(out, e.Goal)
+			}
+		}
+		return out
+	}
+	for _, step := range []struct {
+		heal, kill float64
+		want       string
+	}{
+		{1, 2, "Kill"},
+		{2, 2, "Kill"}, // a tie: kept
+		{2, 2, "Kill"},
+		{2.5, 2, "GetHealthy"}, // strictly more: taken
+		{2, 2, "GetHealthy"},   // a tie again: kept, not back to Kill
+		{2, 2, "GetHealthy"},
+	} {
+		heal, kill = step.heal, step.kill
+		a.Tick()
+		if a.Goal() == nil || a.Goal().Name() != step.want {
+			t.Fatalf("scores heal %g, kill %g: goal %v, want %s; chosen %v", heal, kill, a.Goal(), step.want, chosen())
+		}
+	}
+	if got := chosen(); !slices.Equal(got, []string{"Kill", "GetHealthy"}) {
+		t.Errorf("goals chosen %v, want Kill then GetHealthy once each", got)
+	}
+}
+
+// TestUtilityHysteresis: a running action is kept unless another scores
+// more than the margin above it.
+func TestUtilityHysteresis(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.duration["TakeCover"] = 100
+	w.duration["Approach"] = 100
+	cover, approach := 2.0, 1.0
+	tree := agent.Utility(d, 0.5,
+		agent.UtilityOption{Action: "TakeCover", Score: func(*agent.Agent) float64 { return cover }},
+		agent.UtilityOption{Action: "Approach", Score: func(*agent.Agent) float64 { return approach }},
+	)
+	a, err := agent.New(agent.Config{Name: "utility", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, approach = range []float64{1, 2, 2.5, 2.2, 2} { // within the margin
+		a.Tick()
+	}
+	if !slices.Equal(w.started, []string{"TakeCover"}) || len(w.stopped) != 0 {
+		t.Fatalf("within the margin: started %v, stopped %v", w.started, w.stopped)
+	}
+	approach = 2.6
+	a.Tick()
+	if !slices.Equal(w.started, []string{"TakeCover", "Approach"}) || !slices.Equal(w.stopped, []string{"TakeCover"}) {
+		t.Errorf("past the margin: started %v, stopped %v", w.started, w.stopped)
+	}
+}
+
+// TestPlanLeafThroughAQueue: a tree's Plan leaf waits for its queued
+// request (Running) instead of asking again every tick, runs the plan that
+// arrives, and fails when the answer is no plan, so that the selector falls
+// through to the next branch, as it does inline; the leaf that found no
+// plan is not asked again before RetryAfter, so it does not take the agent
+// back every tick.
+func TestPlanLeafThroughAQueue(t *testing.T) {
+	ran := func(q *agent.Queue) []string {
+		w, d, _ := newToy(t)
+		w.set("healthy", false)
+		w.set("potion_at_shrine", false) // GetHealthy has no plan
+		tree := agent.Selector(
+			agent.Sequence(agent.FactIs(d, "healthy", false), agent.Plan(d.Goal("GetHealthy"))),
+			agent.Plan(d.Goal("Kill")),
+		)
+		a, err := agent.New(agent.Config{Name: "hybrid", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor, Queue: q, RetryAfter: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 30 {
+			a.Tick()
+			if q != nil {
+				q.Frame()
+			}
+		}
+		if !w.world.Has(mustFact(d, "enemy_dead")) {
+			t.Errorf("queue %v: never killed; ran %v, stats %+v", q != nil, w.started, a.Stats())
+		}
+		// GetHealthy tried at ticks 1, 11 and 21, never found; Kill planned
+		// once, and done before the second try.
+		if s := a.Stats(); s.NoPlan != 3 || s.Plans != 4 {
+			t.Errorf("queue %v: %d plans, %d without a plan; want GetHealthy tried every 10 ticks", q != nil, s.Plans, s.NoPlan)
+		}
+		return w.started
+	}
+	inline := ran(nil)
+	if queued := ran(agent.NewQueue(1, 4)); !slices.Equal(queued, inline) {
+		t.Errorf("through a queue ran %v, inline %v", queued, inline)
 	}
 }

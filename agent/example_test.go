@@ -89,3 +89,41 @@ func ExampleSelector() {
 	// 2 Approach
 	// 2 CastBolt
 }
+
+// A plan queue resolves a bounded number of requests per frame on worker
+// goroutines; the agents and the queue stay on the game loop's goroutine.
+// Cancel withdraws a request: that agent asks again on its next tick.
+func ExampleQueue() {
+	d, _ := goap.NewDomain(domains.BattleMage())
+	behaviours := map[string]agent.Behaviour{}
+	for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
+		behaviours[d.ActionName(a)] = agent.Funcs{} // succeeds at once
+	}
+	q := agent.NewQueue(2, 2) // two workers, two requests a frame
+	var mages []*agent.Agent
+	for _, name := range []string{"ada", "bo", "cy"} {
+		m, err := agent.New(agent.Config{Name: name, Domain: d, Behaviours: behaviours, Queue: q,
+			Goals: []agent.GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		mages = append(mages, m)
+	}
+	for _, m := range mages {
+		m.Tick() // each submits a request and waits
+	}
+	fmt.Println("waiting:", q.Len())
+	q.Cancel(mages[0])
+	fmt.Println("after a cancel:", q.Len())
+	fmt.Println("resolved:", q.Frame())
+	for _, m := range mages {
+		m.Tick()
+	}
+	fmt.Println("waiting:", q.Len(), "(ada asked again)")
+	// Output:
+	// waiting: 3
+	// after a cancel: 2
+	// resolved: 2
+	// waiting: 1 (ada asked again)
+}

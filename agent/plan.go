@@ -18,6 +18,7 @@ const (
 // it can run on a worker without touching the agent.
 type request struct {
 	agent   *Agent
+	ticket  uint64 // its place in a queue
 	kind    requestKind
 	reason  string
 	facts   goap.State // the agent's snapshot buffer
@@ -86,8 +87,12 @@ func (a *Agent) request(r request) {
 		r.running = a.mtr
 	}
 	if q := a.cfg.Queue; q != nil {
-		a.pending = true
-		q.submit(r)
+		a.ticket = q.submit(r)
+		a.pending, a.queuedIn = true, q
+		a.queuedReplan = ""
+		if r.kind == planRequest {
+			a.queuedReplan = r.reason
+		}
 		return
 	}
 	if a.own == nil {

@@ -160,3 +160,192 @@ func TestQueueResolvesHTNAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueCancelAndRemove withdraws waiting requests: a cancelled agent
+// asks again on its next tick, at the back of the queue; a removed agent
+// leaves the queue and plans inline.
+func TestQueueCancelAndRemove(t *testing.T) {
+	q := agent.NewQueue(2, 10)
+	agents, _ := crowd(t, 3, q, nil)
+	for _, a := range agents {
+		a.Tick()
+	}
+	if !q.Cancel(agents[1]) {
+		t.Fatal("Cancel found no waiting request")
+	}
+	if q.Cancel(agents[1]) {
+		t.Error("a second Cancel found the request again")
+	}
+	if q.Len() != 2 {
+		t.Fatalf("%d requests waiting after a cancel, want 2", q.Len())
+	}
+	if got := q.Frame(); got != 2 {
+		t.Fatalf("frame resolved %d, want the 2 left", got)
+	}
+	if agents[0].Plan() == nil || agents[2].Plan() == nil || agents[1].Plan() != nil {
+		t.Fatalf("plans after the frame: %v %v %v", agents[0].Plan(), agents[1].Plan(), agents[2].Plan())
+	}
+	agents[1].Tick() // asks again
+	if q.Len() != 1 || q.Frame() != 1 || agents[1].Plan() == nil {
+		t.Fatalf("the cancelled agent did not ask again: %d waiting, plan %v", q.Len(), agents[1].Plan())
+	}
+	if s := agents[1].Stats(); s.Plans != 1 || s.Replans != 0 {
+		t.Errorf("cancelled agent's stats %+v, want one plan and no replan", s)
+	}
+
+	agents[2].RequestReplan()
+	agents[2].Tick()
+	if q.Len() != 1 {
+		t.Fatalf("%d waiting, want agent 2's replan", q.Len())
+	}
+	q.Remove(agents[2])
+	if q.Len() != 0 || q.Frame() != 0 {
+		t.Fatalf("Remove left %d waiting", q.Len())
+	}
+	agents[2].RequestReplan()
+	agents[2].Tick() // no queue now: plans inline
+	if q.Len() != 0 || agents[2].Plan() == nil {
+		t.Errorf("a removed agent did not plan inline: %d waiting, plan %v", q.Len(), agents[2].Plan())
+	}
+}
+
+// TestQueueCancelDuringDelivery cancels, from an event callback, a request
+// that the same frame has already resolved but not yet delivered: its
+// result is dropped and the agent asks again.
+func TestQueueCancelDuringDelivery(t *testing.T) {
+	q := agent.NewQueue(2, 10)
+	others, _ := crowd(t, 1, q, nil)
+	second := others[0]
+	cancelled := false
+	// first's callback cancels second's request when its own plan
+	// arrives, before second's result is delivered.
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Queue = q
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.PlanMade && !cancelled {
+			cancelled = q.Cancel(second)
+		}
+	}
+	first, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.Tick()
+	second.Tick()
+	if got := q.Frame(); got != 2 {
+		t.Fatalf("frame resolved %d, want 2", got)
+	}
+	if !cancelled {
+		t.Fatal("the callback's Cancel found no request")
+	}
+	if first.Plan() == nil || second.Plan() != nil || second.Stats().Plans != 0 {
+		t.Fatalf("after the frame: first plan %v, cancelled plan %v (%+v)", first.Plan(), second.Plan(), second.Stats())
+	}
+	second.Tick()
+	if q.Len() != 1 || q.Frame() != 1 || second.Plan() == nil {
+		t.Errorf("the cancelled agent did not ask again")
+	}
+}
+
+// TestQueueOwnedByOneGoroutineAtATime is the documented use: the agents
+// and the queue move from goroutine to goroutine, one at a time, while the
+// workers race inside each frame. Run it with -race.
+func TestQueueOwnedByOneGoroutineAtATime(t *testing.T) {
+	log := func() string {
+		var rec agent.Recorder
+		q := agent.NewQueue(4, 3)
+		agents, worlds := crowd(t, 9, q, &rec)
+		for tick := 0; tick < 40; tick++ {
+			done := make(chan struct{})
+			go func() { // a new goroutine every frame, handed over by the channel
+				defer close(done)
+				if tick == 6 {
+					worlds[1].set("healthy", false)
+					q.Cancel(agents[3])
+				}
+				if tick == 12 {
+					q.Remove(agents[4])
+				}
+				for _, a := range agents {
+					a.Tick()
+				}
+				q.Frame()
+			}()
+			<-done
+		}
+		var sb strings.Builder
+		rec.WriteJSONL(&sb)
+		return sb.String()
+	}
+	first := log()
+	if !strings.Contains(first, `"kind":"plan_made"`) {
+		t.Fatalf("no plans made:\n%s", first)
+	}
+	for i := 0; i < 3; i++ {
+		if log() != first {
+			t.Fatalf("run %d differs", i)
+		}
+	}
+}
+
+// TestWarmAgentsAllocateNothing: once its buffers have grown, an agent that
+// nobody observes replans and ticks without allocating, inline and through
+// a one-worker queue.
+func TestWarmAgentsAllocateNothing(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Behaviours = map[string]agent.Behaviour{}
+	for id := range d.NumActions() {
+		cfg.Behaviours[d.ActionName(goap.ActionID(id))] = agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { return agent.Running }}
+	}
+	inline, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := agent.NewQueue(1, 1)
+	cfg.Queue = q
+	queued, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		inline.RequestReplan()
+		inline.Tick()
+		queued.RequestReplan()
+		queued.Tick()
+		q.Frame()
+	}
+	if n := testing.AllocsPerRun(100, func() { inline.RequestReplan(); inline.Tick() }); n != 0 {
+		t.Errorf("an inline replan allocates %.0f times", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { queued.RequestReplan(); queued.Tick(); q.Frame() }); n != 0 {
+		t.Errorf("a queued replan allocates %.0f times", n)
+	}
+}
+
+// TestFrameFromACallbackPanics: a Frame inside another's delivery would
+// overwrite the batch being delivered; it panics with a message instead.
+func TestFrameFromACallbackPanics(t *testing.T) {
+	q := agent.NewQueue(1, 1)
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Queue = q
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.PlanMade {
+			q.Frame()
+		}
+	}
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick()
+	defer func() {
+		if msg, _ := recover().(string); !strings.Contains(msg, "Frame called from an event callback") {
+			t.Errorf("panic %q", msg)
+		}
+	}()
+	q.Frame()
+	t.Error("no panic")
+}

@@ -97,6 +97,17 @@ func (a *Agent) sense() {
 	}
 }
 
+// senseAfter recomputes the facts after act's behaviour succeeded: the world
+// has changed under it. With no sensor the agent's facts are its own
+// model, and the action did what it says.
+func (a *Agent) senseAfter(act goap.ActionID) {
+	if a.cfg.Sensor == nil {
+		a.cfg.Domain.Apply(act, a.facts)
+		return
+	}
+	a.cfg.Sensor(a, a.facts)
+}
+
 // chooseGoal returns the applicable goal option with the highest score:
 // its Utility if it has one, else its Priority, ties to the earlier option.
 // Options whose goal already holds, whose When is false, or which found no
@@ -210,7 +221,7 @@ func (a *Agent) execute() {
 		}
 		// Success: the world has changed under the behaviour, so sense it
 		// again before judging the step by its effects.
-		a.sense()
+		a.senseAfter(act)
 		if !d.Effects(act).Holds(a.facts) {
 			a.breakPlan(act, ReasonNoEffect)
 			return

@@ -1,6 +1,10 @@
 package agent
 
-import "github.com/ploy-ai/ploy/goap"
+import (
+	"fmt"
+
+	"github.com/ploy-ai/ploy/goap"
+)
 
 // Node is a behaviour-tree node, built for one agent (nodes keep their
 // running state). An agent whose Config has a Tree ticks it every tick
@@ -13,6 +17,34 @@ type Node interface {
 	// Halt stops the node if it is running (a higher-priority branch took
 	// over), so that a running action can clean up.
 	Halt(a *Agent)
+}
+
+// checked is a node that New can check against the agent's domain: the
+// package's nodes name actions, facts and goals of the domain they were
+// built over, and one from another domain would index the wrong action or
+// fact. Nodes a game writes itself are not checked.
+type checked interface {
+	check(d *goap.Domain) error
+}
+
+func checkNodes(d *goap.Domain, nodes []Node) error {
+	for _, n := range nodes {
+		if c, ok := n.(checked); ok {
+			if err := c.check(d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// builtOver says whether a node built over domain built may run in an
+// agent of domain d, and if not, what is wrong.
+func builtOver(node string, built, d *goap.Domain) error {
+	if built == d {
+		return nil
+	}
+	return fmt.Errorf("the tree's %s was built over %s", node, otherDomain(built, d))
 }
 
 type sequence struct {
@@ -39,6 +71,8 @@ func (s *sequence) Tick(a *Agent) Status {
 	s.current = 0
 	return Success
 }
+
+func (s *sequence) check(d *goap.Domain) error { return checkNodes(d, s.children) }
 
 func (s *sequence) Halt(a *Agent) {
 	if s.current < len(s.children) {
@@ -82,6 +116,8 @@ func (s *selector) Tick(a *Agent) Status {
 	return Failure
 }
 
+func (s *selector) check(d *goap.Domain) error { return checkNodes(d, s.children) }
+
 func (s *selector) Halt(a *Agent) {
 	if s.running >= 0 {
 		s.children[s.running].Halt(a)
@@ -89,10 +125,15 @@ func (s *selector) Halt(a *Agent) {
 	}
 }
 
-type condition struct{ check func(a *Agent) bool }
+type condition struct {
+	holds func(a *Agent) bool
+	// domain and fact, for FactIs: the domain the fact was looked up in
+	domain *goap.Domain
+	fact   string
+}
 
 // Condition succeeds when check holds and fails otherwise.
-func Condition(check func(a *Agent) bool) Node { return condition{check} }
+func Condition(check func(a *Agent) bool) Node { return condition{holds: check} }
 
 // FactIs is a Condition on one fact of the agent's facts.
 func FactIs(d *goap.Domain, fact string, value bool) Node {
@@ -100,12 +141,19 @@ func FactIs(d *goap.Domain, fact string, value bool) Node {
 	if !ok {
 		panic("agent: FactIs: unknown fact " + fact)
 	}
-	return condition{func(a *Agent) bool { return a.facts.Has(f) == value }}
+	return condition{holds: func(a *Agent) bool { return a.facts.Has(f) == value }, domain: d, fact: fact}
+}
+
+func (c condition) check(d *goap.Domain) error {
+	if c.domain == nil {
+		return nil
+	}
+	return builtOver(fmt.Sprintf("FactIs(%q)", c.fact), c.domain, d)
 }
 
 func (c condition) Tick(a *Agent) Status {
 	a.stats.TreeTicks++
-	if c.check(a) {
+	if c.holds(a) {
 		return Success
 	}
 	return Failure
@@ -114,6 +162,7 @@ func (c condition) Tick(a *Agent) Status {
 func (condition) Halt(*Agent) {}
 
 type actionLeaf struct {
+	domain  *goap.Domain
 	name    string
 	id      goap.ActionID
 	running bool
@@ -127,7 +176,11 @@ func Action(d *goap.Domain, name string) Node {
 	if !ok {
 		panic("agent: Action: unknown action " + name)
 	}
-	return &actionLeaf{name: name, id: id}
+	return &actionLeaf{domain: d, name: name, id: id}
+}
+
+func (l *actionLeaf) check(d *goap.Domain) error {
+	return builtOver(fmt.Sprintf("Action(%q)", l.name), l.domain, d)
 }
 
 func (l *actionLeaf) Tick(a *Agent) Status {
@@ -148,7 +201,7 @@ func (l *actionLeaf) Tick(a *Agent) Status {
 	beh.Stop(a)
 	l.running = false
 	if st == Success {
-		a.sense() // the world has changed under the behaviour
+		a.senseAfter(l.id) // the world has changed under the behaviour
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: l.name})
 	} else {
@@ -166,19 +219,37 @@ func (l *actionLeaf) Halt(a *Agent) {
 }
 
 type goapLeaf struct {
-	option GoalOption
+	option  GoalOption
+	waiting bool // its request is in the agent's queue
+	retryAt int  // after no plan, the tick from which it plans again
 }
 
 // Plan is a leaf that pursues a GOAP goal with the agent's planner and
 // executor: it succeeds when the goal holds, fails when there is no plan,
 // and runs the plan, replanning when it breaks, in between. It is seed
 // 001's hybrid: a tree for the structure, a planner in the combat leaf.
-func Plan(goal *goap.Goal) Node { return &goapLeaf{option: GoalOption{Goal: goal}} }
+func Plan(goal *goap.Goal) Node {
+	if goal == nil {
+		panic("agent: Plan: nil goal")
+	}
+	return &goapLeaf{option: GoalOption{Goal: goal}}
+}
 
 func (l *goapLeaf) Tick(a *Agent) Status {
 	if l.option.Goal.Holds(a.facts) {
 		l.Halt(a)
 		return Success
+	}
+	if a.tick < l.retryAt {
+		return Failure
+	}
+	if l.waiting {
+		// The queue has answered (the agent does not tick its tree while a
+		// request is pending). No plan: the answer cleared the goal.
+		l.waiting = false
+		if a.goal != &l.option {
+			return l.noPlan(a)
+		}
 	}
 	if a.goal != &l.option {
 		a.dropPlan()
@@ -193,9 +264,13 @@ func (l *goapLeaf) Tick(a *Agent) Status {
 		a.wantPlan = ""
 		a.dropPlan()
 		a.request(request{kind: planRequest, reason: reason})
+		if a.pending {
+			l.waiting = true
+			return Running
+		}
 		if a.plan == nil {
 			a.goal = nil
-			return Failure
+			return l.noPlan(a)
 		}
 	}
 	a.execute()
@@ -206,7 +281,18 @@ func (l *goapLeaf) Tick(a *Agent) Status {
 	return Running
 }
 
+// noPlan fails, and keeps failing without planning until the retry.
+func (l *goapLeaf) noPlan(a *Agent) Status {
+	l.retryAt = a.tick + max(a.cfg.RetryAfter, 1)
+	return Failure
+}
+
+func (l *goapLeaf) check(d *goap.Domain) error {
+	return builtOver(fmt.Sprintf("Plan(%q)", l.option.Goal.Name()), l.option.Goal.Domain(), d)
+}
+
 func (l *goapLeaf) Halt(a *Agent) {
+	l.waiting = false
 	if a.goal == &l.option {
 		a.dropPlan()
 		a.goal = nil
@@ -220,6 +306,7 @@ type UtilityOption struct {
 }
 
 type utility struct {
+	domain  *goap.Domain
 	options []UtilityOption
 	ids     []goap.ActionID
 	margin  float64
@@ -232,7 +319,7 @@ type utility struct {
 // so that near-equal scores do not flicker). It succeeds when an action
 // completes and fails when no option applies.
 func Utility(d *goap.Domain, margin float64, options ...UtilityOption) Node {
-	u := &utility{options: options, margin: margin, current: -1}
+	u := &utility{domain: d, options: options, margin: margin, current: -1}
 	for _, o := range options {
 		id, ok := d.ActionByName(o.Action)
 		if !ok {
@@ -282,7 +369,7 @@ func (u *utility) Tick(a *Agent) Status {
 	beh.Stop(a)
 	u.current = -1
 	if st == Success {
-		a.sense()
+		a.senseAfter(u.ids[best])
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: name})
 	} else {
@@ -291,6 +378,8 @@ func (u *utility) Tick(a *Agent) Status {
 	}
 	return st
 }
+
+func (u *utility) check(d *goap.Domain) error { return builtOver("Utility", u.domain, d) }
 
 func (u *utility) Halt(a *Agent) {
 	if u.current >= 0 {

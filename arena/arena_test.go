@@ -3,8 +3,12 @@ package arena_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,8 +76,8 @@ func TestBatchFigures(t *testing.T) {
 			t.Errorf("%s: %d fights, %.1f killed", r.Kind, r.Fights, r.Killed)
 		}
 	}
-	if r := rows["goap"]; r.Replans < 10 || r.Replans > 100 || r.ExpandedPerPlan < 2 || r.ExpandedPerPlan > 30 {
-		t.Errorf("goap: %.1f replans, %.1f expanded per plan; lesson 4 says about 33 and 6.5", r.Replans, r.ExpandedPerPlan)
+	if r := rows["goap"]; r.Replans < 10 || r.Replans > 100 || r.ExpandedPerPlan == nil || *r.ExpandedPerPlan < 2 || *r.ExpandedPerPlan > 30 || r.StepsPerPlan != nil {
+		t.Errorf("goap: %.1f replans, %v expanded and %v steps per plan; lesson 4 says about 33 and 6.5, and no steps", r.Replans, r.ExpandedPerPlan, r.StepsPerPlan)
 	}
 	if r := rows["htn"]; r.Interruptions <= 0 || r.TopLevel <= 0 || r.TopLevel >= r.Interruptions {
 		t.Errorf("htn: %.1f interruptions, %.1f changing the top level; lesson 5 says 36 and 5", r.Interruptions, r.TopLevel)
@@ -92,12 +96,13 @@ func TestRecordWritesReplayableLogs(t *testing.T) {
 	g, h := domainsForArena(t)
 	dir := t.TempDir()
 	k, _ := arena.KindByName("goap")
-	if _, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 3, Fights: 2, Kinds: []arena.Kind{k}, Record: dir}); err != nil {
+	tab, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 3, Fights: 2, Kinds: []arena.Kind{k}, Record: dir})
+	if err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	if len(files) != 2 {
-		t.Fatalf("files %v, want goap-00 and goap-01", files)
+	if len(files) != 2 || !slices.Equal(tab.Logs, files) {
+		t.Fatalf("files %v, want goap-00 and goap-01, as the table says: %v", files, tab.Logs)
 	}
 	f, err := os.Open(filepath.Join(dir, "goap-00.jsonl"))
 	if err != nil {
@@ -147,10 +152,132 @@ func TestPlots(t *testing.T) {
 	if len(files) != 6 {
 		t.Fatalf("wrote %v", files)
 	}
+	svgs := map[string]string{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil || !strings.Contains(string(b), "<svg") {
 			t.Errorf("%s: not an SVG (%v)", f, err)
+		}
+		svgs[filepath.Base(f)] = string(b)
+	}
+	// Each chart is titled for what it shows, and shows the table's values.
+	replans := fmt.Sprintf("%.1f", tab.Rows[0].Replans)
+	if s := svgs["replans.svg"]; !strings.Contains(s, ">Replans per fight<") || !strings.Contains(s, ">"+replans+"<") {
+		t.Errorf("replans.svg is not titled for the replans, or lacks %s", replans)
+	}
+	for _, f := range files {
+		checkTextInside(t, f, svgs[filepath.Base(f)])
+	}
+	checkLegendBesideData(t, svgs["health.svg"], tab)
+}
+
+var (
+	svgSize = regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`)
+	// Horizontal text only: gonum writes it flipped, y negated, measured
+	// from the bottom of the picture.
+	svgText  = regexp.MustCompile(`(<g transform="rotate\([^)]*\)">\s*)?<text x="(-?[0-9.]+)" y="(-?[0-9.]+)" transform="scale\(1, -1\)"[^>]*font-size:([0-9.]+)px">([^<]*)</text>`)
+	svgPath  = regexp.MustCompile(`<path d="([^"]*)"`)
+	svgPoint = regexp.MustCompile(`[ML](-?[0-9.]+),(-?[0-9.]+)`)
+)
+
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// checkTextInside checks that every label of an SVG lies within the
+// picture, allowing for a font up to a third wider than the one measured
+// (a viewer without the SVG's font substitutes one) around its anchor.
+func checkTextInside(t *testing.T, name, svg string) {
+	size := svgSize.FindStringSubmatch(svg)
+	if size == nil {
+		t.Fatalf("%s: no size", name)
+	}
+	width, height := num(t, size[1]), num(t, size[2])
+	texts := svgText.FindAllStringSubmatch(svg, -1)
+	if len(texts) == 0 {
+		t.Fatalf("%s: no text found", name)
+	}
+	for _, m := range texts {
+		if m[1] != "" {
+			continue // an axis label, turned: its coordinates are turned too
+		}
+		m = m[1:]
+		x, baseline, em := num(t, m[1]), -num(t, m[2]), num(t, m[3])
+		// Serif glyphs average about half an em, a fifth more in the
+		// substitute font; x is the left edge.
+		wide := float64(len([]rune(m[4]))) * em * 0.5 * 1.2
+		if x < 0 || x+wide > width || baseline < em/4 || baseline+em*3/4 > height {
+			t.Errorf("%s: label %q at (%.0f, %.0f) is cut by the %.0f×%.0f picture", filepath.Base(name), m[4], x, baseline, width, height)
+		}
+	}
+}
+
+// checkLegendBesideData checks that the health chart's legend lies to the
+// right of every data line, where it cannot cover one.
+func checkLegendBesideData(t *testing.T, svg string, tab *arena.Table) {
+	dataRight := 0.0
+	for _, m := range svgPath.FindAllStringSubmatch(svg, -1) {
+		pts := svgPoint.FindAllStringSubmatch(m[1], -1)
+		if len(pts) <= 2 {
+			continue // axes, ticks and legend thumbnails: data lines have many points
+		}
+		for _, p := range pts {
+			dataRight = max(dataRight, num(t, p[1]))
+		}
+	}
+	found := 0
+	for _, m := range svgText.FindAllStringSubmatch(svg, -1) {
+		m = m[1:]
+		for _, r := range tab.Rows {
+			if m[4] == r.Title {
+				found++
+				if x := num(t, m[1]); x <= dataRight {
+					t.Errorf("legend entry %q at x %.0f is over the data, which reaches x %.0f", r.Title, x, dataRight)
+				}
+			}
+		}
+	}
+	if dataRight == 0 || found != len(tab.Rows) {
+		t.Errorf("found data reaching x %.0f and %d of %d legend entries", dataRight, found, len(tab.Rows))
+	}
+}
+
+func TestTooManyFights(t *testing.T) {
+	g, h := domainsForArena(t)
+	_, err := arena.Run(arena.Config{GOAP: g, HTN: h, Fights: arena.MaxFights + 1})
+	if err == nil || err.Error() != "arena: 1001 fights per kind is more than 1000" {
+		t.Errorf("got %v", err)
+	}
+}
+
+// TestDomainTheArenaCannotRun: a domain without the battle mage's goals or
+// with other actions is refused in the arena's terms, before any agent is
+// built.
+func TestDomainTheArenaCannotRun(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*goap.Spec)
+		want   string
+	}{
+		{"no GetHealthy", func(s *goap.Spec) { s.Goals = s.Goals[:1] }, `arena: the domain has no goal "GetHealthy": the arena's GOAP agent pursues the battle mage's Kill and GetHealthy`},
+		{"Approach misspelled", func(s *goap.Spec) { s.Actions[0].Name = "Aproach" }, `arena: the domain has no action "Approach" (it has "Aproach"): the arena runs the battle mage's actions: Approach, CastBolt, DrinkPotion, FetchPotion, GetCrystals, Recharge, TakeCover`},
+		{"an extra action", func(s *goap.Spec) {
+			s.Actions = append(s.Actions, goap.ActionSpec{Name: "Dance", Effects: map[string]bool{"healthy": true}, Cost: goap.Const(1)})
+		}, `arena: the arena has no behaviour for the domain's action "Dance": it runs only the battle mage's actions: Approach, CastBolt, DrinkPotion, FetchPotion, GetCrystals, Recharge, TakeCover`},
+	} {
+		spec := domains.BattleMage()
+		tc.change(&spec)
+		g, err := goap.NewDomain(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if _, err := arena.Run(arena.Config{GOAP: g, Fights: 1}); err == nil || err.Error() != tc.want {
+			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
 		}
 	}
 }

@@ -16,11 +16,23 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 )
 
+// MaxFights bounds a batch's fights per kind: about 3 s of work at the
+// most, and with Record about 180 KB of logs per fight and kind (0.9 GB).
+const MaxFights = 1000
+
+// MaxBatchWork bounds a batch's planning work: GOAP states expanded and
+// HTN decomposition steps, over every fight and kind (the default batch
+// does about 77 000, a batch of MaxFights about 2 million). A
+// domain whose searches run to their limits every time, such as an HTN
+// method that recurses without progress, is stopped here after a few
+// seconds rather than running for minutes.
+const MaxBatchWork = 20_000_000
+
 // Config describes a batch.
 type Config struct {
 	GOAP   *goap.Domain // the battle mage
 	HTN    *htn.Domain  // its HTN
-	Fights int          // default 40
+	Fights int          // default 40, at most MaxFights
 	Seed   uint64
 	Kinds  []Kind // default: all, in table order
 	// Record, if set, is a directory that receives one event log per fight
@@ -36,23 +48,26 @@ type Config struct {
 // Row is one agent kind's results over the batch, per fight unless the
 // name says otherwise.
 type Row struct {
-	Kind            string             `json:"kind"`
-	Title           string             `json:"title"`
-	Fights          int                `json:"fights"`
-	Survived        int                `json:"survived"`
-	Killed          float64            `json:"killed"`
-	MeanHealth      float64            `json:"mean_health"`
-	Plans           float64            `json:"plans"`
-	Replans         float64            `json:"replans"`
-	ReplanReasons   map[string]float64 `json:"replan_reasons"`
-	ExpandedPerPlan float64            `json:"expanded_per_plan"`
-	StepsPerPlan    float64            `json:"steps_per_plan"`
-	Interruptions   float64            `json:"interruptions"`
-	TopLevel        float64            `json:"top_level_interruptions"`
-	StepsDone       float64            `json:"actions_done"`
-	ActionsFailed   float64            `json:"actions_failed"`
-	WorkPerTick     float64            `json:"work_per_tick"`
-	PlanningMicros  *float64           `json:"planning_us,omitempty"`
+	Kind          string             `json:"kind"`
+	Title         string             `json:"title"`
+	Fights        int                `json:"fights"`
+	Survived      int                `json:"survived"`
+	Killed        float64            `json:"killed"`
+	MeanHealth    float64            `json:"mean_health"`
+	Plans         float64            `json:"plans"`
+	Replans       float64            `json:"replans"`
+	ReplanReasons map[string]float64 `json:"replan_reasons"`
+	// ExpandedPerPlan and StepsPerPlan are nil for a kind that expands no
+	// states (the HTNs and trees) or takes no decomposition steps (GOAP
+	// and trees): the table's "-", JSON's null.
+	ExpandedPerPlan *float64 `json:"expanded_per_plan"`
+	StepsPerPlan    *float64 `json:"steps_per_plan"`
+	Interruptions   float64  `json:"interruptions"`
+	TopLevel        float64  `json:"top_level_interruptions"`
+	StepsDone       float64  `json:"actions_done"`
+	ActionsFailed   float64  `json:"actions_failed"`
+	WorkPerTick     float64  `json:"work_per_tick"`
+	PlanningMicros  *float64 `json:"planning_us,omitempty"`
 	// Health is the mage's health at every tick of the batch's first fight.
 	Health []float64 `json:"-"`
 }
@@ -62,6 +77,9 @@ type Table struct {
 	Fights int
 	Seed   uint64
 	Rows   []Row
+	// Logs are the event logs Config.Record asked for, in the order
+	// written.
+	Logs []string
 }
 
 // Run fights the batch: every kind fights the same Fights fights, drawn
@@ -71,12 +89,18 @@ func Run(cfg Config) (*Table, error) {
 	if cfg.Fights <= 0 {
 		cfg.Fights = 40
 	}
+	if cfg.Fights > MaxFights {
+		return nil, fmt.Errorf("arena: %d fights per kind is more than %d", cfg.Fights, MaxFights)
+	}
 	kinds := cfg.Kinds
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
 	facts, err := resolveFacts(cfg.GOAP)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkDomain(cfg.GOAP); err != nil {
 		return nil, err
 	}
 	extra, err := newExtraGoals(cfg.GOAP)
@@ -90,14 +114,18 @@ func Run(cfg Config) (*Table, error) {
 	}
 	t := &Table{Fights: cfg.Fights, Seed: cfg.Seed}
 	done, total := 0, cfg.Fights*len(kinds)
+	budget := MaxBatchWork
 	for _, k := range kinds {
 		row := Row{Kind: k.Name, Title: k.Title, Fights: cfg.Fights, ReplanReasons: map[string]float64{}}
 		var plans, expanded, steps, work, ticks int
 		var planning time.Duration
 		for i := 0; i < cfg.Fights; i++ {
-			res, err := fight(cfg, k, extra, &facts, i)
+			res, err := fight(cfg, k, extra, &facts, i, budget)
 			if err != nil {
 				return nil, err
+			}
+			if res.log != "" {
+				t.Logs = append(t.Logs, res.log)
 			}
 			s := res.stats
 			if !res.world.dead {
@@ -117,6 +145,7 @@ func Run(cfg Config) (*Table, error) {
 			expanded += s.Expanded
 			steps += s.Steps
 			work += s.Expanded + s.Steps + s.TreeTicks
+			budget -= s.Expanded + s.Steps
 			ticks += res.world.Tick
 			planning += s.PlanningTime
 			if i == 0 {
@@ -135,10 +164,8 @@ func Run(cfg Config) (*Table, error) {
 		for r := range row.ReplanReasons {
 			row.ReplanReasons[r] /= n
 		}
-		if plans > 0 {
-			row.ExpandedPerPlan = float64(expanded) / float64(plans)
-			row.StepsPerPlan = float64(steps) / float64(plans)
-		}
+		row.ExpandedPerPlan = perPlan(expanded, plans)
+		row.StepsPerPlan = perPlan(steps, plans)
 		row.Interruptions /= n
 		row.TopLevel /= n
 		row.StepsDone /= n
@@ -153,17 +180,29 @@ func Run(cfg Config) (*Table, error) {
 	return t, nil
 }
 
+// perPlan is work per plan, or nil where there was no such work.
+func perPlan(work, plans int) *float64 {
+	if work == 0 || plans == 0 {
+		return nil
+	}
+	x := float64(work) / float64(plans)
+	return &x
+}
+
 type fightResult struct {
 	world *World
 	stats agent.Stats
+	log   string // the event log's path, if recorded
 }
 
-// fight runs one fight of one kind.
-func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightResult, error) {
+// fight runs one fight of one kind, unless its planning work passes budget.
+func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i, budget int) (fightResult, error) {
 	w := newWorld(cfg.Seed, i)
 	var rec *recorder
+	var log string
 	if cfg.Record != "" {
-		f, err := os.Create(filepath.Join(cfg.Record, fmt.Sprintf("%s-%02d.jsonl", k.Name, i)))
+		log = filepath.Join(cfg.Record, fmt.Sprintf("%s-%02d.jsonl", k.Name, i))
+		f, err := os.Create(log)
 		if err != nil {
 			return fightResult{}, err
 		}
@@ -183,12 +222,15 @@ func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i int) (fightRe
 	}
 	for !w.over() {
 		a.Tick()
+		if s := a.Stats(); s.Expanded+s.Steps > budget {
+			return fightResult{}, fmt.Errorf("arena: the batch's planning passed %d states and decomposition steps (%s, fight %d): the domain's searches run to their limits; see ploy lint and ploy trace", MaxBatchWork, k.Name, i+1)
+		}
 		w.step()
 		if rec != nil {
 			rec.snapshot()
 		}
 	}
-	return fightResult{world: w, stats: a.Stats()}, rec.err()
+	return fightResult{world: w, stats: a.Stats(), log: log}, rec.err()
 }
 
 // recorder writes a fight's events and the world at every tick as JSON
@@ -312,9 +354,9 @@ func (t *Table) WriteJSON(w io.Writer) error {
 func f1(x float64) string { return fmt.Sprintf("%.1f", x) }
 func f2(x float64) string { return fmt.Sprintf("%.2f", x) }
 
-func dash(x float64) string {
-	if x == 0 {
+func dash(x *float64) string {
+	if x == nil {
 		return "-"
 	}
-	return f1(x)
+	return f1(*x)
 }

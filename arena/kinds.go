@@ -2,10 +2,14 @@ package arena
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
 // Kind is an agent kind in the arena.
@@ -160,6 +164,37 @@ func newUtility(e *kindEnv) (*agent.Agent, error) {
 		}),
 	)
 	return agent.New(cfg)
+}
+
+// checkDomain says, in the arena's terms, what a domain lacks that the
+// arena's agents need: the battle mage's goals and exactly its actions,
+// which the arena's behaviours run.
+func checkDomain(g *goap.Domain) error {
+	for _, name := range []string{"Kill", "GetHealthy"} {
+		if g.Goal(name) == nil {
+			return fmt.Errorf("arena: the domain has no goal %q: the arena's GOAP agent pursues the battle mage's Kill and GetHealthy", name)
+		}
+	}
+	var have []string
+	for id := range g.NumActions() {
+		have = append(have, g.ActionName(goap.ActionID(id)))
+	}
+	known := slices.Sorted(maps.Keys((&mageActions{}).behaviours()))
+	for _, name := range known {
+		if _, ok := g.ActionByName(name); !ok {
+			msg := fmt.Sprintf("arena: the domain has no action %q", name)
+			if s := suggest.Closest(name, have); s != "" {
+				msg += fmt.Sprintf(" (it has %q)", s)
+			}
+			return fmt.Errorf("%s: the arena runs the battle mage's actions: %s", msg, strings.Join(known, ", "))
+		}
+	}
+	for _, name := range have {
+		if !slices.Contains(known, name) {
+			return fmt.Errorf("arena: the arena has no behaviour for the domain's action %q: it runs only the battle mage's actions: %s", name, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 func newExtraGoals(g *goap.Domain) (extraGoals, error) {

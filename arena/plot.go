@@ -3,12 +3,16 @@ package arena
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // palette gives each agent kind the same colour in every chart.
@@ -17,30 +21,68 @@ var palette = []color.RGBA{
 	{0x2c, 0xa0, 0x2c, 0xff}, {0x94, 0x67, 0xbd, 0xff},
 }
 
+const chartHeight = 4 * vg.Inch
+
 // WritePlots writes SVG charts of the table into dir: the mage's health
 // over the first fight for each agent kind, and the table's main columns
-// as bars.
+// as bars, each file named for what it shows.
 func (t *Table) WritePlots(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var written []string
-	save := func(p *plot.Plot, name string, w vg.Length) error {
-		path := filepath.Join(dir, name)
-		if err := p.Save(w, 4*vg.Inch, path); err != nil {
-			return err
+	health, err := t.healthPlot()
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "health.svg")
+	if err := saveLegendBeside(health, 9*vg.Inch, chartHeight, path); err != nil {
+		return nil, err
+	}
+	written = append(written, path)
+
+	whole := func(x float64) string { return fmt.Sprint(x) }
+	for _, chart := range []struct {
+		file, title, unit string
+		value             func(Row) float64
+		label             func(float64) string // as the table writes it
+	}{
+		{"survived.svg", "Fights survived", fmt.Sprintf("fights (of %d)", t.Fights), func(r Row) float64 { return float64(r.Survived) }, whole},
+		{"killed.svg", "Enemies killed per fight", "enemies", func(r Row) float64 { return r.Killed }, f1},
+		{"health-mean.svg", "Mean health over a fight", "health", func(r Row) float64 { return r.MeanHealth }, f1},
+		{"replans.svg", "Replans per fight", "replans", func(r Row) float64 { return r.Replans }, f1},
+		{"work.svg", "Planning or tree work per tick", "states, steps or nodes", func(r Row) float64 { return r.WorkPerTick }, f2},
+	} {
+		p, err := t.barPlot(chart.title, chart.unit, chart.value, chart.label)
+		if err != nil {
+			return nil, err
+		}
+		path := filepath.Join(dir, chart.file)
+		if err := p.Save(6*vg.Inch, chartHeight, path); err != nil {
+			return nil, err
 		}
 		written = append(written, path)
-		return nil
 	}
+	return written, nil
+}
 
+// healthPlot draws each kind's health over the first fight, with the
+// threshold the HTN heals at.
+func (t *Table) healthPlot() (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("Mage health in fight 1 (seed %d)", t.Seed)
 	p.X.Label.Text = "seconds"
 	p.Y.Label.Text = "health"
-	p.Y.Min, p.Y.Max = 0, 100
-	p.Legend.Top = false
-	p.Legend.Left = true
+	end := 0.0
+	for _, r := range t.Rows {
+		end = max(end, float64(len(r.Health))*TickSeconds)
+	}
+	p.X.Min, p.X.Max = 0, end
+	p.X.Tick.Marker = evenTicks{step: 30, minor: 3}
+	// Headroom above 100 so that the thick lines at full health are not
+	// cut by the top of the plot.
+	p.Y.Min, p.Y.Max = 0, 104
+	p.Y.Tick.Marker = evenTicks{step: 20, minor: 2, max: 100}
 	for i, r := range t.Rows {
 		pts := make(plotter.XYs, len(r.Health))
 		for tick, h := range r.Health {
@@ -57,42 +99,105 @@ func (t *Table) WritePlots(dir string) ([]string, error) {
 		p.Add(line)
 		p.Legend.Add(r.Title, line)
 	}
-	healthy := plotter.NewFunction(func(float64) float64 { return healthyAt })
+	healthy, err := plotter.NewLine(plotter.XYs{{X: 0, Y: healthyAt}, {X: end, Y: healthyAt}})
+	if err != nil {
+		return nil, err
+	}
 	healthy.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
 	healthy.Color = color.Gray{0x99}
 	p.Add(healthy)
-	if err := save(p, "health.svg", 8*vg.Inch); err != nil {
-		return nil, err
-	}
+	p.Legend.Add(fmt.Sprintf("healthy (%g)", float64(healthyAt)), healthy)
+	return p, nil
+}
 
-	for _, chart := range []struct {
-		file, title string
-		value       func(Row) float64
-	}{
-		{"survived.svg", "Fights survived", func(r Row) float64 { return float64(r.Survived) }},
-		{"killed.svg", "Enemies killed per fight", func(r Row) float64 { return r.Killed }},
-		{"health-mean.svg", "Mean health", func(r Row) float64 { return r.MeanHealth }},
-		{"replans.svg", "Plans made per fight", func(r Row) float64 { return r.Plans }},
-		{"work.svg", "Planning or tree work per tick", func(r Row) float64 { return r.WorkPerTick }},
-	} {
-		p := plot.New()
-		p.Title.Text = chart.title
-		var names []string
-		for i, r := range t.Rows {
-			bars, err := plotter.NewBarChart(plotter.Values{chart.value(r)}, vg.Points(40))
-			if err != nil {
-				return nil, err
-			}
-			bars.Color = palette[i%len(palette)]
-			bars.LineStyle.Width = 0
-			bars.XMin = float64(i)
-			p.Add(bars)
-			names = append(names, r.Kind)
-		}
-		p.NominalX(names...)
-		if err := save(p, chart.file, 6*vg.Inch); err != nil {
+// barPlot draws one bar per kind, labelled with its value, with room above
+// the tallest bar for its label.
+func (t *Table) barPlot(title, unit string, value func(Row) float64, label func(float64) string) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = unit
+	var names, labels []string
+	var tops plotter.XYs
+	highest := 0.0
+	for i, r := range t.Rows {
+		v := value(r)
+		bars, err := plotter.NewBarChart(plotter.Values{v}, vg.Points(40))
+		if err != nil {
 			return nil, err
 		}
+		bars.Color = palette[i%len(palette)]
+		bars.LineStyle.Width = 0
+		bars.XMin = float64(i)
+		p.Add(bars)
+		names = append(names, r.Kind)
+		labels = append(labels, label(v))
+		tops = append(tops, plotter.XY{X: float64(i), Y: v})
+		highest = max(highest, v)
 	}
-	return written, nil
+	values, err := plotter.NewLabels(plotter.XYLabels{XYs: tops, Labels: labels})
+	if err != nil {
+		return nil, err
+	}
+	for i := range values.TextStyle {
+		values.TextStyle[i].XAlign = draw.XCenter
+	}
+	values.Offset = vg.Point{Y: vg.Points(3)}
+	p.Add(values)
+	p.NominalX(names...)
+	// Half a slot either side, so that the outer bars are not cut.
+	p.X.Min, p.X.Max = -0.5, float64(len(t.Rows))-0.5
+	p.Y.Min, p.Y.Max = 0, max(highest*1.15, 1)
+	return p, nil
+}
+
+// evenTicks marks every step (up to max, if set) with a plain label and
+// minor ticks in between: "30", not "30.00".
+type evenTicks struct {
+	step  float64
+	minor int // minor intervals per step
+	max   float64
+}
+
+func (e evenTicks) Ticks(lo, hi float64) []plot.Tick {
+	if e.max != 0 {
+		hi = min(hi, e.max)
+	}
+	var ticks []plot.Tick
+	first := math.Ceil(lo/e.step) * e.step
+	for v := first; v <= hi+1e-9; v += e.step {
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+		for m := 1; m < e.minor; m++ {
+			if mv := v + float64(m)*e.step/float64(e.minor); mv <= hi {
+				ticks = append(ticks, plot.Tick{Value: mv})
+			}
+		}
+	}
+	return ticks
+}
+
+// saveLegendBeside draws p with its legend to the right of the plot, where
+// it cannot cover the data, and saves it as SVG.
+func saveLegendBeside(p *plot.Plot, w, h vg.Length, path string) error {
+	c := vgsvg.New(w, h)
+	dc := draw.New(c)
+	legend := p.Legend
+	p.Legend = plot.NewLegend() // empty: drawn separately below
+	margin := vg.Points(12)
+	box := legend.Rectangle(dc)
+	// A third more than the measured text: a viewer without the
+	// Liberation fonts the SVG names draws a wider one (DejaVu, often).
+	width := (box.Max.X-box.Min.X)*4/3 + 2*margin
+	p.Draw(draw.Crop(dc, 0, -width, 0, 0))
+	legend.Top, legend.Left = true, true
+	titleHeight := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	legend.Draw(draw.Crop(dc, w-width+margin, 0, 0, -titleHeight-margin))
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -97,6 +97,10 @@ func (g *Goal) Condition() Condition { return g.cond }
 // Holds reports whether the goal is met in s.
 func (g *Goal) Holds(s State) bool { return g.cond.Holds(s) }
 
+// Domain returns the domain the goal was made for, so that a user of a
+// goal can refuse one from another domain.
+func (g *Goal) Domain() *Domain { return g.domain }
+
 // SpecError is one problem with a Spec. Path locates it in the spec the way
 // a domain file is laid out, for instance "actions[3].preconditions.in_rnage",
 // so that a file loader can point at the offending line.

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -25,7 +26,7 @@ func runArena(e *env, args []string) int {
   ploy arena --json > table.json
   ploy arena --plots plots --record logs
 `)
-	fset.IntVar(&fights, "fights", 40, "fights per agent kind")
+	fset.IntVar(&fights, "fights", 40, fmt.Sprintf("fights per agent kind (at most %d)", arena.MaxFights))
 	fset.Uint64Var(&seed, "seed", 1, "seed of the batch: fight i of every kind is drawn from it")
 	fset.StringVar(&kinds, "agents", strings.Join(names, ","), "agent kinds to run, comma-separated")
 	fset.BoolVar(&asJSON, "json", false, "print the rows as a JSON array")
@@ -36,8 +37,8 @@ func runArena(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	if fights < 1 {
-		return usageErr(e, fset, "--fights must be at least 1, not %d", fights)
+	if fights < 1 || fights > arena.MaxFights {
+		return usageErr(e, fset, "--fights must be from 1 to %d, not %d", arena.MaxFights, fights)
 	}
 	var chosen []arena.Kind
 	for _, name := range strings.Split(kinds, ",") {
@@ -66,7 +67,7 @@ func runArena(e *env, args []string) int {
 		fmt.Fprint(e.stderr, "\r\033[K")
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy arena: %v\n", err)
+		fmt.Fprintf(e.stderr, "ploy arena: %s\n", strings.TrimPrefix(err.Error(), "arena: "))
 		return exitInvalid
 	}
 	if asJSON {
@@ -74,15 +75,27 @@ func runArena(e *env, args []string) int {
 	} else {
 		tab.WriteText(e.stdout)
 	}
+	// Where the files went: after the table, or on standard error when
+	// standard output is JSON.
+	notes := e.stdout
+	if asJSON {
+		notes = e.stderr
+	} else if len(tab.Logs) > 0 || plots != "" {
+		fmt.Fprintln(notes)
+	}
+	switch n := len(tab.Logs); {
+	case n == 1:
+		fmt.Fprintf(notes, "event log: %s\n", tab.Logs[0])
+	case n > 1:
+		fmt.Fprintf(notes, "event logs: %d files in %s (%s to %s)\n", n, record, filepath.Base(tab.Logs[0]), filepath.Base(tab.Logs[n-1]))
+	}
 	if plots != "" {
 		files, err := tab.WritePlots(plots)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ploy arena: %v\n", err)
 			return exitInvalid
 		}
-		if !asJSON {
-			fmt.Fprintf(e.stdout, "\ncharts: %s\n", strings.Join(files, ", "))
-		}
+		fmt.Fprintf(notes, "charts: %s\n", strings.Join(files, ", "))
 	}
 	return exitOK
 }

@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// queuedMages returns n battle mages planning Kill through q, with
+// behaviours that succeed at once and no sensor.
+func queuedMages(t testing.TB, n int, q *Queue) []*Agent {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	behaviours := map[string]Behaviour{}
+	for id := range d.NumActions() {
+		behaviours[d.ActionName(goap.ActionID(id))] = Funcs{}
+	}
+	agents := make([]*Agent, n)
+	for i := range agents {
+		agents[i], err = New(Config{Name: "mage", Domain: d, Goals: []GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}, Behaviours: behaviours, Queue: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return agents
+}
+
+// TestFrameCostIsIndependentOfTheBacklog drains a backlog one request per
+// frame and counts the ring slots the frames read: one per request, not
+// one per request still waiting (which would be n²/2).
+func TestFrameCostIsIndependentOfTheBacklog(t *testing.T) {
+	const n = 5000
+	q := NewQueue(1, 1)
+	agents := queuedMages(t, n, q)
+	for _, a := range agents {
+		a.Tick()
+	}
+	for i := 5; i < n; i += 7 { // cancelled slots are passed over once too
+		q.Cancel(agents[i])
+	}
+	frames := 0
+	for q.Len() > 0 {
+		before := q.slotsVisited
+		if q.Frame() != 1 {
+			t.Fatalf("frame %d resolved nothing with %d waiting", frames, q.Len())
+		}
+		frames++
+		if visited := q.slotsVisited - before; visited > 2 {
+			t.Fatalf("frame %d read %d slots to resolve one request", frames, visited)
+		}
+	}
+	if q.slotsVisited != n {
+		t.Errorf("draining %d requests read %d slots", n, q.slotsVisited)
+	}
+	for i, a := range agents {
+		if cancelled := i >= 5 && (i-5)%7 == 0; (a.Plan() == nil) != cancelled {
+			t.Fatalf("agent %d: plan %v, cancelled %v", i, a.Plan(), cancelled)
+		}
+	}
+}
+
+// TestOverlappingCallsPanicClearly: a call that finds another in the queue
+// (another goroutine's, in real misuse) panics with a message naming the
+// rule rather than corrupting the ring.
+func TestOverlappingCallsPanicClearly(t *testing.T) {
+	q := NewQueue(1, 1)
+	agents := queuedMages(t, 1, q)
+	q.busy.Store(true) // as if another goroutine were inside Frame
+	for name, call := range map[string]func(){
+		"Frame":  func() { q.Frame() },
+		"Cancel": func() { q.Cancel(agents[0]) },
+		"Remove": func() { q.Remove(agents[0]) },
+		"submit": func() { agents[0].Tick() },
+	} {
+		func() {
+			defer func() {
+				msg, _ := recover().(string)
+				if !strings.Contains(msg, "one goroutine at a time") {
+					t.Errorf("%s during another call: panic %q", name, msg)
+				}
+			}()
+			call()
+		}()
+	}
+}
+
+// BenchmarkQueueFrameWithBacklog resolves one request per frame with a
+// backlog kept at 1 000 and at 100 000 (the resolved agent asks again): a
+// frame costs the same either way.
+func BenchmarkQueueFrameWithBacklog(b *testing.B) {
+	for _, backlog := range []int{1000, 100000} {
+		b.Run(fmt.Sprint(backlog), func(b *testing.B) {
+			q := NewQueue(1, 1)
+			agents := queuedMages(b, backlog, q)
+			for _, a := range agents {
+				a.Tick()
+			}
+			next := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				q.Frame()
+				a := agents[next]
+				next = (next + 1) % backlog
+				a.RequestReplan()
+				a.Tick()
+			}
+		})
+	}
+}
