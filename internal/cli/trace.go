@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
+	"math"
 	"strings"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -35,14 +36,21 @@ func runTrace(e *env, args []string) int {
 	default:
 		return usageErr(e, fset, "--format must be text, json or dot, not %q", format)
 	}
+	if maxSteps < 1 {
+		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	}
+	if useHTN && format == "dot" {
+		return usageErr(e, fset, "--format dot draws GOAP searches; use text or json with --htn")
+	}
 	f, st := load(e, fset, positional)
 	if st >= 0 {
 		return st
 	}
+	// A trace can be large: write it through a buffer, a piece at a time,
+	// never as one string.
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
 	if useHTN {
-		if format == "dot" {
-			return usageErr(e, fset, "--format dot draws GOAP searches; use text or json with --htn")
-		}
 		if f.HTN == nil {
 			fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
 			return exitInvalid
@@ -55,9 +63,9 @@ func runTrace(e *env, args []string) int {
 		var res htn.Result
 		htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
 		if format == "json" {
-			writeHTNTraceJSON(e.stdout, &tr, &res)
+			writeHTNTraceJSON(w, &tr, &res)
 		} else {
-			tr.WriteText(e.stdout)
+			tr.WriteText(w)
 		}
 		if res.Status != htn.Found {
 			return exitNoPlan
@@ -72,16 +80,23 @@ func runTrace(e *env, args []string) int {
 	pr.opt.Trace = &tr
 	res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
 	if res.Status == goap.Unsupported {
-		fmt.Fprintf(e.stderr, "ploy trace: %v\n", err)
+		fmt.Fprintf(e.stderr, "ploy trace: %s\n", errorText(err))
 		return exitInvalid
+	}
+	if st := checkCost(e, "trace", res); st >= 0 {
+		return st
 	}
 	switch format {
 	case "json":
-		writeTraceJSON(e.stdout, &tr)
+		if err := checkTraceCosts(&tr); err != nil {
+			fmt.Fprintf(e.stderr, "ploy trace: %v\n", err)
+			return exitInvalid
+		}
+		writeTraceJSON(w, &tr)
 	case "dot":
-		writeTraceDOT(e.stdout, &tr)
+		writeTraceDOT(w, &tr)
 	default:
-		tr.WriteText(e.stdout)
+		writeTraceText(w, &tr)
 	}
 	if res.Status != goap.Found {
 		return exitNoPlan
@@ -89,13 +104,159 @@ func runTrace(e *env, args []string) int {
 	return exitOK
 }
 
+// maxUnmetShown is how many unmet preconditions a trace line names; a
+// generated domain's action can have thousands.
+const maxUnmetShown = 5
+
+// writeTraceText writes the trace as text, one expansion per block: the
+// state with g, h and f, then what each action did there, naming the
+// preconditions an action missed.
+func writeTraceText(w *bufio.Writer, t *goap.Trace) {
+	d := t.Domain
+	fmt.Fprintf(w, "%s search for %s: %s", t.Search, t.GoalName, t.Status)
+	if t.Status == goap.Found {
+		fmt.Fprintf(w, ", cost %s", formatCost(t.Cost))
+	}
+	fmt.Fprintf(w, ", %d expanded, %d nodes\n", len(t.Expansions), len(t.Nodes))
+	width := 0
+	for a := 0; a < d.NumActions(); a++ {
+		width = max(width, len(d.ActionName(goap.ActionID(a))))
+	}
+	for i, x := range t.Expansions {
+		n := t.Nodes[x.Node]
+		fmt.Fprintf(w, "%d. #%d %s g=%s h=%s f=%s", i+1, x.Node, t.FormatNode(x.Node), formatCost(n.G), formatCost(n.H), formatCost(n.F()))
+		if n.Action != goap.NoAction {
+			fmt.Fprintf(w, " via %s from #%d", d.ActionName(n.Action), n.Parent)
+		}
+		w.WriteByte('\n')
+		for _, edge := range t.Edges[x.FirstEdge:x.EndEdge] {
+			fmt.Fprintf(w, "   %-*s ", width, d.ActionName(edge.Action))
+			switch {
+			case edge.Reason == goap.Generated:
+				c := t.Nodes[edge.Node]
+				fmt.Fprintf(w, "-> #%d g=%s h=%s f=%s\n", edge.Node, formatCost(c.G), formatCost(c.H), formatCost(c.F()))
+			case edge.Reason == goap.PreconditionsUnmet && t.Search == goap.Forward:
+				fmt.Fprintf(w, "x %s: %s\n", edge.Reason, unmetPreconditions(d, edge.Action, t.State(x.Node)))
+			default:
+				fmt.Fprintf(w, "x %s\n", edge.Reason)
+			}
+		}
+	}
+	if t.Goal >= 0 {
+		n := t.Nodes[t.Goal]
+		fmt.Fprintf(w, "goal: #%d %s g=%s\n", t.Goal, t.FormatNode(t.Goal), formatCost(n.G))
+	}
+}
+
+// unmetPreconditions names the preconditions of a that s does not meet, a
+// fact required false marked !, as in "in_range, !in_cover".
+func unmetPreconditions(d *goap.Domain, a goap.ActionID, s goap.State) string {
+	var names []string
+	missed := 0
+	for f, v := range d.Preconditions(a).Facts {
+		if s.Has(f) == v {
+			continue
+		}
+		missed++
+		if len(names) < maxUnmetShown {
+			name := d.FactName(f)
+			if !v {
+				name = "!" + name
+			}
+			names = append(names, name)
+		}
+	}
+	if more := missed - len(names); more > 0 {
+		names = append(names, fmt.Sprintf("and %d more", more))
+	}
+	return strings.Join(names, ", ")
+}
+
+// checkTraceCosts refuses a trace whose path costs passed the float range:
+// JSON has no number for them. An infinite h is fine (null: a dead end).
+func checkTraceCosts(tr *goap.Trace) error {
+	for i, n := range tr.Nodes {
+		if math.IsInf(n.G, 0) || math.IsNaN(n.G) {
+			return fmt.Errorf("node #%d costs %s to reach: the domain's costs add up past the float range; make them smaller", i, formatCost(n.G))
+		}
+	}
+	return nil
+}
+
+// estimate is a heuristic value in JSON: +Inf, a state the heuristic proves
+// cannot reach the goal, is null.
+type estimate float64
+
+func (v estimate) MarshalJSON() ([]byte, error) {
+	if math.IsInf(float64(v), 1) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(v))
+}
+
+// jsonObject writes one indented JSON object a field at a time, and arrays
+// an element at a time, so that a large trace never sits in memory twice.
+// Its bytes are those of a json.Encoder indenting by two spaces.
+type jsonObject struct {
+	w      *bufio.Writer
+	fields int
+}
+
+func (o *jsonObject) key(name string) {
+	if o.fields == 0 {
+		o.w.WriteString("{\n")
+	} else {
+		o.w.WriteString(",\n")
+	}
+	o.fields++
+	o.w.WriteString("  ")
+	b, _ := json.Marshal(name)
+	o.w.Write(b)
+	o.w.WriteString(": ")
+}
+
+// field writes a small value; values are checked beforehand, so that an
+// error cannot leave half an object.
+func (o *jsonObject) field(name string, v any) {
+	o.key(name)
+	b, err := json.MarshalIndent(v, "  ", "  ")
+	if err != nil {
+		b = []byte("null")
+	}
+	o.w.Write(b)
+}
+
+// array writes n elements, elem(i) making the i-th when it is written.
+func (o *jsonObject) array(name string, n int, elem func(i int) any) {
+	o.key(name)
+	if n == 0 {
+		o.w.WriteString("[]")
+		return
+	}
+	o.w.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			o.w.WriteString(",\n")
+		}
+		o.w.WriteString("    ")
+		b, err := json.MarshalIndent(elem(i), "    ", "  ")
+		if err != nil {
+			b = []byte("null")
+		}
+		o.w.Write(b)
+	}
+	o.w.WriteString("\n  ]")
+}
+
+func (o *jsonObject) close() { o.w.WriteString("\n}\n") }
+
 type traceNodeJSON struct {
 	ID     int32           `json:"id"`
 	Facts  []string        `json:"facts,omitempty"` // forward: the facts that hold
 	Needs  map[string]bool `json:"needs,omitempty"` // backward: the facts still needed
 	G      float64         `json:"g"`
-	H      float64         `json:"h"`
-	F      float64         `json:"f"`
+	H      estimate        `json:"h"`
+	F      estimate        `json:"f"`
 	Parent int32           `json:"parent"`
 	Action *string         `json:"action"`
 	Depth  int32           `json:"depth"`
@@ -112,22 +273,20 @@ type traceExpansionJSON struct {
 	Actions []traceEdgeJSON `json:"actions"`
 }
 
-type traceJSON struct {
-	Search     string               `json:"search"`
-	Goal       string               `json:"goal"`
-	Status     string               `json:"status"`
-	Cost       float64              `json:"cost"`
-	Nodes      []traceNodeJSON      `json:"nodes"`
-	Expansions []traceExpansionJSON `json:"expansions"`
-	Path       []int32              `json:"path"`
-}
-
-func writeTraceJSON(w io.Writer, tr *goap.Trace) {
+// writeTraceJSON writes {"search", "goal", "status", "cost", "nodes",
+// "expansions", "path"}, a node and an expansion at a time. The costs must
+// have been checked (checkTraceCosts).
+func writeTraceJSON(w *bufio.Writer, tr *goap.Trace) {
 	d := tr.Domain
-	out := traceJSON{Search: tr.Search.String(), Goal: tr.GoalName, Status: tr.Status.String(), Cost: tr.Cost, Path: []int32{}}
-	for i, n := range tr.Nodes {
+	o := &jsonObject{w: w}
+	o.field("search", tr.Search.String())
+	o.field("goal", tr.GoalName)
+	o.field("status", tr.Status.String())
+	o.field("cost", tr.Cost)
+	o.array("nodes", len(tr.Nodes), func(i int) any {
+		n := tr.Nodes[i]
 		id := int32(i)
-		tn := traceNodeJSON{ID: id, G: n.G, H: n.H, F: n.F(), Parent: n.Parent, Depth: n.Depth}
+		tn := traceNodeJSON{ID: id, G: n.G, H: estimate(n.H), F: estimate(n.F()), Parent: n.Parent, Depth: n.Depth}
 		if n.Action != goap.NoAction {
 			name := d.ActionName(n.Action)
 			tn.Action = &name
@@ -146,9 +305,10 @@ func writeTraceJSON(w io.Writer, tr *goap.Trace) {
 				}
 			}
 		}
-		out.Nodes = append(out.Nodes, tn)
-	}
-	for _, x := range tr.Expansions {
+		return tn
+	})
+	o.array("expansions", len(tr.Expansions), func(i int) any {
+		x := tr.Expansions[i]
 		ex := traceExpansionJSON{Node: x.Node, Actions: []traceEdgeJSON{}}
 		for _, edge := range tr.Edges[x.FirstEdge:x.EndEdge] {
 			te := traceEdgeJSON{Action: d.ActionName(edge.Action), Outcome: edge.Reason.String()}
@@ -158,26 +318,24 @@ func writeTraceJSON(w io.Writer, tr *goap.Trace) {
 			}
 			ex.Actions = append(ex.Actions, te)
 		}
-		out.Expansions = append(out.Expansions, ex)
-	}
-	out.Path = append(out.Path, tr.Path()...)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
+		return ex
+	})
+	o.field("path", append([]int32{}, tr.Path()...))
+	o.close()
 }
 
 // writeTraceDOT draws every node the search made: expanded states solid,
 // states left on the open list dashed, edges labelled by action, and the
 // plan's path in red.
-func writeTraceDOT(w io.Writer, tr *goap.Trace) {
+func writeTraceDOT(w *bufio.Writer, tr *goap.Trace) {
 	d := tr.Domain
-	onPath := map[int32]bool{}
+	onPath := make([]bool, len(tr.Nodes))
 	for _, n := range tr.Path() {
 		onPath[n] = true
 	}
-	expanded := map[int32]int{}
+	expanded := make([]int32, len(tr.Nodes)) // 1-based expansion number, 0 if never expanded
 	for i, x := range tr.Expansions {
-		expanded[x.Node] = i + 1
+		expanded[x.Node] = int32(i + 1)
 	}
 	fmt.Fprintf(w, "digraph %s {\n", dotLabel([]string{tr.Search.String() + " search for " + tr.GoalName}))
 	fmt.Fprintln(w, "  rankdir=LR;")
@@ -188,12 +346,12 @@ func writeTraceDOT(w io.Writer, tr *goap.Trace) {
 		lines := []string{fmt.Sprintf("#%d", id)}
 		lines = append(lines, strings.Split(strings.Trim(tr.FormatNode(id), "{}"), ", ")...)
 		lines = append(lines, fmt.Sprintf("g=%s h=%s f=%s", formatCost(n.G), formatCost(n.H), formatCost(n.F())))
-		k, wasExpanded := expanded[id]
-		if wasExpanded {
+		k := expanded[id]
+		if k > 0 {
 			lines = append(lines, fmt.Sprintf("expanded %d", k))
 		}
 		attrs := []string{"label=" + dotLabel(lines)}
-		if !wasExpanded && id != tr.Goal {
+		if k == 0 && id != tr.Goal {
 			attrs = append(attrs, "style=dashed")
 		}
 		if onPath[id] {
@@ -209,7 +367,7 @@ func writeTraceDOT(w io.Writer, tr *goap.Trace) {
 			continue
 		}
 		attrs := []string{"label=" + dotLabel([]string{d.ActionName(n.Action)})}
-		if onPath[int32(i)] && onPath[n.Parent] {
+		if onPath[i] && onPath[n.Parent] {
 			attrs = append(attrs, "color=red", "penwidth=2")
 		}
 		fmt.Fprintf(w, "  n%d -> n%d [%s];\n", n.Parent, i, strings.Join(attrs, ", "))
@@ -235,23 +393,19 @@ type htnStepJSON struct {
 	Depth  int32  `json:"depth"`
 }
 
-type htnTraceJSON struct {
-	Status     string        `json:"status"`
-	Steps      int           `json:"steps"`
-	Backtracks int           `json:"backtracks"`
-	Plan       []string      `json:"plan"`
-	MTR        []int32       `json:"mtr"`
-	Trace      []htnStepJSON `json:"trace"`
-}
-
-func writeHTNTraceJSON(w io.Writer, tr *htn.Trace, res *htn.Result) {
+// writeHTNTraceJSON writes {"status", "steps", "backtracks", "plan", "mtr",
+// "trace"}, a step at a time.
+func writeHTNTraceJSON(w *bufio.Writer, tr *htn.Trace, res *htn.Result) {
 	d := tr.Domain
-	out := htnTraceJSON{Status: res.Status.String(), Steps: res.Steps, Backtracks: res.Backtracks, Plan: []string{}, MTR: append([]int32{}, res.MTR...), Trace: []htnStepJSON{}}
-	for _, a := range res.Plan {
-		out.Plan = append(out.Plan, d.GOAP().ActionName(a))
-	}
+	o := &jsonObject{w: w}
+	o.field("status", res.Status.String())
+	o.field("steps", res.Steps)
+	o.field("backtracks", res.Backtracks)
+	o.array("plan", len(res.Plan), func(i int) any { return d.GOAP().ActionName(res.Plan[i]) })
+	o.field("mtr", append([]int32{}, res.MTR...))
 	step := 0
-	for _, s := range tr.Steps {
+	o.array("trace", len(tr.Steps), func(i int) any {
+		s := tr.Steps[i]
 		js := htnStepJSON{Kind: s.Kind.String(), Task: d.TaskName(s.Task), Depth: s.Depth}
 		if s.Kind != htn.Backtrack {
 			step++
@@ -263,9 +417,7 @@ func writeHTNTraceJSON(w io.Writer, tr *htn.Trace, res *htn.Result) {
 			js.Method = d.MethodName(s.Task, int(s.Method))
 			js.Number = s.Method + 1
 		}
-		out.Trace = append(out.Trace, js)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
+		return js
+	})
+	o.close()
 }
