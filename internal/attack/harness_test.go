@@ -93,8 +93,12 @@ type result struct {
 	exit           int // -1 when killed
 	stdout, stderr *capped
 	wall           time.Duration
-	peakRSS        int64  // bytes: the larger of the watchdog's VmHWM and the rusage's Maxrss
-	killed         string // why the watchdog or the hang guard killed it, or ""
+	peakRSS        int64 // bytes: the larger of the watchdog's VmHWM and the rusage's Maxrss
+	// peakBelow, when set, says the run ended before the watchdog saw it
+	// and its rusage could not be told from this process's: its peak is
+	// below this figure.
+	peakBelow int64
+	killed    string // why the watchdog or the hang guard killed it, or ""
 }
 
 // capped keeps the first bytes written to it and counts them all.
@@ -134,8 +138,12 @@ func runAttack(t *testing.T, a attack) {
 	maxOutput := orDefault(a.maxOutput, defaultMaxOutput)
 
 	r := run(t, dir, a, maxRSS, guard)
-	t.Logf("ploy %s: exit %d in %v, peak RSS %.1f MiB, output %d+%d bytes",
-		shortArgs(a.args), r.exit, r.wall.Round(time.Millisecond), float64(r.peakRSS)/(1<<20), r.stdout.n, r.stderr.n)
+	peak := fmt.Sprintf("%.1f MiB", float64(r.peakRSS)/(1<<20))
+	if r.peakBelow > 0 {
+		peak = fmt.Sprintf("under %.0f MiB", float64(r.peakBelow)/(1<<20))
+	}
+	t.Logf("ploy %s: exit %d in %v, peak RSS %s, output %d+%d bytes",
+		shortArgs(a.args), r.exit, r.wall.Round(time.Millisecond), peak, r.stdout.n, r.stderr.n)
 
 	both := r.stdout.String() + r.stderr.String()
 	if r.killed != "" {
@@ -251,6 +259,9 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 		r.peakRSS = ru.Maxrss << 10 // kilobytes on Linux
 	}
 	r.peakRSS = max(r.peakRSS, watched.Load())
+	if r.peakRSS == 0 {
+		r.peakBelow = ownPeak
+	}
 	switch {
 	case overBound.Load():
 		r.killed = fmt.Sprintf("peak RSS passed the bound of %d MiB (%.0f MiB) after %v", maxRSS>>20, float64(r.peakRSS)/(1<<20), r.wall.Round(time.Millisecond))
