@@ -136,6 +136,10 @@ func version() string {
 	if !ok {
 		return "(devel)"
 	}
+	return versionOf(info)
+}
+
+func versionOf(info *debug.BuildInfo) string {
 	v := info.Main.Version
 	if v == "" || v == "(devel)" {
 		v = "(devel)"

@@ -1,0 +1,4 @@
+package cli
+
+// VersionOf is versionOf, for the tests of the version's fallbacks.
+var VersionOf = versionOf
