@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -183,17 +185,6 @@ func checkTraceCosts(tr *goap.Trace) error {
 	return nil
 }
 
-// estimate is a heuristic value in JSON: +Inf, a state the heuristic proves
-// cannot reach the goal, is null.
-type estimate float64
-
-func (v estimate) MarshalJSON() ([]byte, error) {
-	if math.IsInf(float64(v), 1) {
-		return []byte("null"), nil
-	}
-	return json.Marshal(float64(v))
-}
-
 // jsonObject writes one indented JSON object a field at a time, and arrays
 // an element at a time, so that a large trace never sits in memory twice.
 // Its bytes are those of a json.Encoder indenting by two spaces.
@@ -248,80 +239,184 @@ func (o *jsonObject) array(name string, n int, elem func(i int) any) {
 	o.w.WriteString("\n  ]")
 }
 
+// rawArray writes n elements, elem(i) returning the i-th already encoded
+// and indented for its place; the bytes are written before the next call.
+func (o *jsonObject) rawArray(name string, n int, elem func(i int) []byte) {
+	o.key(name)
+	if n == 0 {
+		o.w.WriteString("[]")
+		return
+	}
+	o.w.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			o.w.WriteString(",\n")
+		}
+		o.w.WriteString("    ")
+		o.w.Write(elem(i))
+	}
+	o.w.WriteString("\n  ]")
+}
+
 func (o *jsonObject) close() { o.w.WriteString("\n}\n") }
 
-type traceNodeJSON struct {
-	ID     int32           `json:"id"`
-	Facts  []string        `json:"facts,omitempty"` // forward: the facts that hold
-	Needs  map[string]bool `json:"needs,omitempty"` // backward: the facts still needed
-	G      float64         `json:"g"`
-	H      estimate        `json:"h"`
-	F      estimate        `json:"f"`
-	Parent int32           `json:"parent"`
-	Action *string         `json:"action"`
-	Depth  int32           `json:"depth"`
-}
-
-type traceEdgeJSON struct {
-	Action  string `json:"action"`
-	Outcome string `json:"outcome"`
-	Node    *int32 `json:"node,omitempty"`
-}
-
-type traceExpansionJSON struct {
-	Node    int32           `json:"node"`
-	Actions []traceEdgeJSON `json:"actions"`
-}
-
 // writeTraceJSON writes {"search", "goal", "status", "cost", "nodes",
-// "expansions", "path"}, a node and an expansion at a time. The costs must
-// have been checked (checkTraceCosts).
+// "expansions", "path"}, a node and an expansion at a time: a search of a
+// million nodes writes hundreds of MB, so each is encoded by hand into one
+// reused buffer, names quoted once. The bytes are those of encoding/json
+// indenting by two spaces (trace_json_test.go holds the structs that say
+// so). The costs must have been checked (checkTraceCosts).
 func writeTraceJSON(w *bufio.Writer, tr *goap.Trace) {
 	d := tr.Domain
+	factNames := quoteAll(d.NumFacts(), func(i int) string { return d.FactName(goap.Fact(i)) })
+	actionNames := quoteAll(d.NumActions(), func(i int) string { return d.ActionName(goap.ActionID(i)) })
+	var outcomes [][]byte
+	for r := goap.Reason(0); r.String() != "reason(?)"; r++ {
+		outcomes = append(outcomes, quote(r.String()))
+	}
+	var needs []needJSON
 	o := &jsonObject{w: w}
 	o.field("search", tr.Search.String())
 	o.field("goal", tr.GoalName)
 	o.field("status", tr.Status.String())
 	o.field("cost", tr.Cost)
-	o.array("nodes", len(tr.Nodes), func(i int) any {
+	var b []byte
+	o.rawArray("nodes", len(tr.Nodes), func(i int) []byte {
 		n := tr.Nodes[i]
 		id := int32(i)
-		tn := traceNodeJSON{ID: id, G: n.G, H: estimate(n.H), F: estimate(n.F()), Parent: n.Parent, Depth: n.Depth}
-		if n.Action != goap.NoAction {
-			name := d.ActionName(n.Action)
-			tn.Action = &name
-		}
+		b = append(b[:0], "{\n      \"id\": "...)
+		b = strconv.AppendInt(b, int64(id), 10)
 		if tr.Search == goap.Backward {
-			tn.Needs = map[string]bool{}
+			needs = needs[:0]
 			for f, v := range tr.Partial(id).Facts {
-				tn.Needs[d.FactName(f)] = v
+				needs = append(needs, needJSON{d.FactName(f), factNames[f], v})
+			}
+			if len(needs) > 0 {
+				// encoding/json writes a map's keys sorted
+				slices.SortFunc(needs, func(a, b needJSON) int { return strings.Compare(a.name, b.name) })
+				b = append(b, ",\n      \"needs\": {"...)
+				for k, nd := range needs {
+					if k > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, "\n        "...)
+					b = append(b, nd.quoted...)
+					b = strconv.AppendBool(append(b, ": "...), nd.value)
+				}
+				b = append(b, "\n      }"...)
 			}
 		} else {
-			tn.Facts = []string{}
 			s := tr.State(id)
+			first := true
 			for f := goap.Fact(0); int(f) < d.NumFacts(); f++ {
-				if s.Has(f) {
-					tn.Facts = append(tn.Facts, d.FactName(f))
+				if !s.Has(f) {
+					continue
 				}
+				if first {
+					b = append(b, ",\n      \"facts\": ["...)
+					first = false
+				} else {
+					b = append(b, ',')
+				}
+				b = append(b, "\n        "...)
+				b = append(b, factNames[f]...)
+			}
+			if !first {
+				b = append(b, "\n      ]"...)
 			}
 		}
-		return tn
+		b = appendJSONFloat(append(b, ",\n      \"g\": "...), n.G)
+		b = appendEstimate(append(b, ",\n      \"h\": "...), n.H)
+		b = appendEstimate(append(b, ",\n      \"f\": "...), n.F())
+		b = strconv.AppendInt(append(b, ",\n      \"parent\": "...), int64(n.Parent), 10)
+		b = append(b, ",\n      \"action\": "...)
+		if n.Action == goap.NoAction {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, actionNames[n.Action]...)
+		}
+		b = strconv.AppendInt(append(b, ",\n      \"depth\": "...), int64(n.Depth), 10)
+		return append(b, "\n    }"...)
 	})
-	o.array("expansions", len(tr.Expansions), func(i int) any {
+	o.rawArray("expansions", len(tr.Expansions), func(i int) []byte {
 		x := tr.Expansions[i]
-		ex := traceExpansionJSON{Node: x.Node, Actions: []traceEdgeJSON{}}
-		for _, edge := range tr.Edges[x.FirstEdge:x.EndEdge] {
-			te := traceEdgeJSON{Action: d.ActionName(edge.Action), Outcome: edge.Reason.String()}
-			if edge.Reason == goap.Generated {
-				node := edge.Node
-				te.Node = &node
+		b = strconv.AppendInt(append(b[:0], "{\n      \"node\": "...), int64(x.Node), 10)
+		edges := tr.Edges[x.FirstEdge:x.EndEdge]
+		if len(edges) == 0 {
+			b = append(b, ",\n      \"actions\": []"...)
+		} else {
+			b = append(b, ",\n      \"actions\": ["...)
+			for k, edge := range edges {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, "\n        {\n          \"action\": "...)
+				b = append(b, actionNames[edge.Action]...)
+				b = append(b, ",\n          \"outcome\": "...)
+				if int(edge.Reason) < len(outcomes) {
+					b = append(b, outcomes[edge.Reason]...)
+				} else {
+					b = append(b, quote(edge.Reason.String())...)
+				}
+				if edge.Reason == goap.Generated {
+					b = strconv.AppendInt(append(b, ",\n          \"node\": "...), int64(edge.Node), 10)
+				}
+				b = append(b, "\n        }"...)
 			}
-			ex.Actions = append(ex.Actions, te)
+			b = append(b, "\n      ]"...)
 		}
-		return ex
+		return append(b, "\n    }"...)
 	})
 	o.field("path", append([]int32{}, tr.Path()...))
 	o.close()
+}
+
+type needJSON struct {
+	name   string
+	quoted []byte
+	value  bool
+}
+
+// quote is s as a JSON string, escaped as encoding/json escapes it.
+func quote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func quoteAll(n int, name func(i int) string) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = quote(name(i))
+	}
+	return out
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64: the
+// shortest representation, with an exponent only for very small or large
+// magnitudes.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 to e-9, as encoding/json does
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendEstimate appends a heuristic value: +Inf, a state the heuristic
+// proves cannot reach the goal, is null.
+func appendEstimate(b []byte, v float64) []byte {
+	if math.IsInf(v, 1) {
+		return append(b, "null"...)
+	}
+	return appendJSONFloat(b, v)
 }
 
 // writeTraceDOT draws every node the search made: expanded states solid,
