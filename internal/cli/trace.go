@@ -124,6 +124,13 @@ func writeTraceText(w *bufio.Writer, t *goap.Trace) {
 	for a := 0; a < d.NumActions(); a++ {
 		width = max(width, len(d.ActionName(goap.ActionID(a))))
 	}
+	// A trace has millions of edge lines: their action columns are made
+	// once, and the numbers appended to one reused buffer.
+	column := make([]string, d.NumActions())
+	for a := range column {
+		column[a] = fmt.Sprintf("   %-*s ", width, d.ActionName(goap.ActionID(a)))
+	}
+	var b []byte
 	for i, x := range t.Expansions {
 		n := t.Nodes[x.Node]
 		fmt.Fprintf(w, "%d. #%d %s g=%s h=%s f=%s", i+1, x.Node, t.FormatNode(x.Node), formatCost(n.G), formatCost(n.H), formatCost(n.F()))
@@ -132,16 +139,21 @@ func writeTraceText(w *bufio.Writer, t *goap.Trace) {
 		}
 		w.WriteByte('\n')
 		for _, edge := range t.Edges[x.FirstEdge:x.EndEdge] {
-			fmt.Fprintf(w, "   %-*s ", width, d.ActionName(edge.Action))
+			b = append(b[:0], column[edge.Action]...)
 			switch {
 			case edge.Reason == goap.Generated:
 				c := t.Nodes[edge.Node]
-				fmt.Fprintf(w, "-> #%d g=%s h=%s f=%s\n", edge.Node, formatCost(c.G), formatCost(c.H), formatCost(c.F()))
+				b = strconv.AppendInt(append(b, "-> #"...), int64(edge.Node), 10)
+				b = strconv.AppendFloat(append(b, " g="...), c.G, 'g', -1, 64)
+				b = strconv.AppendFloat(append(b, " h="...), c.H, 'g', -1, 64)
+				b = strconv.AppendFloat(append(b, " f="...), c.F(), 'g', -1, 64)
 			case edge.Reason == goap.PreconditionsUnmet && t.Search == goap.Forward:
-				fmt.Fprintf(w, "x %s: %s\n", edge.Reason, unmetPreconditions(d, edge.Action, t.State(x.Node)))
+				b = append(append(b, "x "...), edge.Reason.String()...)
+				b = appendUnmet(append(b, ": "...), d, edge.Action, t.State(x.Node))
 			default:
-				fmt.Fprintf(w, "x %s\n", edge.Reason)
+				b = append(append(b, "x "...), edge.Reason.String()...)
 			}
+			w.Write(append(b, '\n'))
 		}
 	}
 	if t.Goal >= 0 {
@@ -150,28 +162,32 @@ func writeTraceText(w *bufio.Writer, t *goap.Trace) {
 	}
 }
 
-// unmetPreconditions names the preconditions of a that s does not meet, a
-// fact required false marked !, as in "in_range, !in_cover".
-func unmetPreconditions(d *goap.Domain, a goap.ActionID, s goap.State) string {
-	var names []string
-	missed := 0
+// appendUnmet appends the preconditions of a that s does not meet, a fact
+// required false marked !, as in "in_range, !in_cover".
+func appendUnmet(b []byte, d *goap.Domain, a goap.ActionID, s goap.State) []byte {
+	shown, missed := 0, 0
 	for f, v := range d.Preconditions(a).Facts {
 		if s.Has(f) == v {
 			continue
 		}
 		missed++
-		if len(names) < maxUnmetShown {
-			name := d.FactName(f)
-			if !v {
-				name = "!" + name
-			}
-			names = append(names, name)
+		if shown == maxUnmetShown {
+			continue
 		}
+		if shown > 0 {
+			b = append(b, ", "...)
+		}
+		if !v {
+			b = append(b, '!')
+		}
+		b = append(b, d.FactName(f)...)
+		shown++
 	}
-	if more := missed - len(names); more > 0 {
-		names = append(names, fmt.Sprintf("and %d more", more))
+	if more := missed - shown; more > 0 {
+		b = strconv.AppendInt(append(b, ", and "...), int64(more), 10)
+		b = append(b, " more"...)
 	}
-	return strings.Join(names, ", ")
+	return b
 }
 
 // checkTraceCosts refuses a trace whose path costs passed the float range:
@@ -470,10 +486,12 @@ func writeTraceDOT(w *bufio.Writer, tr *goap.Trace) {
 	fmt.Fprintln(w, "}")
 }
 
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 // dotLabel quotes lines as one Graphviz string, a line per \n escape.
 func dotLabel(lines []string) string {
 	for i, l := range lines {
-		lines[i] = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(l)
+		lines[i] = dotEscaper.Replace(l)
 	}
 	return `"` + strings.Join(lines, `\n`) + `"`
 }

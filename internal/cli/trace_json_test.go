@@ -177,3 +177,11 @@ func firstDiff(a, b []byte) string {
 	}
 	return string(a[max(0, i-80):min(len(a), i+80)])
 }
+
+func TestDotLabelEscapes(t *testing.T) {
+	got := dotLabel([]string{`say "hi"`, `back\slash`})
+	want := `"say \"hi\"\nback\\slash"`
+	if got != want {
+		t.Errorf("dotLabel = %s, want %s", got, want)
+	}
+}
