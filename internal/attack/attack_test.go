@@ -393,7 +393,7 @@ func TestCarelessInput(t *testing.T) { // the issue's "Also"
 	}
 	t.Run("escape in --goal", func(t *testing.T) {
 		runAttack(t, attack{
-			args:         []string{"plan", "--goal", "\x1b[2J\x00"},
+			args:         []string{"plan", "--goal", "\x1b[2J\x07"}, // argv cannot hold NUL
 			exits:        []int{2},
 			terminalSafe: true,
 		})

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // ploy is the command under attack, built once by TestMain without the race
@@ -295,8 +296,16 @@ func peakRSS(pid int) (int64, bool) {
 	return 0, false
 }
 
+// shortArgs is the command line for a log, control bytes quoted.
 func shortArgs(args []string) string {
-	s := strings.Join(args, " ")
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if strings.ContainsFunc(a, func(r rune) bool { return r < 0x20 || r == 0x7f || r == utf8.RuneError }) {
+			quoted[i] = strconv.Quote(a)
+		}
+	}
+	s := strings.Join(quoted, " ")
 	if len(s) > 120 {
 		s = s[:120] + "..."
 	}
