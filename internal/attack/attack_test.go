@@ -50,7 +50,7 @@ func TestNesting(t *testing.T) { // class 1
 		})
 	})
 	t.Run("valid file with brackets in a comment", func(t *testing.T) {
-		src := "name: t # " + strings.Repeat("[", 70) + "\nfacts: [a]\nactions:\n  - {name: A, effects: {a: true}, cost: 1}\ngoals:\n  - {name: G, conditions: {a: true}}\n"
+		src := "name: t\n# " + strings.Repeat("[", 70) + "\nfacts: [a]\nactions:\n  - {name: A, effects: {a: true}, cost: 1}\ngoals:\n  - {name: G, conditions: {a: true}}\n"
 		runAttack(t, attack{
 			args:  []string{"plan", "ok.yaml", "--goal", "G"},
 			files: map[string][]byte{"ok.yaml": []byte(src)},
