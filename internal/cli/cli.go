@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime/debug"
 	"sort"
 	"strings"
 
@@ -47,6 +48,7 @@ func init() {
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
 		{"lint", "warn about what a designer wants to know before run time", runLint},
 		{"arena", "fight the 40-fight batch with every agent kind and compare them", runArena},
+		{"version", "print ploy's version", runVersion},
 		{"help", "show help for ploy or a command", runHelp},
 	}
 }
@@ -59,9 +61,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	name := args[0]
-	if name == "-h" || name == "--help" || name == "-help" {
+	switch name {
+	case "-h", "--help", "-help":
 		usage(stdout)
 		return exitOK
+	case "--version", "-version":
+		return runVersion(e, args[1:])
 	}
 	for _, c := range commands {
 		if c.name == name {
@@ -114,6 +119,39 @@ func shipped() []string {
 	return out
 }
 
+// runVersion prints the module version the binary was built from: a tag
+// for `go install ...@v1.2.3`, else "(devel)" with the commit when the build
+// recorded one.
+func runVersion(e *env, args []string) int {
+	if len(args) > 0 {
+		fmt.Fprintf(e.stderr, "ploy version: takes no arguments, got %q\n", args[0])
+		return exitUsage
+	}
+	fmt.Fprintf(e.stdout, "ploy %s\n", version())
+	return exitOK
+}
+
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	return versionOf(info)
+}
+
+func versionOf(info *debug.BuildInfo) string {
+	v := info.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "(devel)"
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	return v
+}
+
 func runHelp(e *env, args []string) int {
 	if len(args) == 0 {
 		usage(e.stdout)
@@ -151,13 +189,18 @@ func flagSet(e *env, name, synopsis, about, examples string) *flag.FlagSet {
 // A request for help prints the usage to stdout and returns exitOK; a bad
 // flag returns exitUsage; otherwise parse returns -1.
 func parse(e *env, fset *flag.FlagSet, args []string) (positional []string, status int) {
+	// The flag package prints the usage itself, to stderr, on -h and on a
+	// bad flag: silence it, and print it once, to stdout, on request.
+	printUsage := fset.Usage
+	fset.Usage = func() {}
 	for {
 		if err := fset.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
 				fset.SetOutput(e.stdout)
-				fset.Usage()
+				printUsage()
 				return nil, exitOK
 			}
+			fmt.Fprintf(e.stderr, "run '%s --help' for usage\n", fset.Name())
 			return nil, exitUsage
 		}
 		args = fset.Args()
@@ -197,7 +240,7 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 		if _, positioned := err.(domain.ErrorList); positioned {
 			fmt.Fprint(e.stderr, domain.Format(err, nil))
 		} else {
-			fmt.Fprintf(e.stderr, "ploy: %v\n", err)
+			fmt.Fprintf(e.stderr, "ploy: %s\n", errorText(err))
 		}
 		return nil, exitInvalid
 	}
@@ -207,6 +250,31 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 		return nil, exitInvalid
 	}
 	return f, -1
+}
+
+// internalPrefixes are the library packages' error prefixes: useful in a
+// program's log, noise to a person running the command.
+var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: "}
+
+// errorText is err's message for a person: without the library packages'
+// prefixes, at its start or after another message's colon.
+func errorText(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	msg := err.Error()
+	for _, p := range internalPrefixes {
+		msg = strings.ReplaceAll(msg, ": "+p, ": ")
+	}
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for _, p := range internalPrefixes {
+			if rest, ok := strings.CutPrefix(msg, p); ok {
+				msg, trimmed = rest, true
+			}
+		}
+	}
+	return msg
 }
 
 // read returns the named domain file: from disk, or else a shipped one of

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -110,15 +111,22 @@ func runPlan(e *env, args []string) int {
 	}
 	res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
 	if res.Status == goap.Unsupported {
-		fmt.Fprintf(e.stderr, "ploy plan: %v\n", err)
+		fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
 		return exitInvalid
+	}
+	if st := checkCost(e, "plan", res); st >= 0 {
+		return st
 	}
 	if asJSON {
 		out := planJSON{Status: res.Status.String(), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
 		for _, a := range res.Plan {
 			out.Plan = append(out.Plan, pr.d.ActionName(a))
 		}
-		b, _ := json.Marshal(out)
+		b, err := json.Marshal(out)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
+			return exitInvalid
+		}
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		printPlan(e, pr, res, err)
@@ -127,6 +135,16 @@ func runPlan(e *env, args []string) int {
 		return exitNoPlan
 	}
 	return exitOK
+}
+
+// checkCost refuses a plan whose cost is past the float range (costs near
+// 1e308 add up to +Inf): no number in JSON, and no answer to trust.
+func checkCost(e *env, command string, res goap.Result) int {
+	if res.Status != goap.Found || !math.IsInf(res.Cost, 0) && !math.IsNaN(res.Cost) {
+		return -1
+	}
+	fmt.Fprintf(e.stderr, "ploy %s: the plan's cost adds up past the float range (%s): make the domain's costs smaller\n", command, formatCost(res.Cost))
+	return exitInvalid
 }
 
 func printPlan(e *env, pr problem, res goap.Result, err error) {
@@ -156,7 +174,7 @@ func printPlan(e *env, pr problem, res goap.Result, err error) {
 		fmt.Fprintf(w, "  no plan: all %d reachable states were expanded and none meets the goal\n", res.Expanded)
 		fmt.Fprintf(w, "run 'ploy explain --goal %s' with the same flags to see why\n", pr.goal.Name())
 	default:
-		fmt.Fprintf(w, "  no plan: %v\n", err)
+		fmt.Fprintf(w, "  no plan: %s\n", errorText(err))
 		fmt.Fprintf(w, "%d states expanded, %d generated\n", res.Expanded, res.Generated)
 	}
 }

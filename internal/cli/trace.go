@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -35,14 +38,21 @@ func runTrace(e *env, args []string) int {
 	default:
 		return usageErr(e, fset, "--format must be text, json or dot, not %q", format)
 	}
+	if maxSteps < 1 {
+		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	}
+	if useHTN && format == "dot" {
+		return usageErr(e, fset, "--format dot draws GOAP searches; use text or json with --htn")
+	}
 	f, st := load(e, fset, positional)
 	if st >= 0 {
 		return st
 	}
+	// A trace can be large: write it through a buffer, a piece at a time,
+	// never as one string.
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
 	if useHTN {
-		if format == "dot" {
-			return usageErr(e, fset, "--format dot draws GOAP searches; use text or json with --htn")
-		}
 		if f.HTN == nil {
 			fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
 			return exitInvalid
@@ -55,9 +65,9 @@ func runTrace(e *env, args []string) int {
 		var res htn.Result
 		htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
 		if format == "json" {
-			writeHTNTraceJSON(e.stdout, &tr, &res)
+			writeHTNTraceJSON(w, &tr, &res)
 		} else {
-			tr.WriteText(e.stdout)
+			tr.WriteText(w)
 		}
 		if res.Status != htn.Found {
 			return exitNoPlan
@@ -72,16 +82,23 @@ func runTrace(e *env, args []string) int {
 	pr.opt.Trace = &tr
 	res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
 	if res.Status == goap.Unsupported {
-		fmt.Fprintf(e.stderr, "ploy trace: %v\n", err)
+		fmt.Fprintf(e.stderr, "ploy trace: %s\n", errorText(err))
 		return exitInvalid
+	}
+	if st := checkCost(e, "trace", res); st >= 0 {
+		return st
 	}
 	switch format {
 	case "json":
-		writeTraceJSON(e.stdout, &tr)
+		if err := checkTraceCosts(&tr); err != nil {
+			fmt.Fprintf(e.stderr, "ploy trace: %v\n", err)
+			return exitInvalid
+		}
+		writeTraceJSON(w, &tr)
 	case "dot":
-		writeTraceDOT(e.stdout, &tr)
+		writeTraceDOT(w, &tr)
 	default:
-		tr.WriteText(e.stdout)
+		writeTraceText(w, &tr)
 	}
 	if res.Status != goap.Found {
 		return exitNoPlan
@@ -89,95 +106,347 @@ func runTrace(e *env, args []string) int {
 	return exitOK
 }
 
-type traceNodeJSON struct {
-	ID     int32           `json:"id"`
-	Facts  []string        `json:"facts,omitempty"` // forward: the facts that hold
-	Needs  map[string]bool `json:"needs,omitempty"` // backward: the facts still needed
-	G      float64         `json:"g"`
-	H      float64         `json:"h"`
-	F      float64         `json:"f"`
-	Parent int32           `json:"parent"`
-	Action *string         `json:"action"`
-	Depth  int32           `json:"depth"`
-}
+// maxUnmetShown is how many unmet preconditions a trace line names; a
+// generated domain's action can have thousands.
+const maxUnmetShown = 5
 
-type traceEdgeJSON struct {
-	Action  string `json:"action"`
-	Outcome string `json:"outcome"`
-	Node    *int32 `json:"node,omitempty"`
-}
-
-type traceExpansionJSON struct {
-	Node    int32           `json:"node"`
-	Actions []traceEdgeJSON `json:"actions"`
-}
-
-type traceJSON struct {
-	Search     string               `json:"search"`
-	Goal       string               `json:"goal"`
-	Status     string               `json:"status"`
-	Cost       float64              `json:"cost"`
-	Nodes      []traceNodeJSON      `json:"nodes"`
-	Expansions []traceExpansionJSON `json:"expansions"`
-	Path       []int32              `json:"path"`
-}
-
-func writeTraceJSON(w io.Writer, tr *goap.Trace) {
-	d := tr.Domain
-	out := traceJSON{Search: tr.Search.String(), Goal: tr.GoalName, Status: tr.Status.String(), Cost: tr.Cost, Path: []int32{}}
-	for i, n := range tr.Nodes {
-		id := int32(i)
-		tn := traceNodeJSON{ID: id, G: n.G, H: n.H, F: n.F(), Parent: n.Parent, Depth: n.Depth}
+// writeTraceText writes the trace as text, one expansion per block: the
+// state with g, h and f, then what each action did there, naming the
+// preconditions an action missed.
+func writeTraceText(w *bufio.Writer, t *goap.Trace) {
+	d := t.Domain
+	fmt.Fprintf(w, "%s search for %s: %s", t.Search, t.GoalName, t.Status)
+	if t.Status == goap.Found {
+		fmt.Fprintf(w, ", cost %s", formatCost(t.Cost))
+	}
+	fmt.Fprintf(w, ", %d expanded, %d nodes\n", len(t.Expansions), len(t.Nodes))
+	width := 0
+	for a := 0; a < d.NumActions(); a++ {
+		width = max(width, len(d.ActionName(goap.ActionID(a))))
+	}
+	// A trace has millions of edge lines: their action columns are made
+	// once, and the numbers appended to one reused buffer.
+	column := make([]string, d.NumActions())
+	for a := range column {
+		column[a] = fmt.Sprintf("   %-*s ", width, d.ActionName(goap.ActionID(a)))
+	}
+	var b []byte
+	for i, x := range t.Expansions {
+		n := t.Nodes[x.Node]
+		fmt.Fprintf(w, "%d. #%d %s g=%s h=%s f=%s", i+1, x.Node, t.FormatNode(x.Node), formatCost(n.G), formatCost(n.H), formatCost(n.F()))
 		if n.Action != goap.NoAction {
-			name := d.ActionName(n.Action)
-			tn.Action = &name
+			fmt.Fprintf(w, " via %s from #%d", d.ActionName(n.Action), n.Parent)
 		}
+		w.WriteByte('\n')
+		for _, edge := range t.Edges[x.FirstEdge:x.EndEdge] {
+			b = append(b[:0], column[edge.Action]...)
+			switch {
+			case edge.Reason == goap.Generated:
+				c := t.Nodes[edge.Node]
+				b = strconv.AppendInt(append(b, "-> #"...), int64(edge.Node), 10)
+				b = strconv.AppendFloat(append(b, " g="...), c.G, 'g', -1, 64)
+				b = strconv.AppendFloat(append(b, " h="...), c.H, 'g', -1, 64)
+				b = strconv.AppendFloat(append(b, " f="...), c.F(), 'g', -1, 64)
+			case edge.Reason == goap.PreconditionsUnmet && t.Search == goap.Forward:
+				b = append(append(b, "x "...), edge.Reason.String()...)
+				b = appendUnmet(append(b, ": "...), d, edge.Action, t.State(x.Node))
+			default:
+				b = append(append(b, "x "...), edge.Reason.String()...)
+			}
+			w.Write(append(b, '\n'))
+		}
+	}
+	if t.Goal >= 0 {
+		n := t.Nodes[t.Goal]
+		fmt.Fprintf(w, "goal: #%d %s g=%s\n", t.Goal, t.FormatNode(t.Goal), formatCost(n.G))
+	}
+}
+
+// appendUnmet appends the preconditions of a that s does not meet, a fact
+// required false marked !, as in "in_range, !in_cover".
+func appendUnmet(b []byte, d *goap.Domain, a goap.ActionID, s goap.State) []byte {
+	shown, missed := 0, 0
+	for f, v := range d.Preconditions(a).Facts {
+		if s.Has(f) == v {
+			continue
+		}
+		missed++
+		if shown == maxUnmetShown {
+			continue
+		}
+		if shown > 0 {
+			b = append(b, ", "...)
+		}
+		if !v {
+			b = append(b, '!')
+		}
+		b = append(b, d.FactName(f)...)
+		shown++
+	}
+	if more := missed - shown; more > 0 {
+		b = strconv.AppendInt(append(b, ", and "...), int64(more), 10)
+		b = append(b, " more"...)
+	}
+	return b
+}
+
+// checkTraceCosts refuses a trace whose path costs passed the float range:
+// JSON has no number for them. An infinite h is fine (null: a dead end).
+func checkTraceCosts(tr *goap.Trace) error {
+	for i, n := range tr.Nodes {
+		if math.IsInf(n.G, 0) || math.IsNaN(n.G) {
+			return fmt.Errorf("node #%d costs %s to reach: the domain's costs add up past the float range; make them smaller", i, formatCost(n.G))
+		}
+	}
+	return nil
+}
+
+// jsonObject writes one indented JSON object a field at a time, and arrays
+// an element at a time, so that a large trace never sits in memory twice.
+// Its bytes are those of a json.Encoder indenting by two spaces.
+type jsonObject struct {
+	w      *bufio.Writer
+	fields int
+}
+
+func (o *jsonObject) key(name string) {
+	if o.fields == 0 {
+		o.w.WriteString("{\n")
+	} else {
+		o.w.WriteString(",\n")
+	}
+	o.fields++
+	o.w.WriteString("  ")
+	b, _ := json.Marshal(name)
+	o.w.Write(b)
+	o.w.WriteString(": ")
+}
+
+// field writes a small value; values are checked beforehand, so that an
+// error cannot leave half an object.
+func (o *jsonObject) field(name string, v any) {
+	o.key(name)
+	b, err := json.MarshalIndent(v, "  ", "  ")
+	if err != nil {
+		b = []byte("null")
+	}
+	o.w.Write(b)
+}
+
+// array writes n elements, elem(i) making the i-th when it is written.
+func (o *jsonObject) array(name string, n int, elem func(i int) any) {
+	o.key(name)
+	if n == 0 {
+		o.w.WriteString("[]")
+		return
+	}
+	o.w.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			o.w.WriteString(",\n")
+		}
+		o.w.WriteString("    ")
+		b, err := json.MarshalIndent(elem(i), "    ", "  ")
+		if err != nil {
+			b = []byte("null")
+		}
+		o.w.Write(b)
+	}
+	o.w.WriteString("\n  ]")
+}
+
+// rawArray writes n elements, elem(i) returning the i-th already encoded
+// and indented for its place; the bytes are written before the next call.
+func (o *jsonObject) rawArray(name string, n int, elem func(i int) []byte) {
+	o.key(name)
+	if n == 0 {
+		o.w.WriteString("[]")
+		return
+	}
+	o.w.WriteString("[\n")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			o.w.WriteString(",\n")
+		}
+		o.w.WriteString("    ")
+		o.w.Write(elem(i))
+	}
+	o.w.WriteString("\n  ]")
+}
+
+func (o *jsonObject) close() { o.w.WriteString("\n}\n") }
+
+// writeTraceJSON writes {"search", "goal", "status", "cost", "nodes",
+// "expansions", "path"}, a node and an expansion at a time: a search of a
+// million nodes writes hundreds of MB, so each is encoded by hand into one
+// reused buffer, names quoted once. The bytes are those of encoding/json
+// indenting by two spaces (trace_json_test.go holds the structs that say
+// so). The costs must have been checked (checkTraceCosts).
+func writeTraceJSON(w *bufio.Writer, tr *goap.Trace) {
+	d := tr.Domain
+	factNames := quoteAll(d.NumFacts(), func(i int) string { return d.FactName(goap.Fact(i)) })
+	actionNames := quoteAll(d.NumActions(), func(i int) string { return d.ActionName(goap.ActionID(i)) })
+	var outcomes [][]byte
+	for r := goap.Reason(0); r.String() != "reason(?)"; r++ {
+		outcomes = append(outcomes, quote(r.String()))
+	}
+	var needs []needJSON
+	o := &jsonObject{w: w}
+	o.field("search", tr.Search.String())
+	o.field("goal", tr.GoalName)
+	o.field("status", tr.Status.String())
+	o.field("cost", tr.Cost)
+	var b []byte
+	o.rawArray("nodes", len(tr.Nodes), func(i int) []byte {
+		n := tr.Nodes[i]
+		id := int32(i)
+		b = append(b[:0], "{\n      \"id\": "...)
+		b = strconv.AppendInt(b, int64(id), 10)
 		if tr.Search == goap.Backward {
-			tn.Needs = map[string]bool{}
+			needs = needs[:0]
 			for f, v := range tr.Partial(id).Facts {
-				tn.Needs[d.FactName(f)] = v
+				needs = append(needs, needJSON{d.FactName(f), factNames[f], v})
+			}
+			if len(needs) > 0 {
+				// encoding/json writes a map's keys sorted
+				slices.SortFunc(needs, func(a, b needJSON) int { return strings.Compare(a.name, b.name) })
+				b = append(b, ",\n      \"needs\": {"...)
+				for k, nd := range needs {
+					if k > 0 {
+						b = append(b, ',')
+					}
+					b = append(b, "\n        "...)
+					b = append(b, nd.quoted...)
+					b = strconv.AppendBool(append(b, ": "...), nd.value)
+				}
+				b = append(b, "\n      }"...)
 			}
 		} else {
-			tn.Facts = []string{}
 			s := tr.State(id)
+			first := true
 			for f := goap.Fact(0); int(f) < d.NumFacts(); f++ {
-				if s.Has(f) {
-					tn.Facts = append(tn.Facts, d.FactName(f))
+				if !s.Has(f) {
+					continue
 				}
+				if first {
+					b = append(b, ",\n      \"facts\": ["...)
+					first = false
+				} else {
+					b = append(b, ',')
+				}
+				b = append(b, "\n        "...)
+				b = append(b, factNames[f]...)
+			}
+			if !first {
+				b = append(b, "\n      ]"...)
 			}
 		}
-		out.Nodes = append(out.Nodes, tn)
-	}
-	for _, x := range tr.Expansions {
-		ex := traceExpansionJSON{Node: x.Node, Actions: []traceEdgeJSON{}}
-		for _, edge := range tr.Edges[x.FirstEdge:x.EndEdge] {
-			te := traceEdgeJSON{Action: d.ActionName(edge.Action), Outcome: edge.Reason.String()}
-			if edge.Reason == goap.Generated {
-				node := edge.Node
-				te.Node = &node
-			}
-			ex.Actions = append(ex.Actions, te)
+		b = appendJSONFloat(append(b, ",\n      \"g\": "...), n.G)
+		b = appendEstimate(append(b, ",\n      \"h\": "...), n.H)
+		b = appendEstimate(append(b, ",\n      \"f\": "...), n.F())
+		b = strconv.AppendInt(append(b, ",\n      \"parent\": "...), int64(n.Parent), 10)
+		b = append(b, ",\n      \"action\": "...)
+		if n.Action == goap.NoAction {
+			b = append(b, "null"...)
+		} else {
+			b = append(b, actionNames[n.Action]...)
 		}
-		out.Expansions = append(out.Expansions, ex)
+		b = strconv.AppendInt(append(b, ",\n      \"depth\": "...), int64(n.Depth), 10)
+		return append(b, "\n    }"...)
+	})
+	o.rawArray("expansions", len(tr.Expansions), func(i int) []byte {
+		x := tr.Expansions[i]
+		b = strconv.AppendInt(append(b[:0], "{\n      \"node\": "...), int64(x.Node), 10)
+		edges := tr.Edges[x.FirstEdge:x.EndEdge]
+		if len(edges) == 0 {
+			b = append(b, ",\n      \"actions\": []"...)
+		} else {
+			b = append(b, ",\n      \"actions\": ["...)
+			for k, edge := range edges {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, "\n        {\n          \"action\": "...)
+				b = append(b, actionNames[edge.Action]...)
+				b = append(b, ",\n          \"outcome\": "...)
+				if int(edge.Reason) < len(outcomes) {
+					b = append(b, outcomes[edge.Reason]...)
+				} else {
+					b = append(b, quote(edge.Reason.String())...)
+				}
+				if edge.Reason == goap.Generated {
+					b = strconv.AppendInt(append(b, ",\n          \"node\": "...), int64(edge.Node), 10)
+				}
+				b = append(b, "\n        }"...)
+			}
+			b = append(b, "\n      ]"...)
+		}
+		return append(b, "\n    }"...)
+	})
+	o.field("path", append([]int32{}, tr.Path()...))
+	o.close()
+}
+
+type needJSON struct {
+	name   string
+	quoted []byte
+	value  bool
+}
+
+// quote is s as a JSON string, escaped as encoding/json escapes it.
+func quote(s string) []byte {
+	b, _ := json.Marshal(s)
+	return b
+}
+
+func quoteAll(n int, name func(i int) string) [][]byte {
+	out := make([][]byte, n)
+	for i := range out {
+		out[i] = quote(name(i))
 	}
-	out.Path = append(out.Path, tr.Path()...)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
+	return out
+}
+
+// appendJSONFloat appends f as encoding/json writes a float64: the
+// shortest representation, with an exponent only for very small or large
+// magnitudes.
+func appendJSONFloat(b []byte, f float64) []byte {
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 to e-9, as encoding/json does
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// appendEstimate appends a heuristic value: +Inf, a state the heuristic
+// proves cannot reach the goal, is null.
+func appendEstimate(b []byte, v float64) []byte {
+	if math.IsInf(v, 1) {
+		return append(b, "null"...)
+	}
+	return appendJSONFloat(b, v)
 }
 
 // writeTraceDOT draws every node the search made: expanded states solid,
 // states left on the open list dashed, edges labelled by action, and the
 // plan's path in red.
-func writeTraceDOT(w io.Writer, tr *goap.Trace) {
+func writeTraceDOT(w *bufio.Writer, tr *goap.Trace) {
 	d := tr.Domain
-	onPath := map[int32]bool{}
+	onPath := make([]bool, len(tr.Nodes))
 	for _, n := range tr.Path() {
 		onPath[n] = true
 	}
-	expanded := map[int32]int{}
+	expanded := make([]int32, len(tr.Nodes)) // 1-based expansion number, 0 if never expanded
 	for i, x := range tr.Expansions {
-		expanded[x.Node] = i + 1
+		expanded[x.Node] = int32(i + 1)
 	}
 	fmt.Fprintf(w, "digraph %s {\n", dotLabel([]string{tr.Search.String() + " search for " + tr.GoalName}))
 	fmt.Fprintln(w, "  rankdir=LR;")
@@ -188,12 +457,12 @@ func writeTraceDOT(w io.Writer, tr *goap.Trace) {
 		lines := []string{fmt.Sprintf("#%d", id)}
 		lines = append(lines, strings.Split(strings.Trim(tr.FormatNode(id), "{}"), ", ")...)
 		lines = append(lines, fmt.Sprintf("g=%s h=%s f=%s", formatCost(n.G), formatCost(n.H), formatCost(n.F())))
-		k, wasExpanded := expanded[id]
-		if wasExpanded {
+		k := expanded[id]
+		if k > 0 {
 			lines = append(lines, fmt.Sprintf("expanded %d", k))
 		}
 		attrs := []string{"label=" + dotLabel(lines)}
-		if !wasExpanded && id != tr.Goal {
+		if k == 0 && id != tr.Goal {
 			attrs = append(attrs, "style=dashed")
 		}
 		if onPath[id] {
@@ -209,7 +478,7 @@ func writeTraceDOT(w io.Writer, tr *goap.Trace) {
 			continue
 		}
 		attrs := []string{"label=" + dotLabel([]string{d.ActionName(n.Action)})}
-		if onPath[int32(i)] && onPath[n.Parent] {
+		if onPath[i] && onPath[n.Parent] {
 			attrs = append(attrs, "color=red", "penwidth=2")
 		}
 		fmt.Fprintf(w, "  n%d -> n%d [%s];\n", n.Parent, i, strings.Join(attrs, ", "))
@@ -217,10 +486,12 @@ func writeTraceDOT(w io.Writer, tr *goap.Trace) {
 	fmt.Fprintln(w, "}")
 }
 
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
 // dotLabel quotes lines as one Graphviz string, a line per \n escape.
 func dotLabel(lines []string) string {
 	for i, l := range lines {
-		lines[i] = strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(l)
+		lines[i] = dotEscaper.Replace(l)
 	}
 	return `"` + strings.Join(lines, `\n`) + `"`
 }
@@ -235,23 +506,19 @@ type htnStepJSON struct {
 	Depth  int32  `json:"depth"`
 }
 
-type htnTraceJSON struct {
-	Status     string        `json:"status"`
-	Steps      int           `json:"steps"`
-	Backtracks int           `json:"backtracks"`
-	Plan       []string      `json:"plan"`
-	MTR        []int32       `json:"mtr"`
-	Trace      []htnStepJSON `json:"trace"`
-}
-
-func writeHTNTraceJSON(w io.Writer, tr *htn.Trace, res *htn.Result) {
+// writeHTNTraceJSON writes {"status", "steps", "backtracks", "plan", "mtr",
+// "trace"}, a step at a time.
+func writeHTNTraceJSON(w *bufio.Writer, tr *htn.Trace, res *htn.Result) {
 	d := tr.Domain
-	out := htnTraceJSON{Status: res.Status.String(), Steps: res.Steps, Backtracks: res.Backtracks, Plan: []string{}, MTR: append([]int32{}, res.MTR...), Trace: []htnStepJSON{}}
-	for _, a := range res.Plan {
-		out.Plan = append(out.Plan, d.GOAP().ActionName(a))
-	}
+	o := &jsonObject{w: w}
+	o.field("status", res.Status.String())
+	o.field("steps", res.Steps)
+	o.field("backtracks", res.Backtracks)
+	o.array("plan", len(res.Plan), func(i int) any { return d.GOAP().ActionName(res.Plan[i]) })
+	o.field("mtr", append([]int32{}, res.MTR...))
 	step := 0
-	for _, s := range tr.Steps {
+	o.array("trace", len(tr.Steps), func(i int) any {
+		s := tr.Steps[i]
 		js := htnStepJSON{Kind: s.Kind.String(), Task: d.TaskName(s.Task), Depth: s.Depth}
 		if s.Kind != htn.Backtrack {
 			step++
@@ -263,9 +530,7 @@ func writeHTNTraceJSON(w io.Writer, tr *htn.Trace, res *htn.Result) {
 			js.Method = d.MethodName(s.Task, int(s.Method))
 			js.Number = s.Method + 1
 		}
-		out.Trace = append(out.Trace, js)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.Encode(out)
+		return js
+	})
+	o.close()
 }
