@@ -211,13 +211,13 @@ func (d *Domain) checkBaseCases() Errors {
 	if !slices.Contains(finishes, false) {
 		return nil
 	}
-	cyclic := d.onCycles(func(t Task) bool { return !finishes[t] }, func(m int32) int32 { return d.methods[m].endSubtask })
+	comp := d.components(func(t Task) bool { return !finishes[t] }, func(m int32) int32 { return d.methods[m].endSubtask })
 	for i, c := range d.tasks {
 		if finishes[i] {
 			continue
 		}
 		path := fmt.Sprintf("htn.tasks[%d]", i)
-		if cyclic[i] {
+		if comp[i] >= 0 {
 			errs = append(errs, &Error{Path: path, Msg: fmt.Sprintf("task %q recurses with no base case: every method leads back to %q", c.name, c.name)})
 			continue
 		}
@@ -231,13 +231,16 @@ func (d *Domain) checkBaseCases() Errors {
 // finish, and a task finishes when one of its methods' counts reaches
 // zero. Every subtask reference is counted down at most once.
 func (d *Domain) finishable() []bool {
-	return d.leastFixpoint(func(m int32) int32 { return d.methods[m].endSubtask })
+	return d.leastFixpoint(true)
 }
 
-// leastFixpoint marks the tasks that finish when a method finishes once
-// its subtasks in [firstSubtask, end(m)) do. Counting a repeated subtask
-// once per occurrence is fine: each occurrence is counted down once.
-func (d *Domain) leastFixpoint(end func(m int32) int32) []bool {
+// leastFixpoint marks the tasks that finish when one of their methods
+// does, a method finishing once all its subtasks do. Primitives finish if
+// primitivesFinish; otherwise the fixpoint is of the tasks that can finish
+// without any action. Counting a repeated subtask once per occurrence is
+// fine: each occurrence is counted down once.
+func (d *Domain) leastFixpoint(primitivesFinish bool) []bool {
+	end := func(m int32) int32 { return d.methods[m].endSubtask }
 	done := make([]bool, len(d.tasks))
 	waiting := make([]int32, len(d.methods)) // compound subtasks of each method not yet done
 	owner := make([]Task, len(d.methods))
@@ -248,9 +251,12 @@ func (d *Domain) leastFixpoint(end func(m int32) int32) []bool {
 		for m := c.firstMethod; m < c.endMethod; m++ {
 			owner[m] = Task(i)
 			for _, s := range d.subtasks[d.methods[m].firstSubtask:end(m)] {
-				if !s.IsPrimitive() {
+				switch {
+				case !s.IsPrimitive():
 					usersAt[s+1]++
 					waiting[m]++
+				case !primitivesFinish:
+					waiting[m]++ // never counted down
 				}
 			}
 		}
@@ -286,16 +292,22 @@ func (d *Domain) leastFixpoint(end func(m int32) int32) []bool {
 	return done
 }
 
-// onCycles reports, for each compound task, whether it lies on a cycle of
-// the graph whose nodes are the tasks keep accepts and whose edges go from
-// a task to the compound subtasks in [firstSubtask, end(m)) of its methods
-// m: a strongly connected component of two or more tasks, or a task that
-// leads to itself. It is Tarjan's algorithm with an explicit stack, so a
+// components finds the cycles of the graph whose nodes are the compound
+// tasks keep accepts and whose edges go from a task to the compound
+// subtasks in [firstSubtask, end(m)) of its methods m. A task on a cycle
+// (in a strongly connected component of two or more tasks, or leading to
+// itself) gets the number of its component, counted from 0; any other
+// task gets -1. It is Tarjan's algorithm with an explicit stack, so a
 // chain of 100 000 tasks needs no deep recursion; linear in tasks plus
 // subtask references.
-func (d *Domain) onCycles(keep func(Task) bool, end func(m int32) int32) []bool {
+func (d *Domain) components(keep func(Task) bool, end func(m int32) int32) []int32 {
 	n := len(d.tasks)
 	cyclic := make([]bool, n)
+	comp := make([]int32, n)
+	for i := range comp {
+		comp[i] = -1
+	}
+	comps := int32(0)
 	index := make([]int32, n) // 0: not visited yet; else visit order + 1
 	low := make([]int32, n)
 	onStack := make([]bool, n)
@@ -366,10 +378,11 @@ func (d *Domain) onCycles(keep func(Task) bool, end func(m int32) int32) []bool 
 				for stack[i] != t {
 					i--
 				}
-				if len(stack)-i > 1 {
+				if len(stack)-i > 1 || cyclic[t] {
 					for _, u := range stack[i:] {
-						cyclic[u] = true
+						comp[u] = comps
 					}
+					comps++
 				}
 				for _, u := range stack[i:] {
 					onStack[u] = false
@@ -382,7 +395,94 @@ func (d *Domain) onCycles(keep func(Task) bool, end func(m int32) int32) []bool 
 			}
 		}
 	}
-	return cyclic
+	return comp
+}
+
+// MethodRef is one method of a compound task, numbered from 0.
+type MethodRef struct {
+	Task   Task
+	Method int
+}
+
+// RecursionsWithoutProgress finds the ways a task can be decomposed again
+// inside itself before any action runs: method m of task t leads to a
+// compound subtask s if every subtask in front of s can finish without an
+// action (it has a method whose subtasks all can, an empty method being
+// the base case). Round such a cycle the facts never change, so once the
+// planner goes round it, it goes round again with the same facts until a
+// cap stops it. Each cycle is returned once per strongly connected
+// component, as the methods taken, starting at the component's first task
+// in spec order and leading back to it. The analysis is linear in tasks
+// plus subtask references.
+func (d *Domain) RecursionsWithoutProgress() [][]MethodRef {
+	nullable := d.leastFixpoint(false)
+	// leftEnd[m] ends the subtasks of m that can be reached with no action
+	// in front: up to and including the first one that needs an action.
+	leftEnd := make([]int32, len(d.methods))
+	for m, meth := range d.methods {
+		leftEnd[m] = meth.endSubtask
+		for i := meth.firstSubtask; i < meth.endSubtask; i++ {
+			if s := d.subtasks[i]; s.IsPrimitive() || !nullable[s] {
+				leftEnd[m] = i + 1
+				break
+			}
+		}
+	}
+	end := func(m int32) int32 { return leftEnd[m] }
+	comp := d.components(func(Task) bool { return true }, end)
+	var out [][]MethodRef
+	// via[u] is how the search below reached u: from method m of a task.
+	type edge struct {
+		from   Task
+		method int32
+	}
+	via := make([]edge, len(d.tasks))
+	seen := make([]bool, len(d.tasks))
+	reported := make([]bool, len(d.tasks)) // by component number
+	for i := range d.tasks {
+		start, c := Task(i), comp[i]
+		if c < 0 || reported[c] {
+			continue
+		}
+		reported[c] = true
+		// Breadth first from start within its component, back to start.
+		queue := []Task{start}
+		seen[start] = true
+		var back edge
+		found := false
+		for q := 0; q < len(queue) && !found; q++ {
+			u := queue[q]
+			for m := d.tasks[u].firstMethod; m < d.tasks[u].endMethod && !found; m++ {
+				for _, s := range d.subtasks[d.methods[m].firstSubtask:leftEnd[m]] {
+					if s.IsPrimitive() || comp[s] != c {
+						continue
+					}
+					if s == start {
+						back, found = edge{u, m}, true
+						break
+					}
+					if !seen[s] {
+						seen[s] = true
+						via[s] = edge{u, m}
+						queue = append(queue, s)
+					}
+				}
+			}
+		}
+		for _, u := range queue {
+			seen[u] = false
+		}
+		var cycle []MethodRef
+		for e := back; ; e = via[e.from] {
+			cycle = append(cycle, MethodRef{Task: e.from, Method: int(e.method - d.tasks[e.from].firstMethod)})
+			if e.from == start {
+				break
+			}
+		}
+		slices.Reverse(cycle)
+		out = append(out, cycle)
+	}
+	return out
 }
 
 // GOAP returns the GOAP domain whose facts and actions this domain uses.
