@@ -101,7 +101,7 @@ func whereStopped(task string, repeats int) string {
 	case repeats >= 2:
 		return fmt.Sprintf(": task %q was open %d times, each inside the last; does it recurse without end?", task, repeats)
 	case repeats == 1 && task != "":
-		return fmt.Sprintf(", working on %q; no task was open twice: the steps went into trying methods and backtracking", task)
+		return fmt.Sprintf(", working on %q; no task was open twice", task)
 	}
 	return ""
 }
