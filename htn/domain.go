@@ -79,6 +79,10 @@ func (e *Error) Error() string { return "htn: " + e.Path + ": " + e.Msg }
 // Errors is every problem NewDomain found, in spec order.
 type Errors = errlist.List[*Error]
 
+// maxSuggestions is how many unknown subtask names get a "did you mean":
+// a few, each costing a pass over every name.
+const maxSuggestions = 10
+
 // NewDomain validates spec against the GOAP domain g and compiles it. It
 // reports every problem at once: duplicate or empty names, a task named
 // like an action, a compound task with no methods, unknown facts, subtasks
@@ -111,6 +115,7 @@ func NewDomain(g *goap.Domain, spec Spec) (*Domain, error) {
 		d.tasks = append(d.tasks, compound{name: ts.Name})
 	}
 	names := d.subtaskNames()
+	suggested := 0
 	for i, ts := range spec.Tasks {
 		path := fmt.Sprintf("htn.tasks[%d]", i)
 		c := &d.tasks[i]
@@ -138,8 +143,14 @@ func NewDomain(g *goap.Domain, spec Spec) (*Domain, error) {
 				t, ok := d.resolve(name)
 				if !ok {
 					msg := fmt.Sprintf("subtask %q names no task or action", name)
-					if s := suggest.Closest(name, names); s != "" {
-						msg += fmt.Sprintf("; did you mean %q?", s)
+					// A suggestion compares the name with every task and
+					// action: only the first few get one, so that a file
+					// of 30 000 misspelled subtasks is not quadratic.
+					if suggested < maxSuggestions {
+						suggested++
+						if s := suggest.Closest(name, names); s != "" {
+							msg += fmt.Sprintf("; did you mean %q?", s)
+						}
 					}
 					errorf(fmt.Sprintf("%s.subtasks[%d]", mpath, k), "%s", msg)
 				}

@@ -211,6 +211,11 @@ func TestAttackChild(t *testing.T) {
 		var res htn.Result
 		err := htn.NewPlanner(d).Plan(&res, d.GOAP().Initial(), htn.Options{})
 		fmt.Printf("outcome: %v: %v\n", res.Status, err)
+	case "misspelled":
+		_, err := htn.NewDomain(oneAction(t), misspelled(30_000))
+		var es htn.Errors
+		errors.As(err, &es)
+		fmt.Printf("outcome: %d errors\n", len(es))
 	case "cycle":
 		_, err := htn.NewDomain(oneAction(t), cycle(100_000))
 		var es htn.Errors
@@ -432,5 +437,47 @@ func TestRecursionsWithoutProgress(t *testing.T) {
 	}
 	if c := battleMage(t).RecursionsWithoutProgress(); len(c) != 0 {
 		t.Errorf("the battle mage: %v", c)
+	}
+}
+
+// misspelled is n tasks, each with a subtask that names nothing but is one
+// letter away from a task.
+func misspelled(n int) htn.Spec {
+	spec := htn.Spec{Root: "Task0"}
+	for i := 0; i < n; i++ {
+		spec.Tasks = append(spec.Tasks, htn.TaskSpec{Name: fmt.Sprintf("Task%d", i), Methods: []htn.MethodSpec{
+			{Name: "m", Subtasks: []string{fmt.Sprintf("Tusk%d", i)}},
+		}})
+	}
+	return spec
+}
+
+func TestOnlyTheFirstUnknownSubtasksGetSuggestions(t *testing.T) {
+	// Each suggestion compares the name with every task: 30 000 of them
+	// took 30 000 passes over 30 000 names.
+	_, err := htn.NewDomain(oneAction(t), misspelled(150))
+	var es htn.Errors
+	if !errors.As(err, &es) || len(es) != 150 {
+		t.Fatalf("%d errors, want 150: %v", len(es), err)
+	}
+	suggested := 0
+	for _, e := range es {
+		if strings.Contains(e.Msg, "; did you mean") {
+			suggested++
+		}
+	}
+	if suggested != 10 || !strings.HasSuffix(es[0].Msg, `did you mean "Task0"?`) {
+		t.Errorf("%d suggestions, the first %q; want 10, Task0", suggested, es[0].Msg)
+	}
+}
+
+func TestAttackManyMisspelledSubtasks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	outcome, peak := runAttack(t, "misspelled")
+	t.Logf("%s; peak %d MB", outcome, peak)
+	if outcome != "30000 errors" {
+		t.Errorf("outcome %q, want every misspelled subtask reported", outcome)
 	}
 }
