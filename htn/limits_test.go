@@ -481,3 +481,34 @@ func TestAttackManyMisspelledSubtasks(t *testing.T) {
 		t.Errorf("outcome %q, want every misspelled subtask reported", outcome)
 	}
 }
+
+func TestMemoryLimitCountsTheTrace(t *testing.T) {
+	// Twenty tasks of two methods each, the last failing: about 2^21
+	// backtracking steps over a stack that stays small. A trace of them
+	// would take tens of megabytes; the cap counts it.
+	g := oneAction(t)
+	spec := htn.Spec{Root: "T0"}
+	for i := 0; i < 20; i++ {
+		next := fmt.Sprintf("T%d", i+1)
+		spec.Tasks = append(spec.Tasks, htn.TaskSpec{Name: fmt.Sprintf("T%d", i), Methods: []htn.MethodSpec{
+			{Name: "left", Subtasks: []string{next}}, {Name: "right", Subtasks: []string{next}},
+		}})
+	}
+	spec.Tasks = append(spec.Tasks, htn.TaskSpec{Name: "T20", Methods: []htn.MethodSpec{
+		{Name: "never", Conditions: map[string]bool{"a": true}},
+	}})
+	d, err := htn.NewDomain(g, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr htn.Trace
+	var res htn.Result
+	err = htn.NewPlanner(d).Plan(&res, g.Initial(), htn.Options{MaxSteps: 1 << 30, MaxMemory: 64 << 10, Trace: &tr})
+	if !errors.Is(err, htn.ErrMemoryLimit) || len(tr.Steps) > 64<<10/16 {
+		t.Errorf("%v after %d steps, a trace of %d entries: want the memory limit within 64 KiB", err, res.Steps, len(tr.Steps))
+	}
+	// Without a trace the same search is small, and ends.
+	if err := htn.NewPlanner(d).Plan(&res, g.Initial(), htn.Options{MaxSteps: 1 << 30, MaxMemory: 64 << 10}); err != nil || res.Status != htn.NoPlan {
+		t.Errorf("without a trace: %v %v after %d steps", res.Status, err, res.Steps)
+	}
+}

@@ -141,10 +141,10 @@ type Options struct {
 	// MaxSteps caps decomposition steps; 0 means DefaultMaxSteps.
 	MaxSteps int
 	// MaxMemory caps, in bytes, what the task stack, the undo log, the
-	// saved facts, the choice points and the plan and MTR being built
-	// hold, counted by length; 0 means DefaultMaxMemory. The slices grow
-	// by doubling, so the heap they take can reach about twice the cap.
-	// A trace is bounded by the steps and not counted.
+	// saved facts, the choice points, the plan and MTR being built and
+	// the trace hold, counted by length; 0 means DefaultMaxMemory. The
+	// slices grow by doubling, and the old array is live while one grows,
+	// so the heap they take can reach a few times the cap.
 	MaxMemory int
 	// Trace, if not nil, records every step; nil costs nothing.
 	Trace *Trace
@@ -187,7 +187,8 @@ const (
 	choiceBytes = int(unsafe.Sizeof(choice{}))
 	wordBytes   = 8
 	// a plan step, an MTR entry and its task cost at most this together
-	entryBytes = int(unsafe.Sizeof(goap.ActionID(0))) + int(unsafe.Sizeof(int32(0))) + taskBytes
+	entryBytes     = int(unsafe.Sizeof(goap.ActionID(0))) + int(unsafe.Sizeof(int32(0))) + taskBytes
+	traceStepBytes = int(unsafe.Sizeof(TraceStep{}))
 )
 
 // undo is one undo-log entry: a task popped (task >= 0 or primitive), n
@@ -284,7 +285,11 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	// held is what the memory cap counts, with extra bytes about to be
 	// added.
 	held := func(plan, extra int) int {
-		return len(p.stack)*taskBytes + len(p.log)*undoBytes + len(p.saved)*wordBytes + len(p.choices)*choiceBytes + plan*entryBytes + extra
+		n := len(p.stack)*taskBytes + len(p.log)*undoBytes + len(p.saved)*wordBytes + len(p.choices)*choiceBytes + plan*entryBytes + extra
+		if tr != nil {
+			n += len(tr.Steps) * traceStepBytes
+		}
+		return n
 	}
 	// tryMethods tests t's methods from the 0-based method from on, and
 	// commits to the first whose condition holds. It reports false if none
