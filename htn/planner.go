@@ -80,9 +80,10 @@ func (e *StepLimitError) Error() string {
 
 func (e *StepLimitError) Unwrap() error { return ErrStepLimit }
 
-// MemoryLimitError reports a decomposition stopped because its task stack,
-// undo log and saved facts would have passed Options.MaxMemory bytes. Task
-// and Repeats are as in StepLimitError.
+// MemoryLimitError reports a decomposition stopped because what its task
+// stack, undo log, saved facts, choice points, plan and trace hold would
+// have passed Options.MaxMemory bytes. Task and Repeats are as in
+// StepLimitError.
 type MemoryLimitError struct {
 	Root    string
 	Limit   int
@@ -182,12 +183,12 @@ type Planner struct {
 
 // Sizes of what the memory cap counts, per element.
 const (
-	taskBytes   = int(unsafe.Sizeof(Task(0)))
-	undoBytes   = int(unsafe.Sizeof(undo{}))
-	choiceBytes = int(unsafe.Sizeof(choice{}))
-	wordBytes   = 8
-	// a plan step, an MTR entry and its task cost at most this together
-	entryBytes     = int(unsafe.Sizeof(goap.ActionID(0))) + int(unsafe.Sizeof(int32(0))) + taskBytes
+	taskBytes = int(unsafe.Sizeof(Task(0)))
+	undoBytes = int(unsafe.Sizeof(undo{}))
+	wordBytes = 8
+	// a choice point comes with its MTR entry and the task it chose for
+	choiceBytes    = int(unsafe.Sizeof(choice{})) + int(unsafe.Sizeof(int32(0))) + taskBytes
+	planBytes      = int(unsafe.Sizeof(goap.ActionID(0)))
 	traceStepBytes = int(unsafe.Sizeof(TraceStep{}))
 )
 
@@ -285,7 +286,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	// held is what the memory cap counts, with extra bytes about to be
 	// added.
 	held := func(plan, extra int) int {
-		n := len(p.stack)*taskBytes + len(p.log)*undoBytes + len(p.saved)*wordBytes + len(p.choices)*choiceBytes + plan*entryBytes + extra
+		n := len(p.stack)*taskBytes + len(p.log)*undoBytes + len(p.saved)*wordBytes + len(p.choices)*choiceBytes + plan*planBytes + extra
 		if tr != nil {
 			n += len(tr.Steps) * traceStepBytes
 		}
