@@ -36,7 +36,7 @@ func runExplain(e *env, args []string) int {
 	if alternatives < 0 {
 		return usageErr(e, fset, "--alternatives must not be negative, not %d", alternatives)
 	}
-	if maxSteps < 1 {
+	if useHTN && maxSteps < 1 {
 		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
 	}
 	if useHTN && sf.goal != "" {
