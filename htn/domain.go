@@ -79,6 +79,12 @@ func (e *Error) Error() string { return "htn: " + e.Path + ": " + e.Msg }
 // Errors is every problem NewDomain found, in spec order.
 type Errors = errlist.List[*Error]
 
+// MaxConditionBytes caps what a domain's method conditions take once
+// compiled: each is two bitsets as wide as the GOAP domain's facts, so that
+// 50 000 methods over 100 000 facts, a 3 MB file, would take 1.2 GB.
+// Methods without a condition share one and are not counted.
+const MaxConditionBytes = 64 << 20
+
 // maxSuggestions is how many unknown subtask names get a "did you mean":
 // a few, each costing a pass over every name.
 const maxSuggestions = 10
@@ -114,6 +120,22 @@ func NewDomain(g *goap.Domain, spec Spec) (*Domain, error) {
 		}
 		d.tasks = append(d.tasks, compound{name: ts.Name})
 	}
+	// Each condition compiles to two bitsets as wide as the GOAP domain's
+	// facts: refuse, before building any, what would pass the cap.
+	conditioned := 0
+	for _, ts := range spec.Tasks {
+		for _, ms := range ts.Methods {
+			if len(ms.Conditions) > 0 {
+				conditioned++
+			}
+		}
+	}
+	words := len(g.NewState().Words())
+	if size := conditioned * 2 * words * 8; size > MaxConditionBytes {
+		errorf("htn.tasks", "the %d method conditions over %d facts would take %.1f MiB once compiled; at most %d MiB: use fewer facts or fewer conditions", conditioned, g.NumFacts(), float64(size)/(1<<20), MaxConditionBytes>>20)
+		return nil, errs
+	}
+	empty, _ := g.Condition(nil) // shared by every method without a condition
 	names := d.subtaskNames()
 	suggested := 0
 	for i, ts := range spec.Tasks {
@@ -129,7 +151,10 @@ func NewDomain(g *goap.Domain, spec Spec) (*Domain, error) {
 			if ms.Name == "" {
 				errorf(mpath+".name", "empty method name")
 			}
-			cond, err := g.Condition(ms.Conditions)
+			cond, err := empty, error(nil)
+			if len(ms.Conditions) > 0 {
+				cond, err = g.Condition(ms.Conditions)
+			}
 			if err != nil {
 				var ge goap.SpecErrors
 				if asSpecErrors(err, &ge) {

@@ -512,3 +512,34 @@ func TestMemoryLimitCountsTheTrace(t *testing.T) {
 		t.Errorf("without a trace: %v %v after %d steps", res.Status, err, res.Steps)
 	}
 }
+
+func TestConditionsOverManyFactsAreCapped(t *testing.T) {
+	facts := make([]string, 10_000) // 157 words a bitset
+	for i := range facts {
+		facts[i] = fmt.Sprintf("f%d", i)
+	}
+	g, err := goap.NewDomain(goap.Spec{Name: "wide", Facts: facts, Actions: []goap.ActionSpec{{Name: "Act", Effects: map[string]bool{"f0": true}, Cost: goap.Const(1)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := func(methods int) htn.Spec {
+		ts := htn.TaskSpec{Name: "T"}
+		for i := 0; i < methods; i++ {
+			ts.Methods = append(ts.Methods, htn.MethodSpec{Name: fmt.Sprintf("m%d", i), Conditions: map[string]bool{facts[i%len(facts)]: true}})
+		}
+		// Methods without a condition share one and are not counted.
+		for i := 0; i < 100_000; i++ {
+			ts.Methods = append(ts.Methods, htn.MethodSpec{Name: "free"})
+		}
+		return htn.Spec{Root: "T", Tasks: []htn.TaskSpec{ts}}
+	}
+	// 27 000 conditions of two 157-word bitsets: 64.7 MiB, past the cap.
+	_, err = htn.NewDomain(g, spec(27_000))
+	want := "htn: htn.tasks: the 27000 method conditions over 10000 facts would take 64.7 MiB once compiled; at most 64 MiB"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if _, err := htn.NewDomain(g, spec(1000)); err != nil {
+		t.Errorf("1 000 conditions: %v", err)
+	}
+}
