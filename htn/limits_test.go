@@ -226,6 +226,12 @@ func TestAttackChild(t *testing.T) {
 
 func runAttack(t *testing.T, name string) (outcome string, peakMB int64) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs a child process")
+	}
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory defeats the limits; run without -race")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestAttackChild$", "-test.count=1")
@@ -246,9 +252,6 @@ func runAttack(t *testing.T, name string) (outcome string, peakMB int64) {
 }
 
 func TestAttackSelfCopiesIsBoundedInMemory(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
 	outcome, peak := runAttack(t, "copies")
 	t.Logf("%s; peak %d MB", outcome, peak)
 	if !strings.HasPrefix(outcome, `memory_limit: htn: memory limit of 67108864 bytes reached decomposing "T": task "T" was open 16`) {
@@ -262,9 +265,6 @@ func TestAttackSelfCopiesIsBoundedInMemory(t *testing.T) {
 }
 
 func TestAttackLongCycleIsCheckedInLinearTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
 	// The quadratic check took 46 s for 30 000 tasks; a minute is the
 	// hang guard.
 	outcome, peak := runAttack(t, "cycle")
@@ -472,9 +472,6 @@ func TestOnlyTheFirstUnknownSubtasksGetSuggestions(t *testing.T) {
 }
 
 func TestAttackManyMisspelledSubtasks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a child process")
-	}
 	outcome, peak := runAttack(t, "misspelled")
 	t.Logf("%s; peak %d MB", outcome, peak)
 	if outcome != "30000 errors" {
