@@ -36,8 +36,8 @@ func runExplain(e *env, args []string) int {
 	if alternatives < 0 {
 		return usageErr(e, fset, "--alternatives must not be negative, not %d", alternatives)
 	}
-	if useHTN && maxSteps < 1 {
-		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	if useHTN && (maxSteps < 1 || maxSteps > maxHTNSteps) {
+		return usageErr(e, fset, "--max-steps must be from 1 to %d, not %d", maxHTNSteps, maxSteps)
 	}
 	if useHTN && sf.goal != "" {
 		return usageErr(e, fset, "--goal plans with GOAP; an HTN decomposes its root task, so leave --goal out with --htn")

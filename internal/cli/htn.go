@@ -9,6 +9,12 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 )
 
+// maxHTNSteps is the most --max-steps ploy accepts: 100 times the default,
+// about a second of decomposition. Memory is capped apart (--max-memory),
+// but a search that backtracks over a small stack is bounded only by its
+// steps, and ploy must end within seconds.
+const maxHTNSteps = 100 * htn.DefaultMaxSteps
+
 // htnJSON is the contract of `ploy htn --json`.
 type htnJSON struct {
 	Status     string   `json:"status"`
@@ -41,8 +47,8 @@ func runHTN(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
 		return exitInvalid
 	}
-	if maxSteps < 1 {
-		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	if maxSteps < 1 || maxSteps > maxHTNSteps {
+		return usageErr(e, fset, "--max-steps must be from 1 to %d, not %d", maxHTNSteps, maxSteps)
 	}
 	if maxMemory < 1 {
 		return usageErr(e, fset, "--max-memory must be at least 1, not %d", maxMemory)
