@@ -92,9 +92,11 @@ const maxSuggestions = 10
 // NewDomain validates spec against the GOAP domain g and compiles it. It
 // reports every problem at once: duplicate or empty names, a task named
 // like an action, a compound task with no methods, unknown facts, subtasks
-// naming nothing (with a suggestion), a root that does not exist, and
-// compound tasks that can never finish because every method leads back
-// into a recursion with no base case.
+// naming nothing (with a suggestion for the first few), a root that does
+// not exist, compound tasks that can never finish because every method
+// leads back into a recursion with no base case, and method conditions
+// that would take more than MaxConditionBytes compiled. Its checks are
+// linear in the size of the spec.
 func NewDomain(g *goap.Domain, spec Spec) (*Domain, error) {
 	if g == nil {
 		panic("htn: NewDomain with a nil GOAP domain")
