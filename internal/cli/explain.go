@@ -73,7 +73,7 @@ func runExplain(e *env, args []string) int {
 			return st
 		}
 	} else {
-		x.writeText(e.stdout, pr.d)
+		x.writeText(e.stdout)
 	}
 	if res.Status == goap.Found {
 		return exitOK
@@ -162,7 +162,7 @@ func explainGOAP(p *goap.Planner, pr problem, res goap.Result, alternatives int)
 }
 
 // writeText prints the explanation as explain always has.
-func (x *goapExplanation) writeText(w io.Writer, d *goap.Domain) {
+func (x *goapExplanation) writeText(w io.Writer) {
 	if x.Cost != nil {
 		fmt.Fprintf(w, "%s from %s: %s, cost %s\n", x.Goal, x.start, joinPlan(x.Plan), formatCost(x.planCost))
 		if x.limit == 0 {
@@ -229,16 +229,7 @@ func joinPlan(names []string) string {
 	return strings.Join(names, " → ")
 }
 
-func planText(d *goap.Domain, plan []goap.ActionID) string {
-	if len(plan) == 0 {
-		return "nothing to do"
-	}
-	names := make([]string, len(plan))
-	for i, a := range plan {
-		names[i] = d.ActionName(a)
-	}
-	return strings.Join(names, " → ")
-}
+func planText(d *goap.Domain, plan []goap.ActionID) string { return joinPlan(actionNames(d, plan)) }
 
 type alternative struct {
 	step   int
