@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
@@ -118,6 +119,19 @@ func Lint(f *File) ErrorList {
 					warn(fmt.Sprintf("%s.methods[%d].name", tpath, m), "method %s.%s can never be chosen: its condition needs %s (%s)", h.TaskName(t), h.MethodName(t, m), relax.Format(g, miss), reach.Why(miss))
 				}
 			}
+		}
+		// A cycle of leading subtasks decomposes again with the same facts:
+		// the planner goes round it until the step limit.
+		for _, cycle := range h.RecursionsWithoutProgress() {
+			var round []string
+			for _, m := range cycle[:min(len(cycle), 8)] {
+				round = append(round, h.TaskName(m.Task)+"."+h.MethodName(m.Task, m.Method))
+			}
+			if len(cycle) > 8 {
+				round = append(round, fmt.Sprintf("… (%d more)", len(cycle)-8))
+			}
+			first := cycle[0]
+			warn(fmt.Sprintf("htn.tasks[%d].methods[%d].name", first.Task, first.Method), "task %q can recurse without progress: %s → %s comes back to it before any action, so with the same facts it can go round until the step limit", h.TaskName(first.Task), strings.Join(round, " → "), h.TaskName(first.Task))
 		}
 	}
 

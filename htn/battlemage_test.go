@@ -105,24 +105,32 @@ func TestInterruptions(t *testing.T) {
 		t.Errorf("patch-up plan %v", got)
 	}
 
-	// A replan that finds the same fight from the same methods is refused.
-	replace, _ = p.Interrupt(&res, running, g.Initial(), htn.Options{})
-	if replace {
-		t.Errorf("an identical plan (MTR %s) replaced the running one", res.MTR)
+	// A replan that finds the same fight from the same methods is refused:
+	// found, with the running MTR, and not taken. (A replan that found
+	// nothing would not be taken either; that is not what is checked here.)
+	replace, err = p.Interrupt(&res, running, g.Initial(), htn.Options{})
+	if err != nil || res.Status != htn.Found || res.MTR.String() != "2, 2, 2" || replace {
+		t.Errorf("same fight: replace %v status %v MTR %s err %v; want found 2, 2, 2 and refused", replace, res.Status, res.MTR, err)
 	}
 	// Once the staff is charged, Bolt now (2, 1, ...) beats Recharge in
 	// cover: the same job from a better recipe.
 	charged := fixture.StateWith(t, g, "in_range", "in_cover", "staff_charged", "!spare_crystals")
-	replace, _ = p.Interrupt(&res, running, charged, htn.Options{})
-	if !replace || res.MTR.String() != "2, 1, 1" {
-		t.Errorf("charged staff: replace %v MTR %s, want the Bolt now plan 2, 1, 1 to win", replace, res.MTR)
+	replace, err = p.Interrupt(&res, running, charged, htn.Options{})
+	if err != nil || !replace || res.MTR.String() != "2, 1, 1" {
+		t.Errorf("charged staff: replace %v MTR %s err %v, want the Bolt now plan 2, 1, 1 to win", replace, res.MTR, err)
 	}
 	// Running Bolt now, a replan that can only recharge in cover (a lower
-	// method) is refused.
+	// method, 2, 2, 1: already in range) is found and refused.
 	bolt := htn.MTR{2, 1, 1}
-	replace, _ = p.Interrupt(&res, bolt, fixture.StateWith(t, g, "in_range"), htn.Options{})
-	if replace {
-		t.Errorf("a lower-priority plan (MTR %s) replaced Bolt now", res.MTR)
+	replace, err = p.Interrupt(&res, bolt, fixture.StateWith(t, g, "in_range"), htn.Options{})
+	if err != nil || res.Status != htn.Found || res.MTR.String() != "2, 2, 1" || replace {
+		t.Errorf("lower-priority plan: replace %v status %v MTR %s err %v; want found 2, 2, 1 and refused", replace, res.Status, res.MTR, err)
+	}
+	// A replan stopped by the step limit is refused, however low the
+	// running plan's priority, and says why.
+	replace, err = p.Interrupt(&res, htn.MTR{9}, hurt, htn.Options{MaxSteps: 5})
+	if !errors.Is(err, htn.ErrStepLimit) || replace {
+		t.Errorf("step limit: replace %v err %v; want refused with the step limit", replace, err)
 	}
 }
 

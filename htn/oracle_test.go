@@ -2,63 +2,92 @@ package htn_test
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/fixture"
 	"github.com/ploy-ai/ploy/internal/randdomain"
 )
 
 // reference is lesson 5's recursive decompose, with the counting
 // conventions: a step per task taken off the list and per method condition
-// tested, a backtrack per method choice undone, and a step cap.
+// tested, a backtrack per method choice undone, and a step cap. It reads
+// the specs, not the compiled domains: tasks, methods in the order written,
+// conditions and the actions' preconditions and effects by name, over
+// facts held by name. A compilation bug (methods reversed, a negative
+// condition dropped, a subtask resolved to the wrong task) then makes the
+// two disagree instead of fooling both.
 type reference struct {
-	d          *htn.Domain
+	tasks      map[string]htn.TaskSpec
+	actions    map[string]goap.ActionSpec
 	steps      int
 	backtracks int
 	max        int
 	limited    bool
-	plan       []goap.ActionID
+	plan       []string
 	mtr        htn.MTR
 }
 
-func (r *reference) decompose(todo []htn.Task, s goap.State) bool {
+func newReference(g goap.Spec, h htn.Spec, maxSteps int) *reference {
+	r := &reference{tasks: map[string]htn.TaskSpec{}, actions: map[string]goap.ActionSpec{}, max: maxSteps}
+	for _, ts := range h.Tasks {
+		r.tasks[ts.Name] = ts
+	}
+	for _, as := range g.Actions {
+		r.actions[as.Name] = as
+	}
+	return r
+}
+
+// holds reports whether every fact of cond has its value in s.
+func holds(cond map[string]bool, s map[string]bool) bool {
+	for f, v := range cond {
+		if s[f] != v {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *reference) decompose(todo []string, s map[string]bool) bool {
 	if len(todo) == 0 {
 		return true
 	}
-	g := r.d.GOAP()
 	if r.steps >= r.max {
 		r.limited = true
 		return false
 	}
 	r.steps++
-	t, rest := todo[0], todo[1:]
-	if t.IsPrimitive() {
-		a := t.Action()
-		if !g.Applicable(a, s) {
+	name, rest := todo[0], todo[1:]
+	ts, compound := r.tasks[name]
+	if !compound {
+		a := r.actions[name]
+		if !holds(a.Preconditions, s) {
 			return false
 		}
-		r.plan = append(r.plan, a)
-		next := s.Clone()
-		g.Apply(a, next)
+		r.plan = append(r.plan, name)
+		next := maps.Clone(s)
+		maps.Copy(next, a.Effects)
 		if r.decompose(rest, next) {
 			return true
 		}
 		r.plan = r.plan[:len(r.plan)-1]
 		return false
 	}
-	for i := 0; i < r.d.NumMethods(t); i++ {
+	for i, m := range ts.Methods {
 		if r.steps >= r.max {
 			r.limited = true
 			return false
 		}
 		r.steps++
-		if !r.d.MethodCondition(t, i).Holds(s) {
+		if !holds(m.Conditions, s) {
 			continue
 		}
-		next := append(slices.Clone(r.d.Subtasks(t, i)), rest...)
+		next := append(slices.Clone(m.Subtasks), rest...)
 		n := len(r.plan)
 		r.mtr = append(r.mtr, int32(i+1))
 		if r.decompose(next, s) {
@@ -74,10 +103,20 @@ func (r *reference) decompose(todo []htn.Task, s goap.State) bool {
 	return false
 }
 
+// factsByName reads s the way goap.State.Words documents it: fact i, as
+// the spec lists it, is bit i%64 of word i/64.
+func factsByName(spec goap.Spec, s goap.State) map[string]bool {
+	out := map[string]bool{}
+	for i, f := range spec.Facts {
+		out[f] = s.Words()[i/64]>>(i%64)&1 == 1
+	}
+	return out
+}
+
 // randomHTN draws compound tasks over a random GOAP domain. Subtasks mostly
 // name later tasks, so most domains terminate; some recurse, and the step
 // cap stops those in both planners alike.
-func randomHTN(r *rand.Rand, g *goap.Domain) htn.Spec {
+func randomHTN(r *rand.Rand, g goap.Spec) htn.Spec {
 	n := 2 + r.IntN(5)
 	spec := htn.Spec{Root: "T0"}
 	for i := 0; i < n; i++ {
@@ -85,7 +124,7 @@ func randomHTN(r *rand.Rand, g *goap.Domain) htn.Spec {
 		for m := 1 + r.IntN(3); m > 0; m-- {
 			ms := htn.MethodSpec{Name: fmt.Sprintf("m%d", len(ts.Methods)), Conditions: map[string]bool{}}
 			for c := r.IntN(3); c > 0; c-- {
-				ms.Conditions[randdomain.FactName(r.IntN(g.NumFacts()))] = r.IntN(2) == 0
+				ms.Conditions[g.Facts[r.IntN(len(g.Facts))]] = r.IntN(2) == 0
 			}
 			for k := r.IntN(5); k > 0; k-- {
 				switch {
@@ -94,7 +133,7 @@ func randomHTN(r *rand.Rand, g *goap.Domain) htn.Spec {
 				case i+1 < n && r.IntN(3) == 0:
 					ms.Subtasks = append(ms.Subtasks, fmt.Sprintf("T%d", i+1+r.IntN(n-i-1)))
 				default:
-					ms.Subtasks = append(ms.Subtasks, g.ActionName(goap.ActionID(r.IntN(g.NumActions()))))
+					ms.Subtasks = append(ms.Subtasks, g.Actions[r.IntN(len(g.Actions))].Name)
 				}
 			}
 			ts.Methods = append(ts.Methods, ms)
@@ -110,11 +149,13 @@ func TestAgainstRecursiveReference(t *testing.T) {
 	checked, found, backtracked, limited := 0, 0, 0, 0
 	var res htn.Result
 	for i := 0; i < 2000; i++ {
-		g, err := goap.NewDomain(randdomain.Spec(r, cfg))
+		gspec := randdomain.Spec(r, cfg)
+		g, err := goap.NewDomain(gspec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := htn.NewDomain(g, randomHTN(r, g))
+		hspec := randomHTN(r, gspec)
+		d, err := htn.NewDomain(g, hspec)
 		if err != nil {
 			continue // no base case: rejected statically, as it should be
 		}
@@ -123,8 +164,8 @@ func TestAgainstRecursiveReference(t *testing.T) {
 			s := g.NewState()
 			s.Words()[0] = uint64(r.IntN(1 << cfg.Facts))
 			maxSteps := 400
-			ref := &reference{d: d, max: maxSteps}
-			ok := ref.decompose([]htn.Task{d.Root()}, s.Clone())
+			ref := newReference(gspec, hspec, maxSteps)
+			ok := ref.decompose([]string{hspec.Root}, factsByName(gspec, s))
 			err := p.Plan(&res, s, htn.Options{MaxSteps: maxSteps})
 			want := htn.NoPlan
 			switch {
@@ -145,8 +186,8 @@ func TestAgainstRecursiveReference(t *testing.T) {
 			if res.Steps != ref.steps || res.Backtracks != ref.backtracks {
 				t.Fatalf("%s: %d steps %d backtracks, reference %d and %d", name, res.Steps, res.Backtracks, ref.steps, ref.backtracks)
 			}
-			if want == htn.Found && (!slices.Equal(res.Plan, ref.plan) || !slices.Equal(res.MTR, ref.mtr)) {
-				t.Fatalf("%s: plan %v MTR %v, reference %v and %v", name, res.Plan, res.MTR, ref.plan, ref.mtr)
+			if plan := fixture.Names(g, res.Plan); want == htn.Found && (!slices.Equal(plan, ref.plan) || !slices.Equal(res.MTR, ref.mtr)) {
+				t.Fatalf("%s: plan %v MTR %v, reference %v and %v", name, plan, res.MTR, ref.plan, ref.mtr)
 			}
 			checked++
 		}

@@ -3,9 +3,11 @@ package htn
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ploy-ai/ploy/goap"
 )
@@ -20,6 +22,9 @@ const (
 	NoPlan
 	// StepLimit: the cap on decomposition steps was reached first.
 	StepLimit
+	// MemoryLimit: the cap on the planner's working memory was reached
+	// first.
+	MemoryLimit
 )
 
 func (s Status) String() string {
@@ -30,6 +35,8 @@ func (s Status) String() string {
 		return "no_plan"
 	case StepLimit:
 		return "step_limit"
+	case MemoryLimit:
+		return "memory_limit"
 	}
 	return "status(?)"
 }
@@ -38,21 +45,67 @@ func (s Status) String() string {
 // zero.
 const DefaultMaxSteps = 100_000
 
+// DefaultMaxMemory is the cap, in bytes, on a decomposition's working
+// memory when its Options leave it zero: 64 MiB. Steps alone do not bound
+// memory, since one step can push a method's subtasks, however many, and
+// save a copy of the facts; the lesson's domain needs about a kilobyte.
+const DefaultMaxMemory = 64 << 20
+
 // ErrStepLimit is matched by errors.Is on a *StepLimitError.
 var ErrStepLimit = errors.New("decomposition step limit reached")
 
-// StepLimitError reports a decomposition stopped by its step cap. It names
-// the root task.
+// ErrMemoryLimit is matched by errors.Is on a *MemoryLimitError.
+var ErrMemoryLimit = errors.New("decomposition memory limit reached")
+
+// StepLimitError reports a decomposition stopped by its step cap.
+//
+// Root is the task decomposed. Task and Repeats say where the steps went,
+// as far as the planner can honestly tell when it stops: Task is the
+// compound task with the most method choices open at that moment, each
+// inside the one before, and Repeats how many (ties go to the outermost).
+// A recursion that never ends, with or without progress, shows as a task
+// open thousands of times over. When no task is open twice (Repeats 1, or
+// 0 when no choice is open), the steps went into trying methods and
+// backtracking, and Task is the innermost task open.
 type StepLimitError struct {
-	Root  string
-	Limit int
+	Root    string
+	Limit   int
+	Task    string
+	Repeats int
 }
 
 func (e *StepLimitError) Error() string {
-	return fmt.Sprintf("htn: task %q: step limit of %d reached", e.Root, e.Limit)
+	return fmt.Sprintf("htn: step limit of %d reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.Task, e.Repeats))
 }
 
 func (e *StepLimitError) Unwrap() error { return ErrStepLimit }
+
+// MemoryLimitError reports a decomposition stopped because what its task
+// stack, undo log, saved facts, choice points, plan and trace hold would
+// have passed Options.MaxMemory bytes. Task and Repeats are as in
+// StepLimitError.
+type MemoryLimitError struct {
+	Root    string
+	Limit   int
+	Task    string
+	Repeats int
+}
+
+func (e *MemoryLimitError) Error() string {
+	return fmt.Sprintf("htn: memory limit of %d bytes reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.Task, e.Repeats))
+}
+
+func (e *MemoryLimitError) Unwrap() error { return ErrMemoryLimit }
+
+func whereStopped(task string, repeats int) string {
+	switch {
+	case repeats >= 2:
+		return fmt.Sprintf(": task %q was open %d times, each inside the last; does it recurse without end?", task, repeats)
+	case repeats == 1 && task != "":
+		return fmt.Sprintf(", working on %q; no task was open twice", task)
+	}
+	return ""
+}
 
 // MTR is a method traversal record: the method chosen at each compound
 // task, in decomposition order, numbered from 1 as lesson 5 prints it.
@@ -88,6 +141,12 @@ type Options struct {
 	Profile *goap.Profile
 	// MaxSteps caps decomposition steps; 0 means DefaultMaxSteps.
 	MaxSteps int
+	// MaxMemory caps, in bytes, what the task stack, the undo log, the
+	// saved facts, the choice points, the plan and MTR being built and
+	// the trace hold, counted by length; 0 means DefaultMaxMemory. The
+	// slices grow by doubling, and the old array is live while one grows,
+	// so the heap they take can reach a few times the cap.
+	MaxMemory int
 	// Trace, if not nil, records every step; nil costs nothing.
 	Trace *Trace
 }
@@ -112,13 +171,26 @@ type Result struct {
 // and reuses them: once warm, a decomposition allocates nothing. It is not
 // safe for concurrent use; give each goroutine its own.
 type Planner struct {
-	d       *Domain
-	facts   []uint64
-	stack   []Task // the task list, first task on top (at the end)
-	log     []undo
-	saved   []uint64 // facts before each primitive, W words each
-	choices []choice
+	d         *Domain
+	facts     []uint64
+	stack     []Task // the task list, first task on top (at the end)
+	log       []undo
+	saved     []uint64 // facts before each primitive, W words each
+	choices   []choice
+	lastWord  uint64  // the bits of the state's last word that are facts
+	openCount []int32 // per compound task, filled only when a limit is hit
 }
+
+// Sizes of what the memory cap counts, per element.
+const (
+	taskBytes = int(unsafe.Sizeof(Task(0)))
+	undoBytes = int(unsafe.Sizeof(undo{}))
+	wordBytes = 8
+	// a choice point comes with its MTR entry and the task it chose for
+	choiceBytes    = int(unsafe.Sizeof(choice{})) + int(unsafe.Sizeof(int32(0))) + taskBytes
+	planBytes      = int(unsafe.Sizeof(goap.ActionID(0)))
+	traceStepBytes = int(unsafe.Sizeof(TraceStep{}))
+)
 
 // undo is one undo-log entry: a task popped (task >= 0 or primitive), n
 // tasks pushed, or the facts before a primitive (saved[at:at+W]).
@@ -150,7 +222,12 @@ func NewPlanner(d *Domain) *Planner {
 	if d == nil {
 		panic("htn: NewPlanner(nil)")
 	}
-	return &Planner{d: d, facts: make([]uint64, len(d.g.Initial().Words()))}
+	w := len(d.g.Initial().Words())
+	last := ^uint64(0)
+	if n := d.g.NumFacts() - (w-1)*64; n < 64 {
+		last = 1<<uint(max(n, 0)) - 1
+	}
+	return &Planner{d: d, facts: make([]uint64, w), lastWord: last}
 }
 
 // Domain returns the planner's domain.
@@ -159,22 +236,35 @@ func (p *Planner) Domain() *Domain { return p.d }
 // Plan decomposes the root task from facts s into res, reusing res.Plan and
 // res.MTR. Finding no decomposition is a normal outcome with a nil error;
 // reaching the step cap returns a *StepLimitError (and Status StepLimit),
-// never a partial plan.
+// and the memory cap a *MemoryLimitError (Status MemoryLimit), never a
+// partial plan.
+//
+// Plan panics, with a message saying which, on misuse: a state of another
+// width than the domain's, a state with bits set beyond the domain's facts
+// (it comes from another domain, or from StateFromWords with stray bits),
+// a profile of another GOAP domain, or an Options.Root that is no compound
+// task of the domain. A state from another domain with the same facts
+// count cannot be told apart, and is taken as it is.
 func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	d := p.d
-	if len(s.Words()) != len(p.facts) {
-		panic("htn: state does not belong to the planner's domain")
-	}
+	p.checkState(s)
 	if opt.Profile != nil && opt.Profile.Domain() != d.g {
 		panic("htn: profile belongs to another domain")
 	}
 	root := d.root
 	if opt.HasRoot {
 		root = opt.Root
+		if root < 0 || int(root) >= len(d.tasks) {
+			panic(fmt.Sprintf("htn: Options.Root %d is not a compound task of the domain (it has %d, numbered from 0)", root, len(d.tasks)))
+		}
 	}
 	maxSteps := opt.MaxSteps
 	if maxSteps <= 0 {
 		maxSteps = DefaultMaxSteps
+	}
+	maxMemory := opt.MaxMemory
+	if maxMemory <= 0 {
+		maxMemory = DefaultMaxMemory
 	}
 	tr := opt.Trace
 	if tr != nil {
@@ -193,10 +283,19 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	p.choices = p.choices[:0]
 	steps, backtracks := 0, 0
 
+	// held is what the memory cap counts, with extra bytes about to be
+	// added.
+	held := func(plan, extra int) int {
+		n := len(p.stack)*taskBytes + len(p.log)*undoBytes + len(p.saved)*wordBytes + len(p.choices)*choiceBytes + plan*planBytes + extra
+		if tr != nil {
+			n += len(tr.Steps) * traceStepBytes
+		}
+		return n
+	}
 	// tryMethods tests t's methods from the 0-based method from on, and
 	// commits to the first whose condition holds. It reports false if none
-	// does, or the step cap came first (limited).
-	limited := false
+	// does, or a cap came first (limited, memLimited).
+	limited, memLimited := false, false
 	tryMethods := func(t Task, from int32) bool {
 		c := &d.tasks[t]
 		for m := c.firstMethod + from; m < c.endMethod; m++ {
@@ -213,6 +312,11 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			if !ok {
 				continue
 			}
+			subs := d.subtasks[meth.firstSubtask:meth.endSubtask]
+			if held(len(plan), len(subs)*taskBytes+undoBytes+choiceBytes) > maxMemory {
+				limited, memLimited = true, true
+				return false
+			}
 			p.choices = append(p.choices, choice{
 				task: t, method: m - c.firstMethod,
 				logLen: int32(len(p.log)), planLen: int32(len(plan)),
@@ -220,7 +324,6 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			})
 			mtr = append(mtr, m-c.firstMethod+1)
 			tasks = append(tasks, t)
-			subs := d.subtasks[meth.firstSubtask:meth.endSubtask]
 			for i := len(subs) - 1; i >= 0; i-- {
 				p.stack = append(p.stack, subs[i])
 			}
@@ -247,7 +350,9 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			if t.IsPrimitive() {
 				a := t.Action()
 				ok = d.g.Applicable(a, goap.StateFromWords(facts)) && (opt.Profile == nil || opt.Profile.Capable(a))
-				if tr != nil {
+				if ok && held(len(plan)+1, 2*undoBytes+W*wordBytes) > maxMemory {
+					ok, limited, memLimited = false, true, true
+				} else if tr != nil {
 					tr.add(TraceStep{Kind: TakeTask, Task: t, Holds: ok, Depth: int32(len(p.choices))})
 				}
 				if ok {
@@ -283,7 +388,10 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			ok = tryMethods(cp.task, cp.method+1)
 		}
 		if !ok {
-			if limited {
+			switch {
+			case memLimited:
+				res.Status = MemoryLimit
+			case limited:
 				res.Status = StepLimit
 			}
 			break
@@ -297,10 +405,57 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	if tr != nil {
 		tr.Status, tr.StepsTaken, tr.Backtracks = res.Status, steps, backtracks
 	}
-	if res.Status == StepLimit {
-		return &StepLimitError{Root: d.TaskName(root), Limit: maxSteps}
+	switch res.Status {
+	case StepLimit:
+		task, repeats := p.mostOpen()
+		return &StepLimitError{Root: d.TaskName(root), Limit: maxSteps, Task: task, Repeats: repeats}
+	case MemoryLimit:
+		task, repeats := p.mostOpen()
+		return &MemoryLimitError{Root: d.TaskName(root), Limit: maxMemory, Task: task, Repeats: repeats}
 	}
 	return nil
+}
+
+// checkState panics unless s is a state of the planner's domain as far as
+// its words can tell.
+func (p *Planner) checkState(s goap.State) {
+	w := s.Words()
+	if len(w) != len(p.facts) {
+		panic(fmt.Sprintf("htn: state has %d words, the domain's %d facts need %d: make states with the domain", len(w), p.d.g.NumFacts(), len(p.facts)))
+	}
+	if stray := w[len(w)-1] &^ p.lastWord; stray != 0 {
+		panic(fmt.Sprintf("htn: state has bit %d set, beyond the domain's %d facts: it comes from another domain", (len(w)-1)*64+bits.TrailingZeros64(stray), p.d.g.NumFacts()))
+	}
+}
+
+// mostOpen returns, once a cap is hit, the compound task with the most
+// method choices open, the outermost on a tie, and how many; with no task
+// open twice, the innermost open task. It runs only then, in time linear
+// in the open choices (reset included, as only the tasks counted are
+// cleared).
+func (p *Planner) mostOpen() (string, int) {
+	if len(p.choices) == 0 {
+		return "", 0
+	}
+	if len(p.openCount) < len(p.d.tasks) {
+		p.openCount = make([]int32, len(p.d.tasks))
+	}
+	for _, c := range p.choices {
+		p.openCount[c.task]++
+	}
+	best, most := Task(-1), int32(0)
+	for _, c := range p.choices {
+		if n := p.openCount[c.task]; n > most {
+			best, most = c.task, n
+		}
+	}
+	for _, c := range p.choices {
+		p.openCount[c.task] = 0
+	}
+	if most < 2 {
+		best = p.choices[len(p.choices)-1].task
+	}
+	return p.d.TaskName(best), int(most)
 }
 
 // unwind undoes the log back to length n: tasks pushed are dropped, tasks

@@ -9,6 +9,12 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 )
 
+// maxHTNSteps is the most --max-steps ploy accepts: 100 times the default,
+// about a second of decomposition. Memory is capped apart (--max-memory),
+// but a search that backtracks over a small stack is bounded only by its
+// steps, and ploy must end within seconds.
+const maxHTNSteps = 100 * htn.DefaultMaxSteps
+
 // htnJSON is the contract of `ploy htn --json`.
 type htnJSON struct {
 	Status     string   `json:"status"`
@@ -20,7 +26,7 @@ type htnJSON struct {
 
 func runHTN(e *env, args []string) int {
 	var set, unset listFlag
-	var maxSteps int
+	var maxSteps, maxMemory int
 	var asJSON bool
 	fset := flagSet(e, "htn", "[FILE] [flags]",
 		"Decompose the file's HTN root task from its initial state, with facts set or\ncleared, and print the plan, its method traversal record (MTR, 1-based) and\nthe work it took: steps are tasks taken off the list plus method conditions\ntested, backtracks are method choices undone.",
@@ -31,6 +37,7 @@ func runHTN(e *env, args []string) int {
 	fset.Var(&set, "set", "facts to set in the initial state, comma-separated (repeatable)")
 	fset.Var(&unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
 	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "most decomposition steps before giving up")
+	fset.IntVar(&maxMemory, "max-memory", htn.DefaultMaxMemory, "most bytes the task stack, undo log and saved facts may hold before giving up")
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks"}`)
 	f, st := parseAndLoad(e, fset, args)
 	if st >= 0 {
@@ -40,15 +47,18 @@ func runHTN(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
 		return exitInvalid
 	}
-	if maxSteps < 1 {
-		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	if maxSteps < 1 || maxSteps > maxHTNSteps {
+		return usageErr(e, fset, "--max-steps must be from 1 to %d, not %d", maxHTNSteps, maxSteps)
+	}
+	if maxMemory < 1 {
+		return usageErr(e, fset, "--max-memory must be at least 1, not %d", maxMemory)
 	}
 	s, st := startState(e, fset, f.GOAP, set, unset)
 	if st >= 0 {
 		return st
 	}
 	var res htn.Result
-	err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps})
+	err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, MaxMemory: maxMemory})
 	d, g := f.HTN, f.GOAP
 	if asJSON {
 		out := htnJSON{Status: res.Status.String(), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
@@ -73,8 +83,8 @@ func runHTN(e *env, args []string) int {
 				why = append(why, fmt.Sprintf("%s: %s (%d)", d.TaskName(t), d.MethodName(t, int(res.MTR[i]-1)), res.MTR[i]))
 			}
 			fmt.Fprintf(w, "MTR %s: %s\n", res.MTR, strings.Join(why, " > "))
-		case errors.Is(err, htn.ErrStepLimit):
-			fmt.Fprintf(w, "  no plan: %v\n", err)
+		case errors.Is(err, htn.ErrStepLimit), errors.Is(err, htn.ErrMemoryLimit):
+			fmt.Fprintf(w, "  no plan: %s\n", plainMessage(err))
 		default:
 			fmt.Fprintln(w, "  no plan: no method of the root decomposes from here")
 		}
@@ -84,4 +94,16 @@ func runHTN(e *env, args []string) int {
 		return exitNoPlan
 	}
 	return exitOK
+}
+
+// plainMessage is err's message without the library's package prefix
+// ("htn: ", "goap: "), which means nothing to someone running ploy.
+func plainMessage(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{"htn: ", "goap: "} {
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			return rest
+		}
+	}
+	return msg
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package htn_test
+
+const raceEnabled = false
