@@ -64,8 +64,11 @@ func runExplain(e *env, args []string) int {
 	p := goap.NewPlanner(pr.d)
 	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
 	if res.Status == goap.Unsupported {
-		fmt.Fprintf(e.stderr, "ploy explain: %s\n", plainMessage(err))
+		fmt.Fprintf(e.stderr, "ploy explain: %s\n", errorText(err))
 		return exitInvalid
+	}
+	if st := checkCost(e, "explain", res); st >= 0 {
+		return st
 	}
 	x := explainGOAP(p, pr, res, alternatives)
 	if asJSON {
@@ -370,7 +373,7 @@ func explainHTN(e *env, d *htn.Domain, s goap.State, maxSteps int, asJSON bool) 
 	err := htn.NewPlanner(d).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
 	x := &htnExplanation{Root: d.TaskName(d.Root()), Start: trueFacts(g, s), Status: res.Status.String(), Plan: actionNames(g, res.Plan), MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks, Choices: []htnChoice{}}
 	if err != nil {
-		x.Limit = plainMessage(err)
+		x.Limit = errorText(err)
 	}
 	unmet := func(c goap.Condition, facts goap.State) []string {
 		var out []string

@@ -84,7 +84,7 @@ func runHTN(e *env, args []string) int {
 			}
 			fmt.Fprintf(w, "MTR %s: %s\n", res.MTR, strings.Join(why, " > "))
 		case errors.Is(err, htn.ErrStepLimit), errors.Is(err, htn.ErrMemoryLimit):
-			fmt.Fprintf(w, "  no plan: %s\n", plainMessage(err))
+			fmt.Fprintf(w, "  no plan: %s\n", errorText(err))
 		default:
 			fmt.Fprintln(w, "  no plan: no method of the root decomposes from here")
 		}
@@ -94,16 +94,4 @@ func runHTN(e *env, args []string) int {
 		return exitNoPlan
 	}
 	return exitOK
-}
-
-// plainMessage is err's message without the library's package prefix
-// ("htn: ", "goap: "), which means nothing to someone running ploy.
-func plainMessage(err error) string {
-	msg := err.Error()
-	for _, prefix := range []string{"htn: ", "goap: "} {
-		if rest, ok := strings.CutPrefix(msg, prefix); ok {
-			return rest
-		}
-	}
-	return msg
 }

@@ -38,8 +38,8 @@ func runTrace(e *env, args []string) int {
 	default:
 		return usageErr(e, fset, "--format must be text, json or dot, not %q", format)
 	}
-	if maxSteps < 1 {
-		return usageErr(e, fset, "--max-steps must be at least 1, not %d", maxSteps)
+	if maxSteps < 1 || maxSteps > maxHTNSteps {
+		return usageErr(e, fset, "--max-steps must be from 1 to %d, not %d", maxHTNSteps, maxSteps)
 	}
 	if useHTN && format == "dot" {
 		return usageErr(e, fset, "--format dot draws GOAP searches; use text or json with --htn")
