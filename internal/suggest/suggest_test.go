@@ -116,8 +116,8 @@ func TestWorkIsBounded(t *testing.T) {
 
 	const names = 100
 	for _, misspell := range []func(i int) string{
-		func(i int) string { return fmt.Sprintf("fcat_%05d", i) },     // found, near the end of the list
-		func(i int) string { return fmt.Sprintf("zzzz_%05d", i) },     // nothing near
+		func(i int) string { return fmt.Sprintf("fcat_%05d", i) },    // found, near the end of the list
+		func(i int) string { return fmt.Sprintf("zzzz_%05d", i) },    // nothing near
 		func(i int) string { return fmt.Sprintf("fact_%05dxyz", i) }, // shares a long prefix with everything
 	} {
 		cells.Store(0)
