@@ -624,6 +624,7 @@ func (l *loader) document(body ast.Node) {
 		}
 	}
 	if mv, ok := f["goals"]; ok {
+		l.pos["goals"] = position(mv.Key)
 		for i, item := range l.sequence(mv.Value, "goals") {
 			l.goal(i, item)
 		}
