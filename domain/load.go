@@ -184,9 +184,14 @@ func (l *loader) tokenize(text string) (token.Tokens, bool) {
 				continue
 			}
 			p := Pos{Line: tk.Position.Line, Col: tk.Position.Column}
+			if len(tokens) == MaxTokens {
+				l.errorAt(p, "more than %d YAML tokens (names, values, punctuation); a domain file needs far fewer", MaxTokens)
+				return nil, false
+			}
+			tokens.Add(tk)
 			switch tk.Type {
 			case token.CommentType:
-				continue
+				continue // the parser wants them; nesting does not
 			case token.DocumentHeaderType, token.DocumentEndType:
 				columns, flow = columns[:0], 0
 			case token.SequenceStartType, token.MappingStartType:
@@ -201,16 +206,12 @@ func (l *loader) tokenize(text string) (token.Tokens, bool) {
 				}
 				columns = append(columns, p.Col)
 			}
+			l.depth = max(l.depth, len(columns)+flow)
 			if len(columns)+flow > MaxNesting {
 				l.errorAt(p, "nesting deeper than %d levels; a domain file needs a handful", MaxNesting)
 				return nil, false
 			}
-			if len(tokens) == MaxTokens {
-				l.errorAt(p, "more than %d YAML tokens (names, values, punctuation); a domain file needs far fewer", MaxTokens)
-				return nil, false
-			}
 			lastLine, prev = p.Line, tk.Type
-			tokens.Add(tk)
 		}
 	}
 	return tokens, true
@@ -240,6 +241,7 @@ type loader struct {
 	// over the facts, so only the first maxSuggestions get one, which
 	// keeps a file of many misspellings linear.
 	suggested int
+	depth     int // the deepest nesting tokenize measured
 }
 
 type factMap struct {
@@ -470,11 +472,11 @@ func describe(n ast.Node) string {
 	case *ast.SequenceNode:
 		return "a list"
 	case *ast.StringNode:
-		return strconv.Quote(v.Value)
+		return quote(v.Value)
 	case *ast.NullNode, nil:
 		return "empty"
 	}
-	return strconv.Quote(n.GetToken().Value)
+	return quote(n.GetToken().Value)
 }
 
 // unprintable returns the first character of s that has no place in a
