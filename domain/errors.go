@@ -89,7 +89,7 @@ func escapeRune(r rune, raw string) string {
 	switch {
 	case r == utf8.RuneError && len(raw) == 1:
 		return fmt.Sprintf(`\x%02x`, raw[0])
-	case r == '\t' || unicode.IsPrint(r):
+	case unicode.IsPrint(r):
 		return raw
 	}
 	q := strconv.QuoteRune(r)
@@ -192,7 +192,11 @@ func window(line string, col int) (echo, pad string) {
 	var cells []cell
 	for len(cells) < caret+MaxEcho && i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		cells = append(cells, cell{escapeRune(r, line[i:i+size]), r == '\t'})
+		text := escapeRune(r, line[i:i+size])
+		if r == '\t' {
+			text = "\t" // echoed as it is, so that the caret's padding can copy it
+		}
+		cells = append(cells, cell{text, r == '\t'})
 		i += size
 	}
 	lo := max(0, caret-MaxEcho/2)

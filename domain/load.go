@@ -128,6 +128,12 @@ func Parse(path string, src []byte) (*File, error) {
 		l.errs = append(l.errs, tooLarge(path))
 		return nil, l.errs
 	}
+	if !utf8.ValidString(text) {
+		// YAML is Unicode text; the parser would quietly turn the bad
+		// bytes into U+FFFD, and names would differ from what is written.
+		l.errorAt(invalidUTF8(text), "invalid UTF-8: a domain file is UTF-8 text")
+		return nil, l.errs
+	}
 	tokens, ok := l.tokenize(text)
 	if !ok {
 		return nil, l.errs
@@ -152,6 +158,23 @@ func capErrors(l ErrorList) ErrorList {
 	last := l[MaxErrors-1]
 	l = l[:MaxErrors:MaxErrors]
 	return append(l, &Error{File: last.File, Pos: last.Pos, Msg: fmt.Sprintf("too many errors: %d more not shown", more)})
+}
+
+// invalidUTF8 returns the position of the first byte of text that is not
+// UTF-8.
+func invalidUTF8(text string) Pos {
+	p := Pos{Line: 1, Col: 1}
+	for i, r := range text {
+		if r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD") {
+			break
+		}
+		if r == '\n' {
+			p.Line, p.Col = p.Line+1, 1
+		} else {
+			p.Col++
+		}
+	}
+	return p
 }
 
 // tokenize splits text into the YAML parser's own tokens, measuring the
@@ -555,7 +578,7 @@ func (l *loader) name(n ast.Node, what string) (string, bool) {
 		}
 		if bad, ok := unprintable(v.Value); ok {
 			l.errorf(n, "%s %s holds %s; names are printable text", what, quote(v.Value), bad)
-			return "", false
+			return v.Value, false // kept, so that it is not reported as missing too
 		}
 		return v.Value, true
 	case nil, *ast.NullNode:
@@ -795,8 +818,7 @@ func (l *loader) number(n ast.Node, what string) (float64, bool) {
 // rest of the file can still be checked.
 func (l *loader) cost(path string, n ast.Node, action int) goap.Cost {
 	l.pos[path] = position(n)
-	n = l.unwrap(n)
-	if seq, ok := n.(*ast.SequenceNode); ok {
+	if seq, ok := l.unwrap(n).(*ast.SequenceNode); ok {
 		var rules []goap.CostRule
 		def, hasDefault := 0.0, false
 		for j, item := range seq.Values {
@@ -821,7 +843,7 @@ func (l *loader) cost(path string, n ast.Node, action int) goap.Cost {
 			}
 		}
 		if !hasDefault {
-			l.errorf(n, "cost rule list has no default: end it with a rule without when, such as {cost: 4}")
+			l.errorf(seq, "cost rule list has no default: end it with a rule without when, such as {cost: 4}")
 			l.markBadCost(action)
 			return goap.Const(1)
 		}
