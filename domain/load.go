@@ -109,7 +109,7 @@ func tooLarge(name string) *Error {
 const (
 	MaxFileSize = 8 << 20
 	MaxNesting  = 64
-	MaxTokens   = 1 << 20
+	MaxTokens   = 1 << 19
 	MaxErrors   = 100 // errors reported per file; the rest are counted
 )
 
@@ -132,6 +132,10 @@ func Parse(path string, src []byte) (*File, error) {
 		// YAML is Unicode text; the parser would quietly turn the bad
 		// bytes into U+FFFD, and names would differ from what is written.
 		l.errorAt(invalidUTF8(text), "invalid UTF-8: a domain file is UTF-8 text")
+		return nil, l.errs
+	}
+	if n := tokenBound(text); n > MaxTokens {
+		l.errorAt(Pos{Line: 1, Col: 1}, "too many YAML tokens (names, values, punctuation): about %d, where a domain file may have %d", n, MaxTokens)
 		return nil, l.errs
 	}
 	tokens, ok := l.tokenize(text)
@@ -158,6 +162,33 @@ func capErrors(l ErrorList) ErrorList {
 	last := l[MaxErrors-1]
 	l = l[:MaxErrors:MaxErrors]
 	return append(l, &Error{File: last.File, Pos: last.Pos, Msg: fmt.Sprintf("too many errors: %d more not shown", more)})
+}
+
+// tokenBound returns a cheap upper bound on the number of tokens the YAML
+// scanner makes of text. The scanner hands back a whole block of tokens
+// at once (all of a long list in one call), some hundreds of bytes each,
+// so their number must be known before it runs. Every token starts either
+// a run of non-blank bytes or at or just after a punctuation byte within
+// one (an indicator such as [ or :, a document marker); counting a run
+// once and each punctuation byte twice over-counts, never under-counts
+// (FuzzNesting checks it), and names and numbers count once.
+func tokenBound(text string) int {
+	n, inWord := 0, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			inWord = false
+			continue
+		case !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c >= 0x80):
+			n += 2
+		}
+		if !inWord {
+			n++
+			inWord = true
+		}
+	}
+	return n
 }
 
 // invalidUTF8 returns the position of the first byte of text that is not

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -45,6 +46,9 @@ func measure(src string) (ok bool, measured, parsed int, err error) {
 	tokens, ok := l.tokenize(src)
 	if !ok {
 		return false, l.depth, 0, nil
+	}
+	if bound := tokenBound(src); len(tokens) > bound {
+		return true, l.depth, 0, fmt.Errorf("%d tokens, more than the bound %d", len(tokens), bound)
 	}
 	file, err := parser.Parse(tokens, 0)
 	if err != nil {
@@ -111,6 +115,9 @@ func FuzzNesting(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		ok, measured, parsed, err := measure(src)
+		if err != nil && strings.Contains(err.Error(), "more than the bound") {
+			t.Fatal(err)
+		}
 		if !ok || err != nil {
 			return
 		}
