@@ -227,6 +227,12 @@ func read(stdin io.Reader, positional []string) (name string, src []byte, err er
 		src, err = fs.ReadFile(domains.Files, shipped)
 		return shipped, src, err
 	}
+	// A file that cannot be read is reported like the loader's errors,
+	// FILE: message, with the name escaped if it holds control characters.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = domain.ErrorList{{File: name, Msg: pe.Err.Error()}}
+	}
 	return name, src, err
 }
 
