@@ -10,8 +10,9 @@ import (
 )
 
 // LintSearchBudget is the number of states lint's searches may expand, over
-// all the goals that relaxed reachability cannot settle; minGoalBudget is
-// the least a goal's search gets while any budget is left.
+// all the goals that relaxed reachability cannot settle, shared evenly;
+// minGoalBudget is the least share, so that with many goals the first get
+// a useful search and the rest are reported as not searched.
 const (
 	LintSearchBudget = 100_000
 	minGoalBudget    = 1_000
@@ -21,9 +22,11 @@ const (
 // position: actions that never change anything or can never apply from the
 // initial state, goals unreachable from it, facts read but never written
 // or written but never read, HTN methods whose conditions can never hold
-// and compound tasks the root never reaches. Facts the file lists as
-// sensed can take either value at any time, as far as the reachability of
-// actions and methods goes.
+// and compound tasks the root never reaches, and a domain with no goals.
+// Facts the file lists as sensed can take either value at any time, as far
+// as the reachability of actions and methods goes. Relaxed reachability
+// settles most goals without a search; the rest share LintSearchBudget,
+// and a search cut short is reported as inconclusive, never as a verdict.
 func Lint(f *File) ErrorList {
 	var out ErrorList
 	warn := func(path, format string, args ...any) {
@@ -80,8 +83,8 @@ func Lint(f *File) ErrorList {
 
 	// Relaxed reachability settles most goals for free; the rest need a
 	// search, which lint keeps small: LintSearchBudget states over all
-	// goals, shared evenly, each goal getting at least minGoalBudget while
-	// any is left. A search cut short says so, rather than guessing.
+	// goals, shared evenly, each share at least minGoalBudget and at most
+	// what is left. A search cut short says so, rather than guessing.
 	var toSearch []int
 	for i, goal := range g.Goals() {
 		mark(goal.Condition(), read)
