@@ -7,23 +7,52 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
 )
+
+// seeds returns the shipped domains and the bad-file corpus, failing the
+// test if any cannot be read: a fuzz target with no seeds fuzzes from
+// nothing and says nothing.
+func seeds(f *testing.F) [][]byte {
+	var out [][]byte
+	for _, name := range []string{"battlemage.yaml", "soldier.yaml"} {
+		src, err := fs.ReadFile(domains.Files, name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, src)
+	}
+	bad, err := filepath.Glob("testdata/bad/*.yaml")
+	if err != nil || len(bad) == 0 {
+		f.Fatalf("no bad files: %v", err)
+	}
+	for _, path := range bad {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		out = append(out, src)
+	}
+	return out
+}
+
+// fuzzBudget keeps each fuzzed search small: the target checks that an
+// accepted file plans without panicking, not that it plans well.
+const fuzzBudget = 1000
 
 // FuzzParse feeds the loader arbitrary files: it must never panic, every
 // error must carry a position inside the file, and the rendering for a
-// person must not panic either. A file it accepts must plan without
-// panicking.
+// person must not panic either and print nothing unprintable. A file it
+// accepts must plan every goal and decompose without panicking, and a
+// plan found must be valid. (Lint is left out: its searches would take
+// most of the fuzzing time.)
 func FuzzParse(f *testing.F) {
-	for _, name := range []string{"battlemage.yaml", "soldier.yaml"} {
-		src, _ := fs.ReadFile(domains.Files, name)
-		f.Add(src)
-	}
-	bad, _ := filepath.Glob("testdata/bad/*.yaml")
-	for _, path := range bad {
-		src, _ := os.ReadFile(path)
+	for _, src := range seeds(f) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -39,11 +68,42 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("error %v is outside the file's %d lines", e, lines)
 				}
 			}
-			_ = domain.Format(err, src)
+			checkPrintable(t, domain.Format(err, src))
 			return
 		}
-		if file.GOAP == nil {
+		g := file.GOAP
+		if g == nil {
 			t.Fatal("accepted file has no GOAP domain")
 		}
+		p := goap.NewPlanner(g)
+		for _, goal := range g.Goals() {
+			res, err := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: fuzzBudget})
+			if err != nil || res.Status != goap.Found {
+				continue
+			}
+			s := g.Initial().Clone()
+			for _, a := range res.Plan {
+				if !g.Applicable(a, s) {
+					t.Fatalf("goal %s: plan %v applies %s where it cannot", goal.Name(), res.Plan, g.ActionName(a))
+				}
+				g.Apply(a, s)
+			}
+			if !goal.Holds(s) {
+				t.Fatalf("goal %s: plan %v does not reach it", goal.Name(), res.Plan)
+			}
+		}
+		if file.HTN != nil {
+			var res htn.Result
+			htn.NewPlanner(file.HTN).Plan(&res, g.Initial(), htn.Options{MaxSteps: fuzzBudget})
+		}
 	})
+}
+
+func checkPrintable(t *testing.T, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r != '\n' && r != '\t' && !unicode.IsPrint(r) {
+			t.Fatalf("unprintable %q in the rendering:\n%s", r, s)
+		}
+	}
 }

@@ -10,13 +10,24 @@ import (
 	"github.com/ploy-ai/ploy/internal/relax"
 )
 
+// LintSearchBudget is the number of states lint's searches may expand, over
+// all the goals that relaxed reachability cannot settle, shared evenly;
+// minGoalBudget is the least share, so that with many goals the first get
+// a useful search and the rest are reported as not searched.
+const (
+	LintSearchBudget = 100_000
+	minGoalBudget    = 1_000
+)
+
 // Lint returns the warnings a designer wants before run time, sorted by
 // position: actions that never change anything or can never apply from the
 // initial state, goals unreachable from it, facts read but never written
 // or written but never read, HTN methods whose conditions can never hold
-// and compound tasks the root never reaches. Facts the file lists as
-// sensed can take either value at any time, as far as the reachability of
-// actions and methods goes.
+// and compound tasks the root never reaches, and a domain with no goals.
+// Facts the file lists as sensed can take either value at any time, as far
+// as the reachability of actions and methods goes. Relaxed reachability
+// settles most goals without a search; the rest share LintSearchBudget,
+// and a search cut short is reported as inconclusive, never as a verdict.
 func Lint(f *File) ErrorList {
 	var out ErrorList
 	warn := func(path, format string, args ...any) {
@@ -71,7 +82,11 @@ func Lint(f *File) ErrorList {
 		}
 	}
 
-	p := goap.NewPlanner(g)
+	// Relaxed reachability settles most goals for free; the rest need a
+	// search, which lint keeps small: LintSearchBudget states over all
+	// goals, shared evenly, each share at least minGoalBudget and at most
+	// what is left. A search cut short says so, rather than guessing.
+	var toSearch []int
 	for i, goal := range g.Goals() {
 		mark(goal.Condition(), read)
 		path := fmt.Sprintf("goals[%d].name", i)
@@ -82,13 +97,32 @@ func Lint(f *File) ErrorList {
 		if _, ok := unsensed.Missing(goal.Condition()); !ok {
 			continue // only once the world changes a sensed fact: a plan from the initial state cannot tell
 		}
-		res, err := p.Plan(nil, g.Initial(), goal, goap.Options{})
-		switch {
-		case errors.Is(err, goap.ErrBudgetExhausted):
-			warn(path, "goal %q: no plan found from the initial state within %d states", goal.Name(), goap.DefaultBudget)
-		case res.Status == goap.NoPlan:
-			warn(path, "goal %q is unreachable from the initial state: each of its facts can be reached, but not all together (%d reachable states searched)", goal.Name(), res.Expanded)
+		toSearch = append(toSearch, i)
+	}
+	if len(toSearch) > 0 {
+		p := goap.NewPlanner(g)
+		left := LintSearchBudget
+		share := max(LintSearchBudget/len(toSearch), minGoalBudget)
+		for _, i := range toSearch {
+			goal := g.Goals()[i]
+			path := fmt.Sprintf("goals[%d].name", i)
+			if left <= 0 {
+				warn(path, "goal %q: not searched; lint's search budget (%d states) went to the goals above it: try ploy plan --goal %s", goal.Name(), LintSearchBudget, goal.Name())
+				continue
+			}
+			budget := min(share, left)
+			res, err := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget})
+			left -= max(res.Expanded, 1)
+			switch {
+			case errors.Is(err, goap.ErrBudgetExhausted) || res.Status == goap.BudgetExhausted:
+				warn(path, "goal %q: no plan found within lint's budget of %d states; inconclusive: try ploy plan --goal %s", goal.Name(), budget, goal.Name())
+			case res.Status == goap.NoPlan:
+				warn(path, "goal %q is unreachable from the initial state: each of its facts can be reached, but not all together (%d reachable states searched)", goal.Name(), res.Expanded)
+			}
 		}
+	}
+	if len(g.Goals()) == 0 {
+		warn("goals", "the domain has no goals: nothing to plan for; add some under goals:, each with a name and conditions")
 	}
 
 	if f.HTN != nil {

@@ -1,8 +1,11 @@
 package domain_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,5 +59,77 @@ func TestShippedDomainsLintClean(t *testing.T) {
 		for _, w := range domain.Lint(f) {
 			t.Errorf("%v", w)
 		}
+	}
+}
+
+// togglesAndGoals is a domain of n free toggles (2^n reachable states)
+// and goals goals that relaxed reachability cannot settle: each wants a
+// and b together, which exclude each other, so only a search can tell.
+func togglesAndGoals(n, goals int) string {
+	var sb strings.Builder
+	sb.WriteString("name: x\nfacts: [a, b")
+	for i := range n {
+		fmt.Fprintf(&sb, ", t%d", i)
+	}
+	sb.WriteString("]\nactions:\n")
+	sb.WriteString("  - {name: A, preconditions: {b: false}, effects: {a: true}, cost: 1}\n")
+	sb.WriteString("  - {name: B, preconditions: {a: false}, effects: {b: true}, cost: 1}\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "  - {name: On%d, preconditions: {t%d: false}, effects: {t%d: true}, cost: 1}\n", i, i, i)
+		fmt.Fprintf(&sb, "  - {name: Off%d, preconditions: {t%d: true, a: true}, effects: {t%d: false}, cost: 1}\n", i, i, i)
+	}
+	sb.WriteString("goals:\n")
+	for i := range goals {
+		fmt.Fprintf(&sb, "  - {name: G%d, conditions: {a: true, b: true}}\n", i)
+	}
+	return sb.String()
+}
+
+var budgetSaid = regexp.MustCompile(`within lint's budget of (\d+) states|\((\d+) reachable states searched\)`)
+
+// TestLintSearchesAreBounded checks that lint's searches, together, stay
+// within LintSearchBudget states whatever the number of goals, and that a
+// search cut short is reported as inconclusive, not as unreachable.
+func TestLintSearchesAreBounded(t *testing.T) {
+	for _, tc := range []struct {
+		toggles, goals int
+		want           string
+	}{
+		{2, 3, "is unreachable from the initial state: each of its facts can be reached, but not all together"},
+		{14, 100, "inconclusive"},
+		{14, 1000, ""},
+	} {
+		src := togglesAndGoals(tc.toggles, tc.goals)
+		f, err := domain.Parse("x.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(domain.Format(err, []byte(src)))
+		}
+		spent, goalWarnings, notSearched := 0, 0, 0
+		for _, w := range domain.Lint(f) {
+			if !strings.Contains(w.Msg, `goal "G`) {
+				continue
+			}
+			goalWarnings++
+			if strings.Contains(w.Msg, "not searched") {
+				notSearched++
+				continue
+			}
+			if tc.want != "" && !strings.Contains(w.Msg, tc.want) {
+				t.Errorf("%d goals over %d toggles: %s", tc.goals, tc.toggles, w.Msg)
+			}
+			m := budgetSaid.FindStringSubmatch(w.Msg)
+			if m == nil {
+				t.Fatalf("warning names no state count: %s", w.Msg)
+			}
+			n, _ := strconv.Atoi(m[1] + m[2])
+			spent += n
+		}
+		if goalWarnings != tc.goals {
+			t.Errorf("%d goals over %d toggles: %d goal warnings", tc.goals, tc.toggles, goalWarnings)
+		}
+		if spent > domain.LintSearchBudget {
+			t.Errorf("%d goals over %d toggles: searches spent %d states, more than LintSearchBudget %d", tc.goals, tc.toggles, spent, domain.LintSearchBudget)
+		}
+		t.Logf("%d goals over %d toggles: %d states, %d goals not searched", tc.goals, tc.toggles, spent, notSearched)
 	}
 }

@@ -6,14 +6,21 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+	"github.com/goccy/go-yaml/scanner"
+	"github.com/goccy/go-yaml/token"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
@@ -65,46 +72,77 @@ func Load(path string) (*File, error) {
 	return Parse(path, src)
 }
 
-// ReadFile reads a domain file, refusing one larger than MaxFileSize
-// without reading it.
+// ReadFile reads a domain file through a reader that stops one byte past
+// MaxFileSize, whatever the file is: a regular file, a device such as
+// /dev/zero, a pipe. A longer file is refused.
 func ReadFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if fi.Size() > MaxFileSize {
-		return nil, ErrorList{{File: path, Pos: Pos{Line: 1, Col: 1}, Msg: fmt.Sprintf("file is %d bytes; a domain file may have at most %d", fi.Size(), MaxFileSize)}}
-	}
-	return os.ReadFile(path)
+	defer fh.Close()
+	return ReadFrom(path, fh)
 }
 
-// Limits that keep a hostile or broken file from hanging the loader. A
-// domain file needs a handful of nesting levels and some kilobytes; the YAML
-// parser's time grows faster than linearly with nesting depth (100 000
-// unclosed brackets take it most of a minute), so depth is checked before
-// it runs.
+// ReadFrom reads a domain file named name from r (standard input, say),
+// refusing one longer than MaxFileSize without reading past it.
+func ReadFrom(name string, r io.Reader) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > MaxFileSize {
+		return nil, ErrorList{tooLarge(name)}
+	}
+	return src, nil
+}
+
+func tooLarge(name string) *Error {
+	return &Error{File: name, Msg: fmt.Sprintf("file is larger than %d MiB (%d bytes), the most a domain file may have", MaxFileSize>>20, MaxFileSize)}
+}
+
+// Limits that keep a hostile or broken file from exhausting the loader.
+// A domain file needs a handful of nesting levels and some kilobytes. The
+// YAML parser's time and memory grow with the square of the nesting depth,
+// and its memory by some hundreds of bytes per token, so both are checked
+// on the parser's own tokens before it builds anything.
 const (
 	MaxFileSize = 8 << 20
 	MaxNesting  = 64
+	MaxTokens   = 1 << 19
 	MaxErrors   = 100 // errors reported per file; the rest are counted
 )
+
+// byteOrderMark is the UTF-8 encoding of U+FEFF, which some editors put at
+// the start of a file.
+const byteOrderMark = "\xef\xbb\xbf"
 
 // Parse parses src as the domain file named path. On failure the error is
 // an ErrorList holding every problem found, sorted by position (at most
 // MaxErrors of them, the last saying how many more there were).
 func Parse(path string, src []byte) (*File, error) {
-	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(string(src), "\n")}
+	text := strings.TrimPrefix(string(src), byteOrderMark)
+	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(text, "\n")}
 	f := &File{Path: path, Source: src, pos: l.pos}
 	if len(src) > MaxFileSize {
-		l.errorAt(Pos{Line: 1, Col: 1}, "file is %d bytes; a domain file may have at most %d", len(src), MaxFileSize)
+		l.errs = append(l.errs, tooLarge(path))
 		return nil, l.errs
 	}
-	if p, ok := deepestNesting(src); !ok {
-		l.errorAt(p, "nesting deeper than %d levels; a domain file needs a handful", MaxNesting)
+	if !utf8.ValidString(text) {
+		// YAML is Unicode text; the parser would quietly turn the bad
+		// bytes into U+FFFD, and names would differ from what is written.
+		l.errorAt(invalidUTF8(text), "invalid UTF-8: a domain file is UTF-8 text")
 		return nil, l.errs
 	}
-	ok := l.parse(src)
-	if ok {
+	if n := tokenBound(text); n > MaxTokens {
+		l.errorAt(Pos{Line: 1, Col: 1}, "too many YAML tokens (names, values, punctuation): about %d, where a domain file may have %d", n, MaxTokens)
+		return nil, l.errs
+	}
+	tokens, ok := l.tokenize(text)
+	if !ok {
+		return nil, l.errs
+	}
+	if l.parse(tokens) {
 		f.Spec = l.spec
 		f.HTNSpec = l.htn
 		l.build(f)
@@ -126,66 +164,111 @@ func capErrors(l ErrorList) ErrorList {
 	return append(l, &Error{File: last.File, Pos: last.Pos, Msg: fmt.Sprintf("too many errors: %d more not shown", more)})
 }
 
-// deepestNesting scans src the way YAML nests, cheaply: flow collections
-// ([ and { outside quotes and comments, across lines) and block sequences
-// started on one line ("- - - x"). It returns false, with the position, at
-// the first point deeper than MaxNesting.
-func deepestNesting(src []byte) (Pos, bool) {
-	depth, line, col := 0, 1, 0
-	var quote byte
-	comment, lineStart, dashes := false, true, 0
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		col++
-		if c == '\n' {
-			line, col, comment, lineStart, dashes = line+1, 0, false, true, 0
-			continue
-		}
+// tokenBound returns a cheap upper bound on the number of tokens the YAML
+// scanner makes of text. The scanner hands back a whole block of tokens
+// at once (all of a long list in one call), some hundreds of bytes each,
+// so their number must be known before it runs. Every token starts either
+// a run of non-blank bytes or at or just after a punctuation byte within
+// one (an indicator such as [ or :, a document marker); counting a run
+// once and each punctuation byte twice over-counts, never under-counts
+// (FuzzNesting checks it), and names and numbers count once.
+func tokenBound(text string) int {
+	n, inWord := 0, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
 		switch {
-		case comment:
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			inWord = false
 			continue
-		case quote == '\'':
-			if c == '\'' {
-				quote = 0
-			}
-			continue
-		case quote == '"':
-			if c == '\\' {
-				i++
-				col++
-			} else if c == '"' {
-				quote = 0
-			}
-			continue
+		case !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c >= 0x80):
+			n += 2
 		}
-		if lineStart {
-			switch {
-			case c == ' ':
-				continue
-			case c == '-' && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n'):
-				if dashes++; dashes > MaxNesting {
-					return Pos{Line: line, Col: col}, false
-				}
-				continue
-			}
-			lineStart = false
-		}
-		switch c {
-		case '#':
-			if i == 0 || src[i-1] == ' ' || src[i-1] == '\t' {
-				comment = true
-			}
-		case '\'', '"':
-			quote = c
-		case '[', '{':
-			if depth++; depth > MaxNesting {
-				return Pos{Line: line, Col: col}, false
-			}
-		case ']', '}':
-			depth = max(depth-1, 0)
+		if !inWord {
+			n++
+			inWord = true
 		}
 	}
-	return Pos{}, true
+	return n
+}
+
+// invalidUTF8 returns the position of the first byte of text that is not
+// UTF-8.
+func invalidUTF8(text string) Pos {
+	p := Pos{Line: 1, Col: 1}
+	for i, r := range text {
+		if r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD") {
+			break
+		}
+		if r == '\n' {
+			p.Line, p.Col = p.Line+1, 1
+		} else {
+			p.Col++
+		}
+	}
+	return p
+}
+
+// tokenize splits text into the YAML parser's own tokens, measuring the
+// nesting as it goes, and stops at the first token nested deeper than
+// MaxNesting or past MaxTokens. Measuring on the parser's tokens, not on a
+// guess at them, means no quote, comment or scalar can hide a bracket
+// from the check, or make one out of text.
+//
+// Nesting is flow nesting ([ and {) plus block nesting: in block context a
+// node nests under the nodes before it that start at a smaller column, so
+// the block depth is the height of a stack of start columns, each node
+// that starts a line, or follows a "- " or "? " on it, popping the columns
+// at or right of its own. The parser's depth is at most about twice this
+// measure (a key and its list may share a column), which FuzzNesting
+// checks.
+func (l *loader) tokenize(text string) (token.Tokens, bool) {
+	var sc scanner.Scanner
+	sc.Init(text)
+	var tokens token.Tokens
+	var columns []int // start columns of the open block nodes
+	flow, lastLine := 0, 0
+	var prev token.Type
+	for {
+		got, err := sc.Scan()
+		if err == io.EOF {
+			break
+		}
+		for _, tk := range got {
+			if tk == nil || tk.Position == nil {
+				continue
+			}
+			p := Pos{Line: tk.Position.Line, Col: tk.Position.Column}
+			if len(tokens) == MaxTokens {
+				l.errorAt(p, "more than %d YAML tokens (names, values, punctuation); a domain file needs far fewer", MaxTokens)
+				return nil, false
+			}
+			tokens.Add(tk)
+			switch tk.Type {
+			case token.CommentType:
+				continue // the parser wants them; nesting does not
+			case token.DocumentHeaderType, token.DocumentEndType:
+				columns, flow = columns[:0], 0
+			case token.SequenceStartType, token.MappingStartType:
+				flow++
+			case token.SequenceEndType, token.MappingEndType:
+				flow = max(flow-1, 0)
+			}
+			startsNode := p.Line != lastLine || prev == token.SequenceEntryType || prev == token.MappingKeyType
+			if flow == 0 && startsNode {
+				for len(columns) > 0 && columns[len(columns)-1] >= p.Col {
+					columns = columns[:len(columns)-1]
+				}
+				columns = append(columns, p.Col)
+			}
+			l.depth = max(l.depth, len(columns)+flow)
+			if len(columns)+flow > MaxNesting {
+				l.errorAt(p, "nesting deeper than %d levels; a domain file needs a handful", MaxNesting)
+				return nil, false
+			}
+			lastLine, prev = p.Line, tk.Type
+		}
+	}
+	return tokens, true
 }
 
 type loader struct {
@@ -203,7 +286,26 @@ type loader struct {
 	// htn's verdicts on them would repeat what was already said.
 	broken []string
 	sensed []string // the sensed key's names, sensed[i] at path "sensed[i]"
+	// factMaps are every fact map read, by path, so that unknown facts
+	// are found and reported here, each once, before the planners see
+	// them.
+	factMaps []factMap
+	unknown  map[string]bool // paths of the unknown facts reported
+	// suggested counts the did-you-mean lookups made: each costs a pass
+	// over the facts, so only the first maxSuggestions get one, which
+	// keeps a file of many misspellings linear.
+	suggested int
+	depth     int // the deepest nesting tokenize measured
 }
+
+type factMap struct {
+	path string
+	m    map[string]bool
+}
+
+// maxSuggestions is the number of unknown names that get a did-you-mean;
+// no more errors than that are shown.
+const maxSuggestions = MaxErrors
 
 // isMapping reports whether n is a mapping (or null), reporting it if not
 // and marking path broken.
@@ -243,12 +345,17 @@ func (l *loader) errorf(n ast.Node, format string, args ...any) {
 	l.errorAt(position(n), format, args...)
 }
 
-func (l *loader) parse(src []byte) bool {
-	file, err := parser.ParseBytes(src, 0)
+func (l *loader) parse(tokens token.Tokens) bool {
+	file, err := parser.Parse(tokens, 0)
 	if err != nil {
 		var se *yaml.SyntaxError
 		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
-			l.errorAt(Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}, "yaml: %s", se.Message)
+			p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
+			hint := openFlowHint(tokens, p)
+			if hint == "" {
+				hint = l.indentHint(p.Line)
+			}
+			l.errorAt(p, "yaml: %s%s", se.Message, hint)
 		} else {
 			l.errorAt(Pos{Line: 1, Col: 1}, "yaml: %s", firstLine(err.Error()))
 		}
@@ -272,6 +379,72 @@ func (l *loader) parse(src []byte) bool {
 	return true
 }
 
+// openFlowHint names the innermost [ or { still open before position p,
+// if any: an error inside a flow collection is most often its missing
+// bracket or comma, which the parser reports where it gave up.
+func openFlowHint(tokens token.Tokens, p Pos) string {
+	var open []*token.Token
+	for _, tk := range tokens {
+		tp := tk.Position
+		if tp.Line > p.Line || tp.Line == p.Line && tp.Column >= p.Col {
+			break
+		}
+		switch tk.Type {
+		case token.SequenceStartType, token.MappingStartType:
+			open = append(open, tk)
+		case token.SequenceEndType, token.MappingEndType:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) == 0 {
+		return ""
+	}
+	tk := open[len(open)-1]
+	closer := "]"
+	if tk.Type == token.MappingStartType {
+		closer = "}"
+	}
+	return fmt.Sprintf(" (the %s opened on line %d, column %d is not closed with %s, or a comma is missing)", tk.Value, tk.Position.Line, tk.Position.Column, closer)
+}
+
+// indentHint guesses what a YAML syntax error on line n is about: most
+// are indentation slips, and the parser names neither the slip nor the
+// line that caused it.
+func (l *loader) indentHint(n int) string {
+	if n < 1 || n > len(l.lines) {
+		return ""
+	}
+	line := strings.TrimRight(l.lines[n-1], "\r")
+	body := strings.TrimLeft(line, " ")
+	if strings.HasPrefix(body, "\t") {
+		return fmt.Sprintf(" (line %d is indented with a tab; YAML indents with spaces only)", n)
+	}
+	p := n - 1 // the line above that holds something
+	for ; p >= 1; p-- {
+		t := strings.TrimSpace(l.lines[p-1])
+		if t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+	}
+	if p < 1 || body == "" {
+		return fmt.Sprintf(" (check the indentation of line %d)", n)
+	}
+	above := strings.TrimRight(l.lines[p-1], " \r")
+	if i := strings.Index(above, " #"); i >= 0 {
+		above = strings.TrimRight(above[:i], " ")
+	}
+	in, inAbove := len(line)-len(body), len(above)-len(strings.TrimLeft(above, " "))
+	switch {
+	case in > inAbove && !strings.HasSuffix(above, ":") && !strings.HasSuffix(above, "-"):
+		return fmt.Sprintf(" (line %d is indented more than line %d, which opens no block: line it up with line %d, or under the key it belongs to)", n, p, p)
+	case in < inAbove:
+		return fmt.Sprintf(" (line %d is indented less than line %d: check that it lines up with a key above it)", n, p)
+	}
+	return fmt.Sprintf(" (check the indentation of line %d against line %d)", n, p)
+}
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return strings.TrimSpace(s[:i])
@@ -293,6 +466,21 @@ func (l *loader) unwrap(n ast.Node) ast.Node {
 			return nil
 		default:
 			return n
+		}
+	}
+}
+
+// tagOf returns the tag written on n ("!!str"), looking through anchors,
+// or "".
+func tagOf(n ast.Node) string {
+	for {
+		switch v := n.(type) {
+		case *ast.TagNode:
+			return v.Start.Value
+		case *ast.AnchorNode:
+			n = v.Value
+		default:
+			return ""
 		}
 	}
 }
@@ -338,11 +526,42 @@ func describe(n ast.Node) string {
 	case *ast.SequenceNode:
 		return "a list"
 	case *ast.StringNode:
-		return strconv.Quote(v.Value)
+		return quote(v.Value)
 	case *ast.NullNode, nil:
 		return "empty"
 	}
-	return strconv.Quote(n.GetToken().Value)
+	return quote(n.GetToken().Value)
+}
+
+// unprintable returns the first character of s that has no place in a
+// name, escaped, and true: invalid UTF-8, a control character (NUL, a
+// terminal escape) or an invisible format character (a bidirectional
+// override). Such names would print as something else, or as nothing.
+func unprintable(s string) (string, bool) {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && len(s[i:]) > 0 && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return fmt.Sprintf("invalid UTF-8 (byte %#x)", s[i]), true
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			return "the character " + strconv.QuoteRune(r), true
+		}
+	}
+	return "", false
+}
+
+// quote quotes a name for a message, escaping what is not printable and
+// cutting it past maxQuoted runes, so that a hostile name neither drives
+// the terminal nor floods it.
+func quote(s string) string {
+	const maxQuoted = 64
+	n := 0
+	for i := range s {
+		if n == maxQuoted {
+			return strconv.Quote(s[:i]) + "…"
+		}
+		n++
+	}
+	return strconv.Quote(s)
 }
 
 func keyName(k ast.MapKeyNode) string {
@@ -365,7 +584,7 @@ func (l *loader) fields(entries []*ast.MappingValueNode, what string, allowed ..
 			}
 		}
 		if !known {
-			msg := fmt.Sprintf("unknown key %q in %s", k, what)
+			msg := fmt.Sprintf("unknown key %s in %s", quote(k), what)
 			if s := suggest.Closest(k, allowed); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			} else {
@@ -387,6 +606,10 @@ func (l *loader) name(n ast.Node, what string) (string, bool) {
 		if v.Value == "" {
 			l.errorf(n, "%s is empty", what)
 			return "", false
+		}
+		if bad, ok := unprintable(v.Value); ok {
+			l.errorf(n, "%s %s holds %s; names are printable text", what, quote(v.Value), bad)
+			return v.Value, false // kept, so that it is not reported as missing too
 		}
 		return v.Value, true
 	case nil, *ast.NullNode:
@@ -457,6 +680,7 @@ func (l *loader) document(body ast.Node) {
 		}
 	}
 	if mv, ok := f["goals"]; ok {
+		l.pos["goals"] = position(mv.Key)
 		for i, item := range l.sequence(mv.Value, "goals") {
 			l.goal(i, item)
 		}
@@ -485,18 +709,62 @@ func factWord(path string) string {
 func (l *loader) facts(path string, n ast.Node) map[string]bool {
 	l.pos[path] = position(n)
 	out := map[string]bool{}
+	l.factMaps = append(l.factMaps, factMap{path, out})
 	for _, mv := range l.mapping(n, path) {
 		k := keyName(mv.Key)
 		l.pos[path+"."+k] = position(mv.Key)
 		v := l.unwrap(mv.Value)
 		b, ok := v.(*ast.BoolNode)
+		if tagOf(mv.Value) == "!!str" {
+			ok = false // "!!str true" is the text true, not the boolean
+		}
 		if !ok {
-			l.errorf(valueOrKey(mv), "%s %q must be true or false, not %s", factWord(path), k, describe(v))
+			if parent, nested := nestedKey(path, k, v); nested {
+				l.errorf(mv.Key, "%s: is indented under %s:, so it reads as a %s named %s; indent it like %s: to make it the %s's own key", k, parent, factWord(path), quote(k), parent, owner(path))
+				continue
+			}
+			l.errorf(valueOrKey(mv), "%s %s must be true or false, not %s", factWord(path), quote(k), describe(v))
 			continue
 		}
 		out[k] = b.Value
 	}
 	return out
+}
+
+// nestedKey reports whether the entry k of the fact map at path, whose
+// value v is no boolean, is a key of the map's owner indented one level
+// too deep (effects: under preconditions:), and names the map's key.
+func nestedKey(path, k string, v ast.Node) (string, bool) {
+	parent := path[strings.LastIndexByte(path, '.')+1:]
+	var siblings []string
+	switch {
+	case strings.HasPrefix(path, "actions[") && (parent == "preconditions" || parent == "effects"):
+		siblings = []string{"name", "preconditions", "effects", "cost"}
+	case strings.HasPrefix(path, "goals["):
+		siblings = []string{"name", "conditions"}
+	case strings.HasPrefix(path, "htn."):
+		siblings = []string{"name", "conditions", "subtasks"}
+	}
+	if _, isBool := v.(*ast.BoolNode); isBool {
+		return "", false
+	}
+	for _, s := range siblings {
+		if s == k && s != parent {
+			return parent, true
+		}
+	}
+	return "", false
+}
+
+// owner names what the fact map at path belongs to.
+func owner(path string) string {
+	switch {
+	case strings.HasPrefix(path, "actions["):
+		return "action"
+	case strings.HasPrefix(path, "goals["):
+		return "goal"
+	}
+	return "method"
 }
 
 func valueOrKey(mv *ast.MappingValueNode) ast.Node {
@@ -525,9 +793,9 @@ func (l *loader) action(i int, item ast.Node) {
 		a.Cost = l.cost(path+".cost", mv.Value, i)
 	} else {
 		if a.Name != "" {
-			l.errorf(item, "action %q has no cost", a.Name)
+			l.errorf(item, "action %s has no cost; give it one, such as cost: 1 (or a list of rules ending with a default, such as cost: [{when: {in_cover: true}, cost: 1}, {cost: 4}])", quote(a.Name))
 		} else {
-			l.errorf(item, "action has no cost")
+			l.errorf(item, "action has no cost; give it one, such as cost: 1")
 		}
 		a.Cost = goap.Const(1)
 	}
@@ -537,8 +805,27 @@ func (l *loader) action(i int, item ast.Node) {
 // number reads a numeric scalar; ok is false (and the error reported) if n
 // is not one.
 func (l *loader) number(n ast.Node, what string) (float64, bool) {
+	tag := tagOf(n)
 	n = l.unwrap(n)
+	if tag == "!!str" {
+		l.errorf(n, "%s must be a number, not the text %s", what, describe(n))
+		return 0, false
+	}
 	switch v := n.(type) {
+	case *ast.StringNode:
+		// The parser leaves some plain numbers as text (1e308, and
+		// integers past 64 bits): YAML 1.2 reads them as numbers.
+		if v.GetToken().Type != token.StringType {
+			break // quoted: text
+		}
+		x, err := strconv.ParseFloat(v.Value, 64)
+		if err == nil {
+			return x, true
+		}
+		if errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0) {
+			l.errorf(n, "%s %s is out of range: costs must be finite numbers, at most %g", what, quote(v.Value), math.MaxFloat64)
+			return 0, false
+		}
 	case *ast.IntegerNode:
 		switch x := v.Value.(type) {
 		case int64:
@@ -562,8 +849,7 @@ func (l *loader) number(n ast.Node, what string) (float64, bool) {
 // rest of the file can still be checked.
 func (l *loader) cost(path string, n ast.Node, action int) goap.Cost {
 	l.pos[path] = position(n)
-	n = l.unwrap(n)
-	if seq, ok := n.(*ast.SequenceNode); ok {
+	if seq, ok := l.unwrap(n).(*ast.SequenceNode); ok {
 		var rules []goap.CostRule
 		def, hasDefault := 0.0, false
 		for j, item := range seq.Values {
@@ -575,7 +861,7 @@ func (l *loader) cost(path string, n ast.Node, action int) goap.Cost {
 				l.pos[rp+".cost"] = position(mv.Value)
 				c, _ = l.number(mv.Value, "cost")
 			} else {
-				l.errorf(item, "cost rule has no cost")
+				l.errorf(item, "cost rule has no cost; give it one, such as {when: {in_cover: true}, cost: 1}")
 			}
 			mv, hasWhen := f["when"]
 			switch {
@@ -588,7 +874,7 @@ func (l *loader) cost(path string, n ast.Node, action int) goap.Cost {
 			}
 		}
 		if !hasDefault {
-			l.errorf(n, "cost rule list has no default: end it with a rule without when, such as {cost: 4}")
+			l.errorf(seq, "cost rule list has no default: end it with a rule without when, such as {cost: 4}")
 			l.markBadCost(action)
 			return goap.Const(1)
 		}
@@ -680,12 +966,13 @@ func (l *loader) method(path string, item ast.Node) htn.MethodSpec {
 // the GOAP part is invalid, the HTN is still checked against a repaired
 // copy, so that the file's errors are reported all at once.
 func (l *loader) build(f *File) {
+	l.dropUnknownFacts()
 	g, err := goap.NewDomain(l.spec)
 	if err != nil {
 		var es goap.SpecErrors
 		if errors.As(err, &es) {
 			for _, e := range es {
-				if l.costStandIn(e.Path) || l.isBroken(e.Path) {
+				if l.costStandIn(e.Path) || l.isBroken(e.Path) || l.unknown[e.Path] {
 					continue
 				}
 				l.errorAt(lookup(l.pos, e.Path), "%s", e.Msg)
@@ -702,7 +989,7 @@ func (l *loader) build(f *File) {
 		var es htn.Errors
 		if errors.As(err, &es) {
 			for _, e := range es {
-				if !l.isBroken(e.Path) {
+				if !l.isBroken(e.Path) && !l.unknown[e.Path] {
 					l.errorAt(lookup(l.pos, e.Path), "%s", e.Msg)
 				}
 			}
@@ -710,6 +997,59 @@ func (l *loader) build(f *File) {
 	}
 	f.GOAP, f.HTN = g, h
 	f.Sensed = l.resolveSensed(g)
+}
+
+// dropUnknownFacts reports each fact named in a fact map but not declared,
+// and takes it out of the map, so that the planners, which would report
+// it again with their own suggestion, never see it.
+func (l *loader) dropUnknownFacts() {
+	declared := make(map[string]bool, len(l.spec.Facts))
+	for _, f := range l.spec.Facts {
+		declared[f] = true
+	}
+	l.unknown = map[string]bool{}
+	for _, fm := range l.factMaps {
+		for _, name := range slices.Sorted(maps.Keys(fm.m)) {
+			if declared[name] {
+				continue
+			}
+			path := fm.path + "." + name
+			l.errorAt(lookup(l.pos, path), "%s", l.unknownFact(name))
+			// The map's own path too: goap would judge the map
+			// without the name ("a rule with no condition").
+			l.unknown[path], l.unknown[fm.path] = true, true
+			delete(fm.m, name)
+		}
+	}
+}
+
+// unknownFact says that name is no declared fact, with the closest one if
+// there is one, or else the first few facts there are.
+func (l *loader) unknownFact(name string) string {
+	msg := "unknown fact " + quote(name)
+	if l.suggested >= maxSuggestions {
+		return msg
+	}
+	l.suggested++
+	if s := suggest.Closest(name, l.spec.Facts); s != "" {
+		return msg + fmt.Sprintf("; did you mean %s?", quote(s))
+	}
+	const listed = 10
+	facts := l.spec.Facts
+	if len(facts) == 0 {
+		return msg + "; the file declares no facts"
+	}
+	var sb strings.Builder
+	for i, f := range facts[:min(len(facts), listed)] {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		sb.WriteString(quote(f))
+	}
+	if len(facts) > listed {
+		fmt.Fprintf(&sb, " and %d more", len(facts)-listed)
+	}
+	return msg + "; declare it under facts, or use a declared one: " + sb.String()
 }
 
 // resolveSensed resolves the sensed key's names, reporting unknown and
@@ -725,11 +1065,7 @@ func (l *loader) resolveSensed(g *goap.Domain) []goap.Fact {
 		fact, ok := g.Fact(name)
 		switch {
 		case !ok:
-			msg := fmt.Sprintf("unknown fact %q", name)
-			if s := suggest.Closest(name, l.spec.Facts); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			l.errorAt(pos, "%s", msg)
+			l.errorAt(pos, "%s", l.unknownFact(name))
 		case seen[fact]:
 			l.errorAt(pos, "fact %q is already listed in sensed", name)
 		default:

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
@@ -93,10 +94,10 @@ func TestPathologicalInputIsRefusedEarly(t *testing.T) {
 	for _, tc := range []struct {
 		name, src, want string
 	}{
-		{"brackets", "name: x\nfacts: " + strings.Repeat("[", 100000), "x.yaml:2:72: nesting deeper than 64 levels"},
-		{"braces across lines", "name: x\nfacts:\n" + strings.Repeat("{\n", 100), "x.yaml:67:1: nesting deeper than 64 levels"},
+		{"brackets", "name: x\nfacts: " + strings.Repeat("[", 100000), "x.yaml:2:71: nesting deeper than 64 levels"},
+		{"braces across lines", "name: x\nfacts:\n" + strings.Repeat("{\n", 100), "x.yaml:66:1: nesting deeper than 64 levels"},
 		{"dashes", strings.Repeat("- ", 50000), "x.yaml:1:129: nesting deeper than 64 levels"},
-		{"size", "name: x\nfacts: [a]\n" + strings.Repeat("# padding\n", domain.MaxFileSize/10+1), "x.yaml:1:1: file is"},
+		{"size", "name: x\nfacts: [a]\n" + strings.Repeat("# padding\n", domain.MaxFileSize/10+1), "x.yaml: file is larger than 8 MiB"},
 	} {
 		_, err := domain.Parse("x.yaml", []byte(tc.src))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
@@ -107,5 +108,39 @@ func TestPathologicalInputIsRefusedEarly(t *testing.T) {
 	src := "name: x # [[[[\nfacts: ['[[[[[[', \"{{{{\\\"{{{{\"]\n"
 	if _, err := domain.Parse("x.yaml", []byte(strings.Replace(src, "[[[[", strings.Repeat("[", 100), 1))); err != nil {
 		t.Errorf("brackets in comments and quotes counted as nesting: %v", err)
+	}
+}
+
+func TestFormatWindowsLongLinesAndEscapes(t *testing.T) {
+	long := strings.Repeat("a", 1000) + "X" + strings.Repeat("b", 1000)
+	for _, tc := range []struct {
+		name, line string
+		col        int
+		echo       string // the echoed line, without the gutter
+	}{
+		{"short", "name: x", 7, "name: x"},
+		{"middle of a long line", long, 1001, "…" + strings.Repeat("a", 100) + "X" + strings.Repeat("b", 99) + "…"},
+		{"start of a long line", long, 1, strings.Repeat("a", 200) + "…"},
+		{"end of a long line", long, 2001, "…" + strings.Repeat("b", 200)},
+		{"past the end of a long line", long, 5000, "…" + strings.Repeat("b", 200)},
+		{"escapes", "name: \x1b[31mred\x00\xff\u202e", 7, `name: \x1b[31mred\x00\xff\u202e`},
+	} {
+		err := &domain.Error{File: "f\x1b.yaml", Pos: domain.Pos{Line: 1, Col: tc.col}, Msg: "bad \x07"}
+		got := domain.Format(err, []byte(tc.line))
+		lines := strings.Split(got, "\n")
+		if lines[0] != fmt.Sprintf(`f\x1b.yaml:1:%d: bad \a`, tc.col) {
+			t.Errorf("%s: message line %q", tc.name, lines[0])
+		}
+		if echo := strings.TrimPrefix(lines[1], "    1 | "); echo != tc.echo {
+			t.Errorf("%s: echo\n%q, want\n%q", tc.name, echo, tc.echo)
+		}
+		if c := strings.Index(lines[2], "^") - len("      | "); c < 0 || []rune(lines[1][len("    1 | "):])[min(c, len([]rune(tc.echo))-1)] != []rune(tc.echo)[min(c, len([]rune(tc.echo))-1)] {
+			t.Errorf("%s: caret at %d", tc.name, c)
+		}
+		for _, r := range got {
+			if r != '\n' && !unicode.IsPrint(r) {
+				t.Errorf("%s: unprintable %q in %q", tc.name, r, got)
+			}
+		}
 	}
 }

@@ -235,7 +235,7 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 	if len(positional) > 1 {
 		return nil, usageErr(e, fset, "one domain file at most, got %d: %s", len(positional), strings.Join(positional, " "))
 	}
-	name, src, err := read(positional)
+	name, src, err := read(e.stdin, positional)
 	if err != nil {
 		if _, positioned := err.(domain.ErrorList); positioned {
 			fmt.Fprint(e.stderr, domain.Format(err, nil))
@@ -277,18 +277,29 @@ func errorText(err error) string {
 	return msg
 }
 
-// read returns the named domain file: from disk, or else a shipped one of
-// that name, or the default when no name is given.
-func read(positional []string) (name string, src []byte, err error) {
+// read returns the named domain file: standard input for "-", from disk,
+// or else a shipped one of that name, or the default when no name is
+// given. Whatever the source, at most domain.MaxFileSize bytes are read.
+func read(stdin io.Reader, positional []string) (name string, src []byte, err error) {
 	if len(positional) == 0 {
 		src, err = fs.ReadFile(domains.Files, domains.Default)
 		return domains.Default, src, err
 	}
 	name = positional[0]
+	if name == "-" {
+		src, err = domain.ReadFrom("<stdin>", stdin)
+		return "<stdin>", src, err
+	}
 	src, err = domain.ReadFile(name)
 	if shipped := embedded(name); errors.Is(err, fs.ErrNotExist) && shipped != "" {
 		src, err = fs.ReadFile(domains.Files, shipped)
 		return shipped, src, err
+	}
+	// A file that cannot be read is reported like the loader's errors,
+	// FILE: message, with the name escaped if it holds control characters.
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = domain.ErrorList{{File: name, Msg: pe.Err.Error()}}
 	}
 	return name, src, err
 }
