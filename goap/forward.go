@@ -26,7 +26,7 @@ type successor struct {
 // and hashes the successors; a tight third loop touches each successor's slot in the state
 // table, so that on a search too large for the cache the processor waits
 // for all of those misses at once; the last interns and queues them.
-func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options, budget int) Result {
+func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options) Result {
 	d := p.d
 	W := d.words
 	tr := opt.Trace
@@ -36,6 +36,10 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	per := goal.fixMax
 	heur := opt.Heuristic
 	nActions := len(d.actions)
+	m := p.meter(generalNodeBytes+16*W, nActions*(successorBytes+16*W), nActions, nActions*W, W+1)
+	if tr != nil {
+		m.traced(nActions, nActions, W)
+	}
 
 	p.reset(W)
 	res := Result{Plan: dst}
@@ -62,7 +66,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 			continue // a cheaper path to this state was found after this entry
 		}
 		copy(cur, p.tab.Key(n.state))
-		if p.settle(&res, dst, e.Node, n.g, holds(cur, gm, gv), false, budget, tr) {
+		if p.settle(&res, dst, e.Node, n.g, holds(cur, gm, gv), false, &m, tr) {
 			p.sink += sink
 			return res
 		}
