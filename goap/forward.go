@@ -45,6 +45,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	res := Result{Plan: dst}
 	id, in, added := p.tab.Intern(start)
 	p.addNode(id, in, added, node{parent: -1, action: NoAction}, limitDepth)
+	p.relaxWork = 0
 	h0 := p.forwardEstimate(heur, prof, start, gm, gv, per, unit)
 	if tr != nil {
 		tr.addNode(start, -1, NoAction, 0, h0, 0)
@@ -171,6 +172,15 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				h = byUnmet[unmet(next, gm, gv)]
 			} else {
 				h = p.forwardEstimate(heur, prof, next, gm, gv, per, unit)
+				// A relaxation per successor, its passes unknown in
+				// advance: counted as done, and the limit tested each time,
+				// so that no expansion runs far past it.
+				m.spent, p.relaxWork = m.spent+p.relaxWork, 0
+				if m.work(res.Expanded, res.Generated) > m.maxWork {
+					res.Status, res.Bound = BudgetExhausted, BoundWork
+					p.sink += sink
+					return res
+				}
 			}
 			if tr != nil {
 				tr.addNode(next, e.Node, s.action, g, h, depth)
@@ -214,7 +224,7 @@ func (p *Planner) forwardEstimate(heur Heuristic, prof *Profile, s, gm, gv []uin
 	case Blind:
 		return 0
 	case HMax:
-		prof.relaxed.fill(p.dist, s, len(p.d.facts))
+		p.relaxWork += prof.relaxed.fill(p.dist, s, len(p.d.facts))
 		return max(conditionMax(p.dist, gm, gv), countBound(unmet(s, gm, gv), per, unit))
 	}
 	return countBound(unmet(s, gm, gv), per, unit)

@@ -121,6 +121,24 @@ func TestWorkLimit(t *testing.T) {
 	}
 }
 
+// TestWorkLimitCountsRelaxations: forward HMax runs a relaxation per
+// successor, a pass over every operator and literal until nothing changes,
+// which dwarfs the rest of an expansion; the work limit must count it.
+func TestWorkLimitCountsRelaxations(t *testing.T) {
+	d := mustDomain(t, toggles(40, 0, 1.3))
+	const limit = 1 << 20
+	res, err := goap.NewPlanner(d).Plan(nil, d.NewState(), d.Goal("All"), goap.Options{Heuristic: goap.HMax, Budget: math.MaxInt, MaxWork: limit})
+	if res.Bound != goap.BoundWork || !errors.Is(err, goap.ErrBudgetExhausted) {
+		t.Fatalf("%+v, %v: want the work limit reached", res, err)
+	}
+	// An expansion here makes at least one new node, whose relaxation
+	// passes at least twice (one that changes, one that confirms) over 80
+	// operators and 160 literals: at least 480 units an expansion.
+	if res.Expanded > limit/480+1 {
+		t.Errorf("%d expanded under a work limit of %d: relaxations not counted", res.Expanded, limit)
+	}
+}
+
 // TestBudgetCannotOutgrowMemory: a budget of a trillion states is bounded
 // by the default memory ceiling, and the status says so.
 func TestBudgetCannotOutgrowMemory(t *testing.T) {

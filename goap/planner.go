@@ -208,6 +208,7 @@ type Planner struct {
 	// The current search's limits, from its Options.
 	budget, maxBytes, maxWork int
 	spent                     int // work of a delayed search that handed over
+	relaxWork                 int // work of the h_max relaxations since last counted
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
