@@ -142,8 +142,9 @@ type Options struct {
 	// counted at its worst-case capacity. 0 means DefaultMaxBytes.
 	MaxBytes int
 	// MaxWork bounds the search's work: one unit per word of state read to
-	// test an action (and each of its cost cases, backward), and per
-	// successor made one per word of its state plus one for its node.
+	// test an action (and each of its cost cases, backward), per successor
+	// made one per word of its state plus one for its node, and, forward
+	// with HMax, one per operator and literal of each relaxation pass.
 	// 0 means DefaultMaxWork.
 	MaxWork int
 }
