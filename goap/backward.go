@@ -14,10 +14,17 @@ import (
 // regressed once per mutually exclusive cost case, with the case's facts
 // added to its preconditions: the step's cost is then known whatever the
 // rest of the state holds.
-func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options, budget int) Result {
+func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options) Result {
 	d := p.d
 	W := d.words
 	tr := opt.Trace
+	// An expansion tests every action's relevance and regresses every case
+	// of the relevant ones, each over keys of 2W words.
+	nActions, nCases := len(d.actions), len(prof.cases)
+	m := p.meter(generalNodeBytes+32*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
+	if tr != nil {
+		m.traced(nActions+nCases, nCases, 2*W)
+	}
 	limitDepth := opt.MaxDepth > 0
 	unit := prof.minCost
 	per := prof.maxEffects
@@ -59,7 +66,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 		}
 		copy(cur, p.tab.Key(n.state))
 		mask, value := cur[:W], cur[W:]
-		if p.settle(&res, dst, e.Node, n.g, holds(start, mask, value), true, budget, tr) {
+		if p.settle(&res, dst, e.Node, n.g, holds(start, mask, value), true, &m, tr) {
 			return res
 		}
 		depth := n.depth + 1

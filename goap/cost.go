@@ -17,7 +17,7 @@ const (
 // Cost is an action's cost: a constant, an ordered list of rules over the
 // state the action is applied in, or a Go function of that state. The zero
 // Cost is unset, which a domain rejects: every action must say what it costs.
-// Costs are positive and finite.
+// Costs are positive and at most MaxCost, so that no plan's sum overflows.
 type Cost struct {
 	kind  costKind
 	value float64 // the constant, or the rules' default
@@ -53,10 +53,11 @@ func Rules(otherwise float64, rules ...CostRule) Cost {
 
 // Func is a state-dependent cost computed by Go code. The function receives a
 // read-only view of the state the action is applied in, valid only during
-// the call, and must return a finite cost of at least min, which must be
-// positive: heuristics divide by the least cost in the domain to stay
-// admissible, so a cost below the declared minimum could make a plan
-// suboptimal and makes the planner panic instead. A Go function cannot be
+// the call, and must return a cost of at least min, which must be positive,
+// and at most MaxCost: heuristics divide by the least cost in the domain to
+// stay admissible, so a cost below the declared minimum could make a plan
+// suboptimal, and one above MaxCost could overflow a plan's sum; either,
+// or NaN, makes the planner panic, naming the action. A Go function cannot be
 // regressed, so backward search refuses actions with such costs.
 func Func(min float64, fn func(State) float64) Cost {
 	return Cost{kind: costFunc, fn: fn, min: min}
@@ -80,7 +81,7 @@ func (c Cost) RuleList() (rules []CostRule, otherwise float64, ok bool) {
 	return c.rules, c.value, c.kind == costRules
 }
 
-func validCost(v float64) bool { return v > 0 && !math.IsInf(v, 1) && !math.IsNaN(v) }
+func validCost(v float64) bool { return v > 0 && v <= MaxCost } // false for NaN
 
 func costMessage(v float64) string {
 	switch {
@@ -90,9 +91,22 @@ func costMessage(v float64) string {
 		return "cost is infinite"
 	case v == 0:
 		return "cost is 0; costs must be positive"
+	case v > MaxCost:
+		return fmt.Sprintf("cost is %g; costs must be at most %g, so that a plan's total stays finite", v, float64(MaxCost))
 	default:
 		return fmt.Sprintf("cost is %g; costs must be positive", v)
 	}
+}
+
+// costMessageOf is costMessage naming the action, where a value cannot
+// have been meant (not a number, infinite or past MaxCost) and the file's
+// line may not show where it came from (a computed value, YAML's .nan).
+func costMessageOf(action string, v float64) string {
+	msg := costMessage(v)
+	if (math.IsNaN(v) || v > MaxCost) && action != "" {
+		msg += fmt.Sprintf(" (action %q)", action)
+	}
+	return msg
 }
 
 // costRule is a compiled CostRule: its condition as bit masks.
@@ -126,8 +140,8 @@ func (c *actionCost) at(s []uint64) float64 {
 		return c.value
 	}
 	v := c.fn(State{words: s})
-	if !(v >= c.min) || math.IsInf(v, 1) {
-		panic(fmt.Sprintf("goap: cost function of action %q returned %g, below its declared minimum %g or not finite", c.name, v, c.min))
+	if !(v >= c.min && v <= MaxCost) {
+		panic(fmt.Sprintf("goap: cost function of action %q returned %g, below its declared minimum %g, above MaxCost or not a number", c.name, v, c.min))
 	}
 	return v
 }
@@ -155,6 +169,22 @@ type costCase struct {
 // memory blow-up.
 const maxCostCases = 4096
 
+// maxRuleCases bounds the cases of all of a profile's rule lists together,
+// and maxRuleCaseWords their masks, two state-wide words per case: many
+// actions each under maxCostCases could otherwise still exhaust memory.
+// On a domain of at most 64 facts the count decides (2^18 cases, some
+// 30 MiB); on wider ones the masks' 64 MiB (2 683 cases at 100 000 facts).
+// A constant or Go-function cost is one case sharing the action's masks
+// and does not count.
+const (
+	maxRuleCases     = 1 << 18
+	maxRuleCaseWords = 1 << 23
+)
+
+// ruleCaseLimit returns how many rule-list cases a profile of a domain
+// with states of words words may hold.
+func ruleCaseLimit(words int) int { return min(maxRuleCases, maxRuleCaseWords/(2*words)) }
+
 // splitCost splits a compiled cost into mutually exclusive, exhaustive
 // conjunctive cases under the preconditions (preMask, preValue). Rule i
 // applies when its condition holds and no earlier rule's does; "rule j does
@@ -163,6 +193,14 @@ const maxCostCases = 4096
 // one case at its declared minimum, usable only by relaxations.
 func splitCost(c *actionCost, preMask, preValue []uint64) ([]costCase, bool) {
 	words := len(preMask)
+	if c.kind != costRules {
+		// One case: the preconditions themselves, shared, not copied.
+		cost := c.value
+		if c.kind == costFunc {
+			cost = c.min
+		}
+		return []costCase{{mask: preMask, value: preValue, cost: cost}}, true
+	}
 	var out []costCase
 	ok := true
 	var rec func(i int, mask, value []uint64)

@@ -3,6 +3,7 @@ package goap
 import (
 	"fmt"
 	"maps"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -258,13 +259,13 @@ func (b *builder) cost(path, action string, c Cost) actionCost {
 		b.errorf(path, "cost is required")
 	case costConst:
 		if !validCost(c.value) {
-			b.errorf(path, "%s", costMessage(c.value))
+			b.errorf(path, "%s", costMessageOf(action, c.value))
 		}
 	case costRules:
 		for i, r := range c.rules {
 			rp := fmt.Sprintf("%s[%d]", path, i)
 			if !validCost(r.Cost) {
-				b.errorf(rp+".cost", "%s", costMessage(r.Cost))
+				b.errorf(rp+".cost", "%s", costMessageOf(action, r.Cost))
 			}
 			if len(r.When) == 0 {
 				b.errorf(rp+".when", "a rule with no condition always applies; make it the default instead")
@@ -274,14 +275,14 @@ func (b *builder) cost(path, action string, c Cost) actionCost {
 			out.rules = append(out.rules, cr)
 		}
 		if !validCost(c.value) {
-			b.errorf(fmt.Sprintf("%s[%d].cost", path, len(c.rules)), "default %s", costMessage(c.value))
+			b.errorf(fmt.Sprintf("%s[%d].cost", path, len(c.rules)), "default %s", costMessageOf(action, c.value))
 		}
 	case costFunc:
 		if c.fn == nil {
 			b.errorf(path, "cost function is nil")
 		}
 		if !validCost(c.min) {
-			b.errorf(path, "declared minimum %s", costMessage(c.min))
+			b.errorf(path, "declared minimum %s", costMessageOf(action, c.min))
 		}
 	}
 	return out
@@ -440,9 +441,27 @@ func (d *Domain) FormatCondition(c Condition) string {
 }
 
 func (d *Domain) checkState(s State) {
-	if len(s.words) != d.words {
-		panic(fmt.Sprintf("goap: state has %d words, domain %q needs %d: make states with the domain", len(s.words), d.name, d.words))
+	if err := d.CheckState(s); err != nil {
+		panic(err.Error())
 	}
+}
+
+// CheckState reports whether s can be a state of d: one word per 64 facts,
+// and no bit set past the domain's last fact. Plan panics with this error's
+// message on a state that fails it; a caller that builds states from words
+// it did not get from d (StateFromWords) can check them first.
+func (d *Domain) CheckState(s State) error {
+	if len(s.words) != d.words {
+		return fmt.Errorf("goap: state has %d words, domain %q needs %d: make states with the domain", len(s.words), d.name, d.words)
+	}
+	if r := len(d.facts) & 63; r != 0 {
+		if extra := s.words[d.words-1] >> uint(r); extra != 0 {
+			return fmt.Errorf("goap: state sets bit %d, past the %d facts of domain %q: make states with the domain", (d.words-1)*64+r+bits.TrailingZeros64(extra), len(d.facts), d.name)
+		}
+	} else if len(d.facts) == 0 && s.words[0] != 0 {
+		return fmt.Errorf("goap: state sets bit %d, but domain %q has no facts: make states with the domain", bits.TrailingZeros64(s.words[0]), d.name)
+	}
+	return nil
 }
 
 func (d *Domain) checkGoal(g *Goal) {

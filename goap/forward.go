@@ -26,7 +26,7 @@ type successor struct {
 // and hashes the successors; a tight third loop touches each successor's slot in the state
 // table, so that on a search too large for the cache the processor waits
 // for all of those misses at once; the last interns and queues them.
-func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options, budget int) Result {
+func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Profile, opt Options) Result {
 	d := p.d
 	W := d.words
 	tr := opt.Trace
@@ -36,11 +36,16 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	per := goal.fixMax
 	heur := opt.Heuristic
 	nActions := len(d.actions)
+	m := p.meter(generalNodeBytes+16*W, nActions*(successorBytes+16*W), nActions, nActions*W, W+1)
+	if tr != nil {
+		m.traced(nActions, nActions, W)
+	}
 
 	p.reset(W)
 	res := Result{Plan: dst}
 	id, in, added := p.tab.Intern(start)
 	p.addNode(id, in, added, node{parent: -1, action: NoAction}, limitDepth)
+	p.relaxWork = 0
 	h0 := p.forwardEstimate(heur, prof, start, gm, gv, per, unit)
 	if tr != nil {
 		tr.addNode(start, -1, NoAction, 0, h0, 0)
@@ -62,7 +67,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 			continue // a cheaper path to this state was found after this entry
 		}
 		copy(cur, p.tab.Key(n.state))
-		if p.settle(&res, dst, e.Node, n.g, holds(cur, gm, gv), false, budget, tr) {
+		if p.settle(&res, dst, e.Node, n.g, holds(cur, gm, gv), false, &m, tr) {
 			p.sink += sink
 			return res
 		}
@@ -167,6 +172,15 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				h = byUnmet[unmet(next, gm, gv)]
 			} else {
 				h = p.forwardEstimate(heur, prof, next, gm, gv, per, unit)
+				// A relaxation per successor, its passes unknown in
+				// advance: counted as done, and the limit tested each time,
+				// so that no expansion runs far past it.
+				m.spent, p.relaxWork = m.spent+p.relaxWork, 0
+				if m.work(res.Expanded, res.Generated) > m.maxWork {
+					res.Status, res.Bound = BudgetExhausted, BoundWork
+					p.sink += sink
+					return res
+				}
 			}
 			if tr != nil {
 				tr.addNode(next, e.Node, s.action, g, h, depth)
@@ -210,7 +224,7 @@ func (p *Planner) forwardEstimate(heur Heuristic, prof *Profile, s, gm, gv []uin
 	case Blind:
 		return 0
 	case HMax:
-		prof.relaxed.fill(p.dist, s, len(p.d.facts))
+		p.relaxWork += prof.relaxed.fill(p.dist, s, len(p.d.facts))
 		return max(conditionMax(p.dist, gm, gv), countBound(unmet(s, gm, gv), per, unit))
 	}
 	return countBound(unmet(s, gm, gv), per, unit)

@@ -99,8 +99,10 @@ func appendLiterals(dst []int32, mask, value []uint64) []int32 {
 }
 
 // fill computes, into dist (two entries per fact), the h_max cost of every
-// literal from state s. Unreachable literals are +Inf.
-func (r *relaxation) fill(dist []float64, s []uint64, nfacts int) {
+// literal from state s. Unreachable literals are +Inf. It returns its
+// work, in the units of Options.MaxWork: one per operator and literal
+// visited, per pass.
+func (r *relaxation) fill(dist []float64, s []uint64, nfacts int) (work int) {
 	inf := math.Inf(1)
 	for f := 0; f < nfacts; f++ {
 		if s[f>>6]&(1<<(uint(f)&63)) != 0 {
@@ -113,6 +115,7 @@ func (r *relaxation) fill(dist []float64, s []uint64, nfacts int) {
 	// layer, and domains are small enough that this beats a queue.
 	for changed := true; changed; {
 		changed = false
+		work += len(r.ops) + len(r.lit)
 		for i := range r.ops {
 			op := &r.ops[i]
 			c := 0.0
@@ -133,6 +136,7 @@ func (r *relaxation) fill(dist []float64, s []uint64, nfacts int) {
 			}
 		}
 	}
+	return work
 }
 
 // conditionMax returns the dearest literal of (mask, value) under dist.

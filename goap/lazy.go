@@ -28,8 +28,10 @@ import "math/bits"
 // queued: on a domain with many applicable actions per state, queueing every
 // duplicate would take far more memory than forwardWord, which then makes
 // the same search from the start.
-func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) (Result, bool) {
+func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic) (Result, bool) {
 	d := p.d
+	m := p.meter(lazyNodeBytes, 0, len(d.actions), len(d.actions), 2)
+	limit := min(p.lazyLimit, m.nodeCap)
 	p.closed.reset()
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	var hOf [65]int // an array: the compiler drops the bounds checks
@@ -56,11 +58,11 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		}
 		u := bits.OnesCount64((s ^ gv) & gm)
 		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, budget, false) {
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, false) {
 			return res, true
 		}
-		if len(nodes) > p.lazyLimit {
-			return Result{Plan: dst}, false
+		if len(nodes) > limit {
+			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++
 		d.applicableWord(s, app)
@@ -109,21 +111,25 @@ func (p *Planner) wholeEstimates(n, per int, prof *Profile, heur Heuristic) []in
 }
 
 // settleDelayed is settle for the delayed searches: an entry taken with u
-// unmet facts at cost g ends the search if u is 0 (found) or the budget is
-// spent; otherwise the caller expands it.
+// unmet facts at cost g ends the search if u is 0 (found) or the budget of
+// states or work is spent; otherwise the caller expands it. Memory is the
+// caller's to test: past its limit it hands over rather than stop.
 func settleDelayed[N any, P interface {
 	*N
 	link() (int32, ActionID)
-}](res *Result, dst []ActionID, nodes []N, ni int32, g float64, u, budget int, backward bool) bool {
+}](res *Result, dst []ActionID, nodes []N, ni int32, g float64, u int, m *meter, backward bool) bool {
 	if u == 0 {
 		res.Status, res.Cost, res.Plan = Found, g, appendPath[N, P](dst, nodes, ni, backward)
 		return true
 	}
-	if res.Expanded >= budget {
-		res.Status = BudgetExhausted
-		return true
-	}
-	return false
+	return m.over(res, 0)
+}
+
+// handOver ends a delayed search whose queue outgrew its memory, handing
+// the work it spent to the search that takes over from the start.
+func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
+	p.spent = m.work(res.Expanded, res.Generated)
+	return Result{Plan: dst}, false
 }
 
 // maxLazyNodes is how many entries forwardLazy queues before it gives up:
@@ -141,9 +147,10 @@ func (p *Planner) lazyEntries(words int) int { return p.lazyLimit * 20 / (12 + 8
 // kept in one flat arena, W words each, beside their nodes; the set of
 // expanded states is an intern table. It returns false, as forwardLazy
 // does, once its queue would take more memory than forwardLazy's limit.
-func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) (Result, bool) {
+func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic) (Result, bool) {
 	d := p.d
 	W := d.words
+	m := p.meter(wideNodeBytes+32*W, 0, len(d.actions), len(d.actions)*W, W+1)
 	p.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
 	hOf := p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof, heur)
@@ -152,7 +159,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	masks := d.masks
 	app := p.applicable
 	cur := p.cur[:W]
-	limit := p.lazyEntries(W)
+	limit := min(p.lazyEntries(W), m.nodeCap)
 
 	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
 	words := append(p.wideWords[:0], start...)
@@ -170,13 +177,14 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 		}
 		u := unmet(cur, gm, gv)
 		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, budget, false) {
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, false) {
 			return res, true
 		}
 		if len(nodes) > limit {
-			return Result{Plan: dst}, false
+			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++
+		words = reserve(words, len(d.actions)*W)
 		d.applicableWide(cur, app)
 		for k, word := range app {
 			word &= prof.capable[k]
@@ -300,15 +308,17 @@ func (m *wordSet) grow() {
 // no depth limit and no trace. It regresses in the same order as backward,
 // so it makes the same search, and returns false, handing over, once its
 // queue would take more memory than forwardLazy's limit.
-func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) (Result, bool) {
+func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic) (Result, bool) {
 	d := p.d
 	W := d.words
+	nActions, nCases := len(d.actions), len(prof.cases)
+	m := p.meter(wideNodeBytes+64*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
 	p.closedWide.Reset(2 * W)
 	hOf := p.wholeEstimates(len(d.facts), prof.maxEffects, prof, heur)
 	scale := prof.costScale
 	cases, caseOf := prof.cases, prof.caseOf
 	cur := p.cur[:2*W]
-	limit := p.lazyEntries(2 * W)
+	limit := min(p.lazyEntries(2*W), m.nodeCap)
 
 	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
 	words := append(append(p.wideWords[:0], goal.cond.mask...), goal.cond.value...)
@@ -327,13 +337,14 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		mask, value := cur[:W], cur[W:]
 		u := unmet(start, mask, value)
 		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, budget, true) {
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, true) {
 			return res, true
 		}
 		if len(nodes) > limit {
-			return Result{Plan: dst}, false
+			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++
+		words = reserve(words, nCases*2*W)
 		for ai := range d.actions {
 			if prof.capable[ai>>6]&(1<<(uint(ai)&63)) == 0 {
 				continue

@@ -37,7 +37,8 @@ const (
 	// NoPlan: every reachable state was expanded and none meets the goal.
 	// It is a normal outcome, not an error.
 	NoPlan
-	// BudgetExhausted: the node budget ran out first.
+	// BudgetExhausted: a limit on the search's size ran out first: the
+	// states expanded, the memory or the work (Result.Bound says which).
 	BudgetExhausted
 	// DepthExceeded: no plan within the depth limit; longer ones were pruned.
 	DepthExceeded
@@ -73,20 +74,26 @@ var (
 	ErrNotRegressable  = errors.New("cost is a Go function and cannot be regressed")
 )
 
-// SearchError reports a search that ended without an answer: the budget ran
-// out, or only plans longer than the depth limit could exist. It names the
-// goal. errors.Is matches ErrBudgetExhausted or ErrDepthExceeded.
+// SearchError reports a search that ended without an answer: a budget ran
+// out (states, memory or work), or only plans longer than the depth limit
+// could exist. It names the goal and the limit. errors.Is matches
+// ErrBudgetExhausted or ErrDepthExceeded.
 type SearchError struct {
 	Goal   string
 	Status Status // BudgetExhausted or DepthExceeded
-	Limit  int    // the budget or the depth limit
+	Bound  Bound  // which limit: BoundStates, BoundBytes, BoundWork or BoundDepth
+	Limit  int    // its value: the budget, the bytes, the work or the depth
 	Result Result // statistics of the search so far (never a plan)
 }
 
 func (e *SearchError) Error() string {
-	switch e.Status {
-	case BudgetExhausted:
+	switch e.Bound {
+	case BoundStates:
 		return fmt.Sprintf("goap: goal %q: node budget of %d states exhausted", e.Goal, e.Limit)
+	case BoundBytes:
+		return fmt.Sprintf("goap: goal %q: search budget exhausted: memory ceiling of %d bytes reached", e.Goal, e.Limit)
+	case BoundWork:
+		return fmt.Sprintf("goap: goal %q: search budget exhausted: work limit of %d reached", e.Goal, e.Limit)
 	default:
 		return fmt.Sprintf("goap: goal %q: no plan of at most %d steps", e.Goal, e.Limit)
 	}
@@ -114,7 +121,15 @@ func (e *RegressionError) Error() string {
 func (e *RegressionError) Unwrap() error { return ErrNotRegressable }
 
 // Options tune one search. The zero value is a forward search with the
-// goal-count heuristic, the default budget, no depth limit and no trace.
+// goal-count heuristic, the default limits, no depth limit and no trace.
+//
+// Three limits bound every search, whichever is reached first ending it
+// with BudgetExhausted: the states expanded (Budget), the memory (MaxBytes)
+// and the work (MaxWork). The last two are checked before each expansion
+// against its worst case, every action making a successor, so that no
+// expansion takes a search past them; a Budget larger than what they allow
+// is therefore harmless. Plan panics on a Search or Heuristic that is not
+// one of the constants, or a negative limit.
 type Options struct {
 	Search    Search
 	Heuristic Heuristic
@@ -122,6 +137,16 @@ type Options struct {
 	Budget    int      // most states to expand; 0 means DefaultBudget
 	MaxDepth  int      // longest plan considered; 0 means no limit
 	Trace     *Trace   // if not nil, records the search; nil costs nothing
+	// MaxBytes is the memory the search may hold, in bytes: its node
+	// arena, state table, open list, queued duplicates and trace, each
+	// counted at its worst-case capacity. 0 means DefaultMaxBytes.
+	MaxBytes int
+	// MaxWork bounds the search's work: one unit per word of state read to
+	// test an action (and each of its cost cases, backward), per successor
+	// made one per word of its state plus one for its node, and, forward
+	// with HMax, one per operator and literal of each relaxation pass.
+	// 0 means DefaultMaxWork.
+	MaxWork int
 }
 
 // Result is what a search found, with its statistics.
@@ -138,6 +163,9 @@ type Result struct {
 	// that changed something and were within the depth limit, whether or
 	// not they improved on a known path.
 	Generated int
+	// Bound is the limit that ended the search when Status is
+	// BudgetExhausted (states, bytes or work) or DepthExceeded (depth).
+	Bound Bound
 }
 
 // Planner searches one domain. It owns its open list, node arena and state
@@ -178,6 +206,10 @@ type Planner struct {
 	wideWords  []uint64
 	hOf        []int
 	buckets    pq.Buckets
+	// The current search's limits, from its Options.
+	budget, maxBytes, maxWork int
+	spent                     int // work of a delayed search that handed over
+	relaxWork                 int // work of the h_max relaxations since last counted
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
@@ -228,20 +260,20 @@ func (p *Planner) Domain() *Domain { return p.d }
 // with a nil error. A spent budget or a depth limit that pruned every plan
 // returns a *SearchError as well as the statistics; a backward search over a
 // Go-function cost returns a *RegressionError. Plan panics if start or goal
-// does not belong to the planner's domain, or a Go cost function returns a
-// cost below its declared minimum.
+// does not belong to the planner's domain (a state of another width, or
+// with a fact set past the domain's last), if opt is malformed (see
+// Options), or if a Go cost function returns a cost below its declared
+// minimum, above MaxCost or not a number.
 func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
+	p.budget, p.maxBytes, p.maxWork = opt.validate()
+	p.spent = 0
 	prof := opt.Profile
 	if prof == nil {
 		prof = p.d.base
 	} else if prof.domain != p.d {
 		panic("goap: profile belongs to another domain")
-	}
-	budget := opt.Budget
-	if budget <= 0 {
-		budget = DefaultBudget
 	}
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
@@ -259,10 +291,10 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		} else {
 			done := false
 			if delayed {
-				res, done = p.backwardLazy(dst, start.words, goal, prof, opt.Heuristic, budget)
+				res, done = p.backwardLazy(dst, start.words, goal, prof, opt.Heuristic)
 			}
 			if !done {
-				res = p.backward(dst, start.words, goal, prof, opt, budget)
+				res = p.backward(dst, start.words, goal, prof, opt)
 			}
 		}
 	} else if p.d.words == 1 && plain {
@@ -273,25 +305,26 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		// where forward compares them.
 		done := false
 		if delayed && len(p.d.facts) > maxDenseFacts {
-			res, done = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+			res, done = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic)
 		}
 		if !done {
-			res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic, budget)
+			res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic)
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
-			res, done = p.forwardLazyWide(dst, start.words, goal, prof, opt.Heuristic, budget)
+			res, done = p.forwardLazyWide(dst, start.words, goal, prof, opt.Heuristic)
 		}
 		if !done {
-			res = p.forward(dst, start.words, goal, prof, opt, budget)
+			res = p.forward(dst, start.words, goal, prof, opt)
 		}
 	}
 	switch res.Status {
-	case BudgetExhausted:
-		err = &SearchError{Goal: goal.name, Status: BudgetExhausted, Limit: budget, Result: res}
 	case DepthExceeded:
-		err = &SearchError{Goal: goal.name, Status: DepthExceeded, Limit: opt.MaxDepth, Result: res}
+		res.Bound = BoundDepth
+		fallthrough
+	case BudgetExhausted:
+		err = &SearchError{Goal: goal.name, Status: res.Status, Bound: res.Bound, Limit: p.limit(res.Bound, opt.MaxDepth), Result: res}
 	}
 	if opt.Trace != nil {
 		opt.Trace.Status = res.Status
@@ -359,9 +392,9 @@ func (p *Planner) addNode(id int32, in *stateInfo, added bool, n node, limitDept
 
 // settle decides what to do with a node taken from the open list: if it
 // meets the goal the search is over (found, with the plan appended from
-// node i); if the budget is spent, over too; otherwise it is expanded and
+// node i); if a limit is reached, over too; otherwise it is expanded and
 // counted. It reports whether the search is over.
-func (p *Planner) settle(res *Result, dst []ActionID, i int32, g float64, atGoal, backwards bool, budget int, tr *Trace) bool {
+func (p *Planner) settle(res *Result, dst []ActionID, i int32, g float64, atGoal, backwards bool, m *meter, tr *Trace) bool {
 	if atGoal {
 		res.Status = Found
 		res.Cost = g
@@ -371,8 +404,7 @@ func (p *Planner) settle(res *Result, dst []ActionID, i int32, g float64, atGoal
 		}
 		return true
 	}
-	if res.Expanded >= budget {
-		res.Status = BudgetExhausted
+	if m.over(res, len(p.nodes)) || tr != nil && m.traceOver(res, len(p.nodes), tr) {
 		return true
 	}
 	res.Expanded++

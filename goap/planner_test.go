@@ -34,7 +34,7 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 			cfg.Actions = 17 + r.IntN(200) // tables over several words, or none
 		}
 		d := mustDomain(t, randdomain.Spec(r, cfg))
-		prof := randomProfile(r, d)
+		prof, _ := randomProfile(r, d)
 		fast, general := goap.NewPlanner(d), goap.NewPlanner(d)
 		goap.ForceGeneral(general, true)
 		if i%3 == 2 {

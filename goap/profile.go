@@ -110,6 +110,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	bucketable := true
 	p.minCost = 0
 	p.caseOf = make([]int32, len(d.actions)+1)
+	ruleCases, ruleLimit := 0, ruleCaseLimit(d.words)
 	for i := range d.actions {
 		p.caseOf[i] = int32(len(p.cases))
 		if !p.Capable(ActionID(i)) {
@@ -142,6 +143,11 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		cases, ok := splitCost(c, a.preMask, a.preValue)
 		if !ok {
 			return nil, SpecErrors{{Path: fmt.Sprintf("actions[%d].cost", i), Msg: fmt.Sprintf("rule list of action %q splits into more than %d exclusive cases", a.name, maxCostCases)}}
+		}
+		if c.kind == costRules {
+			if ruleCases += len(cases); ruleCases > ruleLimit {
+				return nil, SpecErrors{{Path: fmt.Sprintf("actions[%d].cost", i), Msg: fmt.Sprintf("the rule lists of all actions split into more than %d exclusive cases in all, passed at action %q", ruleLimit, a.name)}}
+			}
 		}
 		p.cases = append(p.cases, cases...)
 	}

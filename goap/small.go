@@ -37,9 +37,10 @@ type smallNode struct {
 // list, as lesson 4 does. It makes the same nodes in the same order as
 // forward (successors in action order, ties on f to the older node), so
 // results are identical; a test checks that they are, on random domains.
-func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic, budget int) Result {
+func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic) Result {
 	d := p.d
 	useDense := len(d.facts) <= maxDenseFacts
+	m := p.meter(wordNodeBytes, 0, len(d.actions), len(d.actions), 2)
 	var dense []denseSlot
 	var ep uint32
 	if useDense {
@@ -113,8 +114,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			res.Status, res.Cost, res.Plan = Found, n.g, appendPath(dst, nodes, e.Node, false)
 			return res
 		}
-		if res.Expanded >= budget {
-			res.Status = BudgetExhausted
+		if m.over(&res, len(nodes)) {
 			return res
 		}
 		res.Expanded++

@@ -55,7 +55,9 @@ func (s State) Count() int {
 // slice aliases s.
 func (s State) Words() []uint64 { return s.words }
 
-// StateFromWords wraps words as a state. The state aliases words.
+// StateFromWords wraps words as a state. The state aliases words. Nothing
+// is checked here, as the state has no domain yet: Domain.CheckState says
+// whether it suits one, and Plan panics on a state that does not.
 func StateFromWords(words []uint64) State { return State{words: words} }
 
 // Condition is a set of facts required to hold or not to hold: it is met by a

@@ -112,7 +112,7 @@ func (t *Trace) reset(d *Domain, s Search, goal *Goal) {
 
 func (t *Trace) addNode(key []uint64, parent int32, a ActionID, g, h float64, depth int32) {
 	t.Nodes = append(t.Nodes, TraceNode{Parent: parent, Action: a, G: g, H: h, Depth: depth})
-	t.words = append(t.words, key[:t.width]...)
+	t.words = append(reserve(t.words, t.width), key[:t.width]...)
 }
 
 func (t *Trace) beginExpansion(node int32) {

@@ -12,7 +12,10 @@
 // clearing a large table.
 package intern
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // slot holds a key's first word inline, so that a probe usually settles
 // with one memory access: for one-word keys, always.
@@ -123,6 +126,12 @@ func (t *Table[V]) InternHashed(key []uint64, h uint64) (id int32, val *V, added
 	}
 	id = t.n
 	t.n++
+	if len(t.keys)+t.width > cap(t.keys) {
+		// Double: append grows a large slice by a quarter, which leaves
+		// about four times the final size behind in garbage and address
+		// space; doubling leaves one.
+		t.keys = slices.Grow(t.keys, max(t.width, cap(t.keys)))
+	}
 	t.keys = append(t.keys, key...)
 	t.slots[i] = slot[V]{first: first, epoch: t.epoch, id: id}
 	if int(t.n)*2 > len(t.slots) {

@@ -1,10 +1,45 @@
 package pq
 
 import (
+	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
 )
+
+// byFThenNode orders entries by f, then by node, written out here rather
+// than taken from the package's less, so that a flipped tie-break there
+// fails the tests instead of agreeing with itself.
+func byFThenNode(a, b Entry) int {
+	if c := cmp.Compare(a.F, b.F); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Node, b.Node)
+}
+
+// TestQueueOrderByHand: the order of a few entries, worked out by hand.
+func TestQueueOrderByHand(t *testing.T) {
+	var q Queue
+	for _, e := range []Entry{{2, 0}, {1, 1}, {2, 2}, {1, 3}, {0, 4}, {1, 5}} {
+		q.Push(e)
+	}
+	want := []Entry{{0, 4}, {1, 1}, {1, 3}, {1, 5}, {2, 0}, {2, 2}}
+	for i, w := range want {
+		if got := q.Pop(); got != w {
+			t.Fatalf("pop %d: got %+v, want %+v", i, got, w)
+		}
+	}
+	var b Buckets
+	b.Reset()
+	for _, e := range []Entry{{2, 0}, {1, 1}, {2, 2}, {1, 3}, {0, 4}, {1, 5}} {
+		b.Push(int(e.F), e.Node)
+	}
+	for i, w := range want {
+		if f, n := b.Pop(); float64(f) != w.F || n != w.Node {
+			t.Fatalf("buckets pop %d: got (%d, %d), want %+v", i, f, n, w)
+		}
+	}
+}
 
 func TestQueueOrdersByFThenNode(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -18,15 +53,7 @@ func TestQueueOrdersByFThenNode(t *testing.T) {
 			q.Push(e)
 			want = append(want, e)
 		}
-		slices.SortFunc(want, func(a, b Entry) int {
-			if less(a, b) {
-				return -1
-			}
-			if less(b, a) {
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(want, byFThenNode)
 		for i, w := range want {
 			if got := q.Pop(); got != w {
 				t.Fatalf("round %d pop %d: got %+v, want %+v", round, i, got, w)
@@ -51,7 +78,7 @@ func TestQueueInterleaved(t *testing.T) {
 		}
 		best := 0
 		for j := range ref {
-			if less(ref[j], ref[best]) {
+			if byFThenNode(ref[j], ref[best]) < 0 {
 				best = j
 			}
 		}
@@ -88,12 +115,14 @@ func TestQueuePushAllocatesNothingWhenWarm(t *testing.T) {
 func againstHeap(t *testing.T, b *Buckets, steps int, push func(last int) (bool, int)) {
 	t.Helper()
 	var q Queue
+	var ref []Entry
 	b.Reset()
 	node, last := int32(0), 0
 	for step := 0; step < steps; step++ {
 		if ok, f := push(last); ok || q.Len() == 0 {
 			q.Push(Entry{F: float64(f), Node: node})
 			b.Push(f, node)
+			ref = append(ref, Entry{F: float64(f), Node: node})
 			node++
 			continue
 		}
@@ -102,6 +131,12 @@ func againstHeap(t *testing.T, b *Buckets, steps int, push func(last int) (bool,
 		if float64(f) != e.F || n != e.Node {
 			t.Fatalf("step %d: buckets popped (%d, %d), heap (%g, %d)", step, f, n, e.F, e.Node)
 		}
+		// Neither is the reference: the least (f, node) queued is.
+		best := slices.MinFunc(ref, byFThenNode)
+		if e != best {
+			t.Fatalf("step %d: popped (%g, %d), least queued (%g, %d)", step, e.F, e.Node, best.F, best.Node)
+		}
+		ref = slices.DeleteFunc(ref, func(x Entry) bool { return x == best })
 		last = f
 	}
 	if q.Len() != b.Len() {

@@ -1,0 +1,222 @@
+package goap
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// DefaultMaxBytes is the memory ceiling of a search whose Options leave
+// MaxBytes zero: 256 MiB of node arena, state table, open list, queued
+// duplicates and trace.
+const DefaultMaxBytes = 256 << 20
+
+// DefaultMaxWork is the work limit of a search whose Options leave MaxWork
+// zero. A unit of work is one word of state read while testing an action,
+// or one word of a successor written (see Options.MaxWork): a few
+// nanoseconds at most, so that the default ends any search within a few
+// seconds (2.5 s for 100 000 actions over 32 facts on the machine the
+// figures in docs/performance.md come from).
+const DefaultMaxWork = 1 << 28
+
+// MaxCost is the largest cost an action may have. A search holds fewer than
+// 2^31 nodes (they are numbered by int32), so a plan has fewer than 2^31
+// steps, and an estimate adds up fewer than 2^32 costs (h_max chains at most
+// one operator per literal, two literals per fact, fewer than 2^31 facts):
+// sums of at most 2^33 costs of at most 1e290 stay below 1e300, finite.
+const MaxCost = 1e290
+
+// Bound names the limit that ended a search without an answer.
+type Bound uint8
+
+const (
+	// BoundStates: Options.Budget states were expanded.
+	BoundStates Bound = iota
+	// BoundBytes: the next expansion could take the search's memory past
+	// Options.MaxBytes.
+	BoundBytes
+	// BoundWork: the next expansion could take the search's work past
+	// Options.MaxWork.
+	BoundWork
+	// BoundDepth: only plans longer than Options.MaxDepth could exist.
+	BoundDepth
+)
+
+func (b Bound) String() string {
+	switch b {
+	case BoundStates:
+		return "states"
+	case BoundBytes:
+		return "bytes"
+	case BoundWork:
+		return "work"
+	case BoundDepth:
+		return "depth"
+	}
+	return "bound(?)"
+}
+
+// maxNodes keeps node indices, which are int32, from overflowing, whatever
+// the memory ceiling.
+const maxNodes = math.MaxInt32
+
+// meter holds a search's limits in the units its loop counts, so that the
+// test before each expansion is a few comparisons:
+//
+//   - states: res.Expanded against budget;
+//   - bytes: the number of nodes against nodeCap, the most nodes after which
+//     the worst expansion (every action or cost case making a successor)
+//     still fits under the ceiling, at the path's bytes per node;
+//   - work: perExpansion per expansion plus perSuccessor per successor
+//     generated, against workCap, the most after which the worst expansion
+//     still fits under the limit.
+type meter struct {
+	budget, maxBytes, maxWork int
+	nodeCap                   int
+	perExpansion              int
+	perSuccessor              int
+	workCap                   int
+	// spent is the work of a delayed search that handed over to the one
+	// this meter bounds: the two together stay within the limit.
+	spent int
+	// For a traced search, whose trace shares the memory ceiling: bytes per
+	// node, and the most bytes an expansion can add, trace included.
+	perNode, worstBytes int
+}
+
+// validate panics on options no caller should pass, and returns the
+// limits they set.
+func (opt *Options) validate() (budget, maxBytes, maxWork int) {
+	if opt.Search > Backward {
+		panic(fmt.Sprintf("goap: Options.Search is %d, neither Forward nor Backward", opt.Search))
+	}
+	if opt.Heuristic > Blind {
+		panic(fmt.Sprintf("goap: Options.Heuristic is %d, not a heuristic", opt.Heuristic))
+	}
+	if opt.Budget < 0 || opt.MaxDepth < 0 || opt.MaxBytes < 0 || opt.MaxWork < 0 {
+		panic(fmt.Sprintf("goap: negative limit in Options (Budget %d, MaxDepth %d, MaxBytes %d, MaxWork %d)", opt.Budget, opt.MaxDepth, opt.MaxBytes, opt.MaxWork))
+	}
+	budget, maxBytes, maxWork = opt.Budget, opt.MaxBytes, opt.MaxWork
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if maxWork == 0 {
+		maxWork = DefaultMaxWork
+	}
+	return budget, maxBytes, maxWork
+}
+
+// meter returns the meter of one search path: perNode bytes per node
+// (everything the path keeps per node, slice slack included), fixed bytes
+// whatever the size, at most maxSucc successors per expansion, and the
+// work of an expansion and of a successor.
+func (p *Planner) meter(perNode, fixed, maxSucc, perExpansion, perSuccessor int) meter {
+	m := meter{budget: p.budget, maxBytes: p.maxBytes, maxWork: p.maxWork, perExpansion: perExpansion, perSuccessor: perSuccessor, spent: p.spent}
+	m.nodeCap = min((p.maxBytes-fixed)/perNode, maxNodes) - maxSucc
+	m.workCap = p.maxWork - perExpansion - maxSucc*perSuccessor
+	m.perNode = perNode
+	m.worstBytes = fixed + maxSucc*perNode
+	return m
+}
+
+// traced adds to m's worst expansion what it adds to a trace of keys
+// width words wide: an expansion, edges edges and maxSucc nodes.
+func (m *meter) traced(edges, maxSucc, width int) {
+	m.worstBytes += 2 * (traceExpansionBytes + edges*traceEdgeBytes + maxSucc*(traceNodeBytes+8*width))
+}
+
+// traceOver is over's memory test for a traced search: its nodes and its
+// trace, and the worst expansion's share of both.
+func (m *meter) traceOver(res *Result, nodes int, tr *Trace) bool {
+	if nodes*m.perNode+tr.bytes()+m.worstBytes <= m.maxBytes {
+		return false
+	}
+	res.Status, res.Bound = BudgetExhausted, BoundBytes
+	return true
+}
+
+// work returns the work done after expanded states and generated successors.
+func (m *meter) work(expanded, generated int) int {
+	return m.spent + expanded*m.perExpansion + generated*m.perSuccessor
+}
+
+// over reports whether a search of res's counts and nodes nodes must stop
+// before its next expansion; if so it sets res's status and bound. The
+// common case, nothing spent, costs three comparisons.
+func (m *meter) over(res *Result, nodes int) bool {
+	if res.Expanded < m.budget && nodes <= m.nodeCap && m.work(res.Expanded, res.Generated) <= m.workCap {
+		return false
+	}
+	res.Status = BudgetExhausted
+	switch {
+	case res.Expanded >= m.budget:
+		res.Bound = BoundStates
+	case nodes > m.nodeCap:
+		res.Bound = BoundBytes
+	default:
+		res.Bound = BoundWork
+	}
+	return true
+}
+
+// limit returns the value of the bound that ended a search.
+func (p *Planner) limit(b Bound, maxDepth int) int {
+	switch b {
+	case BoundBytes:
+		return p.maxBytes
+	case BoundWork:
+		return p.maxWork
+	case BoundDepth:
+		return maxDepth
+	}
+	return p.budget
+}
+
+// Bytes per node of each search path, counting what the path keeps per
+// node at twice its size where it sits in a slice that grows by
+// reallocation (its capacity may be up to twice its length), and hash
+// tables at their least load (a quarter) once grown.
+const (
+	// forward and backward: a node (32 bytes) and its open-list entry (16),
+	// the state's key, and a 32-byte table slot.
+	generalNodeBytes = 2*32 + 2*16 + 4*32
+	// forwardWord: a 24-byte node, a 16-byte heap entry (or a 4-byte bucket
+	// link), a 16-byte map slot and its 4-byte index.
+	wordNodeBytes = 2*24 + 2*16 + 4*16 + 2*4
+	// forwardLazy: a 16-byte node, a 4-byte bucket link, an 8-byte set slot
+	// and its 4-byte index.
+	lazyNodeBytes = 2*16 + 2*4 + 4*8 + 2*4
+	// forwardLazyWide and backwardLazy: an 8-byte node, a 4-byte link, the
+	// key, and a 16-byte slot and the key again in the expanded set.
+	wideNodeBytes = 2*8 + 2*4 + 4*16
+	// successorBytes is an expansion's buffer per successor, beside its key.
+	successorBytes = 2 * 24
+)
+
+// Trace sizes, for its share of the memory ceiling.
+const (
+	traceNodeBytes      = 32
+	traceExpansionBytes = 12
+	traceEdgeBytes      = 12
+)
+
+// bytes returns what the trace holds, counting each slice at twice its
+// length.
+func (t *Trace) bytes() int {
+	return 2 * (len(t.Nodes)*traceNodeBytes + len(t.words)*8 + len(t.Expansions)*traceExpansionBytes + len(t.Edges)*traceEdgeBytes)
+}
+
+// reserve returns s with room for n more elements, doubling its capacity
+// when it must grow: append grows a large slice by a quarter, which leaves
+// about four times the final size behind in garbage and address space;
+// doubling leaves one. The wide searches' state arenas, megabytes each,
+// grow this way.
+func reserve[E any](s []E, n int) []E {
+	if len(s)+n > cap(s) {
+		s = slices.Grow(s, max(n, cap(s)))
+	}
+	return s
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package goap_test
+
+const raceEnabled = false
