@@ -37,8 +37,9 @@ const (
 //   - GetCrystals clears in_cover and in_range (stated: the cache is at the
 //     back), which is why it joins the front of the crystals-off plan.
 //   - With staff_charged on, Approach → CastBolt (2 + 4) ties with Approach
-//     → TakeCover → CastBolt (2 + 2 + 2); the tie goes to the state reached
-//     first, as the lesson says.
+//     → TakeCover → CastBolt (2 + 2 + 2); the search stops at whichever it
+//     reaches first, as the lesson says: the goal state, at f = 6 with
+//     h = 0, is taken before the cover path's state of f = 6 and h = 1.
 //   - Get healthy gives FetchPotion → TakeCover → DrinkPotion, so drinking
 //     in cover must beat drinking in the open by more than TakeCover's 2,
 //     and FetchPotion must leave cover (else TakeCover could come first at

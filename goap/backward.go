@@ -54,7 +54,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 		tr.addNode(cur, -1, NoAction, 0, h0, 0)
 	}
 	if !math.IsInf(h0, 1) {
-		p.open.Push(pq.Entry{F: h0, Node: 0})
+		p.open.Push(pq.Entry{F: h0, H: h0, Node: 0})
 	}
 	depthPruned := false
 
@@ -132,7 +132,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 					p.nodes[idx].dead = true
 					continue
 				}
-				p.open.Push(pq.Entry{F: g + h, Node: idx})
+				p.open.Push(pq.Entry{F: g + h, H: h, Node: idx})
 			}
 		}
 	}

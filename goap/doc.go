@@ -34,8 +34,8 @@
 // Plans are least-cost on every domain: every [Heuristic] is admissible.
 // Forward search is lesson 4's A*: the best cost per state, stale entries
 // skipped, the goal tested when a state is taken from the open list, ties
-// on f going to the state generated first, and actions whose effects change
-// nothing skipped. Backward search regresses the goal through actions that
+// on f going to the least estimate h and then to the state generated first,
+// and actions whose effects change nothing skipped. Backward search regresses the goal through actions that
 // serve it, splitting rule costs into exclusive cases so that costs stay
 // exact; it refuses Go-function costs rather than guess.
 //

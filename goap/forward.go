@@ -18,7 +18,8 @@ type successor struct {
 
 // forward is lesson 4's A* over whole states: the best g per state, stale
 // open-list entries skipped, the goal tested when a state is taken from the
-// open list, and ties on f going to the state generated first.
+// open list, and ties on f going to the state with the least estimate h
+// (the one believed nearest the goal), then to the state generated first.
 //
 // An expansion runs in passes. The first finds the applicable actions, into
 // a bitmask, by the fail table's lookups or by testing every action with no
@@ -50,7 +51,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	if tr != nil {
 		tr.addNode(start, -1, NoAction, 0, h0, 0)
 	}
-	p.open.Push(pq.Entry{F: h0, Node: 0})
+	p.open.Push(pq.Entry{F: h0, H: h0, Node: 0})
 	cur := p.cur[:W]
 	depthPruned := false
 	var sink uint64
@@ -190,7 +191,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				p.nodes[idx].dead = true // the relaxation proves the goal unreachable from here
 				continue
 			}
-			p.open.Push(pq.Entry{F: g + h, Node: idx})
+			p.open.Push(pq.Entry{F: g + h, H: h, Node: idx})
 		}
 	}
 	p.sink = sink

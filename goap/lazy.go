@@ -17,8 +17,8 @@ import "math/bits"
 // It expands the same states in the same order as forward. Its estimates are
 // consistent, so the first entry taken for a state has the state's least
 // cost; scaled costs are whole, so f = g + h is exact and entries of equal
-// f leave the bucketed open list in the order they were made, the older
-// first. An entry forward prunes at generation, because the state is known
+// f and h leave the bucketed open list in the order they were made, the
+// older first. An entry forward prunes at generation, because the state is known
 // at no greater cost, is here taken after that older entry, and skipped.
 //
 // Nodes do not store g: f is the entry's bucket and h a function of the
@@ -45,7 +45,8 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
 	open := &p.buckets
 	open.Reset()
-	open.Push(hOf[bits.OnesCount64((start^gv)&gm)], 0)
+	h0 := hOf[bits.OnesCount64((start^gv)&gm)]
+	open.Push(h0, h0, 0)
 	res := Result{Plan: dst}
 	defer func() { p.lazy = nodes }()
 
@@ -87,7 +88,8 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
-				open.Push(g+ci+hOf[bits.OnesCount64((ns^gv)&gm)], idx)
+				h := hOf[bits.OnesCount64((ns^gv)&gm)]
+				open.Push(g+ci+h, h, idx)
 			}
 		}
 	}
@@ -165,7 +167,8 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	words := append(p.wideWords[:0], start...)
 	open := &p.buckets
 	open.Reset()
-	open.Push(hOf[unmet(start, gm, gv)], 0)
+	h0 := hOf[unmet(start, gm, gv)]
+	open.Push(h0, h0, 0)
 	res := Result{Plan: dst}
 	defer func() { p.wideNodes, p.wideWords = nodes, words }()
 
@@ -210,7 +213,8 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(cost*scale)+hOf[unmet(words[len(words)-W:], gm, gv)], idx)
+				h := hOf[unmet(words[len(words)-W:], gm, gv)]
+				open.Push(g+int(cost*scale)+h, h, idx)
 			}
 		}
 	}
@@ -324,7 +328,8 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	words := append(append(p.wideWords[:0], goal.cond.mask...), goal.cond.value...)
 	open := &p.buckets
 	open.Reset()
-	open.Push(hOf[unmet(start, goal.cond.mask, goal.cond.value)], 0)
+	h0 := hOf[unmet(start, goal.cond.mask, goal.cond.value)]
+	open.Push(h0, h0, 0)
 	res := Result{Plan: dst}
 	defer func() { p.wideNodes, p.wideWords = nodes, words }()
 
@@ -364,7 +369,8 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 				res.Generated++
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(c.cost*scale)+hOf[unmet(start, next[:W], next[W:])], idx)
+				h := hOf[unmet(start, next[:W], next[W:])]
+				open.Push(g+int(c.cost*scale)+h, h, idx)
 			}
 		}
 	}

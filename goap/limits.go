@@ -180,18 +180,24 @@ func (p *Planner) limit(b Bound, maxDepth int) int {
 // reallocation (its capacity may be up to twice its length), and hash
 // tables at their least load (a quarter) once grown.
 const (
-	// forward and backward: a node (32 bytes) and its open-list entry (16),
+	// forward and backward: a node (32 bytes) and its open-list entry (24),
 	// the state's key, and a 32-byte table slot.
-	generalNodeBytes = 2*32 + 2*16 + 4*32
-	// forwardWord: a 24-byte node, a 16-byte heap entry (or a 4-byte bucket
-	// link), a 16-byte map slot and its 4-byte index.
-	wordNodeBytes = 2*24 + 2*16 + 4*16 + 2*4
-	// forwardLazy: a 16-byte node, a 4-byte bucket link, an 8-byte set slot
+	generalNodeBytes = 2*32 + 2*24 + 4*32
+	// forwardWord: a 24-byte node, a 24-byte heap entry or a 4-byte bucket
+	// link and a share of the buckets' groups (below), a 16-byte map slot
 	// and its 4-byte index.
-	lazyNodeBytes = 2*16 + 2*4 + 4*8 + 2*4
-	// forwardLazyWide and backwardLazy: an 8-byte node, a 4-byte link, the
-	// key, and a 16-byte slot and the key again in the expanded set.
-	wideNodeBytes = 2*8 + 2*4 + 4*16
+	wordNodeBytes = 2*24 + 2*(4+bucketGroupBytes) + 4*16 + 2*4
+	// forwardLazy: a 16-byte node, a bucket link and group, an 8-byte set
+	// slot and its 4-byte index.
+	lazyNodeBytes = 2*16 + 2*(4+bucketGroupBytes) + 4*8 + 2*4
+	// forwardLazyWide and backwardLazy: an 8-byte node, a bucket link and
+	// group, the key, and a 16-byte slot and the key again in the expanded
+	// set.
+	wideNodeBytes = 2*8 + 2*(4+bucketGroupBytes) + 4*16
+	// bucketGroupBytes: the bucketed open list keeps a 24-byte group per
+	// (f, h) queued, never more groups than queued nodes, so a node's share
+	// is at most one group.
+	bucketGroupBytes = 24
 	// successorBytes is an expansion's buffer per successor, beside its key.
 	successorBytes = 2 * 24
 )

@@ -35,7 +35,8 @@ type smallNode struct {
 // compares the key in the slot itself. A node is stale when a cheaper path
 // to its state is known, which is checked when it is taken from the open
 // list, as lesson 4 does. It makes the same nodes in the same order as
-// forward (successors in action order, ties on f to the older node), so
+// forward (successors in action order, ties on f to the lesser h, then to
+// the older node), so
 // results are identical; a test checks that they are, on random domains.
 func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic) Result {
 	d := p.d
@@ -80,10 +81,10 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	f0 := byUnmet[bits.OnesCount64((start^gv)&gm)]
 	if buckets {
 		p.buckets.Reset()
-		p.buckets.Push(int(f0*scale), 0)
+		p.buckets.Push(int(f0*scale), int(f0*scale), 0)
 	} else {
 		p.open.Reset()
-		p.open.Push(pq.Entry{F: f0, Node: 0})
+		p.open.Push(pq.Entry{F: f0, H: f0, Node: 0})
 	}
 	res := Result{Plan: dst}
 	defer func() { p.small = nodes }()
@@ -154,11 +155,12 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
-				f := g + byUnmet[bits.OnesCount64((ns^gv)&gm)]
+				h := byUnmet[bits.OnesCount64((ns^gv)&gm)]
+				f := g + h
 				if buckets {
-					p.buckets.Push(int(f*scale), idx)
+					p.buckets.Push(int(f*scale), int(h*scale), idx)
 				} else {
-					p.open.Push(pq.Entry{F: f, Node: idx})
+					p.open.Push(pq.Entry{F: f, H: h, Node: idx})
 				}
 			}
 		}

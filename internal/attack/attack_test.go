@@ -320,7 +320,7 @@ func costOverflow(t *testing.T, literal, src string) {
 }
 
 func TestCarelessInput(t *testing.T) { // the issue's "Also"
-	small := "name: t\nfacts: [a, b]\nactions:\n  - {name: A, effects: {a: true}, cost: 2}\n  - {name: B, preconditions: {a: true}, effects: {b: true}, cost: 1e308}\ngoals:\n  - {name: G, conditions: {a: true}}\n  - {name: H, conditions: {b: true}}\n"
+	small := "name: t\nfacts: [a, b]\nactions:\n  - {name: A, effects: {a: true}, cost: 2}\n  - {name: B, preconditions: {a: true}, effects: {b: true}, cost: 1e290}\ngoals:\n  - {name: G, conditions: {a: true}}\n  - {name: H, conditions: {b: true}}\n"
 	t.Run("UTF-8 BOM", func(t *testing.T) {
 		runAttack(t, attack{
 			args:  []string{"plan", "bom.yaml", "--goal", "G"},
@@ -328,14 +328,26 @@ func TestCarelessInput(t *testing.T) { // the issue's "Also"
 			exits: []int{0},
 		})
 	})
-	t.Run("1e308 is a number", func(t *testing.T) {
+	t.Run("1e290 is a number", func(t *testing.T) {
 		runAttack(t, attack{
 			args:  []string{"plan", "t.yaml", "--goal", "H", "--json"},
 			files: map[string][]byte{"t.yaml": []byte(small)},
 			exits: []int{0},
 			check: func(t *testing.T, r *result) {
-				if !strings.Contains(r.stdout.buf.String(), `"cost":1e+308`) {
-					t.Errorf("want cost 1e+308:\n%s", r.stdout.buf.String())
+				if !strings.Contains(r.stdout.buf.String(), `"cost":1e+290`) {
+					t.Errorf("want cost 1e+290:\n%s", r.stdout.buf.String())
+				}
+			},
+		})
+	})
+	t.Run("1e308 is a number, past the largest cost", func(t *testing.T) {
+		runAttack(t, attack{
+			args:  []string{"plan", "t.yaml", "--goal", "H"},
+			files: map[string][]byte{"t.yaml": []byte(strings.Replace(small, "1e290", "1e308", 1))},
+			exits: []int{1},
+			check: func(t *testing.T, r *result) {
+				if !strings.Contains(r.stderr.buf.String(), "t.yaml:5:67: cost is 1e+308; costs must be at most 1e+290") {
+					t.Errorf("want the cost refused for its size, positioned:\n%s", r.stderr.buf.String())
 				}
 			},
 		})

@@ -2,37 +2,48 @@ package pq
 
 import "math"
 
-// Buckets is an open list for whole-number f values: one FIFO list per f,
-// linked through the nodes. Push and Pop are O(1) amortized and touch a few
-// words, where a heap's sift-down walks log n levels with an unpredictable
-// branch at each.
+// Buckets is an open list for whole-number f and h values, in the heap's
+// order: least f, then least h, then the node pushed first. Each f has a
+// short chain of groups, one per h queued at that f, in increasing h, and
+// each group is a FIFO list linked through the nodes. Push and Pop touch a
+// few words where a heap's sift-down walks log n levels with an
+// unpredictable branch at each; a push walks its f's chain, which is as
+// long as the distinct estimates queued at that f (a handful), and the
+// common push, a successor one step closer to the goal, lands at its head.
 //
-// Pushing nodes in increasing index order makes its order exactly the
-// heap's: least f first, and among equal f the lowest node index (the node
-// generated first).
+// Nodes must be pushed in increasing index order, as a search makes them,
+// for the FIFO lists to keep the heap's tie-break on the node.
 //
-// The lists form a ring indexed by f modulo its size, which only has to
+// The f values form a ring indexed by f modulo its size, which only has to
 // span the f values queued together: a search whose f climbs into the
 // millions (a thousand steps of cost a thousand) needs a ring as wide as
-// one step's rise, not a list per f.
+// one step's rise, not a chain per f.
 type Buckets struct {
-	lists []list  // a ring: f's list is lists[f&mask]
-	mask  int     // len(lists) - 1, a power of two less one
-	next  []int32 // per node: the next node with the same f
-	cur   int     // every queued f is in [cur, cur+len(lists))
-	n     int
+	ring   []int32 // f's first group is ring[f&mask], -1 if none
+	mask   int     // len(ring) - 1, a power of two less one
+	groups []group // a pool; free groups are chained from free
+	free   int32
+	next   []int32 // per node: the next node of its group
+	cur    int     // every queued f is in [cur, cur+len(ring))
+	n      int
 }
 
-// list is one f's FIFO: its first and last node, head -1 if empty.
-type list struct{ head, tail int32 }
+// group is the FIFO list of one (f, h): its first and last node, and the
+// group of the next larger h at the same f.
+type group struct {
+	h                int
+	head, tail, link int32
+}
 
 // Reset empties the list, keeping its storage.
 func (b *Buckets) Reset() {
 	if b.n > 0 {
-		for i := range b.lists {
-			b.lists[i].head = -1
+		for i := range b.ring {
+			b.ring[i] = -1
 		}
 	}
+	b.groups = b.groups[:0]
+	b.free = -1
 	b.n = 0
 	b.cur = math.MaxInt // no f is in range: the next Push calls extend
 }
@@ -40,78 +51,110 @@ func (b *Buckets) Reset() {
 // Len returns the number of nodes in the list.
 func (b *Buckets) Len() int { return b.n }
 
-// Push adds node with the given f, which must not be negative.
-func (b *Buckets) Push(f int, node int32) {
-	if uint(f-b.cur) >= uint(len(b.lists)) || int(node) >= len(b.next) {
+// Push adds node with the given f and h, neither negative.
+func (b *Buckets) Push(f, h int, node int32) {
+	if uint(f-b.cur) >= uint(len(b.ring)) || int(node) >= len(b.next) {
 		b.extend(f, node)
 	}
 	b.next[node] = -1
-	l := &b.lists[f&b.mask]
-	if l.head < 0 {
-		l.head = node
-	} else {
-		b.next[l.tail] = node
-	}
-	l.tail = node
 	b.n++
+	slot := f & b.mask
+	prev, gi := int32(-1), b.ring[slot]
+	for gi >= 0 && b.groups[gi].h < h {
+		prev, gi = gi, b.groups[gi].link
+	}
+	if gi >= 0 && b.groups[gi].h == h {
+		g := &b.groups[gi]
+		b.next[g.tail] = node
+		g.tail = node
+		return
+	}
+	gi = b.newGroup(h, node, gi)
+	if prev < 0 {
+		b.ring[slot] = gi
+	} else {
+		b.groups[prev].link = gi
+	}
+}
+
+// newGroup returns a group for h holding node, linked before link, taken
+// from the free chain when it can be, so that a warm list allocates nothing.
+func (b *Buckets) newGroup(h int, node, link int32) int32 {
+	gi := b.free
+	if gi >= 0 {
+		b.free = b.groups[gi].link
+	} else {
+		gi = int32(len(b.groups))
+		b.groups = append(b.groups, group{})
+	}
+	b.groups[gi] = group{h: h, head: node, tail: node, link: link}
+	return gi
 }
 
 // extend makes room for node, and for f in the ring, outside Push so that
-// Push inlines. A ring too small for the f values queued with f is
-// replaced by one twice as wide or more, each queued f's list moved to its
+// Push stays small. A ring too small for the f values queued with f is
+// replaced by one twice as wide or more, each queued f's chain moved to its
 // new place.
 func (b *Buckets) extend(f int, node int32) {
 	if int(node) >= len(b.next) {
 		b.next = append(b.next, make([]int32, max(int(node)+1, 2*len(b.next))-len(b.next))...)
 	}
-	if b.n == 0 { // every list is empty: the ring may start anywhere
-		if len(b.lists) == 0 {
+	if b.n == 0 { // every chain is empty: the ring may start anywhere
+		if len(b.ring) == 0 {
 			b.resize(16)
 		}
 		b.cur = f
 		return
 	}
-	top := b.cur + len(b.lists) - 1
-	for top > b.cur && b.lists[top&b.mask].head < 0 {
+	top := b.cur + len(b.ring) - 1
+	for top > b.cur && b.ring[top&b.mask] < 0 {
 		top--
 	}
 	lo, hi := min(b.cur, f), max(top, f)
-	if hi-lo >= len(b.lists) {
-		size := 2 * len(b.lists)
+	if hi-lo >= len(b.ring) {
+		size := 2 * len(b.ring)
 		for hi-lo >= size {
 			size *= 2
 		}
-		old, oldMask := b.lists, b.mask
+		old, oldMask := b.ring, b.mask
 		b.resize(size)
 		for g := b.cur; g <= top; g++ {
-			b.lists[g&b.mask] = old[g&oldMask]
+			b.ring[g&b.mask] = old[g&oldMask]
 		}
 	}
 	b.cur = lo
 }
 
-// resize replaces the ring with an empty one of size lists.
+// resize replaces the ring with an empty one of size chains.
 func (b *Buckets) resize(size int) {
-	b.lists = make([]list, size)
-	for i := range b.lists {
-		b.lists[i].head = -1
+	b.ring = make([]int32, size)
+	for i := range b.ring {
+		b.ring[i] = -1
 	}
 	b.mask = size - 1
 }
 
-// Pop removes and returns the node with the least f, the earliest pushed
-// among equals. It panics on an empty list.
+// Pop removes and returns the node with the least f, then the least h, the
+// earliest pushed among equals. It panics on an empty list.
 func (b *Buckets) Pop() (f int, node int32) {
 	if b.n == 0 {
 		panic("pq: Pop on empty Buckets")
 	}
-	for b.lists[b.cur&b.mask].head < 0 {
+	for b.ring[b.cur&b.mask] < 0 {
 		b.cur++
 	}
 	f = b.cur
-	l := &b.lists[f&b.mask]
-	node = l.head
-	l.head = b.next[node]
+	slot := &b.ring[f&b.mask]
+	gi := *slot
+	g := &b.groups[gi]
+	node = g.head
+	if node == g.tail { // the group's last node: the group goes free
+		*slot = g.link
+		g.link = b.free
+		b.free = gi
+	} else {
+		g.head = b.next[node]
+	}
 	b.n--
 	return f, node
 }

@@ -3,16 +3,28 @@
 // array has grown (container/heap boxes every element in an interface).
 package pq
 
-// Entry is one open-list item. Node is the search node's index, which is also
-// its generation order, so ordering by (F, Node) breaks ties on f in favour of
-// the node generated first, as the lessons' planners do.
+// Entry is one open-list item: f = g + h, the estimate h, and the search
+// node's index, which is also its generation order. Entries are taken by
+// least f, then least h, then least node. Among states of equal f, the one
+// with the least estimate is the one the search believes closest to the
+// goal (it is the deepest in cost so far): taking it first dives towards a
+// goal instead of sweeping every state of that f in the order made, which
+// on a goal of n independent facts is the difference between n expansions
+// and 2^n. The node index then makes the order total, so every search is
+// deterministic.
 type Entry struct {
-	F    float64
+	F, H float64
 	Node int32
 }
 
 func less(a, b Entry) bool {
-	return a.F < b.F || (a.F == b.F && a.Node < b.Node)
+	if a.F != b.F {
+		return a.F < b.F
+	}
+	if a.H != b.H {
+		return a.H < b.H
+	}
+	return a.Node < b.Node
 }
 
 // Queue is a min-heap of entries. The zero value is an empty queue.

@@ -7,11 +7,14 @@ import (
 	"testing"
 )
 
-// byFThenNode orders entries by f, then by node, written out here rather
+// byFHNode orders entries by f, then h, then node, written out here rather
 // than taken from the package's less, so that a flipped tie-break there
 // fails the tests instead of agreeing with itself.
-func byFThenNode(a, b Entry) int {
+func byFHNode(a, b Entry) int {
 	if c := cmp.Compare(a.F, b.F); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.H, b.H); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.Node, b.Node)
@@ -20,10 +23,11 @@ func byFThenNode(a, b Entry) int {
 // TestQueueOrderByHand: the order of a few entries, worked out by hand.
 func TestQueueOrderByHand(t *testing.T) {
 	var q Queue
-	for _, e := range []Entry{{2, 0}, {1, 1}, {2, 2}, {1, 3}, {0, 4}, {1, 5}} {
+	in := []Entry{{2, 1, 0}, {1, 1, 1}, {2, 0, 2}, {1, 0, 3}, {0, 0, 4}, {1, 1, 5}, {2, 1, 6}}
+	for _, e := range in {
 		q.Push(e)
 	}
-	want := []Entry{{0, 4}, {1, 1}, {1, 3}, {1, 5}, {2, 0}, {2, 2}}
+	want := []Entry{{0, 0, 4}, {1, 0, 3}, {1, 1, 1}, {1, 1, 5}, {2, 0, 2}, {2, 1, 0}, {2, 1, 6}}
 	for i, w := range want {
 		if got := q.Pop(); got != w {
 			t.Fatalf("pop %d: got %+v, want %+v", i, got, w)
@@ -31,8 +35,8 @@ func TestQueueOrderByHand(t *testing.T) {
 	}
 	var b Buckets
 	b.Reset()
-	for _, e := range []Entry{{2, 0}, {1, 1}, {2, 2}, {1, 3}, {0, 4}, {1, 5}} {
-		b.Push(int(e.F), e.Node)
+	for _, e := range in {
+		b.Push(int(e.F), int(e.H), e.Node)
 	}
 	for i, w := range want {
 		if f, n := b.Pop(); float64(f) != w.F || n != w.Node {
@@ -49,11 +53,11 @@ func TestQueueOrdersByFThenNode(t *testing.T) {
 		n := r.IntN(64)
 		for i := 0; i < n; i++ {
 			// Few distinct f values, so that ties are common.
-			e := Entry{F: float64(r.IntN(5)), Node: int32(i)}
+			e := Entry{F: float64(r.IntN(5)), H: float64(r.IntN(3)), Node: int32(i)}
 			q.Push(e)
 			want = append(want, e)
 		}
-		slices.SortFunc(want, byFThenNode)
+		slices.SortFunc(want, byFHNode)
 		for i, w := range want {
 			if got := q.Pop(); got != w {
 				t.Fatalf("round %d pop %d: got %+v, want %+v", round, i, got, w)
@@ -71,14 +75,14 @@ func TestQueueInterleaved(t *testing.T) {
 	var ref []Entry
 	for i := 0; i < 5000; i++ {
 		if r.IntN(3) > 0 || len(ref) == 0 {
-			e := Entry{F: float64(r.IntN(20)), Node: int32(i)}
+			e := Entry{F: float64(r.IntN(20)), H: float64(r.IntN(4)), Node: int32(i)}
 			q.Push(e)
 			ref = append(ref, e)
 			continue
 		}
 		best := 0
 		for j := range ref {
-			if byFThenNode(ref[j], ref[best]) < 0 {
+			if byFHNode(ref[j], ref[best]) < 0 {
 				best = j
 			}
 		}
@@ -92,12 +96,12 @@ func TestQueueInterleaved(t *testing.T) {
 func TestQueuePushAllocatesNothingWhenWarm(t *testing.T) {
 	var q Queue
 	for i := 0; i < 100; i++ {
-		q.Push(Entry{F: float64(i), Node: int32(i)})
+		q.Push(Entry{F: float64(i), H: float64(i % 3), Node: int32(i)})
 	}
 	allocs := testing.AllocsPerRun(100, func() {
 		q.Reset()
 		for i := 0; i < 100; i++ {
-			q.Push(Entry{F: float64(100 - i), Node: int32(i)})
+			q.Push(Entry{F: float64(100 - i), H: float64(i % 3), Node: int32(i)})
 		}
 		for q.Len() > 0 {
 			q.Pop()
@@ -110,19 +114,20 @@ func TestQueuePushAllocatesNothingWhenWarm(t *testing.T) {
 
 // againstHeap runs steps of pushes (in increasing node order, as a search
 // makes them) and pops on a heap and on b: push reports whether to push
-// next and with which f, given the f last popped. It fails unless both pop
-// the same entries.
-func againstHeap(t *testing.T, b *Buckets, steps int, push func(last int) (bool, int)) {
+// next and with which f and h, given the f last popped. It fails unless
+// both pop the same entries.
+func againstHeap(t *testing.T, b *Buckets, steps int, push func(last int) (bool, int, int)) {
 	t.Helper()
 	var q Queue
 	var ref []Entry
 	b.Reset()
 	node, last := int32(0), 0
 	for step := 0; step < steps; step++ {
-		if ok, f := push(last); ok || q.Len() == 0 {
-			q.Push(Entry{F: float64(f), Node: node})
-			b.Push(f, node)
-			ref = append(ref, Entry{F: float64(f), Node: node})
+		if ok, f, h := push(last); ok || q.Len() == 0 {
+			e := Entry{F: float64(f), H: float64(h), Node: node}
+			q.Push(e)
+			b.Push(f, h, node)
+			ref = append(ref, e)
 			node++
 			continue
 		}
@@ -131,8 +136,8 @@ func againstHeap(t *testing.T, b *Buckets, steps int, push func(last int) (bool,
 		if float64(f) != e.F || n != e.Node {
 			t.Fatalf("step %d: buckets popped (%d, %d), heap (%g, %d)", step, f, n, e.F, e.Node)
 		}
-		// Neither is the reference: the least (f, node) queued is.
-		best := slices.MinFunc(ref, byFThenNode)
+		// Neither is the reference: the least (f, h, node) queued is.
+		best := slices.MinFunc(ref, byFHNode)
 		if e != best {
 			t.Fatalf("step %d: popped (%g, %d), least queued (%g, %d)", step, e.F, e.Node, best.F, best.Node)
 		}
@@ -149,7 +154,7 @@ func TestBucketsMatchTheHeap(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	var b Buckets
 	for range 100 {
-		againstHeap(t, &b, 500, func(int) (bool, int) { return r.IntN(3) > 0, r.IntN(12) })
+		againstHeap(t, &b, 500, func(int) (bool, int, int) { return r.IntN(3) > 0, r.IntN(12), r.IntN(5) })
 	}
 }
 
@@ -163,15 +168,37 @@ func TestBucketsWindow(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		var b Buckets // a ring widened by the last round would hide a leak
 		wild := round%2 == 1
-		againstHeap(t, &b, 20000, func(last int) (bool, int) {
+		againstHeap(t, &b, 20000, func(last int) (bool, int, int) {
 			f := last + 1000 + r.IntN(2000)
 			if wild && r.IntN(100) == 0 {
 				f = max(0, last-r.IntN(3000)) // below the window
 			}
-			return r.IntN(2) > 0, f
+			return r.IntN(2) > 0, f, r.IntN(3) * 500
 		})
-		if !wild && len(b.lists) > 1<<13 {
-			t.Fatalf("round %d: a ring of %d lists", round, len(b.lists))
+		if !wild && len(b.ring) > 1<<13 {
+			t.Fatalf("round %d: a ring of %d chains", round, len(b.ring))
 		}
+	}
+}
+
+// TestBucketsWarmAllocatesNothing: groups freed by pops are reused, so a
+// warm list's pushes and pops allocate nothing.
+func TestBucketsWarmAllocatesNothing(t *testing.T) {
+	var b Buckets
+	run := func() {
+		b.Reset()
+		for i := range 200 {
+			b.Push(i/10+i%4, i%7, int32(i))
+			if i%3 == 0 {
+				b.Pop()
+			}
+		}
+		for b.Len() > 0 {
+			b.Pop()
+		}
+	}
+	run()
+	if allocs := testing.AllocsPerRun(50, run); allocs != 0 {
+		t.Fatalf("warm buckets allocated %v times per run", allocs)
 	}
 }
