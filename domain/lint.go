@@ -114,6 +114,8 @@ func Lint(f *File) ErrorList {
 			res, err := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget})
 			left -= max(res.Expanded, 1)
 			switch {
+			case (errors.Is(err, goap.ErrBudgetExhausted) || res.Status == goap.BudgetExhausted) && res.Bound != goap.BoundStates:
+				warn(path, "goal %q: no plan found before the search's %s limit, after %d states; inconclusive: try ploy plan --goal %s", goal.Name(), res.Bound, res.Expanded, goal.Name())
 			case errors.Is(err, goap.ErrBudgetExhausted) || res.Status == goap.BudgetExhausted:
 				warn(path, "goal %q: no plan found within lint's budget of %d states; inconclusive: try ploy plan --goal %s", goal.Name(), budget, goal.Name())
 			case res.Status == goap.NoPlan:

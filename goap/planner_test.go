@@ -388,3 +388,37 @@ func TestDearActionsKeepMemorySmall(t *testing.T) {
 		}
 	}
 }
+
+// TestTiesGoToTheLeastEstimate: on a goal of n independent facts, each set
+// by its own action of cost 1, every state on a shortest path has f = n.
+// Ties on f going to the least h take the search straight down one path, n
+// expansions; ties to the oldest state would sweep the 2^n states of f = n
+// (the 30-fact goal ended budget_exhausted). Every search path must
+// break the tie the same way: word-sized and wide states, eager and
+// delayed duplicates, the general search (a depth limit), h_max, backward.
+func TestTiesGoToTheLeastEstimate(t *testing.T) {
+	for _, n := range []int{30, 100} {
+		spec := goap.Spec{Name: "independent"}
+		goal := map[string]bool{}
+		for i := range n {
+			f := randdomain.FactName(i)
+			spec.Facts = append(spec.Facts, f)
+			spec.Actions = append(spec.Actions, goap.ActionSpec{Name: "set_" + f, Effects: map[string]bool{f: true}, Cost: goap.Const(1)})
+			goal[f] = true
+		}
+		spec.Goals = []goap.GoalSpec{{Name: "All", Conditions: goal}}
+		d := mustDomain(t, spec)
+		for _, opt := range []goap.Options{
+			{},
+			{MaxDepth: 1000},
+			{Heuristic: goap.HMax},
+			{Search: goap.Backward},
+			{Search: goap.Backward, MaxDepth: 1000},
+		} {
+			res, err := goap.NewPlanner(d).Plan(nil, d.NewState(), d.Goal("All"), opt)
+			if err != nil || res.Status != goap.Found || res.Cost != float64(n) || res.Expanded != n {
+				t.Errorf("%d facts, %+v: %v cost %g, %d expanded, %v; want found, cost and expansions %d", n, opt, res.Status, res.Cost, res.Expanded, err, n)
+			}
+		}
+	}
+}

@@ -92,6 +92,9 @@ type planJSON struct {
 	Cost      float64  `json:"cost"`
 	Expanded  int      `json:"expanded"`
 	Generated int      `json:"generated"`
+	// Bound names the limit that ended a budget_exhausted search: "states",
+	// "bytes" or "work" (absent otherwise).
+	Bound string `json:"bound,omitempty"`
 }
 
 func runPlan(e *env, args []string) int {
@@ -104,7 +107,7 @@ func runPlan(e *env, args []string) int {
   ploy plan domains/soldier.yaml --goal KillPlayer --search backward --json
 `)
 	sf.register(fset)
-	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}`)
+	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}, and "bound" ("states", "bytes" or "work") when the budget ran out`)
 	pr, st := sf.setup(e, fset, args)
 	if st >= 0 {
 		return st
@@ -119,6 +122,9 @@ func runPlan(e *env, args []string) int {
 	}
 	if asJSON {
 		out := planJSON{Status: res.Status.String(), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
+		if res.Status == goap.BudgetExhausted {
+			out.Bound = res.Bound.String()
+		}
 		for _, a := range res.Plan {
 			out.Plan = append(out.Plan, pr.d.ActionName(a))
 		}
