@@ -284,20 +284,12 @@ func (cfg *Config) check() error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Behaviours)) {
 		if _, ok := d.ActionByName(name); !ok {
-			msg := fmt.Sprintf("behaviour for unknown action %q", name)
-			if s := suggest.Closest(name, actions); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			return cfg.errorf("%s", msg)
+			return cfg.errorf("%s", unknownAction("behaviour", name, actions))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(cfg.Timeouts)) {
 		if _, ok := d.ActionByName(name); !ok {
-			msg := fmt.Sprintf("timeout for unknown action %q", name)
-			if s := suggest.Closest(name, actions); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			}
-			return cfg.errorf("%s", msg)
+			return cfg.errorf("%s", unknownAction("timeout", name, actions))
 		}
 		if t := cfg.Timeouts[name]; t < 0 {
 			return cfg.errorf("Timeouts[%q] is %d: want 0 (never) or more ticks", name, t)
@@ -413,3 +405,13 @@ func (a *Agent) RequestReplan() { a.wantPlan = "requested" }
 // on: a guard who is wounded, a woodcutter whose walks to the trees have
 // changed. The running plan is kept.
 func (a *Agent) SetProfile(p *goap.Profile) { a.cfg.Profile = p }
+
+// unknownAction says that a what (behaviour, timeout) names no action of
+// the domain, with the closest name if one is close.
+func unknownAction(what, name string, actions []string) string {
+	msg := fmt.Sprintf("%s for unknown action %q", what, name)
+	if s := suggest.Closest(name, actions); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg
+}

@@ -36,18 +36,7 @@ var attacks = map[string]func() string{
 		name := strings.Repeat("a", 25000) + "b" + strings.Repeat("a", 24999)
 		return fmt.Sprintf("name: x\nfacts: [%s]\ninitial: {%s: true}\n", strings.Repeat("a", 50000), name)
 	},
-	"10 000 misspelled initial facts": func() string {
-		var sb strings.Builder
-		sb.WriteString("name: x\nfacts:\n")
-		for i := range 10000 {
-			fmt.Fprintf(&sb, "  - fact_%05d\n", i)
-		}
-		sb.WriteString("initial:\n")
-		for i := range 10000 {
-			fmt.Fprintf(&sb, "  fcat_%05d: true\n", i)
-		}
-		return sb.String()
-	},
+	"10 000 misspelled initial facts": func() string { return domain.MisspelledInitial(10000) },
 	// Each of 100 errors on a 60 000-character line.
 	"long lines": func() string {
 		var sb strings.Builder

@@ -49,17 +49,7 @@ func TestReadStopsAtTheLimit(t *testing.T) {
 // each is reported, but only the first maxSuggestions look for a
 // did-you-mean, so the work stays linear in the file.
 func TestSuggestionsAreBounded(t *testing.T) {
-	var sb strings.Builder
-	sb.WriteString("name: x\nfacts:\n")
-	for i := range 10000 {
-		fmt.Fprintf(&sb, "  - fact_%05d\n", i)
-	}
-	sb.WriteString("initial:\n")
-	for i := range 10000 {
-		fmt.Fprintf(&sb, "  fcat_%05d: true\n", i)
-	}
-	fmt.Fprintf(&sb, "  %s: true\n", strings.Repeat("fact_", 10000))
-	src := sb.String()
+	src := MisspelledInitial(10000) + fmt.Sprintf("  %s: true\n", strings.Repeat("fact_", 10000))
 	l := &loader{path: "x.yaml", pos: map[string]Pos{}, lines: strings.Split(src, "\n")}
 	tokens, ok := l.tokenize(src)
 	if !ok || !l.parse(tokens) {
@@ -100,4 +90,21 @@ func TestInvalidUTF8NamesAreRefused(t *testing.T) {
 	if strings.ContainsAny(Format(err, []byte(src)), "\xff\xfe") {
 		t.Errorf("invalid UTF-8 printed raw:\n%s", Format(err, []byte(src)))
 	}
+}
+
+// MisspelledInitial is a file of n facts, fact_00000 on, whose initial
+// section names each with two letters swapped (fcat_00000): n unknown
+// facts, each a close match for a declared one. It is exported for the
+// attack tests of package domain_test.
+func MisspelledInitial(n int) string {
+	var sb strings.Builder
+	sb.WriteString("name: x\nfacts:\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "  - fact_%05d\n", i)
+	}
+	sb.WriteString("initial:\n")
+	for i := range n {
+		fmt.Fprintf(&sb, "  fcat_%05d: true\n", i)
+	}
+	return sb.String()
 }

@@ -329,6 +329,16 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
+// htnStart is the start state of an HTN command (--set and --unset applied
+// to the file's initial state), or an error if the file has no htn section.
+func htnStart(e *env, fset *flag.FlagSet, f *domain.File, sf searchFlags) (goap.State, int) {
+	if f.HTN == nil {
+		fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
+		return goap.State{}, exitInvalid
+	}
+	return startState(e, fset, f.GOAP, sf.set, sf.unset)
+}
+
 // startState is the file's initial state with --set and --unset applied.
 func startState(e *env, fset *flag.FlagSet, g *goap.Domain, set, unset listFlag) (goap.State, int) {
 	s := g.Initial()

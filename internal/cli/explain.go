@@ -47,11 +47,7 @@ func runExplain(e *env, args []string) int {
 		return st
 	}
 	if useHTN {
-		if f.HTN == nil {
-			fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
-			return exitInvalid
-		}
-		s, st := startState(e, fset, f.GOAP, sf.set, sf.unset)
+		s, st := htnStart(e, fset, f, sf)
 		if st >= 0 {
 			return st
 		}

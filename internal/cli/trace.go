@@ -53,11 +53,7 @@ func runTrace(e *env, args []string) int {
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
 	if useHTN {
-		if f.HTN == nil {
-			fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
-			return exitInvalid
-		}
-		s, st := startState(e, fset, f.GOAP, sf.set, sf.unset)
+		s, st := htnStart(e, fset, f, sf)
 		if st >= 0 {
 			return st
 		}
@@ -235,24 +231,13 @@ func (o *jsonObject) field(name string, v any) {
 
 // array writes n elements, elem(i) making the i-th when it is written.
 func (o *jsonObject) array(name string, n int, elem func(i int) any) {
-	o.key(name)
-	if n == 0 {
-		o.w.WriteString("[]")
-		return
-	}
-	o.w.WriteString("[\n")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			o.w.WriteString(",\n")
-		}
-		o.w.WriteString("    ")
+	o.rawArray(name, n, func(i int) []byte {
 		b, err := json.MarshalIndent(elem(i), "    ", "  ")
 		if err != nil {
-			b = []byte("null")
+			return []byte("null")
 		}
-		o.w.Write(b)
-	}
-	o.w.WriteString("\n  ]")
+		return b
+	})
 }
 
 // rawArray writes n elements, elem(i) returning the i-th already encoded
