@@ -1,0 +1,527 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ploy-ai/ploy/internal/pq"
+)
+
+// Status is how a resolve ended.
+type Status uint8
+
+const (
+	// Found: Result.Chain is a least-cost chain (empty if the goal holds).
+	Found Status = iota
+	// NoPlan: no chain of capable actions reaches an action whose
+	// conditions all hold now.
+	NoPlan
+	// BudgetExhausted: the node budget or the work limit ran out first.
+	BudgetExhausted
+	// DepthExceeded: only chains longer than the depth limit could exist.
+	DepthExceeded
+)
+
+func (s Status) String() string {
+	switch s {
+	case Found:
+		return "found"
+	case NoPlan:
+		return "no_plan"
+	case BudgetExhausted:
+		return "budget_exhausted"
+	case DepthExceeded:
+		return "depth_exceeded"
+	}
+	return "status(?)"
+}
+
+// Limits that apply when Options leave them zero. A chain is short by
+// nature (a survivor's is two or three actions; past a handful nobody can
+// predict what the character will do), and a resolve runs inside a
+// per-frame budget: the frame's cost is resolves per frame times the node
+// budget (seed 003), so both are small.
+const (
+	// DefaultBudget is the most chains expanded in one resolve.
+	DefaultBudget = 1024
+	// DefaultMaxDepth is the longest chain considered.
+	DefaultMaxDepth = 8
+	// DefaultMaxWork bounds the conditions evaluated and actions
+	// considered in one resolve, and so its memory: a resolve holds at
+	// most one 48-byte node per unit of work.
+	DefaultMaxWork = 1 << 20
+)
+
+// Sentinel errors, for errors.Is on a resolve's error.
+var (
+	ErrBudgetExhausted = errors.New("node budget exhausted")
+	ErrDepthExceeded   = errors.New("depth limit exceeded")
+)
+
+// SearchError reports a resolve that ended without an answer because a
+// limit ran out, naming the goal. errors.Is matches ErrBudgetExhausted or
+// ErrDepthExceeded.
+type SearchError struct {
+	Goal   string
+	Status Status // BudgetExhausted or DepthExceeded
+	Work   bool   // BudgetExhausted by the work limit rather than the node budget
+	Limit  int
+}
+
+func (e *SearchError) Error() string {
+	switch {
+	case e.Status == DepthExceeded:
+		return fmt.Sprintf("resolver: goal %q: no chain of at most %d actions", e.Goal, e.Limit)
+	case e.Work:
+		return fmt.Sprintf("resolver: goal %q: work limit of %d reached", e.Goal, e.Limit)
+	}
+	return fmt.Sprintf("resolver: goal %q: node budget of %d exhausted", e.Goal, e.Limit)
+}
+
+func (e *SearchError) Unwrap() error {
+	if e.Status == DepthExceeded {
+		return ErrDepthExceeded
+	}
+	return ErrBudgetExhausted
+}
+
+// Options tune one resolve. The zero value uses the agent's whole domain,
+// the default limits, straight-line distances and no trace.
+type Options struct {
+	Profile  *Profile      // capabilities and cost overrides; nil: the domain as built
+	Budget   int           // most chains expanded; 0 means DefaultBudget
+	MaxDepth int           // longest chain; 0 means DefaultMaxDepth
+	MaxWork  int           // 0 means DefaultMaxWork
+	Distance DistanceModel // nil means StraightLine
+	Trace    *Trace        // if not nil, records what was turned down and why
+}
+
+// Result is what a resolve found, with its statistics.
+type Result struct {
+	Status Status
+	// Chain is the plan, head first, appended to the slice passed to
+	// Resolve: Chain[0], the head, can run now; each later action is
+	// served by the one before it; the last serves the goal.
+	Chain []ActionID
+	// Cost is the chain's cost: its actions' costs for this agent plus the
+	// distance from the agent to the first target and between consecutive
+	// targets, times the domain's DistanceCost.
+	Cost float64
+	// Expanded counts partial chains taken from the open list and
+	// extended; Generated counts the partial and complete chains made.
+	Expanded, Generated int
+}
+
+// label is a partial chain: action in front of the chain of parent, at
+// cost g, depth actions long. anchor is the first target the chain visits
+// from action on (action's own, or inherited from the chain behind it):
+// where the agent must be next, which is all a new front action's
+// distance depends on. A terminal label is a complete chain: its action's
+// conditions all hold, and g includes the agent's walk to anchor.
+type label struct {
+	g        float64
+	action   ActionID
+	anchor   TargetID
+	parent   int32
+	depth    int32
+	next     int32 // the next label with the same (action, anchor)
+	dead     bool  // dominated by a later label of the same (action, anchor)
+	terminal bool
+}
+
+// Resolver chains backwards from goals over one domain's action graph. It
+// owns its open list and node arena and reuses them: once warm, an
+// untraced resolve allocates nothing. A Resolver is not safe for concurrent
+// use; give each goroutine its own, sharing the Domain.
+type Resolver struct {
+	d      *Domain
+	labels []label
+	open   pq.Queue
+	// Per (action, anchor) the newest label, for dominance; per action the
+	// cost, whether its conditions hold, and whether this expansion has
+	// considered it. Each is valid only where its stamp is current.
+	head      []int32
+	headStamp []uint32
+	cost      []float64
+	holds     []bool
+	actStamp  []uint32
+	seen      []uint32
+	epoch     uint32 // this resolve: actStamp
+	runEpoch  uint32 // this search (a resolve may make two): headStamp
+	expansion uint32 // this expansion: seen
+}
+
+// NewResolver returns a resolver for d.
+func NewResolver(d *Domain) *Resolver {
+	n := len(d.actions)
+	return &Resolver{
+		d:         d,
+		head:      make([]int32, n*(len(d.targets)+1)),
+		headStamp: make([]uint32, n*(len(d.targets)+1)),
+		cost:      make([]float64, n),
+		holds:     make([]bool, n),
+		actStamp:  make([]uint32, n),
+		seen:      make([]uint32, n),
+	}
+}
+
+// Domain returns the resolver's domain.
+func (r *Resolver) Domain() *Domain { return r.d }
+
+// nextEpoch starts a resolve, clearing the stamps once in four billion.
+func (r *Resolver) nextEpoch() {
+	r.epoch++
+	if r.epoch == 0 {
+		clear(r.actStamp)
+		r.epoch = 1
+	}
+}
+
+// nextRun starts a search.
+func (r *Resolver) nextRun() {
+	r.runEpoch++
+	if r.runEpoch == 0 {
+		clear(r.headStamp)
+		r.runEpoch = 1
+	}
+}
+
+func (r *Resolver) nextExpansion() {
+	r.expansion++
+	if r.expansion == 0 {
+		clear(r.seen)
+		r.expansion = 1
+	}
+}
+
+// search is one resolve's inputs.
+type search struct {
+	snap    *Snapshot
+	prof    *Profile
+	dist    DistanceModel
+	perUnit float64
+	tr      *Trace
+}
+
+// Resolve finds a least-cost chain for goal from the agent's snapshot,
+// appending it to dst.
+//
+// The chain is built backwards from the goal through the action graph.
+// Conditions are evaluated against the snapshot, never simulated forward:
+// a condition unmet now is served by an action with an effect in its
+// direction, whose own unmet conditions are served in turn, until an
+// action whose conditions all hold now: the head. Each action in the chain
+// serves one unmet condition of the action after it (or of the goal),
+// whichever gives the cheapest chain; its other unmet conditions are left
+// for later resolves, since only the head is committed and running it
+// changes the world (seed 003: "a chain, not a tree"). An action appears in
+// a chain at most once.
+//
+// The cost of a chain is its actions' costs for this agent plus, times the
+// domain's DistanceCost, the distance from the agent to the first target
+// the chain visits and between consecutive targets; an action without a
+// target happens where the agent then is. The search is Dijkstra's over
+// partial chains, keyed by their front action and the next target they
+// visit (all that their extension's cost depends on), and keeping every
+// chain not beaten in both cost and length, so that the depth limit
+// cannot hide a cheaper chain: with positive costs and a distance that
+// obeys the triangle inequality the chain returned is least-cost among
+// all chains within the limits, which an oracle test checks against
+// enumeration. Ties go to the chain completed first.
+//
+// A goal that holds already gives Found with an empty chain. Spent limits
+// give a *SearchError naming the goal; no chain is NoPlan with a nil error.
+// Resolve panics on a snapshot, goal or profile of another domain, or a
+// negative limit.
+func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
+	d := r.d
+	d.checkSnapshot(snap)
+	if goal == nil || goal.domain != d {
+		panic(fmt.Sprintf("resolver: goal is nil or of another domain than %q", d.name))
+	}
+	if opt.Profile != nil && opt.Profile.domain != d {
+		panic(fmt.Sprintf("resolver: profile of another domain than %q", d.name))
+	}
+	if opt.Budget < 0 || opt.MaxDepth < 0 || opt.MaxWork < 0 {
+		panic(fmt.Sprintf("resolver: negative limit in Options (Budget %d, MaxDepth %d, MaxWork %d)", opt.Budget, opt.MaxDepth, opt.MaxWork))
+	}
+	budget, maxDepth, maxWork := opt.Budget, opt.MaxDepth, opt.MaxWork
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	if maxDepth == 0 {
+		maxDepth = DefaultMaxDepth
+	}
+	if maxWork == 0 {
+		maxWork = DefaultMaxWork
+	}
+	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace}
+	if s.dist == nil {
+		s.dist = StraightLine{}
+	}
+	if s.tr != nil {
+		s.tr.reset(d, goal)
+	}
+	res := Result{Chain: dst}
+	r.nextEpoch()
+
+	satisfied := true
+	for i := range goal.conds {
+		if !goal.conds[i].holds(snap.Values) {
+			satisfied = false
+			break
+		}
+	}
+	if satisfied {
+		return res, nil
+	}
+
+	switch li, out := r.run(&s, goal, budget, maxDepth, maxWork, &res); out {
+	case Found:
+		res.Status, res.Cost = Found, r.labels[li].g
+		for i := li; r.labels[i].action != NoAction; i = r.labels[i].parent {
+			res.Chain = append(res.Chain, r.labels[i].action)
+		}
+		if s.tr != nil {
+			s.tr.Chosen = int(li)
+		}
+		return res, nil
+	case BudgetExhausted:
+		res.Status = BudgetExhausted
+		se := &SearchError{Goal: goal.name, Status: BudgetExhausted, Limit: budget}
+		if res.Expanded < budget {
+			se.Work, se.Limit = true, maxWork
+		}
+		return res, se
+	case DepthExceeded:
+		// The limit cut some chain short: search again without it (a chain
+		// repeats no action, so none is longer than the domain's actions)
+		// on what is left of the budget, to tell "only longer chains" from
+		// "no chain at all". Only this failure pays for it.
+		more := Result{}
+		s.tr = nil
+		_, out := r.run(&s, goal, budget-res.Expanded, len(d.actions), maxWork, &more)
+		res.Expanded += more.Expanded
+		res.Generated += more.Generated
+		if out == NoPlan {
+			res.Status = NoPlan
+			return res, nil
+		}
+		res.Status = DepthExceeded
+		return res, &SearchError{Goal: goal.name, Status: DepthExceeded, Limit: maxDepth}
+	}
+	res.Status = NoPlan
+	return res, nil
+}
+
+// run is Dijkstra's search over partial chains within the limits. It
+// returns the complete chain's label and Found, or how it failed:
+// BudgetExhausted, DepthExceeded (the depth limit cut a chain short and
+// none was found) or NoPlan.
+func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res *Result) (int32, Status) {
+	d := r.d
+	r.nextRun()
+	r.labels = append(r.labels[:0], label{action: NoAction, anchor: NoTarget, parent: -1})
+	if s.tr != nil {
+		s.tr.addNode(r.labels[0])
+	}
+	r.open.Reset()
+	r.open.Push(pq.Entry{F: 0, H: 1, Node: 0})
+	work := 0
+	depthPruned := false
+	for r.open.Len() > 0 {
+		e := r.open.Pop()
+		li := e.Node
+		l := r.labels[li]
+		if l.dead {
+			continue
+		}
+		if l.terminal {
+			return li, Found
+		}
+		if res.Expanded >= budget || work > maxWork {
+			return -1, BudgetExhausted
+		}
+		res.Expanded++
+		if s.tr != nil {
+			s.tr.Expanded = append(s.tr.Expanded, int(li))
+		}
+		r.nextExpansion()
+		conds := goal.conds
+		if l.action != NoAction {
+			conds = d.actions[l.action].conds
+		}
+		for ci := range conds {
+			c := &conds[ci]
+			work++
+			if c.holds(s.snap.Values) {
+				continue
+			}
+			for _, a := range c.servers {
+				work++
+				if r.seen[a] == r.expansion {
+					continue // it serves an earlier unmet condition here too
+				}
+				r.seen[a] = r.expansion
+				if r.consider(s, li, a, ci, maxDepth, res, &work) == TooDeep {
+					depthPruned = true
+				}
+			}
+		}
+	}
+	if depthPruned {
+		return -1, DepthExceeded
+	}
+	return -1, NoPlan
+}
+
+// consider puts action a in front of the partial chain li, serving its
+// condition ci, and returns what became of it.
+func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth int, res *Result, work *int) Reason {
+	d := r.d
+	act := &d.actions[a]
+	l := r.labels[li]
+	reason := Reason(0)
+	switch {
+	case s.prof != nil && !s.prof.Capable(a):
+		reason = NotCapable
+	case act.target != NoTarget && !s.snap.Targets[act.target].Found:
+		reason = NoTargetFound
+	case r.inChain(li, a, work):
+		reason = InChain
+	case int(l.depth)+1 > maxDepth:
+		reason = TooDeep
+	}
+	if reason != 0 {
+		if s.tr != nil {
+			s.tr.consider(li, a, ci, reason, nil, 0)
+		}
+		return reason
+	}
+	r.prepare(s, a, work)
+	g := l.g + r.cost[a]
+	anchor := l.anchor
+	if act.target != NoTarget {
+		if anchor != NoTarget {
+			g += s.perUnit * s.dist.Distance(s.snap.Targets[act.target].At, s.snap.Targets[anchor].At)
+		}
+		anchor = act.target
+	}
+	depth := l.depth + 1
+	if r.holds[a] {
+		if anchor != NoTarget {
+			g += s.perUnit * s.dist.Distance(s.snap.At, s.snap.Targets[anchor].At)
+		}
+		r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: -1, terminal: true}, 0)
+		res.Generated++
+		if s.tr != nil {
+			s.tr.consider(li, a, ci, Candidate, nil, g)
+		}
+		return Candidate
+	}
+	key := int(a)*(len(d.targets)+1) + int(anchor) + 1
+	reason = ConditionsUnmet
+	if r.dominated(key, g, depth) {
+		reason = NotCheaper
+	} else {
+		idx := r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: r.headOf(key)}, 1)
+		r.head[key] = idx
+		res.Generated++
+	}
+	if s.tr != nil {
+		s.tr.consider(li, a, ci, reason, r.unmet(s, a), g)
+	}
+	return reason
+}
+
+func (r *Resolver) push(s *search, l label, h float64) int32 {
+	idx := int32(len(r.labels))
+	r.labels = append(r.labels, l)
+	r.open.Push(pq.Entry{F: l.g, H: h, Node: idx})
+	if s.tr != nil {
+		s.tr.addNode(l)
+	}
+	return idx
+}
+
+// headOf returns the newest label of key in this resolve, or -1.
+func (r *Resolver) headOf(key int) int32 {
+	if r.headStamp[key] != r.runEpoch {
+		r.headStamp[key] = r.runEpoch
+		r.head[key] = -1
+	}
+	return r.head[key]
+}
+
+// dominated reports whether a live label of key is no dearer and no longer
+// than (g, depth); otherwise it marks the labels the new one beats in both
+// as dead. Keeping every label beaten in only one of the two is what keeps
+// the least-cost chain within the depth limit.
+func (r *Resolver) dominated(key int, g float64, depth int32) bool {
+	for i := r.headOf(key); i >= 0; i = r.labels[i].next {
+		o := &r.labels[i]
+		if !o.dead && o.g <= g && o.depth <= depth {
+			return true
+		}
+	}
+	for i := r.headOf(key); i >= 0; i = r.labels[i].next {
+		o := &r.labels[i]
+		if g <= o.g && depth <= o.depth {
+			o.dead = true
+		}
+	}
+	return false
+}
+
+// inChain reports whether a is already in the partial chain li.
+func (r *Resolver) inChain(li int32, a ActionID, work *int) bool {
+	for i := li; i > 0; i = r.labels[i].parent {
+		*work++
+		if r.labels[i].action == a {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare computes, once per resolve, action a's cost for this agent and
+// whether its conditions all hold.
+func (r *Resolver) prepare(s *search, a ActionID, work *int) {
+	if r.actStamp[a] == r.epoch {
+		return
+	}
+	r.actStamp[a] = r.epoch
+	act := &r.d.actions[a]
+	c := act.cost
+	switch {
+	case s.prof != nil && !math.IsNaN(s.prof.costs[a]):
+		c = s.prof.costs[a]
+	case act.costFunc != nil:
+		c = act.costFunc(s.snap)
+		if !(c > 0) || c > MaxCost {
+			panic(fmt.Sprintf("resolver: action %q's cost function returned %g; costs must be positive and at most %g", act.name, c, float64(MaxCost)))
+		}
+	}
+	r.cost[a] = c
+	holds := true
+	for i := range act.conds {
+		*work++
+		if !act.conds[i].holds(s.snap.Values) {
+			holds = false
+			break
+		}
+	}
+	r.holds[a] = holds
+}
+
+// unmet lists action a's conditions that do not hold, for the trace.
+func (r *Resolver) unmet(s *search, a ActionID) []int {
+	var out []int
+	for i := range r.d.actions[a].conds {
+		if !r.d.actions[a].conds[i].holds(s.snap.Values) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
