@@ -43,6 +43,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"plan", "plan a goal with GOAP from the file's initial state", runPlan},
+		{"resolve", "resolve a goal of an engine-model file (keys:) to a least-cost chain", runResolve},
 		{"htn", "decompose the file's HTN root task", runHTN},
 		{"trace", "show a GOAP search or an HTN decomposition step by step", runTrace},
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
@@ -254,7 +255,7 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 
 // internalPrefixes are the library packages' error prefixes: useful in a
 // program's log, noise to a person running the command.
-var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: "}
+var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: ", "resolver: "}
 
 // errorText is err's message for a person: without the library packages'
 // prefixes, at its start or after another message's colon.
