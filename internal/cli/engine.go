@@ -152,7 +152,7 @@ func writeResolveTraceJSON(w *bufio.Writer, pr engineProblem, tr *resolver.Trace
 		var buf strings.Builder
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false) // "hunger <= 30" reads better than "\u003c="
-		enc.Encode(v) // finite numbers and strings: cannot fail
+		enc.Encode(v)            // finite numbers and strings: cannot fail
 		w.WriteString(strings.TrimSuffix(buf.String(), "\n"))
 	}
 	w.WriteString("{\n\"goal\": ")
