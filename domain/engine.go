@@ -30,6 +30,65 @@ type World struct {
 	Targets map[string]resolver.Point
 }
 
+// MaxEdges bounds the action graph of an engine-model file: the number of
+// (effect, condition) pairs where the effect serves the condition, which
+// grows with the product of actions and conditions on one key.
+const MaxEdges = 1 << 20
+
+// edgeCount counts the action graph's edges without building it, in time
+// linear in the spec: per key, the effects of each direction times the
+// conditions each direction serves.
+func edgeCount(spec resolver.Spec) int {
+	type dirs struct{ up, down, setTrue, setFalse int }
+	effects := map[string]*dirs{}
+	for _, a := range spec.Actions {
+		for _, e := range a.Effects {
+			c := effects[e.Key]
+			if c == nil {
+				c = &dirs{}
+				effects[e.Key] = c
+			}
+			switch e.Dir {
+			case resolver.Increase:
+				c.up++
+			case resolver.Decrease:
+				c.down++
+			case resolver.SetTrue:
+				c.setTrue++
+			case resolver.SetFalse:
+				c.setFalse++
+			}
+		}
+	}
+	n := 0
+	count := func(cs []resolver.Condition) {
+		for _, c := range cs {
+			e := effects[c.Key]
+			if e == nil {
+				continue
+			}
+			switch {
+			case c.Op == resolver.Greater || c.Op == resolver.AtLeast:
+				n += e.up
+			case c.Op == resolver.Less || c.Op == resolver.AtMost:
+				n += e.down
+			case c.Value == 1:
+				n += e.setTrue
+			default:
+				n += e.setFalse
+			}
+			n = min(n, MaxEdges+1) // no overflow, whatever the file
+		}
+	}
+	for _, a := range spec.Actions {
+		count(a.Conditions)
+	}
+	for _, g := range spec.Goals {
+		count(g.Conditions)
+	}
+	return n
+}
+
 // MaxCoordinate bounds the coordinates a file (or a command's flag) may
 // give: distances between such points, times any distance cost, stay far
 // inside the float range.
@@ -580,6 +639,17 @@ func (l *loader) buildEngine(f *File) {
 			msg += fmt.Sprintf("; did you mean %s?", quote(s))
 		}
 		l.errorAt(l.pos["targets."+name], "%s", msg)
+	}
+	if n := edgeCount(l.rspec); n > MaxEdges {
+		// The graph holds one entry per edge: a generated file of many
+		// actions serving many conditions of one key would fill memory
+		// before anything else could be said about it.
+		at := Pos{Line: 1, Col: 1}
+		if p, ok := l.pos["goals"]; ok {
+			at = p
+		}
+		l.errorAt(at, "the action graph would have %d edges (an effect serving a condition), more than the %d a domain file may have: split the domain, or give conditions fewer actions to choose from", n, MaxEdges)
+		return
 	}
 	d, err := resolver.NewDomain(l.rspec)
 	if err != nil {

@@ -115,3 +115,34 @@ goals:
 		t.Fatalf("conditions %v", got)
 	}
 }
+
+// TestEngineGraphIsBounded loads a file whose action graph would be
+// quadratic: n actions setting one key, n goals wanting it. Past MaxEdges
+// the loader refuses it, positioned, before building the graph; within,
+// the count the loader made matches the graph built.
+func TestEngineGraphIsBounded(t *testing.T) {
+	file := func(n int) []byte {
+		var sb strings.Builder
+		sb.WriteString("name: big\nkeys: {k: bool, w: int}\nactions:\n")
+		for i := range n {
+			fmt.Fprintf(&sb, "  - {name: A%d, effects: {k: true, w: increase}, cost: 1}\n", i)
+		}
+		sb.WriteString("goals:\n")
+		for i := range n {
+			fmt.Fprintf(&sb, "  - {name: G%d, conditions: {k: true, w: \"> %d\"}}\n", i, i)
+		}
+		return []byte(sb.String())
+	}
+	f, err := domain.Parse("small.yaml", file(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.Resolver.Edges()); got != 2*100*100 {
+		t.Fatalf("%d edges, want %d", got, 2*100*100)
+	}
+	// 2·800·800 = 1 280 000 > MaxEdges.
+	_, err = domain.Parse("big.yaml", file(800))
+	if err == nil || !strings.Contains(err.Error(), "big.yaml:804:1: the action graph would have 1048577 edges") {
+		t.Fatalf("got %v, want the graph refused at goals:", err)
+	}
+}
