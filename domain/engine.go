@@ -156,7 +156,7 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 		}
 		l.rspec.Keys = append(l.rspec.Keys, ks)
 	}
-	if len(l.rspec.Keys) == 0 && len(l.broken) == 0 {
+	if v := l.unwrap(f["keys"].Value); len(l.rspec.Keys) == 0 && len(l.broken) == 0 && (isNull(v) || isEmptyMapping(v)) {
 		l.errorf(f["keys"].Key, "keys is empty: declare each world key with its type, such as keys: {warmth: int, has_wood: bool}")
 	}
 	if mv, ok := f["initial"]; ok {
@@ -202,6 +202,19 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 			l.engineGoal(i, item)
 		}
 	}
+}
+
+func isEmptyMapping(n ast.Node) bool {
+	m, ok := n.(*ast.MappingNode)
+	return ok && len(m.Values) == 0
+}
+
+func isMappingNode(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.MappingNode, *ast.MappingValueNode:
+		return true
+	}
+	return false
 }
 
 // scalarText returns a scalar's text ("" for anything else).
@@ -388,6 +401,9 @@ var comparison = regexp.MustCompile(`^\s*(>=|<=|>|<|==|=|!=)\s*([+-]?[0-9]+)\s*$
 func (l *loader) engineConditions(path string, n ast.Node) []resolver.Condition {
 	l.pos[path] = position(n)
 	var out []resolver.Condition
+	if v := l.unwrap(n); !isNull(v) && !isMappingNode(v) {
+		l.skip[path] = true // "no conditions" would repeat that it is no mapping
+	}
 	for _, mv := range l.mapping(n, path) {
 		name := keyName(mv.Key)
 		kind, ok := l.engineKey(mv.Key, name)
@@ -654,16 +670,22 @@ func (l *loader) buildEngine(f *File) {
 	d, err := resolver.NewDomain(l.rspec)
 	if err != nil {
 		var es resolver.SpecErrors
-		if errors.As(err, &es) {
+		errors.As(err, &es)
+		for _, e := range es {
+			if l.standIn[e.Path] || l.skip[e.Path] || l.isBroken(e.Path) {
+				continue
+			}
+			l.errorAt(lookup(l.pos, e.Path), "%s", e.Msg)
+		}
+		if len(l.errs) == 0 {
+			// Whatever the resolver refused must be said, even if the
+			// loader thought it said it already.
 			for _, e := range es {
-				if l.standIn[e.Path] || l.skip[e.Path] || l.isBroken(e.Path) {
-					continue
-				}
 				l.errorAt(lookup(l.pos, e.Path), "%s", e.Msg)
 			}
 		}
 		if len(l.errs) == 0 {
-			l.errorAt(Pos{Line: 1, Col: 1}, "%s", err) // cannot happen: every resolver error has a path
+			l.errorAt(Pos{Line: 1, Col: 1}, "%s", err) // cannot happen: NewDomain fails with SpecErrors
 		}
 		return
 	}
