@@ -58,6 +58,34 @@ var attacks = map[string]func() string{
 	},
 	// 100 goals only a search can settle, over 2^16 states.
 	"100 goals for search": func() string { return togglesAndGoals(14, 100) },
+	// The engine model: an action graph just within MaxEdges (1000
+	// actions serving 1000 goals, each of which lint resolves), and
+	// 10 000 misspelled keys, each a did-you-mean over 10 000 names.
+	"engine graph at its limit": func() string {
+		var sb strings.Builder
+		sb.WriteString("name: x\nkeys: {k: int}\nactions:\n")
+		for i := range 1000 {
+			fmt.Fprintf(&sb, "  - {name: A%d, effects: {k: increase}, cost: %d}\n", i, i+1)
+		}
+		sb.WriteString("goals:\n")
+		for i := range 1000 {
+			fmt.Fprintf(&sb, "  - {name: G%d, conditions: {k: \"> %d\"}}\n", i, i)
+		}
+		return sb.String()
+	},
+	"engine 10 000 misspelled keys": func() string {
+		var sb strings.Builder
+		sb.WriteString("name: x\nkeys: {")
+		for i := range 10000 {
+			fmt.Fprintf(&sb, "key_number_%d: bool, ", i)
+		}
+		sb.WriteString("z: int}\ninitial: {")
+		for i := range 10000 {
+			fmt.Fprintf(&sb, "kye_number_%d: true, ", i)
+		}
+		sb.WriteString("z: 1}\n")
+		return sb.String()
+	},
 }
 
 // Bounds every attack must keep, far above what the fixed code needs

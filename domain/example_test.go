@@ -5,6 +5,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // A domain file is parsed into a GOAP domain (and an HTN, if it has one),
@@ -90,4 +91,46 @@ goals:
 	}
 	// Output:
 	// guard.yaml:10:11: warning: action "Rest" can never apply from the initial state: it needs not patrolling (patrolling: it is true and no action makes it false)
+}
+
+// A file with keys: instead of facts: is seed 003's engine model: it loads
+// into a resolver.Domain with a default world to resolve from.
+func ExampleParse_engineModel() {
+	src := []byte(`
+name: camp
+keys: {warmth: int, has_wood: bool}
+initial: {warmth: 10}
+targets: {wood: [3, 4]}
+actions:
+  - {name: Gather, effects: {has_wood: true}, cost: 2, target: wood}
+  - {name: Burn, conditions: {has_wood: true}, effects: {warmth: increase}, cost: 1}
+goals:
+  - {name: Warm, conditions: {warmth: ">= 50"}}
+`)
+	f, err := domain.Parse("camp.yaml", src)
+	if err != nil {
+		fmt.Print(domain.Format(err, src))
+		return
+	}
+	d, w := f.Resolver, f.World
+	snap, _ := d.SnapshotOf(w.Values, w.At, w.Targets)
+	res, _ := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("Warm"), resolver.Options{})
+	fmt.Println(d.FormatChain(res.Chain), res.Cost)
+	// Output: Gather → Burn 8
+}
+
+// An equality on an integer key has no direction, so no effect could
+// serve it: the loader says so, at its position.
+func ExampleParse_equality() {
+	src := []byte(`name: camp
+keys: {warmth: int}
+goals:
+  - {name: Warm, conditions: {warmth: 50}}
+`)
+	_, err := domain.Parse("camp.yaml", src)
+	fmt.Print(domain.Format(err, src))
+	// Output:
+	// camp.yaml:4:39: condition warmth: 50 is an equality on an integer key, and an equality has no direction, so no effect could serve it: write ">= 50" or "<= 50", or use a boolean key
+	//     4 |   - {name: Warm, conditions: {warmth: 50}}
+	//       |                                       ^
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // seeds returns the shipped domains and the bad-file corpus, failing the
@@ -20,7 +21,7 @@ import (
 // nothing and says nothing.
 func seeds(f *testing.F) [][]byte {
 	var out [][]byte
-	for _, name := range []string{"battlemage.yaml", "soldier.yaml"} {
+	for _, name := range []string{"battlemage.yaml", "soldier.yaml", "survivor.yaml", "shopkeeper.yaml"} {
 		src, err := fs.ReadFile(domains.Files, name)
 		if err != nil {
 			f.Fatal(err)
@@ -45,7 +46,8 @@ func seeds(f *testing.F) [][]byte {
 // accepted file plans without panicking, not that it plans well.
 const fuzzBudget = 1000
 
-// FuzzParse feeds the loader arbitrary files: it must never panic, every
+// FuzzParse feeds the loader arbitrary files, of both models (the seeds
+// hold state-space and engine-model files, good and bad): it must never panic, every
 // error must carry a position inside the file, and the rendering for a
 // person must not panic either and print nothing unprintable. A file it
 // accepts must plan every goal and decompose without panicking, and a
@@ -69,6 +71,10 @@ func FuzzParse(f *testing.F) {
 				}
 			}
 			checkPrintable(t, domain.Format(err, src))
+			return
+		}
+		if file.EngineModel() {
+			checkEngineFile(t, file)
 			return
 		}
 		g := file.GOAP
@@ -97,6 +103,58 @@ func FuzzParse(f *testing.F) {
 			htn.NewPlanner(file.HTN).Plan(&res, g.Initial(), htn.Options{MaxSteps: fuzzBudget})
 		}
 	})
+}
+
+// checkEngineFile resolves every goal of an accepted engine-model file
+// from its world and checks each chain found: its head can run now, and
+// it is empty only when the goal holds already. Lint must not panic, and
+// its warnings must sit inside the file.
+func checkEngineFile(t *testing.T, file *domain.File) {
+	d := file.Resolver
+	s, err := d.SnapshotOf(file.World.Values, file.World.At, file.World.Targets)
+	if err != nil {
+		t.Fatalf("accepted world does not fit the domain: %v", err)
+	}
+	r := resolver.NewResolver(d)
+	for _, goal := range d.Goals() {
+		res, err := r.Resolve(nil, s, goal, resolver.Options{Budget: fuzzBudget})
+		if err != nil || res.Status != resolver.Found {
+			continue
+		}
+		if len(res.Chain) == 0 {
+			if !goal.Holds(s) {
+				t.Fatalf("goal %s: empty chain for a goal that does not hold", goal.Name())
+			}
+			continue
+		}
+		for _, c := range d.Conditions(res.Chain[0]) {
+			if !conditionHolds(d, s, c) {
+				t.Fatalf("goal %s: head %s of %s needs %v, which does not hold", goal.Name(), d.ActionName(res.Chain[0]), d.FormatChain(res.Chain), c)
+			}
+		}
+	}
+	lines := strings.Count(string(file.Source), "\n") + 1
+	for _, w := range domain.Lint(file) {
+		if w.Pos.Line < 1 || w.Pos.Line > lines {
+			t.Fatalf("warning %v is outside the file's %d lines", w, lines)
+		}
+	}
+}
+
+func conditionHolds(d *resolver.Domain, s *resolver.Snapshot, c resolver.Condition) bool {
+	k, _ := d.Key(c.Key)
+	v := s.Values[k]
+	switch c.Op {
+	case resolver.Greater:
+		return v > c.Value
+	case resolver.AtLeast:
+		return v >= c.Value
+	case resolver.Less:
+		return v < c.Value
+	case resolver.AtMost:
+		return v <= c.Value
+	}
+	return v == c.Value
 }
 
 func checkPrintable(t *testing.T, s string) {

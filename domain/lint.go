@@ -28,7 +28,15 @@ const (
 // as the reachability of actions and methods goes. Relaxed reachability
 // settles most goals without a search; the rest share LintSearchBudget,
 // and a search cut short is reported as inconclusive, never as a verdict.
+//
+// For an engine-model file (keys:), Lint reports instead conditions no
+// action serves, actions that serve nothing, keys never used or never
+// read, targets the file's world gives no position, goals with no chain
+// from that world, and a domain with no goals.
 func Lint(f *File) ErrorList {
+	if f.EngineModel() {
+		return lintEngine(f)
+	}
 	var out ErrorList
 	warn := func(path, format string, args ...any) {
 		out = append(out, &Error{File: f.Path, Pos: f.Pos(path), Msg: "warning: " + fmt.Sprintf(format, args...)})

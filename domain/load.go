@@ -25,6 +25,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // File is a loaded, validated domain file.
@@ -41,7 +42,13 @@ type File struct {
 	// changes at run time, not only actions. Lint takes both their values
 	// as reachable.
 	Sensed []goap.Fact
-	pos    map[string]Pos
+	// Resolver, ResolverSpec and World are set for an engine-model file
+	// (one with keys: instead of facts:), and Spec, GOAP, HTN and Sensed
+	// are then empty: the file is for package resolver, not goap.
+	Resolver     *resolver.Domain
+	ResolverSpec resolver.Spec
+	World        World
+	pos          map[string]Pos
 }
 
 // Pos returns the position of the part of the file at path, in the form of
@@ -122,7 +129,7 @@ const byteOrderMark = "\xef\xbb\xbf"
 // MaxErrors of them, the last saying how many more there were).
 func Parse(path string, src []byte) (*File, error) {
 	text := strings.TrimPrefix(string(src), byteOrderMark)
-	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(text, "\n")}
+	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(text, "\n"), standIn: map[string]bool{}, skip: map[string]bool{}}
 	f := &File{Path: path, Source: src, pos: l.pos}
 	if len(src) > MaxFileSize {
 		l.errs = append(l.errs, tooLarge(path))
@@ -142,7 +149,9 @@ func Parse(path string, src []byte) (*File, error) {
 	if !ok {
 		return nil, l.errs
 	}
-	if l.parse(tokens) {
+	if ok := l.parse(tokens); ok && l.engine {
+		l.buildEngine(f)
+	} else if ok {
 		f.Spec = l.spec
 		f.HTNSpec = l.htn
 		l.build(f)
@@ -296,6 +305,18 @@ type loader struct {
 	// keeps a file of many misspellings linear.
 	suggested int
 	depth     int // the deepest nesting tokenize measured
+
+	// The engine model's (engine.go): set once the file has keys:.
+	engine   bool
+	rspec    resolver.Spec
+	world    World
+	kinds    map[string]resolver.Kind
+	keyNames []string // in declaration order, for suggestions
+	// standIn holds the resolver paths whose value the loader rejected
+	// and replaced; skip, the condition lists it shortened. The resolver's
+	// verdicts on them would repeat what was said.
+	standIn map[string]bool
+	skip    map[string]bool
 }
 
 type factMap struct {
@@ -352,6 +373,9 @@ func (l *loader) parse(tokens token.Tokens) bool {
 		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
 			p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
 			hint := openFlowHint(tokens, p)
+			if hint == "" && strings.Contains(se.Message, "invalid header option") {
+				hint = l.comparisonHint(p.Line)
+			}
 			if hint == "" {
 				hint = l.indentHint(p.Line)
 			}
@@ -407,6 +431,15 @@ func openFlowHint(tokens token.Tokens, p Pos) string {
 		closer = "}"
 	}
 	return fmt.Sprintf(" (the %s opened on line %d, column %d is not closed with %s, or a comma is missing)", tk.Value, tk.Position.Line, tk.Position.Column, closer)
+}
+
+// comparisonHint explains the error YAML gives for an unquoted ">= 50"
+// on line n: a bare > starts a folded block scalar.
+func (l *loader) comparisonHint(n int) string {
+	if n < 1 || n > len(l.lines) || !strings.Contains(l.lines[n-1], ": >") {
+		return ""
+	}
+	return " (a comparison such as >= 50 must be quoted, \">= 50\": YAML reads a bare > as the start of a folded block)"
 }
 
 // indentHint guesses what a YAML syntax error on line n is about: most
@@ -644,6 +677,14 @@ func (l *loader) document(body ast.Node) {
 	if entries == nil && !isNull(l.unwrap(body)) {
 		return
 	}
+	if keys, ok := hasField(entries, "keys"); ok {
+		if facts, both := hasField(entries, "facts"); both {
+			l.errorf(laterKey(keys, facts), "a file has facts: (the state-space planner's boolean facts) or keys: (the engine model's world keys), not both: keep one, and write a second file for the other model")
+			return
+		}
+		l.engineDocument(entries)
+		return
+	}
 	f := l.fields(entries, "the domain", "name", "facts", "initial", "sensed", "actions", "goals", "htn")
 	top := Pos{Line: 1, Col: 1}
 	if len(entries) > 0 {
@@ -688,6 +729,15 @@ func (l *loader) document(body ast.Node) {
 	if mv, ok := f["htn"]; ok {
 		l.htnSection(mv)
 	}
+}
+
+// laterKey returns whichever of two keys comes later in the file.
+func laterKey(a, b *ast.MappingValueNode) ast.Node {
+	pa, pb := position(a.Key), position(b.Key)
+	if pb.Line > pa.Line || pb.Line == pa.Line && pb.Col > pa.Col {
+		return b.Key
+	}
+	return a.Key
 }
 
 // factWord names what a fact map's entries are, by the map's last key.

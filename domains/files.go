@@ -3,7 +3,9 @@ package domains
 import "embed"
 
 // Files holds the shipped domain files, embedded in every binary that
-// imports this package: battlemage.yaml and soldier.yaml.
+// imports this package: battlemage.yaml and soldier.yaml (state-space
+// files, facts:), survivor.yaml and shopkeeper.yaml (engine-model files,
+// keys:, the same domains as Survivor and Shopkeeper).
 //
 //go:embed *.yaml
 var Files embed.FS

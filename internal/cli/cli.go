@@ -43,6 +43,7 @@ var commands []command
 func init() {
 	commands = []command{
 		{"plan", "plan a goal with GOAP from the file's initial state", runPlan},
+		{"resolve", "resolve a goal of an engine-model file (keys:) to a least-cost chain", runResolve},
 		{"htn", "decompose the file's HTN root task", runHTN},
 		{"trace", "show a GOAP search or an HTN decomposition step by step", runTrace},
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
@@ -98,9 +99,12 @@ Commands:
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintf(w, `
-FILE is a domain file (YAML); without one, ploy uses the embedded battle-mage
-domain of lessons 4 and 5. The shipped domains can be named without a path:
-%s.
+FILE is a domain file (YAML): a state-space file (facts:) for plan, htn and
+the arena, or an engine-model file (keys:, seed 003's world keys with
+directions) for resolve; trace, explain and lint take either, and the file's
+kind decides. Without FILE, ploy uses the embedded battle-mage domain of
+lessons 4 and 5 (resolve: the embedded survivor.yaml). The shipped domains can
+be named without a path: %s.
 
 Exit status: 0 a plan was found (or the command did its job), 1 invalid input,
 2 a usage error, 3 the planner ran and found no plan.
@@ -254,7 +258,7 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 
 // internalPrefixes are the library packages' error prefixes: useful in a
 // program's log, noise to a person running the command.
-var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: "}
+var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: ", "resolver: "}
 
 // errorText is err's message for a person: without the library packages'
 // prefixes, at its start or after another message's colon.

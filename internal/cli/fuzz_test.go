@@ -14,6 +14,7 @@ import (
 // suite bounds.
 var boundedWork = map[string][]string{
 	"plan":    {"--budget=300"},
+	"resolve": {"--budget=300"},
 	"explain": {"--budget=300"},
 	"trace":   {"--budget=300", "--max-steps=300"},
 	"htn":     {"--max-steps=300"},
@@ -37,6 +38,11 @@ func FuzzMain(f *testing.F) {
 		"explain\x00--goal\x00GetHealthy\x00--unset\x00healthy,potion_at_shrine",
 		"htn\x00--unset\x00spare_crystals\x00--json",
 		"lint\x00soldier",
+		"resolve\x00--goal\x00Warm\x00--set\x00hunger=70,has_wood\x00--at\x001,2\x00--target\x00wood_north=3,4",
+		"resolve\x00shopkeeper\x00--goal\x00ServeCustomer\x00--capabilities\x00TakeItem\x00--json",
+		"trace\x00survivor\x00--goal\x00Fed\x00--format\x00json\x00--max-depth\x001",
+		"explain\x00survivor\x00--goal\x00Warm\x00--unset\x00fire_lit\x00--json",
+		"lint\x00survivor",
 		"arena\x00--agents\x00goap,nope",
 		"help\x00plan",
 		"plan\x00--help",

@@ -47,6 +47,9 @@ func (s *searchFlags) setup(e *env, fset *flag.FlagSet, args []string) (problem,
 	if st >= 0 {
 		return problem{}, st
 	}
+	if f.EngineModel() {
+		return problem{}, usageErr(e, fset, "%s is an engine-model file (keys:): resolve it with ploy resolve %s --goal G; ploy plan takes state-space files (facts:)", f.Path, f.Path)
+	}
 	return s.resolve(e, fset, f.GOAP)
 }
 

@@ -19,13 +19,16 @@ func runTrace(e *env, args []string) int {
 	var useHTN bool
 	var maxSteps int
 	fset := flagSet(e, "trace", "[FILE] --goal NAME [flags] | ploy trace --htn [FILE] [flags]",
-		"Show a GOAP search expansion by expansion (each state with g, h and f, and\nwhat every action did there), or with --htn an HTN decomposition step by step.\nThe dot format draws the explored states for Graphviz, the plan's path in red.",
+		"Show a GOAP search expansion by expansion (each state with g, h and f, and\nwhat every action did there), or with --htn an HTN decomposition step by step.\nThe dot format draws the explored states for Graphviz, the plan's path in red.\nOn an engine-model file (keys:), show the resolve: each partial chain expanded,\nevery action considered in front of it and what became of it (conditions\nunmet, not capable, already in the chain, too deep, no target found, not\ncheaper, candidate), and the chain chosen; --set takes KEY=VALUE there, and\n--budget and --max-depth default to the resolver's.",
 		`  ploy trace --goal Kill
   ploy trace --goal Kill --format dot | dot -Tsvg > search.svg
   ploy trace --goal GetHealthy --unset healthy --format json
   ploy trace --htn --unset spare_crystals
+  ploy trace survivor --goal Warm --format json
 `)
 	sf.register(fset)
+	var ef engineFlags
+	ef.register(fset)
 	fset.StringVar(&format, "format", "text", "output format: text, json or dot (dot is for GOAP searches)")
 	fset.BoolVar(&useHTN, "htn", false, "trace the HTN decomposition of the root task instead of a GOAP search")
 	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "with --htn: most decomposition steps")
@@ -44,9 +47,28 @@ func runTrace(e *env, args []string) int {
 	if useHTN && format == "dot" {
 		return usageErr(e, fset, "--format dot draws GOAP searches; use text or json with --htn")
 	}
+	ep, st := parseEngineFlags(e, fset, ef, sf.set, sf.unset)
+	if st >= 0 {
+		return st
+	}
 	f, st := load(e, fset, positional)
 	if st >= 0 {
 		return st
+	}
+	if st := checkFlagsForKind(e, fset, f); st >= 0 {
+		return st
+	}
+	if f.EngineModel() && !useHTN {
+		if format == "dot" {
+			return usageErr(e, fset, "--format dot draws GOAP searches; use text or json for an engine-model file")
+		}
+		pr, st := engineFromSearchFlags(e, fset, f, sf, ef, ep)
+		if st >= 0 {
+			return st
+		}
+		w := bufio.NewWriter(e.stdout)
+		defer w.Flush()
+		return traceEngine(e, w, pr, format)
 	}
 	// A trace can be large: write it through a buffer, a piece at a time,
 	// never as one string.

@@ -1,0 +1,416 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// Bounds of the engine-model commands' numeric flags: a resolve holds at
+// most resolver.DefaultMaxWork nodes whatever the budget, and no chain
+// repeats an action, so neither bound limits a real domain.
+const (
+	maxResolveBudget = 1 << 20
+	maxResolveDepth  = 1 << 10
+)
+
+// defaultEngineFile is the file resolve uses when given none.
+const defaultEngineFile = "survivor.yaml"
+
+// engineFlags are the flags the engine-model commands add: where the
+// agent stands, where its targets are, what it can do. resolve registers
+// them, and trace and explain too, for engine-model files.
+type engineFlags struct {
+	at           string
+	targets      listFlag
+	capabilities listFlag
+}
+
+func (f *engineFlags) register(fset *flag.FlagSet) {
+	fset.StringVar(&f.at, "at", "", "engine model: the agent's position X,Y (default: the file's at:, or 0,0)")
+	fset.Var(&f.targets, "target", "engine model: target positions NAME=X,Y, comma-separated or repeated (default: the file's targets:)")
+	fset.Var(&f.capabilities, "capabilities", "engine model: the actions the agent can do, comma-separated (default: all)")
+}
+
+// engineProblem is a resolved engine-model problem: the domain, the
+// snapshot the flags and the file's world make, the goal and the options.
+type engineProblem struct {
+	f    *domain.File
+	d    *resolver.Domain
+	snap *resolver.Snapshot
+	goal *resolver.Goal
+	opt  resolver.Options
+}
+
+// parsedEngineFlags is what the flags say before the file is read:
+// checked for form and bounds, not yet against the domain's names.
+type parsedEngineFlags struct {
+	at      *resolver.Point
+	targets map[string]resolver.Point
+	values  map[string]string // --set key=value, as written
+	unset   []string
+}
+
+// parseEngineFlags checks the engine-model flags' form and bounds, before
+// any file is read; the second result is the exit status, or -1.
+func parseEngineFlags(e *env, fset *flag.FlagSet, ef engineFlags, set, unset listFlag) (parsedEngineFlags, int) {
+	p := parsedEngineFlags{targets: map[string]resolver.Point{}, values: map[string]string{}, unset: unset}
+	if ef.at != "" {
+		pt, err := parsePoint(ef.at)
+		if err != nil {
+			return p, usageErr(e, fset, "--at %q: %v", ef.at, err)
+		}
+		p.at = &pt
+	}
+	// "a=1,2,b=3,4" arrives split on commas: an item with = starts a
+	// target, the next item is its y.
+	items := []string(ef.targets)
+	for i := 0; i < len(items); i++ {
+		name, x, ok := strings.Cut(items[i], "=")
+		if !ok || name == "" || i+1 == len(items) || strings.Contains(items[i+1], "=") {
+			return p, usageErr(e, fset, "--target wants NAME=X,Y, such as --target wood_north=3,4; got %q", items[i])
+		}
+		pt, err := parsePoint(x + "," + items[i+1])
+		if err != nil {
+			return p, usageErr(e, fset, "--target %s=%s,%s: %v", name, x, items[i+1], err)
+		}
+		p.targets[name] = pt
+		i++
+	}
+	for _, item := range set {
+		name, value, hasValue := strings.Cut(item, "=")
+		if !hasValue {
+			value = "true" // --set has_wood, as with facts
+		}
+		if name == "" {
+			return p, usageErr(e, fset, "--set wants KEY=VALUE, such as --set hunger=70,has_wood=true; got %q", item)
+		}
+		if _, dup := p.values[name]; dup {
+			return p, usageErr(e, fset, "--set: key %q given twice", name)
+		}
+		p.values[name] = value
+	}
+	return p, -1
+}
+
+// parsePoint reads "X,Y": finite numbers within domain.MaxCoordinate.
+func parsePoint(s string) (resolver.Point, error) {
+	xs, ys, ok := strings.Cut(s, ",")
+	if !ok {
+		return resolver.Point{}, fmt.Errorf("want X,Y, such as 3,4")
+	}
+	var xy [2]float64
+	for i, v := range []string{xs, ys} {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			return resolver.Point{}, fmt.Errorf("%q is not a number", v)
+		}
+		if !(math.Abs(f) <= domain.MaxCoordinate) {
+			return resolver.Point{}, fmt.Errorf("coordinate %s is out of range: at most %g in size", v, float64(domain.MaxCoordinate))
+		}
+		xy[i] = f
+	}
+	return resolver.Point{X: xy[0], Y: xy[1]}, nil
+}
+
+// engineSetup resolves the parsed flags against an engine-model file:
+// the snapshot (the file's world with the flags applied), the goal, the
+// capabilities; the second result is the exit status, or -1.
+func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags, ef engineFlags, goalName string, budget, maxDepth int) (engineProblem, int) {
+	d := f.Resolver
+	pr := engineProblem{f: f, d: d, opt: resolver.Options{Budget: budget, MaxDepth: maxDepth}}
+	values := map[string]int64{}
+	for k, v := range f.World.Values {
+		values[k] = v
+	}
+	var keyNames []string
+	for _, k := range d.Keys() {
+		keyNames = append(keyNames, k.Name)
+	}
+	unknownKey := func(flagName, name string) int {
+		msg := fmt.Sprintf("%s: unknown key %q", flagName, name)
+		if s := suggest.Closest(name, keyNames); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			msg += "; the domain's keys: " + strings.Join(keyNames, ", ")
+		}
+		return usageErr(e, fset, "%s", msg)
+	}
+	for _, name := range sortedNames(p.values) {
+		k, ok := d.Key(name)
+		if !ok {
+			return pr, unknownKey("--set", name)
+		}
+		text := p.values[name]
+		if d.Keys()[k].Kind == resolver.Bool {
+			switch text {
+			case "true":
+				values[name] = 1
+			case "false":
+				values[name] = 0
+			default:
+				return pr, usageErr(e, fset, "--set %s=%s: %q is a boolean key: true or false", name, text, name)
+			}
+			continue
+		}
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return pr, usageErr(e, fset, "--set %s=%s: %q is an integer key: a whole number", name, text, name)
+		}
+		values[name] = v
+	}
+	for _, name := range p.unset {
+		k, ok := d.Key(name)
+		if !ok {
+			return pr, unknownKey("--unset", name)
+		}
+		if d.Keys()[k].Kind != resolver.Bool {
+			return pr, usageErr(e, fset, "--unset %s: %q is an integer key: give its value with --set %s=N", name, name, name)
+		}
+		if _, set := p.values[name]; set {
+			return pr, usageErr(e, fset, "key %q is both set and unset", name)
+		}
+		values[name] = 0
+	}
+	at := f.World.At
+	if p.at != nil {
+		at = *p.at
+	}
+	targets := map[string]resolver.Point{}
+	for k, v := range f.World.Targets {
+		targets[k] = v
+	}
+	for _, name := range sortedNames(p.targets) {
+		if _, ok := d.Target(name); !ok {
+			msg := fmt.Sprintf("--target: no action targets %q", name)
+			if s := suggest.Closest(name, d.Targets()); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			} else if len(d.Targets()) > 0 {
+				msg += "; the domain's targets: " + strings.Join(d.Targets(), ", ")
+			}
+			return pr, usageErr(e, fset, "%s", msg)
+		}
+		targets[name] = p.targets[name]
+	}
+	snap, err := d.SnapshotOf(values, at, targets)
+	if err != nil {
+		return pr, usageErr(e, fset, "%s", errorText(err)) // cannot happen: every name was checked
+	}
+	pr.snap = snap
+	if len(ef.capabilities) > 0 {
+		prof, err := d.NewProfile(resolver.ProfileSpec{Capabilities: ef.capabilities})
+		if err != nil {
+			return pr, usageErr(e, fset, "--capabilities: %s", strings.TrimPrefix(errorText(err), "capabilities"))
+		}
+		pr.opt.Profile = prof
+	}
+	var names []string
+	for _, g := range d.Goals() {
+		names = append(names, g.Name())
+	}
+	switch {
+	case goalName == "":
+		return pr, usageErr(e, fset, "--goal is required; the domain's goals: %s", strings.Join(names, ", "))
+	case d.Goal(goalName) == nil:
+		msg := fmt.Sprintf("unknown goal %q", goalName)
+		if s := suggest.Closest(goalName, names); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			msg += "; the domain's goals: " + strings.Join(names, ", ")
+		}
+		return pr, usageErr(e, fset, "%s", msg)
+	}
+	pr.goal = d.Goal(goalName)
+	return pr, -1
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// resolveJSON is the contract of `ploy resolve --json`, shaped like
+// `ploy plan --json`.
+type resolveJSON struct {
+	Status    string   `json:"status"`
+	Plan      []string `json:"plan"` // the chain, head first
+	Cost      float64  `json:"cost"`
+	Expanded  int      `json:"expanded"`
+	Generated int      `json:"generated"`
+	// Bound names the limit that ended a budget_exhausted resolve:
+	// "chains" (the node budget) or "work" (absent otherwise).
+	Bound string `json:"bound,omitempty"`
+}
+
+func runResolve(e *env, args []string) int {
+	var set, unset listFlag
+	var ef engineFlags
+	var goalName string
+	var budget, maxDepth int
+	var asJSON bool
+	fset := flagSet(e, "resolve", "[FILE] --goal NAME [flags]",
+		"Resolve a goal of an engine-model file (keys:) with seed 003's resolver: chain\nbackwards from the goal to an action that can run now, the head, and print the\nleast-cost chain, head first, with each action's cost and its share of the\ndistance walked. The world is the file's (initial:, at:, targets:) with the\nflags applied. Without FILE, the embedded survivor.yaml.",
+		`  ploy resolve --goal Warm
+  ploy resolve --goal Warm --target wood_north=0,3
+  ploy resolve --goal Fed --set hunger=70 --capabilities Hunt,Eat --json
+  ploy resolve shopkeeper --goal ServeCustomer --set can_reach_item=true
+`)
+	fset.StringVar(&goalName, "goal", "", "the goal to resolve (required)")
+	fset.Var(&set, "set", "key values KEY=VALUE (true or false for a boolean, a whole number for an integer; KEY alone is KEY=true), comma-separated (repeatable)")
+	fset.Var(&unset, "unset", "boolean keys to make false, comma-separated (repeatable)")
+	ef.register(fset)
+	fset.IntVar(&budget, "budget", resolver.DefaultBudget, fmt.Sprintf("most partial chains to expand, from 1 to %d", maxResolveBudget))
+	fset.IntVar(&maxDepth, "max-depth", resolver.DefaultMaxDepth, fmt.Sprintf("longest chain, in actions, from 1 to %d", maxResolveDepth))
+	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}, and "bound" ("chains" or "work") when the budget ran out`)
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	if budget < 1 || budget > maxResolveBudget {
+		return usageErr(e, fset, "--budget must be from 1 to %d, not %d", maxResolveBudget, budget)
+	}
+	if maxDepth < 1 || maxDepth > maxResolveDepth {
+		return usageErr(e, fset, "--max-depth must be from 1 to %d, not %d", maxResolveDepth, maxDepth)
+	}
+	p, st := parseEngineFlags(e, fset, ef, set, unset)
+	if st >= 0 {
+		return st
+	}
+	if len(positional) == 0 {
+		positional = []string{defaultEngineFile}
+	}
+	f, st := load(e, fset, positional)
+	if st >= 0 {
+		return st
+	}
+	if !f.EngineModel() {
+		return usageErr(e, fset, "%s is a state-space file (facts:): plan it with ploy plan; ploy resolve takes engine-model files (keys:)", f.Path)
+	}
+	pr, st := engineSetup(e, fset, f, p, ef, goalName, budget, maxDepth)
+	if st >= 0 {
+		return st
+	}
+	res, err := resolver.NewResolver(pr.d).Resolve(nil, pr.snap, pr.goal, pr.opt)
+	if st := checkChainCost(e, "resolve", res); st >= 0 {
+		return st
+	}
+	if asJSON {
+		out := resolveJSON{Status: res.Status.String(), Plan: chainNames(pr.d, res.Chain), Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
+		if se, ok := err.(*resolver.SearchError); ok && se.Status == resolver.BudgetExhausted {
+			out.Bound = "chains"
+			if se.Work {
+				out.Bound = "work"
+			}
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ploy resolve: %s\n", errorText(err))
+			return exitInvalid
+		}
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		printChain(e.stdout, pr, res, err)
+	}
+	if res.Status != resolver.Found {
+		return exitNoPlan
+	}
+	return exitOK
+}
+
+// checkChainCost refuses a chain whose cost is past the float range.
+func checkChainCost(e *env, command string, res resolver.Result) int {
+	if res.Status != resolver.Found || !math.IsInf(res.Cost, 0) && !math.IsNaN(res.Cost) {
+		return -1
+	}
+	fmt.Fprintf(e.stderr, "ploy %s: the chain's cost adds up past the float range (%s): make the domain's costs or distances smaller\n", command, formatCost(res.Cost))
+	return exitInvalid
+}
+
+func chainNames(d *resolver.Domain, chain []resolver.ActionID) []string {
+	out := make([]string, len(chain))
+	for i, a := range chain {
+		out[i] = d.ActionName(a)
+	}
+	return out
+}
+
+// step is one action of a chain with its share of the chain's cost: its
+// own cost, and the distance walked to its target from where the agent
+// was (the agent's position for the head, the last target after), times
+// the domain's distance cost. An action without a target happens where
+// the agent then is: no walk.
+type step struct {
+	action   resolver.ActionID
+	cost     float64
+	distance float64
+	target   string
+}
+
+func chainSteps(pr engineProblem, chain []resolver.ActionID) []step {
+	d := pr.d
+	out := make([]step, len(chain))
+	here := pr.snap.At
+	for i, a := range chain {
+		s := step{action: a, cost: actionCost(pr, a)}
+		if t := d.ActionTarget(a); t != resolver.NoTarget {
+			to := pr.snap.Targets[t].At
+			s.distance = resolver.StraightLine{}.Distance(here, to) * d.DistanceCost()
+			s.target = d.Targets()[t]
+			here = to
+		}
+		out[i] = s
+	}
+	return out
+}
+
+// actionCost is a's cost as the file gives it: the CLI's profiles carry
+// capabilities only, and a file's costs are constants.
+func actionCost(pr engineProblem, a resolver.ActionID) float64 {
+	return pr.f.ResolverSpec.Actions[a].Cost
+}
+
+func formatPoint(p resolver.Point) string {
+	return fmt.Sprintf("(%s, %s)", formatCost(p.X), formatCost(p.Y))
+}
+
+func printChain(w io.Writer, pr engineProblem, res resolver.Result, err error) {
+	d := pr.d
+	fmt.Fprintf(w, "%s from %s, agent at %s:\n", pr.goal.Name(), d.FormatSnapshot(pr.snap), formatPoint(pr.snap.At))
+	switch res.Status {
+	case resolver.Found:
+		if len(res.Chain) == 0 {
+			fmt.Fprintln(w, "  the goal already holds: nothing to do")
+		}
+		width := 0
+		for _, a := range res.Chain {
+			width = max(width, len(d.ActionName(a)))
+		}
+		for i, s := range chainSteps(pr, res.Chain) {
+			fmt.Fprintf(w, "  %d. %-*s  cost %s", i+1, width, d.ActionName(s.action), formatCost(s.cost))
+			if s.target != "" {
+				fmt.Fprintf(w, " + distance %s (to %s)", formatCost(s.distance), s.target)
+			}
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "cost %s; %d chains expanded, %d generated\n", formatCost(res.Cost), res.Expanded, res.Generated)
+	case resolver.NoPlan:
+		fmt.Fprintln(w, "  no chain: no chain of capable actions reaches an action whose conditions all hold now")
+		fmt.Fprintf(w, "run 'ploy explain --goal %s' with the same flags to see why\n", pr.goal.Name())
+	default:
+		fmt.Fprintf(w, "  no chain: %s\n", errorText(err))
+		fmt.Fprintf(w, "%d chains expanded, %d generated\n", res.Expanded, res.Generated)
+	}
+}
