@@ -6,9 +6,10 @@ import (
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
-// number per frame (seed 003's plan queue). The world is read when a
-// request is submitted, on the agent's goroutine: a worker sees only a
-// snapshot of facts, never the agent or the game. Results are delivered to
+// number per frame (seed 003's plan queue): GOAP and HTN agents' plans and
+// resolver agents' chains, side by side. The world is read when a request
+// is submitted, on the agent's goroutine: a worker sees only a snapshot
+// (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results are delivered to
 // the agents in submission order, on the goroutine that calls Frame, so a
 // run is deterministic however the workers are scheduled.
 //
@@ -22,7 +23,8 @@ import (
 // the rest.
 //
 // A frame's planning work is bounded by PerFrame × the agents' search
-// budgets: neither number bounds anything alone. Its bookkeeping does not
+// budgets (for resolver agents, resolves per frame × node budget):
+// neither number bounds anything alone. Its bookkeeping does not
 // depend on how many requests wait: the waiting requests are a ring.
 type Queue struct {
 	workers  int

@@ -250,6 +250,7 @@ type ResolverAgent struct {
 	behaviours []ResolverBehaviour // by action
 	conds      [][]keyCond         // by action: its conditions
 	sets       [][]keyCond         // by action: its boolean effects, as conditions
+	goalConds  [][]keyCond         // by goal option: its goal's conditions
 	targets    []TargetSensor      // by TargetID
 	live       *resolver.Snapshot  // this tick's snapshot
 	where      []Where             // by TargetID, this tick
@@ -351,6 +352,14 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 				a.sets[id] = append(a.sets[id], keyCond{key: k, op: resolver.Is, value: 0})
 			}
 		}
+	}
+	for _, o := range cfg.Goals {
+		var cs []keyCond
+		for _, c := range o.Goal.Conditions() {
+			k, _ := d.Key(c.Key)
+			cs = append(cs, keyCond{key: k, op: c.Op, value: c.Value})
+		}
+		a.goalConds = append(a.goalConds, cs)
 	}
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
@@ -607,7 +616,7 @@ func (a *ResolverAgent) chooseGoal() *ResolverGoal {
 	bestScore, currentScore, current := 0.0, 0.0, false
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
-		if o.Goal.Holds(a.live) || (o.When != nil && !o.When(a)) || (i < len(a.blocked) && a.blocked[i] > a.tick) {
+		if allHold(a.goalConds[i], a.live.Values) || (o.When != nil && !o.When(a)) || (i < len(a.blocked) && a.blocked[i] > a.tick) {
 			continue
 		}
 		score := o.Priority
@@ -753,9 +762,11 @@ func (a *ResolverAgent) dropPlan() {
 
 // holds reports whether action act's conditions all hold in the live
 // snapshot.
-func (a *ResolverAgent) holds(act resolver.ActionID) bool {
-	for _, c := range a.conds[act] {
-		if !c.holds(a.live.Values) {
+func (a *ResolverAgent) holds(act resolver.ActionID) bool { return allHold(a.conds[act], a.live.Values) }
+
+func allHold(cs []keyCond, values []int64) bool {
+	for _, c := range cs {
+		if !c.holds(values) {
 			return false
 		}
 	}
@@ -858,11 +869,9 @@ func (a *ResolverAgent) execute() {
 	// The world has changed under the behaviour: sense it again before
 	// judging the step by its effects.
 	a.sense()
-	for _, c := range a.sets[act] {
-		if !c.holds(a.live.Values) {
-			a.breakPlan(act, ReasonNoEffect)
-			return
-		}
+	if !allHold(a.sets[act], a.live.Values) {
+		a.breakPlan(act, ReasonNoEffect)
+		return
 	}
 	a.finishStep(act)
 }

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -284,26 +285,30 @@ func TestTenThousandResolverAgentsInOneFrame(t *testing.T) {
 // one 16 ms frame on this 2-core machine through the queue": each
 // iteration submits 10 000 requests (untimed: the agents' sensing and
 // copying, on the game's goroutine) and times one Frame that resolves all
-// of them on two workers and delivers the chains. frame-ms is the mean
-// frame; submit-ms the untimed submitting, for the whole picture.
+// of them and delivers the chains, on one worker and on two. frame-ms is
+// the mean frame; submit-ms the untimed submitting, for the whole picture.
 func BenchmarkResolverFrame10k(b *testing.B) {
-	fc := newFrameCrowd(b, 10000, 2)
-	for range 4 { // warm the buffers and the workers' resolvers
-		fc.submit()
-		fc.q.Frame()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			fc := newFrameCrowd(b, 10000, workers)
+			for range 4 { // warm the buffers and the workers' resolvers
+				fc.submit()
+				fc.q.Frame()
+			}
+			var submit time.Duration
+			frames := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				b.StopTimer()
+				start := time.Now()
+				fc.submit()
+				submit += time.Since(start)
+				b.StartTimer()
+				fc.q.Frame()
+				frames++
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(frames), "frame-ms")
+			b.ReportMetric(float64(submit.Microseconds())/1000/float64(frames), "submit-ms")
+		})
 	}
-	var submit time.Duration
-	frames := 0
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		start := time.Now()
-		fc.submit()
-		submit += time.Since(start)
-		b.StartTimer()
-		fc.q.Frame()
-		frames++
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(frames), "frame-ms")
-	b.ReportMetric(float64(submit.Microseconds())/1000/float64(frames), "submit-ms")
 }
