@@ -84,6 +84,7 @@ const (
 	MoveFailed
 )
 
+// String names the status as the docs do.
 func (s MoveStatus) String() string {
 	switch s {
 	case Moving:

@@ -230,12 +230,14 @@ func TestResolverHeadCheckedBeforeItStarts(t *testing.T) {
 // Reactive resolves after every step; Proactive also on its interval;
 // Manual only when asked, and still when there is nothing left to do.
 func TestResolverPolicies(t *testing.T) {
+	var rec agent.Recorder
 	stats := func(p agent.Policy, setup func(*camp), ticks int, request int) agent.Stats {
 		c := newCamp(t)
 		if setup != nil {
 			setup(c)
 		}
-		cfg := c.config(nil)
+		rec = agent.Recorder{}
+		cfg := c.config(&rec)
 		cfg.Policy = p
 		a := mustResolverAgent(t, cfg)
 		for tick := 1; tick <= ticks; tick++ {
@@ -257,6 +259,9 @@ func TestResolverPolicies(t *testing.T) {
 	north := func(c *camp) { c.piles["wood_south"].logs = 0 }
 	if s := stats(agent.Policy{Kind: agent.Proactive, Interval: 3}, north, 8, 0); s.ReplanReasons[agent.ReasonProactive] != 2 || s.StepsDone != 0 {
 		t.Errorf("proactive: %+v, want 2 interval resolves during the walk", s)
+	}
+	if got := kinds(&rec); strings.Count(got, "move_started") != 1 || strings.Count(got, "plan_made") != 3 {
+		t.Errorf("proactive: %s; want the walk kept through the resolves", got)
 	}
 	if s := stats(agent.Policy{Kind: agent.Manual}, nil, 30, 6); s.ReplanReasons[agent.ReasonRequested] != 1 || s.Replans != 1 {
 		t.Errorf("manual: %+v, want exactly the requested resolve", s)
@@ -342,6 +347,18 @@ func TestResolverTargetLostAndMoveFailed(t *testing.T) {
 	}
 	if s := a.Stats(); s.ActionsFailed != 0 || s.ReplanReasons[agent.ReasonTargetLost] != 1 {
 		t.Errorf("stats %+v", s)
+	}
+
+	// A walk that takes longer than the step's timeout.
+	c = newCamp(t)
+	c.piles["wood_south"].logs = 0
+	rec = agent.Recorder{}
+	cfg := c.config(&rec)
+	cfg.Timeouts = map[string]int{"GatherWoodNorth": 4}
+	a = mustResolverAgent(t, cfg)
+	tickResolver(a, 5)
+	if got := kinds(&rec); !strings.Contains(got, "move_started(GatherWoodNorth) action_failed(GatherWoodNorth: timeout)") || a.Stats().ActionsFailed != 1 {
+		t.Fatalf("timeout: %s, %+v", got, a.Stats())
 	}
 
 	c = newCamp(t)

@@ -88,7 +88,9 @@ type survivorSpec struct {
 	policy         agent.Policy
 }
 
-var everyoneBut = func(d *resolver.Domain, not ...string) []string {
+// everyoneBut returns the names of d's actions but the ones given: a
+// capabilities list.
+func everyoneBut(d *resolver.Domain, not ...string) []string {
 	var out []string
 	for id := range d.NumActions() {
 		name := d.ActionName(resolver.ActionID(id))
