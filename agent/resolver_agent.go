@@ -763,7 +763,9 @@ func (a *ResolverAgent) dropPlan() {
 
 // holds reports whether action act's conditions all hold in the live
 // snapshot.
-func (a *ResolverAgent) holds(act resolver.ActionID) bool { return allHold(a.conds[act], a.live.Values) }
+func (a *ResolverAgent) holds(act resolver.ActionID) bool {
+	return allHold(a.conds[act], a.live.Values)
+}
 
 func allHold(cs []keyCond, values []int64) bool {
 	for _, c := range cs {
