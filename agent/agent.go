@@ -185,7 +185,7 @@ type Stats struct {
 	Plans             int // searches or decompositions run
 	Replans           int // plans made after the first, for any reason
 	ReplanReasons     map[string]int
-	Expanded          int // GOAP states expanded, over every plan
+	Expanded          int // GOAP states (resolver agents: partial chains) expanded, over every plan
 	Steps             int // HTN decomposition steps, over every plan
 	StepsDone         int
 	ActionsFailed     int

@@ -19,6 +19,8 @@ const (
 	PlanDone                          // the plan ran to its end
 	InterruptTaken                    // an HTN plan with a smaller MTR replaced the running one
 	InterruptRefused                  // a replan found no smaller MTR; the running plan goes on
+	MoveStarted                       // a resolver agent set off toward Action's target
+	TargetReached                     // a resolver agent came within Action's stopping distance
 )
 
 var eventNames = [...]string{
@@ -32,6 +34,8 @@ var eventNames = [...]string{
 	PlanDone:         "plan_done",
 	InterruptTaken:   "interruption_taken",
 	InterruptRefused: "interruption_refused",
+	MoveStarted:      "move_started",
+	TargetReached:    "target_reached",
 }
 
 func (k EventKind) String() string {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 type requestKind uint8
@@ -28,6 +29,9 @@ type request struct {
 	// them while its request is pending, so a worker may fill them.
 	plan []goap.ActionID
 	mtr  htn.MTR
+	// job is a resolver agent's request, which carries its own snapshot
+	// and result; agent is nil then.
+	job *resolveJob
 }
 
 // result is a resolved request.
@@ -47,6 +51,8 @@ type planners struct {
 	goap map[*goap.Domain]*goap.Planner
 	htn  map[*htn.Domain]*htn.Planner
 	res  htn.Result
+	// resolvers serve resolver agents (resolver_agent.go).
+	resolvers map[*resolver.Domain]*resolver.Resolver
 }
 
 func (p *planners) goapFor(d *goap.Domain) *goap.Planner {

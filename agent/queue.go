@@ -6,9 +6,10 @@ import (
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
-// number per frame (seed 003's plan queue). The world is read when a
-// request is submitted, on the agent's goroutine: a worker sees only a
-// snapshot of facts, never the agent or the game. Results are delivered to
+// number per frame (seed 003's plan queue): GOAP and HTN agents' plans and
+// resolver agents' chains, side by side. The world is read when a request
+// is submitted, on the agent's goroutine: a worker sees only a snapshot
+// (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results are delivered to
 // the agents in submission order, on the goroutine that calls Frame, so a
 // run is deterministic however the workers are scheduled.
 //
@@ -22,7 +23,8 @@ import (
 // the rest.
 //
 // A frame's planning work is bounded by PerFrame × the agents' search
-// budgets: neither number bounds anything alone. Its bookkeeping does not
+// budgets (for resolver agents, resolves per frame × node budget):
+// neither number bounds anything alone. Its bookkeeping does not
 // depend on how many requests wait: the waiting requests are a ring.
 type Queue struct {
 	workers  int
@@ -103,20 +105,44 @@ func (q *Queue) Len() int { return q.live }
 // cancelled interruption check is dropped and the running plan goes on.
 // A game cancels a request whose snapshot it knows is stale, or an agent's
 // it is about to despawn (see Remove).
-func (q *Queue) Cancel(a *Agent) bool {
+func (q *Queue) Cancel(a Queued) bool {
 	q.enter("Cancel")
 	defer q.leave()
 	return q.cancel(a)
 }
 
-func (q *Queue) cancel(a *Agent) bool {
+// Queued is an agent that can wait in a Queue: an *Agent or a
+// *ResolverAgent.
+type Queued interface {
+	// withdraw forgets the agent's request waiting in q, if it has one,
+	// and returns its ticket.
+	withdraw(q *Queue) (ticket uint64, ok bool)
+	// detach makes the agent plan inline from now on, if q was its queue.
+	detach(q *Queue)
+}
+
+func (a *Agent) withdraw(q *Queue) (uint64, bool) {
 	if !a.pending || a.queuedIn != q {
-		return false
+		return 0, false
 	}
 	a.pending, a.queuedIn = false, nil
 	a.wantPlan = a.queuedReplan
-	if a.ticket >= q.first { // still in the ring, not in a frame's batch
-		slot := (q.head + int(a.ticket-q.first)) & (len(q.ring) - 1)
+	return a.ticket, true
+}
+
+func (a *Agent) detach(q *Queue) {
+	if a.cfg.Queue == q {
+		a.cfg.Queue = nil
+	}
+}
+
+func (q *Queue) cancel(a Queued) bool {
+	ticket, ok := a.withdraw(q)
+	if !ok {
+		return false
+	}
+	if ticket >= q.first { // still in the ring, not in a frame's batch
+		slot := (q.head + int(ticket-q.first)) & (len(q.ring) - 1)
 		q.ring[slot] = request{}
 		q.live--
 	}
@@ -126,13 +152,11 @@ func (q *Queue) cancel(a *Agent) bool {
 // Remove cancels a's waiting request and detaches a from the queue: an
 // agent leaving the game leaves nothing behind. If a is ticked again it
 // plans inline, on the goroutine that ticks it.
-func (q *Queue) Remove(a *Agent) {
+func (q *Queue) Remove(a Queued) {
 	q.enter("Remove")
 	defer q.leave()
 	q.cancel(a)
-	if a.cfg.Queue == q {
-		a.cfg.Queue = nil
-	}
+	a.detach(q)
 }
 
 // Frame resolves up to PerFrame of the oldest requests, spread over the
@@ -166,7 +190,9 @@ func (q *Queue) Frame() int {
 	for i := range batch {
 		r := &batch[i]
 		// A request cancelled after this frame took it is dropped here.
-		if r.agent.pending && r.agent.queuedIn == q && r.agent.ticket == r.ticket {
+		if r.job != nil {
+			r.job.deliver(q, r.ticket)
+		} else if r.agent.pending && r.agent.queuedIn == q && r.agent.ticket == r.ticket {
 			r.agent.queuedIn = nil
 			r.agent.apply(*r, results[i])
 		}
@@ -187,6 +213,10 @@ func (q *Queue) work(w, n int) {
 // worker w's planners.
 func (q *Queue) resolveShare(w, n int) {
 	for i := w; i < n; i += q.workers {
+		if job := q.batch[i].job; job != nil {
+			job.run(q.planners[w])
+			continue
+		}
 		q.results[i] = resolve(q.planners[w], q.batch[i])
 	}
 }
@@ -200,7 +230,7 @@ func (q *Queue) take() []request {
 	for len(batch) < q.perFrame && q.size > 0 {
 		slot := &q.ring[q.head]
 		q.slotsVisited++
-		if slot.agent != nil {
+		if slot.agent != nil || slot.job != nil {
 			batch = append(batch, *slot)
 			q.live--
 		}
