@@ -44,6 +44,7 @@ func init() {
 	commands = []command{
 		{"plan", "plan a goal with GOAP from the file's initial state", runPlan},
 		{"resolve", "resolve a goal of an engine-model file (keys:) to a least-cost chain", runResolve},
+		{"graph", "print an engine-model file's action graph: which action serves which condition", runGraph},
 		{"htn", "decompose the file's HTN root task", runHTN},
 		{"trace", "show a GOAP search or an HTN decomposition step by step", runTrace},
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},

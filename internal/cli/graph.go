@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+func runGraph(e *env, args []string) int {
+	var format string
+	fset := flagSet(e, "graph", "[FILE] [flags]",
+		"Print the action graph of an engine-model file (keys:): for each condition of\neach goal and action, the actions whose effects serve it (a wish for more by an\nincrease, for less by a decrease, a boolean by setting it). The resolver\nchains over this graph; it is computed once, when the file is loaded. A\ncondition nothing serves can only be met by the world. Without FILE, the\nembedded survivor.yaml.",
+		`  ploy graph
+  ploy graph shopkeeper --format dot | dot -Tsvg > shop.svg
+  ploy graph mydomain.yaml --format json
+`)
+	fset.StringVar(&format, "format", "text", "text, dot (Graphviz) or json")
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	if format != "text" && format != "dot" && format != "json" {
+		return usageErr(e, fset, "--format must be text, dot or json, not %q", format)
+	}
+	if len(positional) == 0 {
+		positional = []string{defaultEngineFile}
+	}
+	f, st := load(e, fset, positional)
+	if st >= 0 {
+		return st
+	}
+	if !f.EngineModel() {
+		return usageErr(e, fset, "%s is a state-space file (facts:): ploy graph shows an engine-model file's (keys:) action graph; ploy trace shows a state-space search", f.Path)
+	}
+	w := bufio.NewWriter(e.stdout)
+	defer w.Flush()
+	d := f.Resolver
+	switch format {
+	case "dot":
+		writeGraphDot(w, d)
+	case "json":
+		if err := json.NewEncoder(w).Encode(graphJSONOf(d)); err != nil {
+			fmt.Fprintf(e.stderr, "%s: %v\n", f.Path, err)
+			return exitInvalid
+		}
+	default:
+		writeGraphText(w, d)
+	}
+	return exitOK
+}
+
+// graphJSON is the contract of `ploy graph --format json`.
+type graphJSON struct {
+	Domain        string          `json:"domain"`
+	Goals         []graphNodeJSON `json:"goals"`
+	Actions       []graphNodeJSON `json:"actions"`
+	Edges         []graphEdgeJSON `json:"edges"`
+	ServesNothing []string        `json:"serves_nothing"`
+}
+
+type graphNodeJSON struct {
+	Name       string          `json:"name"`
+	Target     string          `json:"target,omitempty"`
+	Conditions []graphCondJSON `json:"conditions"`
+}
+
+type graphCondJSON struct {
+	Condition string   `json:"condition"`
+	Servers   []string `json:"servers"` // empty: only the world can meet it
+}
+
+// graphEdgeJSON is one edge: From serves condition Condition of To, a goal
+// when Goal is true.
+type graphEdgeJSON struct {
+	From      string `json:"from"`
+	To        string `json:"to"`
+	Goal      bool   `json:"goal"`
+	Condition string `json:"condition"`
+}
+
+func graphJSONOf(d *resolver.Domain) graphJSON {
+	out := graphJSON{Domain: d.Name(), Goals: []graphNodeJSON{}, Actions: []graphNodeJSON{}, Edges: []graphEdgeJSON{}, ServesNothing: []string{}}
+	for _, g := range d.Goals() {
+		n := graphNodeJSON{Name: g.Name(), Conditions: []graphCondJSON{}}
+		for i, c := range g.Conditions() {
+			n.Conditions = append(n.Conditions, graphCondJSON{Condition: c.String(), Servers: chainNames(d, g.Servers(i))})
+		}
+		out.Goals = append(out.Goals, n)
+	}
+	for a := range resolver.ActionID(d.NumActions()) {
+		n := graphNodeJSON{Name: d.ActionName(a), Conditions: []graphCondJSON{}}
+		if t := d.ActionTarget(a); t != resolver.NoTarget {
+			n.Target = d.Targets()[t]
+		}
+		for i, c := range d.Conditions(a) {
+			n.Conditions = append(n.Conditions, graphCondJSON{Condition: c.String(), Servers: chainNames(d, d.Servers(a, i))})
+		}
+		out.Actions = append(out.Actions, n)
+	}
+	for _, e := range d.Edges() {
+		je := graphEdgeJSON{From: d.ActionName(e.From), Condition: edgeCondition(d, e).String()}
+		if e.To == resolver.NoAction {
+			je.To, je.Goal = d.Goals()[e.Goal].Name(), true
+		} else {
+			je.To = d.ActionName(e.To)
+		}
+		out.Edges = append(out.Edges, je)
+	}
+	out.ServesNothing = chainNames(d, d.ServesNothing())
+	return out
+}
+
+func edgeCondition(d *resolver.Domain, e resolver.Edge) resolver.Condition {
+	if e.To == resolver.NoAction {
+		return d.Goals()[e.Goal].Conditions()[e.Condition]
+	}
+	return d.Conditions(e.To)[e.Condition]
+}
+
+func writeGraphText(w *bufio.Writer, d *resolver.Domain) {
+	fmt.Fprintf(w, "%s: %d actions, %d goals, %d edges\n", d.Name(), d.NumActions(), len(d.Goals()), len(d.Edges()))
+	servers := func(as []resolver.ActionID) string {
+		if len(as) == 0 {
+			return "nothing: only the world can meet it"
+		}
+		return strings.Join(chainNames(d, as), ", ")
+	}
+	for _, g := range d.Goals() {
+		fmt.Fprintf(w, "goal %s\n", g.Name())
+		for i, c := range g.Conditions() {
+			fmt.Fprintf(w, "  %s <- %s\n", c, servers(g.Servers(i)))
+		}
+	}
+	for a := range resolver.ActionID(d.NumActions()) {
+		fmt.Fprintf(w, "action %s", d.ActionName(a))
+		if t := d.ActionTarget(a); t != resolver.NoTarget {
+			fmt.Fprintf(w, " (at %s)", d.Targets()[t])
+		}
+		w.WriteByte('\n')
+		conds := d.Conditions(a)
+		if len(conds) == 0 {
+			fmt.Fprintf(w, "  no conditions: it can always be the head\n")
+		}
+		for i, c := range conds {
+			fmt.Fprintf(w, "  %s <- %s\n", c, servers(d.Servers(a, i)))
+		}
+	}
+	if n := d.ServesNothing(); len(n) > 0 {
+		fmt.Fprintf(w, "serving nothing: %s\n", strings.Join(chainNames(d, n), ", "))
+	}
+}
+
+// writeGraphDot writes the graph for Graphviz: an edge from each serving
+// action to the goal or action it serves, labelled with the condition.
+func writeGraphDot(w *bufio.Writer, d *resolver.Domain) {
+	fmt.Fprintf(w, "digraph %s {\n  rankdir=RL;\n", strconv.Quote(d.Name()))
+	for _, g := range d.Goals() {
+		fmt.Fprintf(w, "  %s [shape=box, style=bold];\n", strconv.Quote("goal "+g.Name()))
+	}
+	for a := range resolver.ActionID(d.NumActions()) {
+		fmt.Fprintf(w, "  %s;\n", strconv.Quote(d.ActionName(a)))
+	}
+	for _, e := range d.Edges() {
+		var to string
+		if e.To == resolver.NoAction {
+			to = "goal " + d.Goals()[e.Goal].Name()
+		} else {
+			to = d.ActionName(e.To)
+		}
+		fmt.Fprintf(w, "  %s -> %s [label=%s];\n", strconv.Quote(d.ActionName(e.From)), strconv.Quote(to), strconv.Quote(edgeCondition(d, e).String()))
+	}
+	w.WriteString("}\n")
+}
