@@ -43,6 +43,8 @@ func FuzzMain(f *testing.F) {
 		"trace\x00survivor\x00--goal\x00Fed\x00--format\x00json\x00--max-depth\x001",
 		"explain\x00survivor\x00--goal\x00Warm\x00--unset\x00fire_lit\x00--json",
 		"lint\x00survivor",
+		"graph\x00shopkeeper\x00--format\x00dot",
+		"graph\x00battlemage\x00--format\x00json",
 		"arena\x00--agents\x00goap,nope",
 		"help\x00plan",
 		"plan\x00--help",
