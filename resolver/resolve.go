@@ -48,9 +48,13 @@ const (
 	// DefaultMaxDepth is the longest chain considered.
 	DefaultMaxDepth = 8
 	// DefaultMaxWork bounds the conditions evaluated and actions
-	// considered in one resolve, and so its memory: a resolve holds at
-	// most one 48-byte node per unit of work.
+	// considered in one search, and so its memory: a search holds at most
+	// one 40-byte node (and one open-list entry) per unit of work, plus
+	// the goal's.
 	DefaultMaxWork = 1 << 20
+	// MaxWorkLimit is the largest work limit a resolve honours: a larger
+	// Options.MaxWork is lowered to it, since nodes are numbered in 32 bits.
+	MaxWorkLimit = 1 << 30
 )
 
 // Sentinel errors, for errors.Is on a resolve's error.
@@ -92,7 +96,7 @@ type Options struct {
 	Profile  *Profile      // capabilities and cost overrides; nil: the domain as built
 	Budget   int           // most chains expanded; 0 means DefaultBudget
 	MaxDepth int           // longest chain; 0 means DefaultMaxDepth
-	MaxWork  int           // 0 means DefaultMaxWork
+	MaxWork  int           // 0 means DefaultMaxWork; at most MaxWorkLimit
 	Distance DistanceModel // nil means StraightLine
 	Trace    *Trace        // if not nil, records what was turned down and why
 }
@@ -154,6 +158,9 @@ type Resolver struct {
 
 // NewResolver returns a resolver for d.
 func NewResolver(d *Domain) *Resolver {
+	if d == nil {
+		panic("resolver: NewResolver of a nil domain")
+	}
 	n := len(d.actions)
 	return &Resolver{
 		d:         d,
@@ -202,6 +209,19 @@ type search struct {
 	dist    DistanceModel
 	perUnit float64
 	tr      *Trace
+}
+
+// distance is the cost of getting from one position to another: the
+// model's distance times the domain's DistanceCost, +Inf when the model
+// finds no way (or the product passes the float range). A NaN or negative
+// distance breaks the model's contract, and would make the chain's cost
+// meaningless: it panics, as a cost function's bad cost does.
+func (s *search) distance(from, to Point) float64 {
+	d := s.dist.Distance(from, to)
+	if !(d >= 0) {
+		panic(fmt.Sprintf("resolver: distance model %T returned %g from %v to %v; a distance is not negative (+Inf: no way there)", s.dist, d, from, to))
+	}
+	return s.perUnit * d
 }
 
 // Resolve finds a least-cost chain for goal from the agent's snapshot,
@@ -256,6 +276,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	if maxWork == 0 {
 		maxWork = DefaultMaxWork
 	}
+	maxWork = min(maxWork, MaxWorkLimit)
 	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace}
 	if s.dist == nil {
 		s.dist = StraightLine{}
@@ -360,6 +381,12 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 			}
 			for _, a := range c.servers {
 				work++
+				// Checked per action, not per expansion: one expansion of
+				// a wide graph could otherwise make a node per action past
+				// the limit, which would then bound no memory.
+				if work > maxWork {
+					return -1, BudgetExhausted
+				}
 				if r.seen[a] == r.expansion {
 					continue // it serves an earlier unmet condition here too
 				}
@@ -404,15 +431,25 @@ func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth in
 	anchor := l.anchor
 	if act.target != NoTarget {
 		if anchor != NoTarget {
-			g += s.perUnit * s.dist.Distance(s.snap.Targets[act.target].At, s.snap.Targets[anchor].At)
+			g += s.distance(s.snap.Targets[act.target].At, s.snap.Targets[anchor].At)
 		}
 		anchor = act.target
 	}
 	depth := l.depth + 1
-	if r.holds[a] {
-		if anchor != NoTarget {
-			g += s.perUnit * s.dist.Distance(s.snap.At, s.snap.Targets[anchor].At)
+	if r.holds[a] && anchor != NoTarget {
+		g += s.distance(s.snap.At, s.snap.Targets[anchor].At)
+	}
+	if g > math.MaxFloat64 {
+		// An infinite distance (no path), or a cost past the float range:
+		// no chain through here has a cost to compare, so none exists.
+		// Costs only grow along a chain, so nothing is lost by not
+		// extending it.
+		if s.tr != nil {
+			s.tr.consider(li, a, ci, Unreachable, nil, 0)
 		}
+		return Unreachable
+	}
+	if r.holds[a] {
 		r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: -1, terminal: true}, 0)
 		res.Generated++
 		if s.tr != nil {

@@ -138,7 +138,19 @@ func (d *Domain) FormatSnapshot(s *Snapshot) string {
 // DistanceCost is applied. It must not be negative, and for the resolver's
 // chain to be least-cost it must obey the triangle inequality (going
 // through a third point is never shorter), as straight lines and shortest
-// path lengths do.
+// path lengths do, and give the same answer for the same two points
+// throughout a resolve.
+//
+// +Inf means there is no way from one to the other: a chain that would
+// need it is not a chain (Reason Unreachable), and neither is one whose
+// cost, times DistanceCost, passes the float range. A NaN or a negative
+// distance makes Resolve panic. Shortest path lengths with +Inf between
+// places that are not connected still obey the triangle inequality, so
+// unreachable places do not cost the resolver its exactness.
+//
+// A resolve calls Distance once per action it puts in front of a chain
+// with a target, and once more per candidate chain; package navgrid has
+// one that measures paths on a grid.
 type DistanceModel interface {
 	Distance(from, to Point) float64
 }
