@@ -49,8 +49,8 @@ const (
 	DefaultMaxDepth = 8
 	// DefaultMaxWork bounds the conditions evaluated and actions
 	// considered in one search, and so its memory: a search holds at most
-	// one 40-byte node (and one open-list entry) per unit of work, plus
-	// the goal's.
+	// one node (32 bytes) and one open-list entry (24 bytes) per unit of
+	// work, plus the goal's; 56 MiB at the default, in the worst case.
 	DefaultMaxWork = 1 << 20
 	// MaxWorkLimit is the largest work limit a resolve honours: a larger
 	// Options.MaxWork is lowered to it, since nodes are numbered in 32 bits.
