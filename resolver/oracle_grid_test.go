@@ -11,8 +11,8 @@ import (
 
 // TestAgainstEnumerationOnAGrid is the oracle test with path lengths: each
 // case's targets stand on a random 10 × 10 grid with walls, measured by
-// navgrid's A*, and the oracle prices chains with its own Dijkstra over the
-// same walls. Targets in a wall or cut off by one are +Inf away, so many
+// navgrid's A* (Paths) or distance fields (Fields), and the oracle prices
+// chains with its own Dijkstra over the same walls. Targets in a wall or cut off by one are +Inf away, so many
 // chains walk where there is no way: the resolver must find the least-cost
 // chain among the others, and no chain when there is none.
 func TestAgainstEnumerationOnAGrid(t *testing.T) {
@@ -56,6 +56,9 @@ func randomGrid(r *rand.Rand) (resolver.DistanceModel, func(from, to resolver.Po
 			memo[a] = dijkstra(open[:], conn == navgrid.Eight, a)
 		}
 		return memo[a][b]
+	}
+	if r.IntN(2) == 0 {
+		return navgrid.NewFields(g, 2), dist
 	}
 	return navgrid.NewPaths(g, 64), dist
 }

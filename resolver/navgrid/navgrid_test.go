@@ -67,10 +67,12 @@ func TestDiagonalsInTheOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := navgrid.NewPaths(g, 0)
 	// Cell (0,0) to cell (4,2): 2 diagonal steps and 2 side steps, of 2.
-	if d, want := p.Distance(resolver.Point{X: -3, Y: -3}, resolver.Point{X: 5, Y: 1}), 2*(2+2*math.Sqrt2); d != want {
-		t.Errorf("%g, want %g", d, want)
+	want := 2 * (2 + 2*math.Sqrt2)
+	for _, m := range []resolver.DistanceModel{navgrid.NewPaths(g, 0), navgrid.NewFields(g, 1)} {
+		if d := m.Distance(resolver.Point{X: -3, Y: -3}, resolver.Point{X: 5, Y: 1}); math.Abs(d-want) > 1e-12 {
+			t.Errorf("%T: %g, want %g", m, d, want)
+		}
 	}
 }
 
@@ -195,6 +197,7 @@ func TestAgainstRelaxation(t *testing.T) {
 		conn := []navgrid.Connectivity{navgrid.Eight, navgrid.Four}[round%2]
 		g := mustRows(t, rows, navgrid.Layout{Connect: conn})
 		p := navgrid.NewPaths(g, 8*(round%3)) // no cache, and a small one that evicts
+		fields := navgrid.NewFields(g, 1+round%4)
 		dist := make([][]float64, w*h)
 		for c := range dist {
 			dist[c] = make([]float64, w*h)
@@ -205,8 +208,14 @@ func TestAgainstRelaxation(t *testing.T) {
 				if !open[c/w][c%w] {
 					want[e/w][e%w] = math.Inf(1)
 				}
-				if wt := want[e/w][e%w]; got != wt && math.Abs(got-wt) > 1e-9 {
+				wt := want[e/w][e%w]
+				if got != wt && math.Abs(got-wt) > 1e-9 {
 					t.Fatalf("round %d %v:\n%s\n(%d,%d) to (%d,%d): %g, want %g", round, conn, strings.Join(rows, "\n"), c%w, c/w, e%w, e/w, got, wt)
+				}
+				// Fields asked in another order, so that its few fields
+				// are replaced as it goes.
+				if f := fields.Distance(at(e%w, e/w), at(c%w, c/w)); f != wt && math.Abs(f-wt) > 1e-9 {
+					t.Fatalf("round %d %v:\n%s\nfield to (%d,%d) from (%d,%d): %g, want %g", round, conn, strings.Join(rows, "\n"), c%w, c/w, e%w, e/w, f, wt)
 				}
 			}
 		}
@@ -221,6 +230,32 @@ func TestAgainstRelaxation(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+func TestFieldsForgetWhenAWallChanges(t *testing.T) {
+	g := mustRows(t, []string{
+		"...",
+		".#.",
+		"...",
+	}, navgrid.Layout{Connect: navgrid.Four})
+	f := navgrid.NewFields(g, 2)
+	for _, c := range []struct {
+		wall      [2]int
+		set       bool
+		want      float64
+		wantBuilt int
+	}{
+		{[2]int{1, 1}, true, 4, 1}, // unchanged: the pillar is there
+		{[2]int{1, 1}, true, 4, 1}, // asked again: a look-up
+		{[2]int{1, 0}, true, 4, 2}, // the top closed: round the bottom
+		{[2]int{1, 2}, true, math.Inf(1), 3},
+		{[2]int{1, 1}, false, 2, 4},
+	} {
+		g.SetWall(c.wall[0], c.wall[1], c.set)
+		if d := f.Distance(at(0, 1), at(2, 1)); d != c.want || f.Built() != c.wantBuilt {
+			t.Errorf("wall %v %v: %g after %d fields, want %g after %d", c.wall, c.set, d, f.Built(), c.want, c.wantBuilt)
 		}
 	}
 }
@@ -241,6 +276,15 @@ func TestWarmPathsAllocateNothing(t *testing.T) {
 	run()
 	if n := testing.AllocsPerRun(50, run); n != 0 {
 		t.Fatalf("%v allocations per pair of searches", n)
+	}
+	f := navgrid.NewFields(g, 1) // every call measures a field
+	run = func() {
+		f.Distance(at(1, 1), at(30, 30))
+		f.Distance(at(30, 1), at(1, 30))
+	}
+	run()
+	if n := testing.AllocsPerRun(50, run); n != 0 {
+		t.Fatalf("%v allocations per pair of fields", n)
 	}
 }
 
