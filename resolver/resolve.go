@@ -206,7 +206,7 @@ func (r *Resolver) nextExpansion() {
 type search struct {
 	snap    *Snapshot
 	prof    *Profile
-	dist    DistanceModel
+	dist    DistanceModel // nil: StraightLine
 	perUnit float64
 	tr      *Trace
 }
@@ -217,6 +217,9 @@ type search struct {
 // distance breaks the model's contract, and would make the chain's cost
 // meaningless: it panics, as a cost function's bad cost does.
 func (s *search) distance(from, to Point) float64 {
+	if s.dist == nil { // StraightLine, called directly rather than through the interface
+		return s.perUnit * straight(from, to)
+	}
 	d := s.dist.Distance(from, to)
 	if !(d >= 0) {
 		panic(fmt.Sprintf("resolver: distance model %T returned %g from %v to %v; a distance is not negative (+Inf: no way there)", s.dist, d, from, to))
@@ -278,9 +281,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	}
 	maxWork = min(maxWork, MaxWorkLimit)
 	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace}
-	if s.dist == nil {
-		s.dist = StraightLine{}
-	}
+
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}

@@ -101,8 +101,8 @@ func (d *Domain) CheckSnapshot(s *Snapshot) error {
 	case !finite(s.At):
 		return fmt.Errorf("resolver: the agent's position %v is not finite", s.At)
 	}
-	for k, v := range s.Values {
-		if d.keys[k].Kind == Bool && v != 0 && v != 1 {
+	for _, k := range d.boolKeys {
+		if v := s.Values[k]; v != 0 && v != 1 {
 			return fmt.Errorf("resolver: boolean key %q has value %d in the snapshot; want 0 or 1", d.keys[k].Name, v)
 		}
 	}
@@ -114,9 +114,10 @@ func (d *Domain) CheckSnapshot(s *Snapshot) error {
 	return nil
 }
 
-func finite(p Point) bool {
-	return !math.IsNaN(p.X) && !math.IsInf(p.X, 0) && !math.IsNaN(p.Y) && !math.IsInf(p.Y, 0)
-}
+// finite reports whether both coordinates are finite: x-x is 0 for every
+// finite x and NaN for ±Inf and NaN, one subtraction instead of four tests
+// (a resolve checks every target).
+func finite(p Point) bool { return p.X-p.X == 0 && p.Y-p.Y == 0 }
 
 // Format renders the snapshot's values the way the CLI prints a state:
 // true booleans by name, integers as key=value.
@@ -161,4 +162,16 @@ type DistanceModel interface {
 type StraightLine struct{}
 
 // Distance returns the straight-line distance from from to to.
-func (StraightLine) Distance(from, to Point) float64 { return math.Hypot(to.X-from.X, to.Y-from.Y) }
+func (StraightLine) Distance(from, to Point) float64 { return straight(from, to) }
+
+// straight is the Euclidean distance. The square root of the sum of
+// squares is a third of math.Hypot's time and as accurate (within an ulp)
+// while the squares neither overflow nor lose digits below the normal
+// range; outside that, Hypot, which scales first.
+func straight(from, to Point) float64 {
+	dx, dy := to.X-from.X, to.Y-from.Y
+	if s := dx*dx + dy*dy; s < 1e300 && s > 1e-300 {
+		return math.Sqrt(s)
+	}
+	return math.Hypot(dx, dy)
+}
