@@ -142,9 +142,12 @@ type Resolver struct {
 	d      *Domain
 	labels []label
 	open   pq.Queue
-	// Per (action, anchor) the newest label, for dominance; per action the
-	// cost, whether its conditions hold, and whether this expansion has
-	// considered it. Each is valid only where its stamp is current.
+	// Per action the newest live label with it in front, for dominance
+	// (one list for all its anchors, so that a resolver's memory is linear
+	// in the actions: a table per (action, anchor) would be their product),
+	// the action's cost, whether its conditions hold, and whether this
+	// expansion has considered it. Each is valid only where its stamp is
+	// current.
 	head      []int32
 	headStamp []uint32
 	cost      []float64
@@ -154,6 +157,7 @@ type Resolver struct {
 	epoch     uint32 // this resolve: actStamp
 	runEpoch  uint32 // this search (a resolve may make two): headStamp
 	expansion uint32 // this expansion: seen
+	workSpent bool   // the last search ended at the work limit
 }
 
 // NewResolver returns a resolver for d.
@@ -164,8 +168,8 @@ func NewResolver(d *Domain) *Resolver {
 	n := len(d.actions)
 	return &Resolver{
 		d:         d,
-		head:      make([]int32, n*(len(d.targets)+1)),
-		headStamp: make([]uint32, n*(len(d.targets)+1)),
+		head:      make([]int32, n),
+		headStamp: make([]uint32, n),
 		cost:      make([]float64, n),
 		holds:     make([]bool, n),
 		actStamp:  make([]uint32, n),
@@ -312,7 +316,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	case BudgetExhausted:
 		res.Status = BudgetExhausted
 		se := &SearchError{Goal: goal.name, Status: BudgetExhausted, Limit: budget}
-		if res.Expanded < budget {
+		if r.workSpent {
 			se.Work, se.Limit = true, maxWork
 		}
 		return res, se
@@ -363,6 +367,7 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 			return li, Found
 		}
 		if res.Expanded >= budget || work > maxWork {
+			r.workSpent = res.Expanded < budget
 			return -1, BudgetExhausted
 		}
 		res.Expanded++
@@ -386,6 +391,7 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 				// a wide graph could otherwise make a node per action past
 				// the limit, which would then bound no memory.
 				if work > maxWork {
+					r.workSpent = true
 					return -1, BudgetExhausted
 				}
 				if r.seen[a] == r.expansion {
@@ -458,13 +464,12 @@ func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth in
 		}
 		return Candidate
 	}
-	key := int(a)*(len(d.targets)+1) + int(anchor) + 1
 	reason = ConditionsUnmet
-	if r.dominated(key, g, depth) {
+	if r.dominated(a, anchor, g, depth, work) {
 		reason = NotCheaper
 	} else {
-		idx := r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: r.headOf(key)}, 1)
-		r.head[key] = idx
+		idx := r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: r.headOf(a)}, 1)
+		r.head[a] = idx
 		res.Generated++
 	}
 	if s.tr != nil {
@@ -483,33 +488,52 @@ func (r *Resolver) push(s *search, l label, h float64) int32 {
 	return idx
 }
 
-// headOf returns the newest label of key in this resolve, or -1.
-func (r *Resolver) headOf(key int) int32 {
-	if r.headStamp[key] != r.runEpoch {
-		r.headStamp[key] = r.runEpoch
-		r.head[key] = -1
+// headOf returns the newest live label with a in front in this search, or
+// -1.
+func (r *Resolver) headOf(a ActionID) int32 {
+	if r.headStamp[a] != r.runEpoch {
+		r.headStamp[a] = r.runEpoch
+		r.head[a] = -1
 	}
-	return r.head[key]
+	return r.head[a]
 }
 
-// dominated reports whether a live label of key is no dearer and no longer
-// than (g, depth); otherwise it marks the labels the new one beats in both
-// as dead. Keeping every label beaten in only one of the two is what keeps
-// the least-cost chain within the depth limit.
-func (r *Resolver) dominated(key int, g float64, depth int32) bool {
-	for i := r.headOf(key); i >= 0; i = r.labels[i].next {
+// dominated reports whether a live label with a in front and the same
+// anchor is no dearer and no longer than (g, depth); otherwise it marks
+// the labels the new one beats in both as dead. Keeping every label beaten
+// in only one of the two is what keeps the least-cost chain within the
+// depth limit. Dead labels leave a's list as the walk meets them, so that
+// it holds only Pareto sets; each step is a unit of work.
+func (r *Resolver) dominated(a ActionID, anchor TargetID, g float64, depth int32, work *int) bool {
+	prev := int32(-1)
+	for i := r.headOf(a); i >= 0; i = r.labels[i].next {
+		*work++
 		o := &r.labels[i]
-		if !o.dead && o.g <= g && o.depth <= depth {
+		switch {
+		case o.dead:
+			r.unlink(a, prev, o.next)
+			continue
+		case o.anchor != anchor:
+		case o.g <= g && o.depth <= depth:
 			return true
-		}
-	}
-	for i := r.headOf(key); i >= 0; i = r.labels[i].next {
-		o := &r.labels[i]
-		if g <= o.g && depth <= o.depth {
+		case g <= o.g && depth <= o.depth:
 			o.dead = true
+			r.unlink(a, prev, o.next)
+			continue
 		}
+		prev = i
 	}
 	return false
+}
+
+// unlink removes the label after prev (the head when prev is -1) from
+// a's list.
+func (r *Resolver) unlink(a ActionID, prev, next int32) {
+	if prev < 0 {
+		r.head[a] = next
+	} else {
+		r.labels[prev].next = next
+	}
 }
 
 // inChain reports whether a is already in the partial chain li.

@@ -1,7 +1,10 @@
 package resolver_test
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -138,8 +141,15 @@ func TestWorkLimitBoundsNodes(t *testing.T) {
 			t.Errorf("work limit %d: %v, %d chains made, %v", limit, res.Status, res.Generated, err)
 		}
 	}
+	// The work runs out within the one expansion the budget allows: the
+	// error names the work limit, not the budget.
+	res, err := resolve(t, d, d.NewSnapshot(), "Done", resolver.Options{MaxWork: 10, Budget: 1})
+	var se *resolver.SearchError
+	if !errors.As(err, &se) || !se.Work || se.Limit != 10 || res.Expanded != 1 {
+		t.Errorf("budget 1, work 10: %+v, %v", res, err)
+	}
 	// Enough work: every chain is made, and none completes.
-	res, err := resolve(t, d, d.NewSnapshot(), "Done", resolver.Options{})
+	res, err = resolve(t, d, d.NewSnapshot(), "Done", resolver.Options{})
 	if res.Status != resolver.NoPlan || err != nil || res.Generated != 200 {
 		t.Errorf("unlimited: %v, %d chains, %v", res.Status, res.Generated, err)
 	}
@@ -154,5 +164,45 @@ func TestTraceOfAGoalThatHolds(t *testing.T) {
 	tr.WriteText(&sb)
 	if res.Status != resolver.Found || tr.Chosen != -1 || sb.String() != "resolve Warm: the goal holds already; nothing to do\n" {
 		t.Errorf("%v, chosen %d, text %q", res.Status, tr.Chosen, sb.String())
+	}
+}
+
+// scattered is a domain of n actions, each at a target of its own, in a
+// chain: A0 needs s0, A1 gives s0 and needs s1, and so on.
+func scattered(n int) (resolver.Spec, map[string]resolver.Point) {
+	spec := resolver.Spec{Name: "scattered", Goals: []resolver.GoalSpec{{Name: "Done", Conditions: []resolver.Condition{resolver.True("s0")}}}}
+	targets := map[string]resolver.Point{}
+	for i := range n + 1 {
+		spec.Keys = append(spec.Keys, resolver.KeySpec{Name: fmt.Sprintf("s%d", i), Kind: resolver.Bool})
+	}
+	for i := range n {
+		a := resolver.ActionSpec{Name: fmt.Sprintf("A%d", i), Cost: 1, Target: fmt.Sprintf("t%d", i), Effects: []resolver.Effect{resolver.Sets(fmt.Sprintf("s%d", i), true)}}
+		if i+1 < n {
+			a.Conditions = []resolver.Condition{resolver.True(fmt.Sprintf("s%d", i+1))}
+		}
+		spec.Actions = append(spec.Actions, a)
+		targets[a.Target] = resolver.Point{X: float64(i)}
+	}
+	return spec, targets
+}
+
+// TestResolverMemoryIsLinear: a resolver's memory grows with the domain's
+// actions and targets, not their product. A domain file may hold about
+// 11 000 actions, each with a target of its own: a table per (action,
+// target) would take about a gigabyte per resolver.
+func TestResolverMemoryIsLinear(t *testing.T) {
+	spec, targets := scattered(3000)
+	d := mustDomain(t, spec)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	r := resolver.NewResolver(d)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Errorf("NewResolver took %d bytes for 3000 actions and 3000 targets", n)
+	}
+	s := mustSnapshot(t, d, nil, resolver.Point{}, targets)
+	res, err := r.Resolve(nil, s, d.Goal("Done"), resolver.Options{MaxDepth: 3000, Budget: 4000, MaxWork: 1 << 23})
+	if err != nil || len(res.Chain) != 3000 || res.Cost != 3000+2*2999 { // out to A2999 at x = 2999, then back
+		t.Errorf("%v, %d actions, cost %g, %v", res.Status, len(res.Chain), res.Cost, err)
 	}
 }
