@@ -206,3 +206,39 @@ func TestResolverMemoryIsLinear(t *testing.T) {
 		t.Errorf("%v, %d actions, cost %g, %v", res.Status, len(res.Chain), res.Cost, err)
 	}
 }
+
+// recording is straight lines that remember every question.
+type recording struct{ asked [][2]resolver.Point }
+
+func (m *recording) Distance(from, to resolver.Point) float64 {
+	m.asked = append(m.asked, [2]resolver.Point{from, to})
+	return resolver.StraightLine{}.Distance(from, to)
+}
+
+// TestDistanceIsAskedTheWayToATarget: the resolver asks a distance model
+// the way to a target, never to the agent, which is what lets
+// navgrid.Fields measure one field per target and look every query up.
+func TestDistanceIsAskedTheWayToATarget(t *testing.T) {
+	spec, targets := survival30()
+	d := mustDomain(t, spec)
+	s := mustSnapshot(t, d, map[string]int64{"warmth": 20, "hunger": 70, "thirst": 60}, resolver.Point{X: 1, Y: -1}, targets)
+	m := &recording{}
+	r := resolver.NewResolver(d)
+	for _, g := range d.Goals() {
+		if res, err := r.Resolve(nil, s, g, resolver.Options{Distance: m}); err != nil || res.Status != resolver.Found {
+			t.Fatalf("%s: %v %v", g.Name(), res.Status, err)
+		}
+	}
+	fromAgent := 0
+	for _, q := range m.asked {
+		if !slices.ContainsFunc(s.Targets, func(tg resolver.Target) bool { return tg.At == q[1] }) {
+			t.Fatalf("asked the way from %v to %v, which is no target", q[0], q[1])
+		}
+		if q[0] == s.At {
+			fromAgent++
+		}
+	}
+	if len(m.asked) < 20 || fromAgent == 0 {
+		t.Errorf("%d questions, %d from the agent: the test tests little", len(m.asked), fromAgent)
+	}
+}

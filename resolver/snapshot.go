@@ -37,7 +37,7 @@ func (d *Domain) NewSnapshot() *Snapshot {
 	return &Snapshot{Values: make([]int64, len(d.keys)), Targets: make([]Target, len(d.targets))}
 }
 
-// Set sets a key's value by name: a bool or a whole number.
+// set sets a key's value by name: a bool or a whole number.
 func (s *Snapshot) set(d *Domain, name string, v int64) error {
 	k, ok := d.keyIndex[name]
 	if !ok {
@@ -119,7 +119,7 @@ func (d *Domain) CheckSnapshot(s *Snapshot) error {
 // (a resolve checks every target).
 func finite(p Point) bool { return p.X-p.X == 0 && p.Y-p.Y == 0 }
 
-// Format renders the snapshot's values the way the CLI prints a state:
+// FormatSnapshot renders the snapshot's values the way the CLI prints a state:
 // true booleans by name, integers as key=value.
 func (d *Domain) FormatSnapshot(s *Snapshot) string {
 	var parts []string
@@ -149,9 +149,10 @@ func (d *Domain) FormatSnapshot(s *Snapshot) string {
 // places that are not connected still obey the triangle inequality, so
 // unreachable places do not cost the resolver its exactness.
 //
-// A resolve calls Distance once per action it puts in front of a chain
-// with a target, and once more per candidate chain; package navgrid has
-// one that measures paths on a grid.
+// A resolve calls Distance once per action with a target it puts in front
+// of a chain, and once more per candidate chain, always with to the next
+// target of the chain (never the agent's position), which a model may
+// rely on: package navgrid's Fields measures one distance field per target.
 type DistanceModel interface {
 	Distance(from, to Point) float64
 }
