@@ -4,8 +4,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/resolver/navgrid"
 )
@@ -332,4 +334,64 @@ func FuzzFromRows(f *testing.F) {
 			t.Fatalf("distance %g", d)
 		}
 	})
+}
+
+// TestConcurrentResolves: workers share one Domain and one Grid, each with
+// its own Resolver and distance model, and agree with one worker alone
+// (run with -race).
+func TestConcurrentResolves(t *testing.T) {
+	d, err := resolver.NewDomain(domains.Survivor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustRows(t, []string{
+		"..........",
+		"..........",
+		"..####....",
+		"..........",
+		"..........",
+		".....#....",
+		"..........",
+		"..........",
+	}, navgrid.Layout{Origin: resolver.Point{X: -5, Y: -5}})
+	snap := func(i int) *resolver.Snapshot {
+		s, err := d.SnapshotOf(map[string]int64{"warmth": 20, "hunger": 70}, resolver.Point{X: float64(i%9) - 4.5, Y: float64(i%7) - 4.5}, map[string]resolver.Point{
+			"fireplace": {X: 0.5, Y: 0.5}, "wood_north": {X: 0.5, Y: 2.5}, "wood_south": {X: -2.5, Y: -4.5},
+			"berries": {X: 4.5, Y: -3.5}, "deer": {X: -4.5, Y: 1.5},
+		})
+		if err != nil {
+			panic(err)
+		}
+		return s
+	}
+	type answer struct {
+		chain string
+		cost  float64
+	}
+	run := func(worker int, model resolver.DistanceModel, out []answer) {
+		r := resolver.NewResolver(d)
+		for i := worker; i < len(out); i += 4 {
+			res, _ := r.Resolve(nil, snap(i), d.Goals()[i%2], resolver.Options{Distance: model})
+			out[i] = answer{d.FormatChain(res.Chain), res.Cost}
+		}
+	}
+	want := make([]answer, 200)
+	for w := range 4 {
+		run(w, navgrid.NewPaths(g, 0), want)
+	}
+	got := make([]answer, 200)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		var model resolver.DistanceModel = navgrid.NewPaths(g, 64)
+		if w%2 == 1 {
+			model = navgrid.NewFields(g, 3)
+		}
+		wg.Go(func() { run(w, model, got) })
+	}
+	wg.Wait()
+	for i := range want {
+		if got[i].chain != want[i].chain || math.Abs(got[i].cost-want[i].cost) > 1e-9 {
+			t.Fatalf("resolve %d: %v, alone %v", i, got[i], want[i])
+		}
+	}
 }
