@@ -50,7 +50,8 @@ const (
 	// DefaultMaxWork bounds the conditions evaluated and actions
 	// considered in one search, and so its memory: a search holds at most
 	// one node (32 bytes) and one open-list entry (24 bytes) per unit of
-	// work, plus the goal's; 56 MiB at the default, in the worst case.
+	// work, plus the goal's: 56 MiB at the default, before the slack of
+	// growing arrays.
 	DefaultMaxWork = 1 << 20
 	// MaxWorkLimit is the largest work limit a resolve honours: a larger
 	// Options.MaxWork is lowered to it, since nodes are numbered in 32 bits.
@@ -285,7 +286,6 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	}
 	maxWork = min(maxWork, MaxWorkLimit)
 	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace}
-
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}

@@ -166,9 +166,10 @@ type StraightLine struct{}
 func (StraightLine) Distance(from, to Point) float64 { return straight(from, to) }
 
 // straight is the Euclidean distance. The square root of the sum of
-// squares is a third of math.Hypot's time and as accurate (within an ulp)
-// while the squares neither overflow nor lose digits below the normal
-// range; outside that, Hypot, which scales first.
+// squares is as accurate as math.Hypot (within an ulp) while the squares
+// neither overflow nor fall below the normal range, and much cheaper (the
+// profile had Hypot at a fifth of a resolve); outside that range, Hypot,
+// which scales first.
 func straight(from, to Point) float64 {
 	dx, dy := to.X-from.X, to.Y-from.Y
 	if s := dx*dx + dy*dy; s < 1e300 && s > 1e-300 {
