@@ -37,7 +37,7 @@ type Fields struct {
 // NewFields returns a distance model over g that keeps up to fields
 // distance fields (at least 1).
 func NewFields(g *Grid, fields int) *Fields {
-	f := &Fields{g: g, places: make([]int32, max(fields, 1)), closed: make([]uint32, g.width*g.height)}
+	f := &Fields{g: g, places: make([]int32, max(fields, 1)), closed: make([]uint32, len(g.blocked))}
 	f.fields = make([][]float64, len(f.places))
 	for i := range f.places {
 		f.places[i] = -1
@@ -56,8 +56,8 @@ func (f *Fields) Distance(from, to resolver.Point) float64 {
 	if !ok1 || !ok2 {
 		return math.Inf(1)
 	}
-	a, b := int32(fy*g.width+fx), int32(ty*g.width+tx)
-	if g.wall[a] || g.wall[b] {
+	a, b := g.index(fx, fy), g.index(tx, ty)
+	if g.blocked[a] || g.blocked[b] {
 		return math.Inf(1)
 	}
 	if !f.fresh || f.version != g.version {
@@ -74,7 +74,7 @@ func (f *Fields) Distance(from, to resolver.Point) float64 {
 	i := f.oldest
 	f.oldest = (f.oldest + 1) % len(f.places)
 	if f.fields[i] == nil {
-		f.fields[i] = make([]float64, len(g.wall))
+		f.fields[i] = make([]float64, len(g.blocked))
 	}
 	f.places[i] = b
 	f.measure(f.fields[i], b)
@@ -85,7 +85,7 @@ func (f *Fields) Distance(from, to resolver.Point) float64 {
 // units: +Inf for walls and cells no path joins.
 func (f *Fields) measure(field []float64, b int32) {
 	g := f.g
-	w := g.width
+	w := int32(g.stride)
 	f.built++
 	f.epoch++
 	if f.epoch == 0 {
@@ -105,13 +105,11 @@ func (f *Fields) measure(field []float64, b int32) {
 			continue
 		}
 		f.closed[c] = f.epoch
-		x, y := int(c)%w, int(c)/w
-		for _, s := range steps[:moves] {
-			nx, ny := x+s.dx, y+s.dy
-			if g.Wall(nx, ny) || (s.dx != 0 && s.dy != 0 && (g.wall[y*w+nx] || g.wall[ny*w+x])) {
-				continue
+		for k, s := range steps[:moves] {
+			n := c + g.step[k]
+			if g.blocked[n] || (k >= 4 && (g.blocked[c+int32(s.dx)] || g.blocked[c+int32(s.dy)*w])) {
+				continue // a wall, or a diagonal that would cut a wall's corner
 			}
-			n := int32(ny*w + nx)
 			if l := field[c] + s.length*g.layout.Cell; l < field[n] {
 				field[n] = l
 				f.open.Push(pq.Entry{F: l, Node: n})

@@ -63,8 +63,12 @@ type Layout struct {
 type Grid struct {
 	width, height int
 	layout        Layout
-	wall          []bool
-	version       uint64
+	// blocked is the grid inside a border of walls, row by row, stride
+	// cells a row: a search steps by adding an offset, with no bounds test.
+	blocked []bool
+	stride  int
+	step    [8]int32 // the offset of each of steps
+	version uint64
 }
 
 // New returns a grid of width × height open cells.
@@ -85,8 +89,19 @@ func New(width, height int, layout Layout) (*Grid, error) {
 	case layout.Connect != Eight && layout.Connect != Four:
 		return nil, fmt.Errorf("navgrid: %v; want 8 or 4", layout.Connect)
 	}
-	return &Grid{width: width, height: height, layout: layout, wall: make([]bool, width*height)}, nil
+	g := &Grid{width: width, height: height, layout: layout, stride: width + 2, blocked: make([]bool, (width+2)*(height+2))}
+	for i := range g.blocked {
+		x, y := i%g.stride, i/g.stride
+		g.blocked[i] = x == 0 || y == 0 || x == width+1 || y == height+1
+	}
+	for k, s := range steps {
+		g.step[k] = int32(s.dy*g.stride + s.dx)
+	}
+	return g, nil
 }
+
+// index is cell (x, y)'s place in blocked.
+func (g *Grid) index(x, y int) int32 { return int32((y+1)*g.stride + x + 1) }
 
 // FromRows returns a grid drawn as text: one string per row, row i being
 // y = i, '#' a wall and '.' or ' ' an open cell. Every row has the same
@@ -106,7 +121,7 @@ func FromRows(rows []string, layout Layout) (*Grid, error) {
 		for x := 0; x < len(row); x++ {
 			switch row[x] {
 			case '#':
-				g.wall[y*g.width+x] = true
+				g.blocked[g.index(x, y)] = true
 			case '.', ' ':
 			default:
 				return nil, fmt.Errorf("navgrid: row %d, column %d: %q is neither a wall '#' nor open ('.' or ' ')", y, x, row[x])
@@ -127,7 +142,7 @@ func (g *Grid) Layout() Layout { return g.layout }
 
 // Wall reports whether cell (x, y) is a wall; cells off the grid are.
 func (g *Grid) Wall(x, y int) bool {
-	return x < 0 || y < 0 || x >= g.width || y >= g.height || g.wall[y*g.width+x]
+	return x < 0 || y < 0 || x >= g.width || y >= g.height || g.blocked[g.index(x, y)]
 }
 
 // SetWall makes cell (x, y) a wall or open. It panics off the grid.
@@ -135,8 +150,8 @@ func (g *Grid) SetWall(x, y int, wall bool) {
 	if x < 0 || y < 0 || x >= g.width || y >= g.height {
 		panic(fmt.Sprintf("navgrid: cell (%d, %d) is off the %d × %d grid", x, y, g.width, g.height))
 	}
-	if i := y*g.width + x; g.wall[i] != wall {
-		g.wall[i] = wall
+	if i := g.index(x, y); g.blocked[i] != wall {
+		g.blocked[i] = wall
 		g.version++
 	}
 }

@@ -48,7 +48,7 @@ type cached struct {
 // lengths (rounded up to a power of two; 0 remembers none) until g
 // changes. It holds 20 bytes per cell of g and 16 per cache entry.
 func NewPaths(g *Grid, cache int) *Paths {
-	n := g.width * g.height
+	n := len(g.blocked)
 	p := &Paths{g: g, region: make([]int32, n), cost: make([]float64, n), seen: make([]uint32, n), closed: make([]uint32, n)}
 	if cache > 0 {
 		size := 1
@@ -72,8 +72,8 @@ func (p *Paths) Distance(from, to resolver.Point) float64 {
 	if !ok1 || !ok2 {
 		return math.Inf(1)
 	}
-	a, b := int32(fy*g.width+fx), int32(ty*g.width+tx)
-	if g.wall[a] || g.wall[b] {
+	a, b := g.index(fx, fy), g.index(tx, ty)
+	if g.blocked[a] || g.blocked[b] {
 		return math.Inf(1)
 	}
 	if a == b {
@@ -118,21 +118,18 @@ func (p *Paths) relabel() {
 	}
 	next := int32(0)
 	for start := range p.region {
-		if g.wall[start] || p.region[start] >= 0 {
+		if g.blocked[start] || p.region[start] >= 0 {
 			continue
 		}
 		p.region[start] = next
 		p.queue = append(p.queue[:0], int32(start))
 		for len(p.queue) > 0 {
-			c := int(p.queue[len(p.queue)-1])
+			c := p.queue[len(p.queue)-1]
 			p.queue = p.queue[:len(p.queue)-1]
-			x, y := c%g.width, c/g.width
-			for _, n := range [4][2]int{{x - 1, y}, {x + 1, y}, {x, y - 1}, {x, y + 1}} {
-				if !g.Wall(n[0], n[1]) {
-					if i := n[1]*g.width + n[0]; p.region[i] < 0 {
-						p.region[i] = next
-						p.queue = append(p.queue, int32(i))
-					}
+			for _, off := range g.step[:4] {
+				if n := c + off; !g.blocked[n] && p.region[n] < 0 {
+					p.region[n] = next
+					p.queue = append(p.queue, n)
 				}
 			}
 		}
@@ -141,7 +138,7 @@ func (p *Paths) relabel() {
 }
 
 // steps are the moves from a cell: the 4 side steps first, then the
-// diagonals, with their lengths in cells.
+// diagonals, with their lengths in cells. Grid.step holds their offsets.
 var steps = [8]struct {
 	dx, dy int
 	length float64
@@ -156,7 +153,7 @@ var steps = [8]struct {
 // is least.
 func (p *Paths) search(a, b int32) float64 {
 	g := p.g
-	w := g.width
+	w := int32(g.stride)
 	p.searches++
 	p.epoch++
 	if p.epoch == 0 {
@@ -164,10 +161,10 @@ func (p *Paths) search(a, b int32) float64 {
 		clear(p.closed)
 		p.epoch = 1
 	}
-	bx, by := int(b)%w, int(b)/w
+	bx, by := b%w, b/w
 	moves := int(g.layout.Connect)
-	estimate := func(c int) float64 {
-		dx, dy := c%w-bx, c/w-by
+	estimate := func(x, y int32) float64 {
+		dx, dy := x-bx, y-by
 		dx, dy = max(dx, -dx), max(dy, -dy)
 		if moves == 4 {
 			return float64(dx + dy)
@@ -177,7 +174,7 @@ func (p *Paths) search(a, b int32) float64 {
 	}
 	p.open.Reset()
 	p.seen[a], p.cost[a] = p.epoch, 0
-	h := estimate(int(a))
+	h := estimate(a%w, a/w)
 	p.open.Push(pq.Entry{F: h, H: h, Node: a})
 	for p.open.Len() > 0 {
 		c := p.open.Pop().Node
@@ -189,23 +186,21 @@ func (p *Paths) search(a, b int32) float64 {
 			return p.cost[c]
 		}
 		p.expanded++
-		x, y := int(c)%w, int(c)/w
-		for _, s := range steps[:moves] {
-			nx, ny := x+s.dx, y+s.dy
-			if g.Wall(nx, ny) || (s.dx != 0 && s.dy != 0 && (g.wall[y*w+nx] || g.wall[ny*w+x])) {
-				continue
+		x, y := c%w, c/w
+		for k, s := range steps[:moves] {
+			n := c + g.step[k]
+			if g.blocked[n] || (k >= 4 && (g.blocked[c+int32(s.dx)] || g.blocked[c+int32(s.dy)*w])) {
+				continue // a wall, or a diagonal that would cut a wall's corner
 			}
-			n := int32(ny*w + nx)
 			if p.closed[n] == p.epoch {
 				continue
 			}
 			if l := p.cost[c] + s.length; p.seen[n] != p.epoch || l < p.cost[n] {
 				p.seen[n], p.cost[n] = p.epoch, l
-				h := estimate(int(n))
+				h := estimate(x+int32(s.dx), y+int32(s.dy))
 				p.open.Push(pq.Entry{F: l + h, H: h, Node: n})
 			}
 		}
 	}
 	return math.Inf(1) // not reached: a and b share a region
-
 }
