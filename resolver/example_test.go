@@ -2,6 +2,7 @@ package resolver_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 
 	"github.com/ploy-ai/ploy/domains"
@@ -108,4 +109,31 @@ func ExampleDomain_Edges() {
 	// Hunt serves Eat's has_food
 	// has_wood: GatherWoodNorth → GatherWoodSouth
 	// unserved: LightFire's !fire_lit
+}
+
+// cityBlocks is a DistanceModel for a town of square blocks: the walk is
+// the Manhattan distance. It is not negative and obeys the triangle
+// inequality, as the resolver's least-cost guarantee needs.
+type cityBlocks struct{}
+
+func (cityBlocks) Distance(from, to resolver.Point) float64 {
+	return math.Abs(to.X-from.X) + math.Abs(to.Y-from.Y)
+}
+
+// A distance model decides what a walk costs. In a straight line the
+// south-east pile is nearer; walking round the blocks, the north one.
+// navgrid has path lengths on a grid with walls (see navgrid.ExamplePaths).
+func ExampleDistanceModel() {
+	d, _ := resolver.NewDomain(domains.Survivor())
+	snap, _ := d.SnapshotOf(map[string]int64{"warmth": 20}, resolver.Point{}, map[string]resolver.Point{
+		"fireplace": {X: 0, Y: 2}, "wood_north": {X: 0, Y: 8}, "wood_south": {X: 4, Y: -4},
+	})
+	r := resolver.NewResolver(d)
+	for _, model := range []resolver.DistanceModel{nil, cityBlocks{}} {
+		res, _ := r.Resolve(nil, snap, d.Goal("Warm"), resolver.Options{Distance: model})
+		fmt.Printf("%s, cost %.2f\n", d.FormatChain(res.Chain), res.Cost)
+	}
+	// Output:
+	// GatherWoodSouth → LightFire → WarmUp, cost 10.43
+	// GatherWoodNorth → LightFire → WarmUp, cost 11.00
 }
