@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strings"
@@ -240,5 +241,25 @@ func TestDistanceIsAskedTheWayToATarget(t *testing.T) {
 	}
 	if len(m.asked) < 20 || fromAgent == 0 {
 		t.Errorf("%d questions, %d from the agent: the test tests little", len(m.asked), fromAgent)
+	}
+}
+
+// TestStraightLineMatchesHypot: the straight line's square root of the sum
+// of squares agrees with math.Hypot to an ulp or two wherever the squares
+// stay in the normal range, and falls back to it where they would not (a
+// point 1e200 away is 1e200 away, not +Inf; one 1e-200 away is not 0).
+func TestStraightLineMatchesHypot(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 8))
+	for i := range 100000 {
+		scale := math.Pow(10, float64(r.IntN(640)-320))
+		a := resolver.Point{X: (r.Float64() - 0.5) * scale, Y: (r.Float64() - 0.5) * scale}
+		b := resolver.Point{X: (r.Float64() - 0.5) * scale, Y: (r.Float64() - 0.5) * scale}
+		if i%7 == 0 {
+			b = a // the same point
+		}
+		got, want := resolver.StraightLine{}.Distance(a, b), math.Hypot(b.X-a.X, b.Y-a.Y)
+		if got != want && math.Abs(got-want) > 4e-16*want {
+			t.Fatalf("%v to %v: %g, Hypot %g", a, b, got, want)
+		}
 	}
 }
