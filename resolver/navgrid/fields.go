@@ -35,9 +35,10 @@ type Fields struct {
 }
 
 // NewFields returns a distance model over g that keeps up to fields
-// distance fields (at least 1).
+// distance fields: at least 1, and no more than g has cells.
 func NewFields(g *Grid, fields int) *Fields {
-	f := &Fields{g: g, places: make([]int32, max(fields, 1)), closed: make([]uint32, len(g.blocked))}
+	fields = max(1, min(fields, g.width*g.height))
+	f := &Fields{g: g, places: make([]int32, fields), closed: make([]uint32, len(g.blocked))}
 	f.fields = make([][]float64, len(f.places))
 	for i := range f.places {
 		f.places[i] = -1

@@ -3,6 +3,7 @@ package navgrid_test
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -392,6 +393,29 @@ func TestConcurrentResolves(t *testing.T) {
 	for i := range want {
 		if got[i].chain != want[i].chain || math.Abs(got[i].cost-want[i].cost) > 1e-9 {
 			t.Fatalf("resolve %d: %v, alone %v", i, got[i], want[i])
+		}
+	}
+}
+
+// TestModelsAreSizedByTheGrid: asking for more fields or cached lengths
+// than a grid has places or pairs of places allocates no more than it
+// has.
+func TestModelsAreSizedByTheGrid(t *testing.T) {
+	g, err := navgrid.New(4, 4, navgrid.Layout{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	p := navgrid.NewPaths(g, 1<<22)
+	f := navgrid.NewFields(g, 1<<22)
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("a Paths and a Fields over 16 cells took %d bytes", n)
+	}
+	for _, m := range []resolver.DistanceModel{p, f} {
+		if d := m.Distance(at(0, 0), at(3, 3)); math.Abs(d-3*math.Sqrt2) > 1e-12 {
+			t.Errorf("%T: %g, want 3√2", m, d)
 		}
 	}
 }

@@ -7,8 +7,12 @@ import (
 	"github.com/ploy-ai/ploy/resolver"
 )
 
-// DefaultCache is how many path lengths NewPaths remembers unless told.
+// DefaultCache is a cache size for NewPaths that suits a few dozen targets
+// and many agents (64 KiB).
 const DefaultCache = 4096
+
+// MaxCache is the most path lengths a Paths remembers (16 MiB).
+const MaxCache = 1 << 20
 
 // Paths is a resolver.DistanceModel over a Grid: the distance between two
 // points is the length, in world units, of a shortest path between the
@@ -45,12 +49,14 @@ type cached struct {
 }
 
 // NewPaths returns a distance model over g that remembers up to cache path
-// lengths (rounded up to a power of two; 0 remembers none) until g
-// changes. It holds 20 bytes per cell of g and 16 per cache entry.
+// lengths (rounded up to a power of two; 0 remembers none; at most
+// MaxCache, and no more than g has pairs of cells) until g changes. It
+// holds 20 bytes per cell of g and 16 per cache entry.
 func NewPaths(g *Grid, cache int) *Paths {
 	n := len(g.blocked)
 	p := &Paths{g: g, region: make([]int32, n), cost: make([]float64, n), seen: make([]uint32, n), closed: make([]uint32, n)}
-	if cache > 0 {
+	cells := g.width * g.height
+	if cache = min(cache, MaxCache, cells*(cells-1)/2); cache > 0 {
 		size := 1
 		for size < cache {
 			size *= 2
