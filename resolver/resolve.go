@@ -256,7 +256,9 @@ func (s *search) distance(from, to Point) float64 {
 // cannot hide a cheaper chain: with positive costs and a distance that
 // obeys the triangle inequality the chain returned is least-cost among
 // all chains within the limits, which an oracle test checks against
-// enumeration. Ties go to the chain completed first.
+// enumeration. Ties go to the chain completed first. A chain without a
+// finite cost (the distance model found no way, +Inf, or the cost passes
+// the float range) is no chain: the trace says Unreachable.
 //
 // A goal that holds already gives Found with an empty chain. Spent limits
 // give a *SearchError naming the goal; no chain is NoPlan with a nil error.
