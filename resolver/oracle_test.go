@@ -377,3 +377,38 @@ func (o *oracle) valid(chain []int, goal []resolver.Condition, maxDepth int) str
 	}
 	return ""
 }
+
+// TestLimitsBoundEverySearch: on random action graphs with random limits,
+// a resolve never expands more chains than its budget, never makes more
+// chains than its work limit allows (one per unit), and its trace records
+// no more actions considered than that either.
+func TestLimitsBoundEverySearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for round := range 1500 {
+		spec, w, _ := randomCase(r)
+		d, err := resolver.NewDomain(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := map[string]resolver.Point{}
+		for _, name := range d.Targets() {
+			if p, ok := w.targets[name]; ok {
+				used[name] = p
+			}
+		}
+		snap, err := d.SnapshotOf(w.values, w.at, used)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget, work := 1+r.IntN(6), 1+r.IntN(12)
+		var tr resolver.Trace
+		for _, g := range d.Goals() {
+			// A depth limit of 1 makes the second search (no depth limit)
+			// as often as not: each search has its own work limit.
+			res, _ := resolver.NewResolver(d).Resolve(nil, snap, g, resolver.Options{Budget: budget, MaxWork: work, MaxDepth: 1 + r.IntN(2), Trace: &tr})
+			if res.Expanded > budget || res.Generated > 2*work || len(tr.Nodes)-1 > work || len(tr.Considered) > work {
+				t.Fatalf("round %d: budget %d, work %d: %d expanded, %d made, trace %d nodes and %d considered", round, budget, work, res.Expanded, res.Generated, len(tr.Nodes)-1, len(tr.Considered))
+			}
+		}
+	}
+}
