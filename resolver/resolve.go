@@ -262,8 +262,9 @@ func (s *search) distance(from, to Point) float64 {
 //
 // A goal that holds already gives Found with an empty chain. Spent limits
 // give a *SearchError naming the goal; no chain is NoPlan with a nil error.
-// Resolve panics on a snapshot, goal or profile of another domain, or a
-// negative limit.
+// Resolve panics on a snapshot, goal or profile of another domain, a
+// negative limit, a cost function's cost that is not positive and at most
+// MaxCost, or a distance that is NaN or negative.
 func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
 	d := r.d
 	d.checkSnapshot(snap)
