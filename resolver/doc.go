@@ -29,7 +29,9 @@
 // resolve per agent into a position in the [Snapshot], with a stopping
 // distance and a [MoveMode]. Movement is not an action: the runtime asks
 // the game's mover to get there. What getting there costs enters the
-// chain's cost through a [DistanceModel] (straight lines by default).
+// chain's cost through a [DistanceModel]: straight lines by default, path
+// lengths on a grid with walls from package navgrid, +Inf where there is
+// no way.
 //
 // A [Profile] is one kind of agent: a capabilities mask and cost
 // overrides, over the one graph every profile shares.
@@ -41,5 +43,7 @@
 // thousands of random action graphs. It is bounded by a node budget, a
 // depth limit and a work limit, and failures name the goal
 // ([*SearchError]); a [Trace], off by default, records every action it
-// turned down and why. A warm resolver allocates nothing.
+// turned down and why. A warm resolver allocates nothing. docs/resolver.md
+// has the rules, the exactness argument, and when to use the resolver
+// rather than package goap.
 package resolver

@@ -72,6 +72,7 @@ type action struct {
 type Domain struct {
 	name         string
 	keys         []KeySpec
+	boolKeys     []KeyID // for CheckSnapshot
 	keyIndex     map[string]KeyID
 	targets      []string
 	targetIndex  map[string]TargetID
@@ -167,6 +168,9 @@ func NewDomain(spec Spec) (*Domain, error) {
 			b.errorf(path, "key %q has kind %v; want bool or int", k.Name, k.Kind)
 		default:
 			d.keyIndex[k.Name] = KeyID(len(d.keys))
+			if k.Kind == Bool {
+				d.boolKeys = append(d.boolKeys, KeyID(len(d.keys)))
+			}
 		}
 		d.keys = append(d.keys, k)
 	}

@@ -61,6 +61,8 @@ type oracle struct {
 	costs   map[string]float64
 	best    float64
 	longer  bool // a chain exists, longer than the depth limit
+	// dist is the oracle's own distance; nil: straight lines.
+	dist func(from, to resolver.Point) float64
 }
 
 func (o *oracle) cost(a *resolver.ActionSpec) float64 {
@@ -84,7 +86,11 @@ func (o *oracle) chainCost(chain []int) float64 {
 		if a.Target != "" {
 			p := o.w.targets[a.Target]
 			if havePos {
-				total += per * math.Hypot(p.X-pos.X, p.Y-pos.Y)
+				if o.dist != nil {
+					total += per * o.dist(pos, p)
+				} else {
+					total += per * math.Hypot(p.X-pos.X, p.Y-pos.Y)
+				}
 			}
 			pos = p
 		}
@@ -237,7 +243,12 @@ func TestAgainstEnumeration(t *testing.T) {
 	if testing.Short() {
 		rounds = 500
 	}
-	r := rand.New(rand.NewPCG(3, 14))
+	againstEnumeration(t, rand.New(rand.NewPCG(3, 14)), rounds, nil)
+}
+
+// againstEnumeration checks rounds random cases; grid, if not nil, makes
+// each case's distance model and the oracle's own distance for it.
+func againstEnumeration(t *testing.T, r *rand.Rand, rounds int, grid func(*rand.Rand) (resolver.DistanceModel, func(from, to resolver.Point) float64)) {
 	found := 0
 	for round := 0; round < rounds; round++ {
 		spec, w, profSpec := randomCase(r)
@@ -247,6 +258,10 @@ func TestAgainstEnumeration(t *testing.T) {
 		}
 		var prof *resolver.Profile
 		o := &oracle{spec: spec, w: w}
+		var model resolver.DistanceModel
+		if grid != nil {
+			model, o.dist = grid(r)
+		}
 		if profSpec.Capabilities != nil {
 			if prof, err = d.NewProfile(profSpec); err != nil {
 				t.Fatal(err)
@@ -276,13 +291,16 @@ func TestAgainstEnumeration(t *testing.T) {
 				holds = holds && w.holds(c)
 			}
 			o.enumerate(nil, g.Conditions, func(chain []int) {
+				if math.IsInf(o.chainCost(chain), 1) {
+					return // it walks where there is no way: not a chain
+				}
 				if len(chain) > maxDepth {
 					o.longer = true
 				} else {
 					o.best = min(o.best, o.chainCost(chain))
 				}
 			})
-			got, err := res.Resolve(nil, snap, d.Goals()[gi], resolver.Options{Profile: prof, MaxDepth: maxDepth, Budget: 1 << 20})
+			got, err := res.Resolve(nil, snap, d.Goals()[gi], resolver.Options{Profile: prof, MaxDepth: maxDepth, Budget: 1 << 20, Distance: model})
 			where := fmt.Sprintf("round %d goal %s depth %d", round, g.Name, maxDepth)
 			switch {
 			case holds:
@@ -318,6 +336,7 @@ func TestAgainstEnumeration(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d rounds, %d goals with a chain", rounds, found)
 	if found < rounds/4 {
 		t.Errorf("only %d goals had a chain: the generator is too sparse to test much", found)
 	}
@@ -357,4 +376,39 @@ func (o *oracle) valid(chain []int, goal []resolver.Condition, maxDepth int) str
 		}
 	}
 	return ""
+}
+
+// TestLimitsBoundEverySearch: on random action graphs with random limits,
+// a resolve never expands more chains than its budget, never makes more
+// chains than its work limit allows (one per unit), and its trace records
+// no more actions considered than that either.
+func TestLimitsBoundEverySearch(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	for round := range 1500 {
+		spec, w, _ := randomCase(r)
+		d, err := resolver.NewDomain(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		used := map[string]resolver.Point{}
+		for _, name := range d.Targets() {
+			if p, ok := w.targets[name]; ok {
+				used[name] = p
+			}
+		}
+		snap, err := d.SnapshotOf(w.values, w.at, used)
+		if err != nil {
+			t.Fatal(err)
+		}
+		budget, work := 1+r.IntN(6), 1+r.IntN(12)
+		var tr resolver.Trace
+		for _, g := range d.Goals() {
+			// A depth limit of 1 makes the second search (no depth limit)
+			// as often as not: each search has its own work limit.
+			res, _ := resolver.NewResolver(d).Resolve(nil, snap, g, resolver.Options{Budget: budget, MaxWork: work, MaxDepth: 1 + r.IntN(2), Trace: &tr})
+			if res.Expanded > budget || res.Generated > 2*work || len(tr.Nodes)-1 > work || len(tr.Considered) > work {
+				t.Fatalf("round %d: budget %d, work %d: %d expanded, %d made, trace %d nodes and %d considered", round, budget, work, res.Expanded, res.Generated, len(tr.Nodes)-1, len(tr.Considered))
+			}
+		}
+	}
 }

@@ -48,9 +48,14 @@ const (
 	// DefaultMaxDepth is the longest chain considered.
 	DefaultMaxDepth = 8
 	// DefaultMaxWork bounds the conditions evaluated and actions
-	// considered in one resolve, and so its memory: a resolve holds at
-	// most one 48-byte node per unit of work.
+	// considered in one search, and so its memory: a search holds at most
+	// one node (32 bytes) and one open-list entry (24 bytes) per unit of
+	// work, plus the goal's: 56 MiB at the default, before the slack of
+	// growing arrays.
 	DefaultMaxWork = 1 << 20
+	// MaxWorkLimit is the largest work limit a resolve honours: a larger
+	// Options.MaxWork is lowered to it, since nodes are numbered in 32 bits.
+	MaxWorkLimit = 1 << 30
 )
 
 // Sentinel errors, for errors.Is on a resolve's error.
@@ -92,7 +97,7 @@ type Options struct {
 	Profile  *Profile      // capabilities and cost overrides; nil: the domain as built
 	Budget   int           // most chains expanded; 0 means DefaultBudget
 	MaxDepth int           // longest chain; 0 means DefaultMaxDepth
-	MaxWork  int           // 0 means DefaultMaxWork
+	MaxWork  int           // 0 means DefaultMaxWork; at most MaxWorkLimit
 	Distance DistanceModel // nil means StraightLine
 	Trace    *Trace        // if not nil, records what was turned down and why
 }
@@ -138,9 +143,12 @@ type Resolver struct {
 	d      *Domain
 	labels []label
 	open   pq.Queue
-	// Per (action, anchor) the newest label, for dominance; per action the
-	// cost, whether its conditions hold, and whether this expansion has
-	// considered it. Each is valid only where its stamp is current.
+	// Per action the newest live label with it in front, for dominance
+	// (one list for all its anchors, so that a resolver's memory is linear
+	// in the actions: a table per (action, anchor) would be their product),
+	// the action's cost, whether its conditions hold, and whether this
+	// expansion has considered it. Each is valid only where its stamp is
+	// current.
 	head      []int32
 	headStamp []uint32
 	cost      []float64
@@ -150,15 +158,19 @@ type Resolver struct {
 	epoch     uint32 // this resolve: actStamp
 	runEpoch  uint32 // this search (a resolve may make two): headStamp
 	expansion uint32 // this expansion: seen
+	workSpent bool   // the last search ended at the work limit
 }
 
 // NewResolver returns a resolver for d.
 func NewResolver(d *Domain) *Resolver {
+	if d == nil {
+		panic("resolver: NewResolver of a nil domain")
+	}
 	n := len(d.actions)
 	return &Resolver{
 		d:         d,
-		head:      make([]int32, n*(len(d.targets)+1)),
-		headStamp: make([]uint32, n*(len(d.targets)+1)),
+		head:      make([]int32, n),
+		headStamp: make([]uint32, n),
 		cost:      make([]float64, n),
 		holds:     make([]bool, n),
 		actStamp:  make([]uint32, n),
@@ -199,9 +211,25 @@ func (r *Resolver) nextExpansion() {
 type search struct {
 	snap    *Snapshot
 	prof    *Profile
-	dist    DistanceModel
+	dist    DistanceModel // nil: StraightLine
 	perUnit float64
 	tr      *Trace
+}
+
+// distance is the cost of getting from one position to another: the
+// model's distance times the domain's DistanceCost, +Inf when the model
+// finds no way (or the product passes the float range). A NaN or negative
+// distance breaks the model's contract, and would make the chain's cost
+// meaningless: it panics, as a cost function's bad cost does.
+func (s *search) distance(from, to Point) float64 {
+	if s.dist == nil { // StraightLine, called directly rather than through the interface
+		return s.perUnit * straight(from, to)
+	}
+	d := s.dist.Distance(from, to)
+	if !(d >= 0) {
+		panic(fmt.Sprintf("resolver: distance model %T returned %g from %v to %v; a distance is not negative (+Inf: no way there)", s.dist, d, from, to))
+	}
+	return s.perUnit * d
 }
 
 // Resolve finds a least-cost chain for goal from the agent's snapshot,
@@ -228,12 +256,15 @@ type search struct {
 // cannot hide a cheaper chain: with positive costs and a distance that
 // obeys the triangle inequality the chain returned is least-cost among
 // all chains within the limits, which an oracle test checks against
-// enumeration. Ties go to the chain completed first.
+// enumeration. Ties go to the chain completed first. A chain without a
+// finite cost (the distance model found no way, +Inf, or the cost passes
+// the float range) is no chain: the trace says Unreachable.
 //
 // A goal that holds already gives Found with an empty chain. Spent limits
 // give a *SearchError naming the goal; no chain is NoPlan with a nil error.
-// Resolve panics on a snapshot, goal or profile of another domain, or a
-// negative limit.
+// Resolve panics on a snapshot, goal or profile of another domain, a
+// negative limit, a cost function's cost that is not positive and at most
+// MaxCost, or a distance that is NaN or negative.
 func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
 	d := r.d
 	d.checkSnapshot(snap)
@@ -256,10 +287,8 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	if maxWork == 0 {
 		maxWork = DefaultMaxWork
 	}
+	maxWork = min(maxWork, MaxWorkLimit)
 	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace}
-	if s.dist == nil {
-		s.dist = StraightLine{}
-	}
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}
@@ -290,7 +319,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	case BudgetExhausted:
 		res.Status = BudgetExhausted
 		se := &SearchError{Goal: goal.name, Status: BudgetExhausted, Limit: budget}
-		if res.Expanded < budget {
+		if r.workSpent {
 			se.Work, se.Limit = true, maxWork
 		}
 		return res, se
@@ -341,6 +370,7 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 			return li, Found
 		}
 		if res.Expanded >= budget || work > maxWork {
+			r.workSpent = res.Expanded < budget
 			return -1, BudgetExhausted
 		}
 		res.Expanded++
@@ -360,6 +390,13 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 			}
 			for _, a := range c.servers {
 				work++
+				// Checked per action, not per expansion: one expansion of
+				// a wide graph could otherwise make a node per action past
+				// the limit, which would then bound no memory.
+				if work > maxWork {
+					r.workSpent = true
+					return -1, BudgetExhausted
+				}
 				if r.seen[a] == r.expansion {
 					continue // it serves an earlier unmet condition here too
 				}
@@ -404,15 +441,25 @@ func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth in
 	anchor := l.anchor
 	if act.target != NoTarget {
 		if anchor != NoTarget {
-			g += s.perUnit * s.dist.Distance(s.snap.Targets[act.target].At, s.snap.Targets[anchor].At)
+			g += s.distance(s.snap.Targets[act.target].At, s.snap.Targets[anchor].At)
 		}
 		anchor = act.target
 	}
 	depth := l.depth + 1
-	if r.holds[a] {
-		if anchor != NoTarget {
-			g += s.perUnit * s.dist.Distance(s.snap.At, s.snap.Targets[anchor].At)
+	if r.holds[a] && anchor != NoTarget {
+		g += s.distance(s.snap.At, s.snap.Targets[anchor].At)
+	}
+	if g > math.MaxFloat64 {
+		// An infinite distance (no path), or a cost past the float range:
+		// no chain through here has a cost to compare, so none exists.
+		// Costs only grow along a chain, so nothing is lost by not
+		// extending it.
+		if s.tr != nil {
+			s.tr.consider(li, a, ci, Unreachable, nil, 0)
 		}
+		return Unreachable
+	}
+	if r.holds[a] {
 		r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: -1, terminal: true}, 0)
 		res.Generated++
 		if s.tr != nil {
@@ -420,13 +467,12 @@ func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth in
 		}
 		return Candidate
 	}
-	key := int(a)*(len(d.targets)+1) + int(anchor) + 1
 	reason = ConditionsUnmet
-	if r.dominated(key, g, depth) {
+	if r.dominated(a, anchor, g, depth, work) {
 		reason = NotCheaper
 	} else {
-		idx := r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: r.headOf(key)}, 1)
-		r.head[key] = idx
+		idx := r.push(s, label{g: g, action: a, anchor: anchor, parent: li, depth: depth, next: r.headOf(a)}, 1)
+		r.head[a] = idx
 		res.Generated++
 	}
 	if s.tr != nil {
@@ -445,33 +491,52 @@ func (r *Resolver) push(s *search, l label, h float64) int32 {
 	return idx
 }
 
-// headOf returns the newest label of key in this resolve, or -1.
-func (r *Resolver) headOf(key int) int32 {
-	if r.headStamp[key] != r.runEpoch {
-		r.headStamp[key] = r.runEpoch
-		r.head[key] = -1
+// headOf returns the newest live label with a in front in this search, or
+// -1.
+func (r *Resolver) headOf(a ActionID) int32 {
+	if r.headStamp[a] != r.runEpoch {
+		r.headStamp[a] = r.runEpoch
+		r.head[a] = -1
 	}
-	return r.head[key]
+	return r.head[a]
 }
 
-// dominated reports whether a live label of key is no dearer and no longer
-// than (g, depth); otherwise it marks the labels the new one beats in both
-// as dead. Keeping every label beaten in only one of the two is what keeps
-// the least-cost chain within the depth limit.
-func (r *Resolver) dominated(key int, g float64, depth int32) bool {
-	for i := r.headOf(key); i >= 0; i = r.labels[i].next {
+// dominated reports whether a live label with a in front and the same
+// anchor is no dearer and no longer than (g, depth); otherwise it marks
+// the labels the new one beats in both as dead. Keeping every label beaten
+// in only one of the two is what keeps the least-cost chain within the
+// depth limit. Dead labels leave a's list as the walk meets them, so that
+// it holds only Pareto sets; each step is a unit of work.
+func (r *Resolver) dominated(a ActionID, anchor TargetID, g float64, depth int32, work *int) bool {
+	prev := int32(-1)
+	for i := r.headOf(a); i >= 0; i = r.labels[i].next {
+		*work++
 		o := &r.labels[i]
-		if !o.dead && o.g <= g && o.depth <= depth {
+		switch {
+		case o.dead:
+			r.unlink(a, prev, o.next)
+			continue
+		case o.anchor != anchor:
+		case o.g <= g && o.depth <= depth:
 			return true
-		}
-	}
-	for i := r.headOf(key); i >= 0; i = r.labels[i].next {
-		o := &r.labels[i]
-		if g <= o.g && depth <= o.depth {
+		case g <= o.g && depth <= o.depth:
 			o.dead = true
+			r.unlink(a, prev, o.next)
+			continue
 		}
+		prev = i
 	}
 	return false
+}
+
+// unlink removes the label after prev (the head when prev is -1) from
+// a's list.
+func (r *Resolver) unlink(a ActionID, prev, next int32) {
+	if prev < 0 {
+		r.head[a] = next
+	} else {
+		r.labels[prev].next = next
+	}
 }
 
 // inChain reports whether a is already in the partial chain li.

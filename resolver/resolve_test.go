@@ -269,6 +269,7 @@ func TestMisusePanics(t *testing.T) {
 			resolver.NewResolver(d).Resolve(nil, s, d.Goal("Warm"), resolver.Options{Profile: p})
 		},
 		"negative maxwork": func() { resolver.NewResolver(d).Resolve(nil, s, d.Goal("Warm"), resolver.Options{MaxWork: -1}) },
+		"nil domain":       func() { resolver.NewResolver(nil) },
 	} {
 		func() {
 			defer func() {

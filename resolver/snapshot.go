@@ -37,7 +37,7 @@ func (d *Domain) NewSnapshot() *Snapshot {
 	return &Snapshot{Values: make([]int64, len(d.keys)), Targets: make([]Target, len(d.targets))}
 }
 
-// Set sets a key's value by name: a bool or a whole number.
+// set sets a key's value by name: a bool or a whole number.
 func (s *Snapshot) set(d *Domain, name string, v int64) error {
 	k, ok := d.keyIndex[name]
 	if !ok {
@@ -101,8 +101,8 @@ func (d *Domain) CheckSnapshot(s *Snapshot) error {
 	case !finite(s.At):
 		return fmt.Errorf("resolver: the agent's position %v is not finite", s.At)
 	}
-	for k, v := range s.Values {
-		if d.keys[k].Kind == Bool && v != 0 && v != 1 {
+	for _, k := range d.boolKeys {
+		if v := s.Values[k]; v != 0 && v != 1 {
 			return fmt.Errorf("resolver: boolean key %q has value %d in the snapshot; want 0 or 1", d.keys[k].Name, v)
 		}
 	}
@@ -114,11 +114,12 @@ func (d *Domain) CheckSnapshot(s *Snapshot) error {
 	return nil
 }
 
-func finite(p Point) bool {
-	return !math.IsNaN(p.X) && !math.IsInf(p.X, 0) && !math.IsNaN(p.Y) && !math.IsInf(p.Y, 0)
-}
+// finite reports whether both coordinates are finite: x-x is 0 for every
+// finite x and NaN for ±Inf and NaN, one subtraction instead of four tests
+// (a resolve checks every target).
+func finite(p Point) bool { return p.X-p.X == 0 && p.Y-p.Y == 0 }
 
-// Format renders the snapshot's values the way the CLI prints a state:
+// FormatSnapshot renders the snapshot's values the way the CLI prints a state:
 // true booleans by name, integers as key=value.
 func (d *Domain) FormatSnapshot(s *Snapshot) string {
 	var parts []string
@@ -138,7 +139,20 @@ func (d *Domain) FormatSnapshot(s *Snapshot) string {
 // DistanceCost is applied. It must not be negative, and for the resolver's
 // chain to be least-cost it must obey the triangle inequality (going
 // through a third point is never shorter), as straight lines and shortest
-// path lengths do.
+// path lengths do, and give the same answer for the same two points
+// throughout a resolve.
+//
+// +Inf means there is no way from one to the other: a chain that would
+// need it is not a chain (Reason Unreachable), and neither is one whose
+// cost, times DistanceCost, passes the float range. A NaN or a negative
+// distance makes Resolve panic. Shortest path lengths with +Inf between
+// places that are not connected still obey the triangle inequality, so
+// unreachable places do not cost the resolver its exactness.
+//
+// A resolve calls Distance once per action with a target it puts in front
+// of a chain, and once more per candidate chain, always with to the next
+// target of the chain (never the agent's position), which a model may
+// rely on: package navgrid's Fields measures one distance field per target.
 type DistanceModel interface {
 	Distance(from, to Point) float64
 }
@@ -149,4 +163,17 @@ type DistanceModel interface {
 type StraightLine struct{}
 
 // Distance returns the straight-line distance from from to to.
-func (StraightLine) Distance(from, to Point) float64 { return math.Hypot(to.X-from.X, to.Y-from.Y) }
+func (StraightLine) Distance(from, to Point) float64 { return straight(from, to) }
+
+// straight is the Euclidean distance. The square root of the sum of
+// squares is as accurate as math.Hypot (within an ulp) while the squares
+// neither overflow nor fall below the normal range, and much cheaper (the
+// profile had Hypot at a fifth of a resolve); outside that range, Hypot,
+// which scales first.
+func straight(from, to Point) float64 {
+	dx, dy := to.X-from.X, to.Y-from.Y
+	if s := dx*dx + dy*dy; s < 1e300 && s > 1e-300 {
+		return math.Sqrt(s)
+	}
+	return math.Hypot(dx, dy)
+}

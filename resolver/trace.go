@@ -29,6 +29,11 @@ const (
 	// Candidate: the action's conditions all hold: a complete chain, with
 	// the action as its head.
 	Candidate
+	// Unreachable: the distance model found no way between the action's
+	// target and the next target (or, for a head, the agent) and returned
+	// +Inf, or the chain's cost would pass the float range. A chain
+	// without a finite cost does not exist for the resolver.
+	Unreachable
 )
 
 func (r Reason) String() string {
@@ -47,6 +52,8 @@ func (r Reason) String() string {
 		return "not cheaper"
 	case Candidate:
 		return "candidate"
+	case Unreachable:
+		return "unreachable"
 	}
 	return "reason(?)"
 }
@@ -126,6 +133,10 @@ func (t *Trace) Candidates() []Considered {
 func (t *Trace) WriteText(w io.Writer) error {
 	d := t.domain
 	bw := bufio.NewWriter(w)
+	if len(t.Nodes) == 0 { // the goal held: no search ran
+		fmt.Fprintf(bw, "resolve %s: the goal holds already; nothing to do\n", t.Goal)
+		return bw.Flush()
+	}
 	fmt.Fprintf(bw, "resolve %s: %d expanded, %d chains\n", t.Goal, len(t.Expanded), len(t.Nodes)-1)
 	byNode := map[int][]Considered{}
 	for _, c := range t.Considered {
