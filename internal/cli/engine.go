@@ -318,6 +318,8 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 			say("%s could serve %s, but its target %s was not found (give it under targets: or with --target %s=X,Y)", name, servedCondition(pr, tr, c), t, t)
 		case resolver.TooDeep:
 			say("%s could serve %s, but the chain would be longer than %d actions (--max-depth)", name, servedCondition(pr, tr, c), maxDepthOf(pr))
+		case resolver.Unreachable:
+			say("%s could serve %s, but there is no way to its target, or the chain's cost would pass the float range", name, servedCondition(pr, tr, c))
 		}
 	}
 	if len(x.Why) == 0 {
