@@ -34,20 +34,32 @@ type cond struct {
 	servers []ActionID
 }
 
-func (c *cond) holds(v []int64) bool {
-	x := v[c.key]
-	switch c.op {
+func (c *cond) holds(v []int64) bool { return compare(v[c.key], c.op, c.value) }
+
+// compare reports whether x op value holds.
+func compare(x int64, op Op, value int64) bool {
+	switch op {
 	case Is:
-		return x == c.value
+		return x == value
 	case Greater:
-		return x > c.value
+		return x > value
 	case AtLeast:
-		return x >= c.value
+		return x >= value
 	case Less:
-		return x < c.value
+		return x < value
 	default: // AtMost
-		return x <= c.value
+		return x <= value
 	}
+}
+
+// Holds reports whether the condition holds in s, a snapshot of d. It
+// panics if the condition's key is not one of d's.
+func (d *Domain) Holds(c Condition, s *Snapshot) bool {
+	k, ok := d.keyIndex[c.Key]
+	if !ok {
+		panic(fmt.Sprintf("resolver: unknown key %q in a condition", c.Key))
+	}
+	return compare(s.Values[k], c.Op, c.Value)
 }
 
 type effect struct {

@@ -338,3 +338,17 @@ func TestActionGraph(t *testing.T) {
 		t.Errorf("%d edges: %+v", len(e), e)
 	}
 }
+
+func TestDomainHolds(t *testing.T) {
+	d := mustDomain(t, domains.Survivor())
+	s := mustSnapshot(t, d, map[string]int64{"warmth": 50, "has_wood": 1}, resolver.Point{}, nil)
+	for c, want := range map[resolver.Condition]bool{
+		resolver.AtLeastOf("warmth", 50): true, resolver.Above("warmth", 50): false,
+		resolver.AtMostOf("warmth", 50): true, resolver.Below("warmth", 50): false,
+		resolver.True("has_wood"): true, resolver.False("has_wood"): false, resolver.True("fire_lit"): false,
+	} {
+		if got := d.Holds(c, s); got != want {
+			t.Errorf("%v: %v, want %v", c, got, want)
+		}
+	}
+}
