@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/report"
 )
 
 // maxHTNSteps is the most --max-steps ploy accepts: 100 times the default,
@@ -14,15 +15,6 @@ import (
 // but a search that backtracks over a small stack is bounded only by its
 // steps, and ploy must end within seconds.
 const maxHTNSteps = 100 * htn.DefaultMaxSteps
-
-// htnJSON is the contract of `ploy htn --json`.
-type htnJSON struct {
-	Status     string   `json:"status"`
-	Plan       []string `json:"plan"`
-	MTR        []int32  `json:"mtr"`
-	Steps      int      `json:"steps"`
-	Backtracks int      `json:"backtracks"`
-}
 
 func runHTN(e *env, args []string) int {
 	var set, unset listFlag
@@ -61,11 +53,7 @@ func runHTN(e *env, args []string) int {
 	err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, MaxMemory: maxMemory})
 	d, g := f.HTN, f.GOAP
 	if asJSON {
-		out := htnJSON{Status: res.Status.String(), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
-		for _, a := range res.Plan {
-			out.Plan = append(out.Plan, g.ActionName(a))
-		}
-		b, _ := json.Marshal(out)
+		b, _ := json.Marshal(report.HTNOf(g, &res))
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		w := e.stdout

@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/report"
 )
 
 // searchFlags are the flags shared by plan, trace and explain.
@@ -88,18 +88,6 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, g *goap.Domain) (probl
 	return pr, st
 }
 
-// planJSON is the contract of `ploy plan --json`.
-type planJSON struct {
-	Status    string   `json:"status"`
-	Plan      []string `json:"plan"`
-	Cost      float64  `json:"cost"`
-	Expanded  int      `json:"expanded"`
-	Generated int      `json:"generated"`
-	// Bound names the limit that ended a budget_exhausted search: "states",
-	// "bytes" or "work" (absent otherwise).
-	Bound string `json:"bound,omitempty"`
-}
-
 func runPlan(e *env, args []string) int {
 	var sf searchFlags
 	var asJSON bool
@@ -124,14 +112,7 @@ func runPlan(e *env, args []string) int {
 		return st
 	}
 	if asJSON {
-		out := planJSON{Status: res.Status.String(), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
-		if res.Status == goap.BudgetExhausted {
-			out.Bound = res.Bound.String()
-		}
-		for _, a := range res.Plan {
-			out.Plan = append(out.Plan, pr.d.ActionName(a))
-		}
-		b, err := json.Marshal(out)
+		b, err := json.Marshal(report.PlanOf(pr.d, res))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
 			return exitInvalid
@@ -188,4 +169,4 @@ func printPlan(e *env, pr problem, res goap.Result, err error) {
 	}
 }
 
-func formatCost(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
+func formatCost(c float64) string { return report.FormatCost(c) }

@@ -1,4 +1,4 @@
-package cli
+package report
 
 import (
 	"bufio"
@@ -14,7 +14,7 @@ import (
 )
 
 // The contract of `ploy trace --format json`, as encoding/json structs:
-// writeTraceJSON writes it by hand and must write the same bytes.
+// WriteTraceJSON writes it by hand and must write the same bytes.
 type traceNodeJSON struct {
 	ID     int32           `json:"id"`
 	Facts  []string        `json:"facts,omitempty"` // forward: the facts that hold
@@ -155,7 +155,7 @@ func TestTraceJSONMatchesEncodingJSON(t *testing.T) {
 					}
 					var got bytes.Buffer
 					w := bufio.NewWriter(&got)
-					writeTraceJSON(w, &tr)
+					WriteTraceJSON(w, &tr)
 					w.Flush()
 					want := referenceTraceJSON(t, &tr)
 					if !bytes.Equal(got.Bytes(), want) {
@@ -178,12 +178,4 @@ func firstDiff(a, b []byte) string {
 		i++
 	}
 	return string(a[max(0, i-80):min(len(a), i+80)])
-}
-
-func TestDotLabelEscapes(t *testing.T) {
-	got := dotLabel([]string{`say "hi"`, `back\slash`})
-	want := `"say \"hi\"\nback\\slash"`
-	if got != want {
-		t.Errorf("dotLabel = %s, want %s", got, want)
-	}
 }

@@ -1,0 +1,58 @@
+// Package report builds the JSON answers of ploy's commands: the bytes of
+// `ploy plan --json`, `ploy trace --format json` and the others, shared by
+// the command (internal/cli) and the web API (package viewer), so that both
+// answer the same question with the same bytes.
+package report
+
+import (
+	"strconv"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// FormatCost writes a cost as the commands print it: the shortest
+// representation that reads back the same.
+func FormatCost(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
+
+// Plan is the contract of `ploy plan --json`.
+type Plan struct {
+	Status    string   `json:"status"`
+	Plan      []string `json:"plan"`
+	Cost      float64  `json:"cost"`
+	Expanded  int      `json:"expanded"`
+	Generated int      `json:"generated"`
+	// Bound names the limit that ended a budget_exhausted search: "states",
+	// "bytes" or "work" (absent otherwise).
+	Bound string `json:"bound,omitempty"`
+}
+
+// PlanOf is res as `ploy plan --json` prints it.
+func PlanOf(d *goap.Domain, res goap.Result) Plan {
+	out := Plan{Status: res.Status.String(), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
+	if res.Status == goap.BudgetExhausted {
+		out.Bound = res.Bound.String()
+	}
+	for _, a := range res.Plan {
+		out.Plan = append(out.Plan, d.ActionName(a))
+	}
+	return out
+}
+
+// HTN is the contract of `ploy htn --json`.
+type HTN struct {
+	Status     string   `json:"status"`
+	Plan       []string `json:"plan"`
+	MTR        []int32  `json:"mtr"`
+	Steps      int      `json:"steps"`
+	Backtracks int      `json:"backtracks"`
+}
+
+// HTNOf is res as `ploy htn --json` prints it.
+func HTNOf(g *goap.Domain, res *htn.Result) HTN {
+	out := HTN{Status: res.Status.String(), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
+	for _, a := range res.Plan {
+		out.Plan = append(out.Plan, g.ActionName(a))
+	}
+	return out
+}
