@@ -50,6 +50,7 @@ func init() {
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
 		{"lint", "warn about what a designer wants to know before run time", runLint},
 		{"arena", "fight the 40-fight batch with every agent kind and compare them", runArena},
+		{"serve", "serve the web app and its JSON API (docs/api.md) on loopback", runServe},
 		{"version", "print ploy's version", runVersion},
 		{"help", "show help for ploy or a command", runHelp},
 	}

@@ -7,6 +7,7 @@ package report
 import (
 	"strconv"
 
+	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 )
@@ -53,6 +54,32 @@ func HTNOf(g *goap.Domain, res *htn.Result) HTN {
 	out := HTN{Status: res.Status.String(), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
 	for _, a := range res.Plan {
 		out.Plan = append(out.Plan, g.ActionName(a))
+	}
+	return out
+}
+
+// Lint is the answer of the lint endpoint: the warnings `ploy lint`
+// prints, at most domain.MaxErrors of them, and how many there are.
+type Lint struct {
+	File     string        `json:"file"`
+	Warnings []LintWarning `json:"warnings"`
+	Count    int           `json:"count"`
+}
+
+// LintWarning is one warning at its position (line and column 1-based,
+// absent when the warning has none).
+type LintWarning struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+// LintOf is the warnings of the file at path.
+func LintOf(path string, warnings domain.ErrorList) Lint {
+	out := Lint{File: path, Warnings: []LintWarning{}, Count: len(warnings)}
+	for _, w := range warnings[:min(len(warnings), domain.MaxErrors)] {
+		out.Warnings = append(out.Warnings, LintWarning{File: w.File, Line: w.Pos.Line, Column: w.Pos.Col, Message: w.Msg})
 	}
 	return out
 }

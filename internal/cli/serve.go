@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/viewer"
+)
+
+// serveShutdown is how long a stopping server waits for the requests it
+// is answering.
+const serveShutdown = 5 * time.Second
+
+func runServe(e *env, args []string) int {
+	var addr string
+	var cfg viewer.Config
+	var maxBody int
+	fset := flagSet(e, "serve", "[FILE...] [flags]",
+		"Serve ploy's web app and its JSON API (docs/api.md) on ADDR, loopback by\ndefault: the shipped domains and the files named, read once at start. Every\nrequest is bounded (docs/limits.md); stop the server with Ctrl-C.",
+		`  ploy serve
+  ploy serve mydomain.yaml --addr 127.0.0.1:8080
+`)
+	fset.StringVar(&addr, "addr", "127.0.0.1:7070", "address to listen on, HOST:PORT (a host other than loopback serves the network)")
+	fset.IntVar(&maxBody, "max-body", viewer.DefaultMaxBody, "most bytes of a request body")
+	fset.IntVar(&cfg.MaxConcurrent, "max-concurrent", 0, "requests working at once, the others refused with 503 (0: twice the CPUs)")
+	fset.DurationVar(&cfg.Timeout, "timeout", viewer.DefaultTimeout, "longest wait for a request's answer")
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	if _, _, err := net.SplitHostPort(addr); err != nil {
+		return usageErr(e, fset, "--addr must be HOST:PORT, not %q", addr)
+	}
+	if maxBody < 1 || maxBody > domain.MaxFileSize {
+		return usageErr(e, fset, "--max-body must be from 1 to %d, not %d", domain.MaxFileSize, maxBody)
+	}
+	if cfg.MaxConcurrent < 0 {
+		return usageErr(e, fset, "--max-concurrent must not be negative, not %d", cfg.MaxConcurrent)
+	}
+	if cfg.Timeout <= 0 {
+		return usageErr(e, fset, "--timeout must be positive, not %s", cfg.Timeout)
+	}
+	cfg.MaxBody = int64(maxBody)
+	cfg.Files = positional
+	srv, err := viewer.New(cfg)
+	if err != nil {
+		if _, positioned := err.(domain.ErrorList); positioned {
+			fmt.Fprint(e.stderr, domain.Format(err, nil))
+		} else {
+			fmt.Fprintf(e.stderr, "ploy serve: %s\n", errorText(err))
+		}
+		return exitInvalid
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
+		return exitInvalid
+	}
+	hs := &http.Server{
+		Handler:           srv,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       cfg.Timeout,
+		WriteTimeout:      cfg.Timeout + 5*time.Second,
+		IdleTimeout:       time.Minute,
+		MaxHeaderBytes:    64 << 10,
+	}
+	fmt.Fprintf(e.stdout, "ploy serve: http://%s/ (%d domains; Ctrl-C stops)\n", ln.Addr(), len(srv.Domains()))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
+		return exitInvalid
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), serveShutdown)
+	defer cancel()
+	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
+		return exitInvalid
+	}
+	fmt.Fprintln(e.stdout, "ploy serve: stopped")
+	return exitOK
+}

@@ -1,0 +1,405 @@
+package viewer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+
+	"github.com/ploy-ai/ploy/arena"
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/report"
+	"github.com/ploy-ai/ploy/internal/suggest"
+)
+
+// sourceName is the file name a pasted domain's errors carry.
+const sourceName = "<source>"
+
+// source names the domain a request works on: an offered one by name, or
+// its YAML text; neither is the default domain.
+type source struct {
+	Domain string `json:"domain"`
+	Source string `json:"source"`
+}
+
+func (s *Server) load(src source) (*domain.File, error) {
+	switch {
+	case src.Domain != "" && src.Source != "":
+		return nil, badField("source", "give domain or source, not both")
+	case src.Source != "":
+		f, err := domain.Parse(sourceName, []byte(src.Source))
+		if err != nil {
+			return nil, invalid("the domain source has errors", err)
+		}
+		return f, nil
+	case src.Domain == "":
+		return s.files[domains.Default], nil
+	}
+	if f, ok := s.files[src.Domain]; ok {
+		return f, nil
+	}
+	if f, ok := s.files[src.Domain+".yaml"]; ok {
+		return f, nil
+	}
+	e := &apiError{Status: http.StatusNotFound, Field: "domain", Message: fmt.Sprintf("unknown domain %q", src.Domain)}
+	candidates := append([]string(nil), s.names...)
+	for _, name := range s.names {
+		if short, ok := strings.CutSuffix(name, ".yaml"); ok {
+			candidates = append(candidates, short)
+		}
+	}
+	if sg := suggest.Closest(src.Domain, candidates); sg != "" {
+		e.Message += fmt.Sprintf("; did you mean %q?", sg)
+	} else {
+		e.Message += "; the domains: " + strings.Join(s.names, ", ")
+	}
+	return nil, e
+}
+
+// stateSpace loads a state-space domain (facts:), refusing an engine-model
+// file as the commands do.
+func (s *Server) stateSpace(src source, endpoint string) (*domain.File, error) {
+	f, err := s.load(src)
+	if err != nil {
+		return nil, err
+	}
+	if f.EngineModel() {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s is an engine-model file (keys:): %s takes state-space files (facts:)", f.Path, endpoint)}
+	}
+	return f, nil
+}
+
+// startRequest is the start state: the file's initial state with facts
+// set or cleared.
+type startRequest struct {
+	Set   []string `json:"set"`
+	Unset []string `json:"unset"`
+}
+
+func (q startRequest) state(g *goap.Domain) (goap.State, error) {
+	s := g.Initial()
+	seen := map[string]bool{}
+	for _, list := range []struct {
+		names []string
+		value bool
+		field string
+	}{{q.Set, true, "set"}, {q.Unset, false, "unset"}} {
+		for _, name := range list.names {
+			f, ok := g.Fact(name)
+			if !ok {
+				e := badField(list.field, "unknown fact %q", name)
+				if sg := suggest.Closest(name, g.Facts()); sg != "" {
+					e.Message += fmt.Sprintf("; did you mean %q?", sg)
+				}
+				return s, e
+			}
+			if v, dup := seen[name]; dup && v != list.value {
+				return s, badField(list.field, "fact %q is both set and unset", name)
+			}
+			seen[name] = list.value
+			s.Set(f, list.value)
+		}
+	}
+	return s, nil
+}
+
+// searchRequest is the body of plan, trace and explain.
+type searchRequest struct {
+	source
+	startRequest
+	Goal      string `json:"goal"`
+	Search    string `json:"search"`
+	Heuristic string `json:"heuristic"`
+	Budget    int    `json:"budget"`
+	MaxDepth  int    `json:"max_depth"`
+}
+
+type problem struct {
+	d     *goap.Domain
+	start goap.State
+	goal  *goap.Goal
+	opt   goap.Options
+}
+
+// problem resolves the request against g; maxBudget is the server's cap,
+// and the budget when the request gives none.
+func (q *searchRequest) problem(g *goap.Domain, maxBudget int) (problem, error) {
+	pr := problem{d: g}
+	switch q.Search {
+	case "", "forward":
+		pr.opt.Search = goap.Forward
+	case "backward":
+		pr.opt.Search = goap.Backward
+	default:
+		return pr, badField("search", "search must be forward or backward, not %q", q.Search)
+	}
+	switch q.Heuristic {
+	case "", "goal-count":
+		pr.opt.Heuristic = goap.GoalCount
+	case "hmax":
+		pr.opt.Heuristic = goap.HMax
+	case "blind":
+		pr.opt.Heuristic = goap.Blind
+	default:
+		return pr, badField("heuristic", "heuristic must be goal-count, hmax or blind, not %q", q.Heuristic)
+	}
+	switch {
+	case q.Budget < 0:
+		return pr, badField("budget", "budget must be at least 1, not %d", q.Budget)
+	case q.Budget > maxBudget:
+		return pr, badField("budget", "budget %d is above the server's cap of %d states", q.Budget, maxBudget)
+	case q.Budget == 0:
+		pr.opt.Budget = maxBudget
+	default:
+		pr.opt.Budget = q.Budget
+	}
+	if q.MaxDepth < 0 {
+		return pr, badField("max_depth", "max_depth must not be negative, not %d", q.MaxDepth)
+	}
+	pr.opt.MaxDepth = q.MaxDepth
+	var names []string
+	for _, goal := range g.Goals() {
+		names = append(names, goal.Name())
+	}
+	if q.Goal == "" {
+		return pr, badField("goal", "goal is required; the domain's goals: %s", strings.Join(names, ", "))
+	}
+	if pr.goal = g.Goal(q.Goal); pr.goal == nil {
+		e := badField("goal", "unknown goal %q", q.Goal)
+		if sg := suggest.Closest(q.Goal, names); sg != "" {
+			e.Message += fmt.Sprintf("; did you mean %q?", sg)
+		} else {
+			e.Message += "; the domain's goals: " + strings.Join(names, ", ")
+		}
+		return pr, e
+	}
+	var err error
+	pr.start, err = q.state(g)
+	return pr, err
+}
+
+// searchFailed is the answer to a search that could not run or whose
+// cost has no JSON number: what the commands print and exit 1 for.
+func searchFailed(res goap.Result, err error) error {
+	if res.Status == goap.Unsupported {
+		return &apiError{Status: http.StatusUnprocessableEntity, Message: strings.TrimPrefix(err.Error(), "goap: ")}
+	}
+	if res.Status == goap.Found && (math.IsInf(res.Cost, 0) || math.IsNaN(res.Cost)) {
+		return &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the plan's cost adds up past the float range (%s): make the domain's costs smaller", report.FormatCost(res.Cost))}
+	}
+	return nil
+}
+
+// line is v as one line of JSON, as the commands print it.
+func line(v any) ([]byte, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("cannot write JSON: %v", err)}
+	}
+	return append(b, '\n'), nil
+}
+
+// plan answers `ploy plan --json`.
+func (s *Server) plan(r *http.Request) ([]byte, error) {
+	var q searchRequest
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.stateSpace(q.source, "plan")
+	if err != nil {
+		return nil, err
+	}
+	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget)
+	if err != nil {
+		return nil, err
+	}
+	res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
+	if err := searchFailed(res, err); err != nil {
+		return nil, err
+	}
+	return line(report.PlanOf(pr.d, res))
+}
+
+// traceRequest is the body of trace: a search, or with htn a
+// decomposition.
+type traceRequest struct {
+	searchRequest
+	HTN      bool `json:"htn"`
+	MaxSteps int  `json:"max_steps"`
+}
+
+// trace answers `ploy trace --format json` (GOAP or, with htn, HTN).
+func (s *Server) trace(r *http.Request) ([]byte, error) {
+	var q traceRequest
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.stateSpace(q.source, "trace")
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	if q.HTN {
+		if q.Goal != "" {
+			return nil, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
+		}
+		steps, err := s.htnSteps(q.MaxSteps)
+		if err != nil {
+			return nil, err
+		}
+		if f.HTN == nil {
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
+		}
+		start, err := q.state(f.GOAP)
+		if err != nil {
+			return nil, err
+		}
+		var tr htn.Trace
+		var res htn.Result
+		htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
+		report.WriteHTNTraceJSON(w, &tr, &res)
+	} else {
+		if q.MaxSteps != 0 {
+			return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
+		}
+		pr, err := q.problem(f.GOAP, s.cfg.MaxTraceBudget)
+		if err != nil {
+			return nil, err
+		}
+		var tr goap.Trace
+		pr.opt.Trace = &tr
+		res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
+		if err := searchFailed(res, err); err != nil {
+			return nil, err
+		}
+		if err := report.CheckTraceCosts(&tr); err != nil {
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
+		}
+		report.WriteTraceJSON(w, &tr)
+	}
+	w.Flush()
+	return buf.Bytes(), nil
+}
+
+func (s *Server) htnSteps(asked int) (int, error) {
+	switch {
+	case asked < 0:
+		return 0, badField("max_steps", "max_steps must be at least 1, not %d", asked)
+	case asked > s.cfg.MaxHTNSteps:
+		return 0, badField("max_steps", "max_steps %d is above the server's cap of %d", asked, s.cfg.MaxHTNSteps)
+	case asked == 0:
+		return s.cfg.MaxHTNSteps, nil
+	}
+	return asked, nil
+}
+
+// htnRequest is the body of htn.
+type htnRequest struct {
+	source
+	startRequest
+	MaxSteps int `json:"max_steps"`
+}
+
+// htn answers `ploy htn --json`.
+func (s *Server) htn(r *http.Request) ([]byte, error) {
+	var q htnRequest
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.stateSpace(q.source, "htn")
+	if err != nil {
+		return nil, err
+	}
+	steps, err := s.htnSteps(q.MaxSteps)
+	if err != nil {
+		return nil, err
+	}
+	if f.HTN == nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
+	}
+	start, err := q.state(f.GOAP)
+	if err != nil {
+		return nil, err
+	}
+	var res htn.Result
+	htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps})
+	return line(report.HTNOf(f.GOAP, &res))
+}
+
+// lint answers with the warnings `ploy lint` prints, as JSON.
+func (s *Server) lint(r *http.Request) ([]byte, error) {
+	var q source
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.load(q)
+	if err != nil {
+		return nil, err
+	}
+	return line(report.LintOf(f.Path, domain.Lint(f)))
+}
+
+// arenaRequest is the body of arena.
+type arenaRequest struct {
+	source
+	Fights int      `json:"fights"`
+	Seed   *uint64  `json:"seed"`
+	Agents []string `json:"agents"`
+}
+
+// arena answers `ploy arena --json`: the batch's rows. Nothing is
+// recorded and no chart is drawn: those write files.
+func (s *Server) arena(r *http.Request) ([]byte, error) {
+	var q arenaRequest
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	cfg := arena.Config{Fights: 40, Seed: 1}
+	switch {
+	case q.Fights < 0:
+		return nil, badField("fights", "fights must be at least 1, not %d", q.Fights)
+	case q.Fights > s.cfg.MaxFights:
+		return nil, badField("fights", "fights %d is above the server's cap of %d", q.Fights, s.cfg.MaxFights)
+	case q.Fights > 0:
+		cfg.Fights = q.Fights
+	}
+	cfg.Fights = min(cfg.Fights, s.cfg.MaxFights)
+	if q.Seed != nil {
+		cfg.Seed = *q.Seed
+	}
+	var names []string
+	for _, k := range arena.Kinds {
+		names = append(names, k.Name)
+	}
+	for _, name := range q.Agents {
+		k, ok := arena.KindByName(name)
+		if !ok {
+			return nil, badField("agents", "unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
+		}
+		cfg.Kinds = append(cfg.Kinds, k)
+	}
+	f, err := s.stateSpace(q.source, "arena")
+	if err != nil {
+		return nil, err
+	}
+	if f.HTN == nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
+	}
+	cfg.GOAP, cfg.HTN = f.GOAP, f.HTN
+	tab, err := arena.Run(cfg)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: strings.TrimPrefix(err.Error(), "arena: ")}
+	}
+	var buf bytes.Buffer
+	if err := tab.WriteJSON(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,375 @@
+// Package viewer is ploy's web app: an http.Handler that answers the JSON
+// API under /api/v1/ (plan, htn, trace, explain, lint, arena, resolve,
+// graph) with the bytes of the matching command's --json output, and
+// serves the embedded pages. `ploy serve` runs it; a program can mount it
+// in its own server.
+//
+// The handler reads no file after New: the domains it offers are the
+// shipped ones and those named in Config.Files, read and parsed once.
+// A request may carry a domain's source instead; it is parsed under the
+// loader's own limits. Every request is bounded: its body by
+// Config.MaxBody, its search by a budget the request may lower but not
+// raise, the number of requests working at once by
+// Config.MaxConcurrent (more get 503 at once, with Retry-After), and the
+// wait for an answer by Config.Timeout. docs/api.md documents the API and
+// docs/limits.md every limit.
+package viewer
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ploy-ai/ploy/arena"
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// Defaults of Config's limits, used where a field is zero.
+const (
+	DefaultMaxBody = 1 << 20 // request body, bytes
+	// DefaultMaxTraceBudget caps a traced search lower than a plain one:
+	// a trace records every node and edge, and its JSON is about a
+	// kilobyte per state expanded.
+	DefaultMaxTraceBudget = 10_000
+	DefaultMaxFights      = 100 // arena fights per kind: about a second
+	DefaultTimeout        = 10 * time.Second
+)
+
+// Config is what the server offers and the limits it holds requests to.
+type Config struct {
+	// Files are domain files to offer besides the shipped ones, read once
+	// by New (each at most domain.MaxFileSize bytes) and named by the path
+	// as given. A file named like a shipped one takes its place.
+	Files []string
+	// MaxBody is the most bytes a request body may have; 0 means
+	// DefaultMaxBody.
+	MaxBody int64
+	// MaxBudget caps a search's states expanded (plan, explain, resolve);
+	// 0 means goap.DefaultBudget. A request may ask for less, never more.
+	MaxBudget int
+	// MaxTraceBudget caps a traced GOAP search; 0 means
+	// DefaultMaxTraceBudget.
+	MaxTraceBudget int
+	// MaxHTNSteps caps an HTN decomposition's steps; 0 means
+	// htn.DefaultMaxSteps.
+	MaxHTNSteps int
+	// MaxFights caps an arena batch's fights per kind; 0 means
+	// DefaultMaxFights.
+	MaxFights int
+	// MaxConcurrent is how many requests may work at once; the others are
+	// refused with 503 at once. 0 means twice GOMAXPROCS.
+	MaxConcurrent int
+	// Timeout is how long a request waits for its answer before it gets
+	// 503; 0 means DefaultTimeout. The planners cannot be stopped midway:
+	// the caps above keep each request's work short, and work whose client
+	// has gone still holds its slot until it ends.
+	Timeout time.Duration
+}
+
+// Server is the web app. It is safe for concurrent use.
+type Server struct {
+	cfg     Config
+	files   map[string]*domain.File // by name, as requests give it
+	names   []string                // the offered names, sorted
+	started map[string]bool         // names of Config.Files
+	slots   chan struct{}           // a token per request working
+	routes  map[string]route
+}
+
+type route struct {
+	method string
+	serve  func(s *Server, w http.ResponseWriter, r *http.Request)
+}
+
+// New reads and parses the shipped domains and cfg.Files; an unreadable
+// or invalid file is an error, positioned as the loader positions it.
+func New(cfg Config) (*Server, error) {
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.MaxBudget <= 0 {
+		cfg.MaxBudget = goap.DefaultBudget
+	}
+	if cfg.MaxTraceBudget <= 0 {
+		cfg.MaxTraceBudget = DefaultMaxTraceBudget
+	}
+	if cfg.MaxHTNSteps <= 0 {
+		cfg.MaxHTNSteps = htn.DefaultMaxSteps
+	}
+	if cfg.MaxFights <= 0 {
+		cfg.MaxFights = DefaultMaxFights
+	}
+	cfg.MaxFights = min(cfg.MaxFights, arena.MaxFights)
+	if cfg.MaxConcurrent <= 0 {
+		cfg.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	s := &Server{cfg: cfg, files: map[string]*domain.File{}, started: map[string]bool{}, slots: make(chan struct{}, cfg.MaxConcurrent)}
+	entries, err := fs.ReadDir(domains.Files, ".")
+	if err != nil {
+		return nil, fmt.Errorf("viewer: %w", err)
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".yaml") {
+			continue
+		}
+		src, err := fs.ReadFile(domains.Files, e.Name())
+		if err != nil {
+			return nil, fmt.Errorf("viewer: %w", err)
+		}
+		f, err := domain.Parse(e.Name(), src)
+		if err != nil {
+			return nil, err
+		}
+		s.files[e.Name()] = f
+	}
+	for _, name := range cfg.Files {
+		src, err := domain.ReadFile(name)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = domain.ErrorList{{File: name, Msg: pe.Err.Error()}}
+			}
+			return nil, err
+		}
+		f, err := domain.Parse(name, src)
+		if err != nil {
+			return nil, err
+		}
+		s.files[name] = f
+		s.started[name] = true
+	}
+	for name := range s.files {
+		s.names = append(s.names, name)
+	}
+	sort.Strings(s.names)
+	s.routes = map[string]route{
+		"/":               {http.MethodGet, (*Server).serveIndex},
+		"/api/v1/domains": {http.MethodGet, (*Server).serveDomains},
+		"/api/v1/plan":    {http.MethodPost, work((*Server).plan)},
+		"/api/v1/htn":     {http.MethodPost, work((*Server).htn)},
+		"/api/v1/trace":   {http.MethodPost, work((*Server).trace)},
+		"/api/v1/lint":    {http.MethodPost, work((*Server).lint)},
+		"/api/v1/arena":   {http.MethodPost, work((*Server).arena)},
+	}
+	return s, nil
+}
+
+// Domains returns the names of the domains the server offers, sorted.
+func (s *Server) Domains() []string { return append([]string(nil), s.names...) }
+
+// ServeHTTP routes a request: an unknown path is 404 and a wrong method
+// 405, both as JSON errors.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rt, ok := s.routes[r.URL.Path]
+	if !ok {
+		fail(w, &apiError{Status: http.StatusNotFound, Message: fmt.Sprintf("no such endpoint: %s", r.URL.Path)})
+		return
+	}
+	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
+		w.Header().Set("Allow", rt.method)
+		fail(w, &apiError{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("%s takes %s, not %s", r.URL.Path, rt.method, r.Method)})
+		return
+	}
+	rt.serve(s, w, r)
+}
+
+// apiError is an error answer: {"error": MESSAGE}, with "field" naming
+// the request field at fault, and "errors" the positioned errors of a
+// domain source.
+type apiError struct {
+	Status  int         `json:"-"`
+	Message string      `json:"error"`
+	Field   string      `json:"field,omitempty"`
+	Errors  []errorJSON `json:"errors,omitempty"`
+	More    int         `json:"more_errors,omitempty"`
+}
+
+type errorJSON struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Message string `json:"message"`
+}
+
+func (e *apiError) Error() string { return e.Message }
+
+func badField(field, format string, args ...any) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// invalid is the answer to a domain that cannot be used: its errors with
+// their positions, at most domain.MaxErrors of them.
+func invalid(message string, err error) *apiError {
+	e := &apiError{Status: http.StatusUnprocessableEntity, Message: message}
+	var list domain.ErrorList
+	switch x := err.(type) {
+	case domain.ErrorList:
+		list = x
+	case *domain.Error:
+		list = domain.ErrorList{x}
+	default:
+		e.Message += ": " + err.Error()
+		return e
+	}
+	for i, le := range list {
+		if i == domain.MaxErrors {
+			e.More = len(list) - i
+			break
+		}
+		e.Errors = append(e.Errors, errorJSON{File: le.File, Line: le.Pos.Line, Column: le.Pos.Col, Message: le.Msg})
+	}
+	return e
+}
+
+func fail(w http.ResponseWriter, e *apiError) {
+	b, err := json.Marshal(e)
+	if err != nil {
+		b = []byte(`{"error":"cannot encode the error"}`)
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	if e.Status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "1")
+	}
+	w.WriteHeader(e.Status)
+	w.Write(append(b, '\n'))
+}
+
+// work wraps an endpoint: it takes a slot or refuses at once, decodes
+// nothing itself, and waits for the answer at most Config.Timeout. The
+// endpoint runs on its own goroutine and keeps its slot until it ends,
+// whether or not anyone still waits for it, so that abandoned work still
+// counts against the bound.
+func work(endpoint func(s *Server, r *http.Request) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
+	return func(s *Server, w http.ResponseWriter, r *http.Request) {
+		if ct := r.Header.Get("Content-Type"); ct != "" {
+			// A browser sends a cross-site form or text/plain POST without
+			// asking; a JSON content type makes it ask first, and the
+			// server never says yes.
+			if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+				fail(w, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)})
+				return
+			}
+		}
+		select {
+		case s.slots <- struct{}{}:
+		default:
+			fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("busy: %d requests are already working; retry in a second", cap(s.slots))})
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
+		type answer struct {
+			body []byte
+			err  error
+		}
+		done := make(chan answer, 1)
+		go func() {
+			defer func() { <-s.slots }()
+			defer func() {
+				if p := recover(); p != nil {
+					done <- answer{err: &apiError{Status: http.StatusInternalServerError, Message: fmt.Sprintf("internal error: %v", p)}}
+				}
+			}()
+			body, err := endpoint(s, r)
+			done <- answer{body, err}
+		}()
+		timer := time.NewTimer(s.cfg.Timeout)
+		defer timer.Stop()
+		select {
+		case a := <-done:
+			if a.err != nil {
+				var ae *apiError
+				if !errors.As(a.err, &ae) {
+					ae = &apiError{Status: http.StatusInternalServerError, Message: a.err.Error()}
+				}
+				fail(w, ae)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
+			w.Write(a.body)
+		case <-timer.C:
+			fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("timeout: no answer within %s", s.cfg.Timeout)})
+		case <-r.Context().Done():
+			// the client went away: nobody to answer
+		}
+	}
+}
+
+// decode reads the request body into v: one JSON object, no unknown
+// field, nothing after it. An empty body is an empty object.
+func decode(r *http.Request, v any) error {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(r.Body); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return &apiError{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the request body is larger than %d bytes, the most the server takes", tooLarge.Limit)}
+		}
+		return &apiError{Status: http.StatusBadRequest, Message: fmt.Sprintf("cannot read the request body: %v", err)}
+	}
+	return decodeBytes(buf.Bytes(), v)
+}
+
+func decodeBytes(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		e := &apiError{Status: http.StatusBadRequest, Message: "malformed JSON: " + err.Error()}
+		var syn *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syn):
+			e.Message = fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn)
+		case errors.As(err, &typ):
+			e.Field = typ.Field
+			e.Message = fmt.Sprintf("field %q must be %s, not a JSON %s", typ.Field, jsonType(typ.Type.Kind().String()), typ.Value)
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
+			e.Field = name
+			e.Message = fmt.Sprintf("unknown field %q", name)
+		}
+		return e
+	}
+	if dec.More() {
+		return &apiError{Status: http.StatusBadRequest, Message: "malformed JSON: more after the request object"}
+	}
+	if _, err := dec.Token(); err == nil {
+		return &apiError{Status: http.StatusBadRequest, Message: "malformed JSON: more after the request object"}
+	}
+	return nil
+}
+
+func jsonType(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "slice":
+		return "an array"
+	case "bool":
+		return "true or false"
+	case "int", "int64", "uint64", "float64":
+		return "a number"
+	case "struct", "map":
+		return "an object"
+	}
+	return kind
+}
