@@ -44,6 +44,23 @@ func TestBusyIsRefusedAtOnce(t *testing.T) {
 	}
 }
 
+// TestSequentialRequestsFindTheSlotFree checks that a client sending
+// its next request on the last answer is never refused busy: the slot is
+// given back before the answer goes out.
+func TestSequentialRequestsFindTheSlotFree(t *testing.T) {
+	s, err := New(Config{MaxConcurrent: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/v1/plan", strings.NewReader(`{"goal": "Kill"}`)))
+		if w.Code != http.StatusOK {
+			t.Fatalf("request %d: %d %s, want 200", i, w.Code, w.Body)
+		}
+	}
+}
+
 // TestTimeoutAnswersWhileWorkHoldsItsSlot runs an endpoint that does not
 // end until told: the client gets 503 at the timeout, and the work keeps
 // its slot until it ends.

@@ -279,13 +279,10 @@ func work(endpoint func(s *Server, r *http.Request) ([]byte, error)) func(*Serve
 		}
 		done := make(chan answer, 1)
 		go func() {
-			defer func() { <-s.slots }()
-			defer func() {
-				if p := recover(); p != nil {
-					done <- answer{err: &apiError{Status: http.StatusInternalServerError, Message: fmt.Sprintf("internal error: %v", p)}}
-				}
-			}()
-			body, err := endpoint(s, r)
+			body, err := run(endpoint, s, r)
+			// The slot is free before the answer is: a client that sends
+			// its next request on the answer finds it free.
+			<-s.slots
 			done <- answer{body, err}
 		}()
 		timer := time.NewTimer(s.cfg.Timeout)
@@ -310,6 +307,16 @@ func work(endpoint func(s *Server, r *http.Request) ([]byte, error)) func(*Serve
 			// the client went away: nobody to answer
 		}
 	}
+}
+
+// run calls endpoint, turning a panic into a 500 answer.
+func run(endpoint func(*Server, *http.Request) ([]byte, error), s *Server, r *http.Request) (body []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &apiError{Status: http.StatusInternalServerError, Message: fmt.Sprintf("internal error: %v", p)}
+		}
+	}()
+	return endpoint(s, r)
 }
 
 // decode reads the request body into v: one JSON object, no unknown

@@ -1,0 +1,47 @@
+package viewer
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// FuzzRequest sends any body to the plan, trace, htn and lint endpoints:
+// each answer must be JSON with a status from the API's list, never a
+// panic (a 500) or a hang.
+func FuzzRequest(f *testing.F) {
+	for _, seed := range []string{
+		`{"goal": "Kill"}`,
+		`{"goal": "Kill", "unset": ["spare_crystals"], "search": "backward", "heuristic": "hmax", "budget": 40}`,
+		`{"htn": true, "max_steps": 9}`,
+		`{"domain": "soldier", "goal": "KillPlayer", "set": ["has_axe"]}`,
+		`{"source": "name: x\nfacts: [a]\nactions:\n  - name: A\n    effects: {a: true}\n    cost: 1\ngoals:\n  - name: G\n    conditions: {a: true}\n", "goal": "G"}`,
+		`{"goal": [1, {"a": null}]}`,
+		`{"budget": 1e400}`,
+		`{} {}`,
+		"\xff",
+	} {
+		f.Add(seed, uint8(0))
+	}
+	s, err := New(Config{MaxBudget: 2000, MaxTraceBudget: 500, MaxHTNSteps: 2000, MaxConcurrent: 1})
+	if err != nil {
+		f.Fatal(err)
+	}
+	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint"}
+	f.Fuzz(func(t *testing.T, body string, which uint8) {
+		path := paths[int(which)%len(paths)]
+		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		switch w.Code {
+		case 200, 400, 404, 413, 422:
+		default:
+			t.Fatalf("%s %q: status %d: %s", path, body, w.Code, w.Body)
+		}
+		if !json.Valid(w.Body.Bytes()) {
+			t.Fatalf("%s %q: the answer is not JSON: %s", path, body, w.Body)
+		}
+	})
+}
