@@ -15,6 +15,7 @@ import (
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
@@ -258,30 +259,9 @@ func load(e *env, fset *flag.FlagSet, positional []string) (*domain.File, int) {
 	return f, -1
 }
 
-// internalPrefixes are the library packages' error prefixes: useful in a
-// program's log, noise to a person running the command.
-var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: ", "resolver: "}
-
-// errorText is err's message for a person: without the library packages'
-// prefixes, at its start or after another message's colon.
-func errorText(err error) string {
-	if err == nil {
-		return "no error"
-	}
-	msg := err.Error()
-	for _, p := range internalPrefixes {
-		msg = strings.ReplaceAll(msg, ": "+p, ": ")
-	}
-	for trimmed := true; trimmed; {
-		trimmed = false
-		for _, p := range internalPrefixes {
-			if rest, ok := strings.CutPrefix(msg, p); ok {
-				msg, trimmed = rest, true
-			}
-		}
-	}
-	return msg
-}
+// errorText is err's message for a person, without the library
+// packages' prefixes (report.ErrorText).
+func errorText(err error) string { return report.ErrorText(err) }
 
 // read returns the named domain file: standard input for "-", from disk,
 // or else a shipped one of that name, or the default when no name is

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -337,7 +338,7 @@ func maxDepthOf(pr engineProblem) int {
 
 func (x *engineExplanation) writeText(w io.Writer) {
 	if x.Cost != nil {
-		fmt.Fprintf(w, "%s from %s: %s, cost %s\n", x.Goal, x.start, joinPlan(x.Plan), formatCost(*x.Cost))
+		fmt.Fprintf(w, "%s from %s: %s, cost %s\n", x.Goal, x.start, report.JoinPlan(x.Plan), formatCost(*x.Cost))
 		if len(x.Plan) == 0 {
 			return
 		}
@@ -347,7 +348,7 @@ func (x *engineExplanation) writeText(w io.Writer) {
 		}
 		fmt.Fprintln(w, "the chains the resolve completed, cheapest first:")
 		for _, c := range x.Candidates {
-			fmt.Fprintf(w, "  %s, cost %s", joinPlan(c.Plan), formatCost(c.Cost))
+			fmt.Fprintf(w, "  %s, cost %s", report.JoinPlan(c.Plan), formatCost(c.Cost))
 			switch {
 			case slices.Equal(c.Plan, x.Plan):
 				fmt.Fprintln(w, ": chosen")

@@ -6,6 +6,7 @@ package report
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
@@ -82,4 +83,29 @@ func LintOf(path string, warnings domain.ErrorList) Lint {
 		out.Warnings = append(out.Warnings, LintWarning{File: w.File, Line: w.Pos.Line, Column: w.Pos.Col, Message: w.Msg})
 	}
 	return out
+}
+
+// internalPrefixes are the library packages' error prefixes: useful in a
+// program's log, noise to a person running the command.
+var internalPrefixes = []string{"goap: ", "htn: ", "domain: ", "agent: ", "arena: ", "resolver: "}
+
+// ErrorText is err's message for a person: without the library packages'
+// prefixes, at its start or after another message's colon.
+func ErrorText(err error) string {
+	if err == nil {
+		return "no error"
+	}
+	msg := err.Error()
+	for _, p := range internalPrefixes {
+		msg = strings.ReplaceAll(msg, ": "+p, ": ")
+	}
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for _, p := range internalPrefixes {
+			if rest, ok := strings.CutPrefix(msg, p); ok {
+				msg, trimmed = rest, true
+			}
+		}
+	}
+	return msg
 }
