@@ -77,12 +77,27 @@ func TestAnswersEqualTheCommand(t *testing.T) {
 		{"/api/v1/trace", `{"goal": "Kill"}`, []string{"trace", "--goal", "Kill", "--budget", "10000", "--format", "json"}},
 		{"/api/v1/trace", `{"goal": "GetHealthy", "unset": ["healthy"], "search": "backward", "budget": 50}`, []string{"trace", "--goal", "GetHealthy", "--unset", "healthy", "--search", "backward", "--budget", "50", "--format", "json"}},
 		{"/api/v1/trace", `{"htn": true, "unset": ["spare_crystals"]}`, []string{"trace", "--htn", "--unset", "spare_crystals", "--format", "json"}},
+		{"/api/v1/explain", `{"goal": "Kill"}`, []string{"explain", "--goal", "Kill", "--json"}},
+		{"/api/v1/explain", `{"goal": "GetHealthy", "unset": ["healthy", "potion_at_shrine"], "alternatives": 0}`, []string{"explain", "--goal", "GetHealthy", "--unset", "healthy,potion_at_shrine", "--alternatives", "0", "--json"}},
+		{"/api/v1/explain", `{"htn": true, "unset": ["spare_crystals"]}`, []string{"explain", "--htn", "--unset", "spare_crystals", "--json"}},
+		{"/api/v1/explain", `{"domain": "survivor", "goal": "Fed", "capabilities": ["Eat", "Forage"], "unset": ["has_food"]}`, []string{"explain", "survivor", "--goal", "Fed", "--capabilities", "Eat,Forage", "--unset", "has_food", "--json"}},
+		{"/api/v1/explain", `{"domain": "survivor", "goal": "Warm", "targets": {"wood_north": [0, 3]}}`, []string{"explain", "survivor", "--goal", "Warm", "--target", "wood_north=0,3", "--json"}},
+		{"/api/v1/resolve", `{"goal": "Warm"}`, []string{"resolve", "--goal", "Warm", "--json"}},
+		{"/api/v1/resolve", `{"goal": "Fed", "set": ["hunger=70"], "capabilities": ["Hunt", "Eat"], "at": [1, 2]}`, []string{"resolve", "--goal", "Fed", "--set", "hunger=70", "--capabilities", "Hunt,Eat", "--at", "1,2", "--json"}},
+		{"/api/v1/resolve", `{"domain": "shopkeeper", "goal": "ServeCustomer", "set": ["can_reach_item=true"], "budget": 2}`, []string{"resolve", "shopkeeper", "--goal", "ServeCustomer", "--set", "can_reach_item=true", "--budget", "2", "--json"}},
+		{"/api/v1/graph", `{}`, []string{"graph", "--format", "json"}},
+		{"/api/v1/graph", `{"domain": "shopkeeper"}`, []string{"graph", "shopkeeper", "--format", "json"}},
+		{"/api/v1/trace", `{"domain": "survivor", "goal": "Warm", "max_depth": 3}`, []string{"trace", "survivor", "--goal", "Warm", "--max-depth", "3", "--format", "json"}},
+		{"/api/v1/lint", `{"domain": "survivor"}`, nil},
 		{"/api/v1/arena", `{"fights": 2, "seed": 7, "agents": ["goap", "htn"]}`, []string{"arena", "--fights", "2", "--seed", "7", "--agents", "goap,htn", "--json"}},
 	} {
 		code, got := post(t, s, c.path, c.body)
 		if code != http.StatusOK {
 			t.Errorf("%s %s: status %d: %s", c.path, c.body, code, got)
 			continue
+		}
+		if c.args == nil {
+			continue // no --json in the command: TestLint pins the shape
 		}
 		if want := ploy(t, c.args...); !bytes.Equal(got, want) {
 			t.Errorf("%s %s:\n got %s\nwant %s (ploy %s)", c.path, c.body, got, want, strings.Join(c.args, " "))
@@ -157,6 +172,18 @@ func TestBadRequests(t *testing.T) {
 		{"/api/v1/arena", `{"fights": 1, "agents": ["gaop"]}`, 400, "agents", `unknown agent kind "gaop"`},
 		{"/api/v1/arena", `{"fights": 1, "seed": -1}`, 400, "seed", `"seed" must be a number`},
 		{"/api/v1/lint", `{"domain": 3}`, 400, "domain", "must be a string"},
+		{"/api/v1/resolve", `{"goal": "Wram"}`, 400, "goal", `did you mean "Warm"?`},
+		{"/api/v1/resolve", `{"goal": "Warm", "set": ["hungr=3"]}`, 400, "set", `unknown key "hungr"; did you mean "hunger"?`},
+		{"/api/v1/resolve", `{"goal": "Warm", "set": ["hunger=lots"]}`, 400, "set", "an integer key"},
+		{"/api/v1/resolve", `{"goal": "Warm", "budget": 65537}`, 400, "budget", "from 1 to 65536"},
+		{"/api/v1/resolve", `{"goal": "Warm", "at": [1e13, 0]}`, 400, "at", "out of range"},
+		{"/api/v1/resolve", `{"goal": "Warm", "targets": {"wood_nort": [0, 1]}}`, 400, "targets", `did you mean "wood_north"?`},
+		{"/api/v1/resolve", `{"goal": "Warm", "capabilities": ["Fly"]}`, 400, "capabilities", "Fly"},
+		{"/api/v1/resolve", `{"domain": "battlemage", "goal": "Kill"}`, 422, "domain", "state-space file"},
+		{"/api/v1/graph", `{"domain": "soldier"}`, 422, "domain", "state-space file"},
+		{"/api/v1/trace", `{"domain": "survivor", "goal": "Warm", "search": "backward"}`, 400, "search", "does not apply"},
+		{"/api/v1/trace", `{"goal": "Kill", "at": [0, 0]}`, 400, "at", "does not apply"},
+		{"/api/v1/explain", `{"goal": "Kill", "alternatives": 21}`, 400, "alternatives", "from 0 to 20"},
 	} {
 		code, got := post(t, s, c.path, c.body)
 		var e errorAnswer

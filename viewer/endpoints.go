@@ -230,6 +230,7 @@ func (s *Server) plan(r *http.Request) ([]byte, error) {
 // decomposition.
 type traceRequest struct {
 	searchRequest
+	engineFields
 	HTN      bool `json:"htn"`
 	MaxSteps int  `json:"max_steps"`
 }
@@ -240,9 +241,18 @@ func (s *Server) trace(r *http.Request) ([]byte, error) {
 	if err := decode(r, &q); err != nil {
 		return nil, err
 	}
-	f, err := s.stateSpace(q.source, "trace")
+	f, err := s.load(q.source)
 	if err != nil {
 		return nil, err
+	}
+	if err := engineCheck(f, &q.searchRequest, q.engineFields); err != nil {
+		return nil, err
+	}
+	if f.EngineModel() && !q.HTN {
+		return s.traceEngine(f, &q)
+	}
+	if f.EngineModel() {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "htn", Message: fmt.Sprintf("%s is an engine-model file (keys:): it has no htn section", f.Path)}
 	}
 	var buf bytes.Buffer
 	w := bufio.NewWriter(&buf)
@@ -402,4 +412,73 @@ func (s *Server) arena(r *http.Request) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// maxAlternatives caps the alternatives explain looks for: each is a
+// search, and their work together is bounded by four budgets.
+const maxAlternatives = 20
+
+// explainRequest is the body of explain.
+type explainRequest struct {
+	traceRequest
+	Alternatives *int `json:"alternatives"`
+}
+
+// explain answers `ploy explain --json` (GOAP or, with htn, HTN).
+func (s *Server) explain(r *http.Request) ([]byte, error) {
+	var q explainRequest
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	alternatives := 3
+	if q.Alternatives != nil {
+		alternatives = *q.Alternatives
+	}
+	if alternatives < 0 || alternatives > maxAlternatives {
+		return nil, badField("alternatives", "alternatives must be from 0 to %d, not %d", maxAlternatives, alternatives)
+	}
+	f, err := s.load(q.source)
+	if err != nil {
+		return nil, err
+	}
+	if err := engineCheck(f, &q.searchRequest, q.engineFields); err != nil {
+		return nil, err
+	}
+	if f.EngineModel() && !q.HTN {
+		return s.explainEngine(f, &q, alternatives)
+	}
+	if f.EngineModel() {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "htn", Message: fmt.Sprintf("%s is an engine-model file (keys:): it has no htn section", f.Path)}
+	}
+	if q.HTN {
+		if q.Goal != "" {
+			return nil, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
+		}
+		steps, err := s.htnSteps(q.MaxSteps)
+		if err != nil {
+			return nil, err
+		}
+		if f.HTN == nil {
+			return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
+		}
+		start, err := q.state(f.GOAP)
+		if err != nil {
+			return nil, err
+		}
+		x, _ := report.ExplainHTN(f.HTN, start, steps)
+		return line(x)
+	}
+	if q.MaxSteps != 0 {
+		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
+	}
+	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget)
+	if err != nil {
+		return nil, err
+	}
+	p := goap.NewPlanner(pr.d)
+	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
+	if err := searchFailed(res, err); err != nil {
+		return nil, err
+	}
+	return line(report.ExplainGOAP(p, report.Problem{D: pr.d, Start: pr.start, Goal: pr.goal, Opt: pr.opt}, res, alternatives))
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -43,7 +44,7 @@ func runGraph(e *env, args []string) int {
 	case "dot":
 		writeGraphDot(w, d)
 	case "json":
-		if err := json.NewEncoder(w).Encode(graphJSONOf(d)); err != nil {
+		if err := json.NewEncoder(w).Encode(report.GraphOf(d)); err != nil {
 			fmt.Fprintf(e.stderr, "%s: %v\n", f.Path, err)
 			return exitInvalid
 		}
@@ -51,74 +52,6 @@ func runGraph(e *env, args []string) int {
 		writeGraphText(w, d)
 	}
 	return exitOK
-}
-
-// graphJSON is the contract of `ploy graph --format json`.
-type graphJSON struct {
-	Domain        string          `json:"domain"`
-	Goals         []graphNodeJSON `json:"goals"`
-	Actions       []graphNodeJSON `json:"actions"`
-	Edges         []graphEdgeJSON `json:"edges"`
-	ServesNothing []string        `json:"serves_nothing"`
-}
-
-type graphNodeJSON struct {
-	Name       string          `json:"name"`
-	Target     string          `json:"target,omitempty"`
-	Conditions []graphCondJSON `json:"conditions"`
-}
-
-type graphCondJSON struct {
-	Condition string   `json:"condition"`
-	Servers   []string `json:"servers"` // empty: only the world can meet it
-}
-
-// graphEdgeJSON is one edge: From serves condition Condition of To, a goal
-// when Goal is true.
-type graphEdgeJSON struct {
-	From      string `json:"from"`
-	To        string `json:"to"`
-	Goal      bool   `json:"goal"`
-	Condition string `json:"condition"`
-}
-
-func graphJSONOf(d *resolver.Domain) graphJSON {
-	out := graphJSON{Domain: d.Name(), Goals: []graphNodeJSON{}, Actions: []graphNodeJSON{}, Edges: []graphEdgeJSON{}, ServesNothing: []string{}}
-	for _, g := range d.Goals() {
-		n := graphNodeJSON{Name: g.Name(), Conditions: []graphCondJSON{}}
-		for i, c := range g.Conditions() {
-			n.Conditions = append(n.Conditions, graphCondJSON{Condition: c.String(), Servers: chainNames(d, g.Servers(i))})
-		}
-		out.Goals = append(out.Goals, n)
-	}
-	for a := range resolver.ActionID(d.NumActions()) {
-		n := graphNodeJSON{Name: d.ActionName(a), Conditions: []graphCondJSON{}}
-		if t := d.ActionTarget(a); t != resolver.NoTarget {
-			n.Target = d.Targets()[t]
-		}
-		for i, c := range d.Conditions(a) {
-			n.Conditions = append(n.Conditions, graphCondJSON{Condition: c.String(), Servers: chainNames(d, d.Servers(a, i))})
-		}
-		out.Actions = append(out.Actions, n)
-	}
-	for _, e := range d.Edges() {
-		je := graphEdgeJSON{From: d.ActionName(e.From), Condition: edgeCondition(d, e).String()}
-		if e.To == resolver.NoAction {
-			je.To, je.Goal = d.Goals()[e.Goal].Name(), true
-		} else {
-			je.To = d.ActionName(e.To)
-		}
-		out.Edges = append(out.Edges, je)
-	}
-	out.ServesNothing = chainNames(d, d.ServesNothing())
-	return out
-}
-
-func edgeCondition(d *resolver.Domain, e resolver.Edge) resolver.Condition {
-	if e.To == resolver.NoAction {
-		return d.Goals()[e.Goal].Conditions()[e.Condition]
-	}
-	return d.Conditions(e.To)[e.Condition]
 }
 
 func writeGraphText(w *bufio.Writer, d *resolver.Domain) {
@@ -171,7 +104,7 @@ func writeGraphDot(w *bufio.Writer, d *resolver.Domain) {
 		} else {
 			to = d.ActionName(e.To)
 		}
-		fmt.Fprintf(w, "  %s -> %s [label=%s];\n", strconv.Quote(d.ActionName(e.From)), strconv.Quote(to), strconv.Quote(edgeCondition(d, e).String()))
+		fmt.Fprintf(w, "  %s -> %s [label=%s];\n", strconv.Quote(d.ActionName(e.From)), strconv.Quote(to), strconv.Quote(report.EdgeCondition(d, e).String()))
 	}
 	w.WriteString("}\n")
 }

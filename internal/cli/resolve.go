@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 	"github.com/ploy-ai/ploy/resolver"
 )
@@ -242,19 +243,6 @@ func sortedNames[V any](m map[string]V) []string {
 	return out
 }
 
-// resolveJSON is the contract of `ploy resolve --json`, shaped like
-// `ploy plan --json`.
-type resolveJSON struct {
-	Status    string   `json:"status"`
-	Plan      []string `json:"plan"` // the chain, head first
-	Cost      float64  `json:"cost"`
-	Expanded  int      `json:"expanded"`
-	Generated int      `json:"generated"`
-	// Bound names the limit that ended a budget_exhausted resolve:
-	// "chains" (the node budget) or "work" (absent otherwise).
-	Bound string `json:"bound,omitempty"`
-}
-
 func runResolve(e *env, args []string) int {
 	var set, unset listFlag
 	var ef engineFlags
@@ -308,14 +296,7 @@ func runResolve(e *env, args []string) int {
 		return st
 	}
 	if asJSON {
-		out := resolveJSON{Status: res.Status.String(), Plan: chainNames(pr.d, res.Chain), Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
-		if se, ok := err.(*resolver.SearchError); ok && se.Status == resolver.BudgetExhausted {
-			out.Bound = "chains"
-			if se.Work {
-				out.Bound = "work"
-			}
-		}
-		b, err := json.Marshal(out)
+		b, err := json.Marshal(report.ResolveOf(pr.d, res, err))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ploy resolve: %s\n", errorText(err))
 			return exitInvalid
@@ -337,14 +318,6 @@ func checkChainCost(e *env, command string, res resolver.Result) int {
 	}
 	fmt.Fprintf(e.stderr, "ploy %s: the chain's cost adds up past the float range (%s): make the domain's costs or distances smaller\n", command, formatCost(res.Cost))
 	return exitInvalid
-}
-
-func chainNames(d *resolver.Domain, chain []resolver.ActionID) []string {
-	out := make([]string, len(chain))
-	for i, a := range chain {
-		out[i] = d.ActionName(a)
-	}
-	return out
 }
 
 // step is one action of a chain with its share of the chain's cost: its
@@ -382,8 +355,15 @@ func actionCost(pr engineProblem, a resolver.ActionID) float64 {
 	return pr.f.ResolverSpec.Actions[a].Cost
 }
 
-func formatPoint(p resolver.Point) string {
-	return fmt.Sprintf("(%s, %s)", formatCost(p.X), formatCost(p.Y))
+func formatPoint(p resolver.Point) string { return report.FormatPoint(p) }
+
+func chainNames(d *resolver.Domain, chain []resolver.ActionID) []string {
+	return report.ChainNames(d, chain)
+}
+
+// report is the problem as package report takes it.
+func (pr engineProblem) report() report.EngineProblem {
+	return report.EngineProblem{D: pr.d, Snap: pr.snap, Goal: pr.goal, Opt: pr.opt}
 }
 
 func printChain(w io.Writer, pr engineProblem, res resolver.Result, err error) {

@@ -1,0 +1,323 @@
+package viewer
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/internal/report"
+	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// Caps of an engine-model request: a resolve also holds at most
+// resolver.DefaultMaxWork nodes whatever its budget.
+const (
+	maxResolveBudget = 1 << 16
+	maxResolveDepth  = 1 << 10
+)
+
+// defaultEngineFile is the domain resolve and graph use when given none,
+// as the commands do.
+const defaultEngineFile = "survivor.yaml"
+
+// engineFields are what an engine-model request adds: the agent's
+// position, its targets' and what it can do.
+type engineFields struct {
+	At           *[2]float64           `json:"at"`
+	Targets      map[string][2]float64 `json:"targets"`
+	Capabilities []string              `json:"capabilities"`
+}
+
+// resolveRequest is the body of resolve.
+type resolveRequest struct {
+	source
+	startRequest
+	engineFields
+	Goal     string `json:"goal"`
+	Budget   int    `json:"budget"`
+	MaxDepth int    `json:"max_depth"`
+}
+
+func point(field string, xy [2]float64) (resolver.Point, error) {
+	for _, v := range xy {
+		if !(math.Abs(v) <= domain.MaxCoordinate) {
+			return resolver.Point{}, badField(field, "coordinate %s is out of range: at most %g in size", report.FormatCost(v), float64(domain.MaxCoordinate))
+		}
+	}
+	return resolver.Point{X: xy[0], Y: xy[1]}, nil
+}
+
+// engineProblem resolves an engine-model request against f: the
+// snapshot (the file's world with the request's values, position and
+// targets), the goal, the capabilities and the bounds.
+func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName string, budget, maxDepth int) (report.EngineProblem, error) {
+	d := f.Resolver
+	pr := report.EngineProblem{D: d}
+	switch {
+	case budget < 0 || budget > maxResolveBudget:
+		return pr, badField("budget", "budget must be from 1 to %d for an engine-model file, not %d", maxResolveBudget, budget)
+	case budget == 0:
+		budget = resolver.DefaultBudget
+	}
+	switch {
+	case maxDepth < 0 || maxDepth > maxResolveDepth:
+		return pr, badField("max_depth", "max_depth must be from 0 (the resolver's default, %d) to %d for an engine-model file, not %d", resolver.DefaultMaxDepth, maxResolveDepth, maxDepth)
+	case maxDepth == 0:
+		maxDepth = resolver.DefaultMaxDepth
+	}
+	pr.Opt = resolver.Options{Budget: budget, MaxDepth: maxDepth}
+	values := map[string]int64{}
+	for k, v := range f.World.Values {
+		values[k] = v
+	}
+	var keyNames []string
+	for _, k := range d.Keys() {
+		keyNames = append(keyNames, k.Name)
+	}
+	unknownKey := func(field, name string) error {
+		e := badField(field, "unknown key %q", name)
+		if s := suggest.Closest(name, keyNames); s != "" {
+			e.Message += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			e.Message += "; the domain's keys: " + strings.Join(keyNames, ", ")
+		}
+		return e
+	}
+	given := map[string]bool{}
+	for _, item := range q.Set {
+		name, text, hasValue := strings.Cut(item, "=")
+		if !hasValue {
+			text = "true"
+		}
+		k, ok := d.Key(name)
+		if !ok {
+			return pr, unknownKey("set", name)
+		}
+		if given[name] {
+			return pr, badField("set", "key %q given twice", name)
+		}
+		given[name] = true
+		if d.Keys()[k].Kind == resolver.Bool {
+			switch text {
+			case "true":
+				values[name] = 1
+			case "false":
+				values[name] = 0
+			default:
+				return pr, badField("set", "%s=%s: %q is a boolean key: true or false", name, text, name)
+			}
+			continue
+		}
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return pr, badField("set", "%s=%s: %q is an integer key: a whole number", name, text, name)
+		}
+		values[name] = v
+	}
+	for _, name := range q.Unset {
+		k, ok := d.Key(name)
+		if !ok {
+			return pr, unknownKey("unset", name)
+		}
+		if d.Keys()[k].Kind != resolver.Bool {
+			return pr, badField("unset", "%q is an integer key: give its value in set, as %s=N", name, name)
+		}
+		if given[name] {
+			return pr, badField("unset", "key %q is both set and unset", name)
+		}
+		values[name] = 0
+	}
+	at := f.World.At
+	if ef.At != nil {
+		var err error
+		if at, err = point("at", *ef.At); err != nil {
+			return pr, err
+		}
+	}
+	targets := map[string]resolver.Point{}
+	for k, v := range f.World.Targets {
+		targets[k] = v
+	}
+	names := make([]string, 0, len(ef.Targets))
+	for name := range ef.Targets {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if _, ok := d.Target(name); !ok {
+			e := badField("targets", "no action targets %q", name)
+			if s := suggest.Closest(name, d.Targets()); s != "" {
+				e.Message += fmt.Sprintf("; did you mean %q?", s)
+			} else if len(d.Targets()) > 0 {
+				e.Message += "; the domain's targets: " + strings.Join(d.Targets(), ", ")
+			}
+			return pr, e
+		}
+		p, err := point("targets", ef.Targets[name])
+		if err != nil {
+			return pr, err
+		}
+		targets[name] = p
+	}
+	snap, err := d.SnapshotOf(values, at, targets)
+	if err != nil {
+		return pr, badField("set", "%s", report.ErrorText(err))
+	}
+	pr.Snap = snap
+	if len(ef.Capabilities) > 0 {
+		prof, err := d.NewProfile(resolver.ProfileSpec{Capabilities: ef.Capabilities})
+		if err != nil {
+			return pr, badField("capabilities", "%s", report.ErrorText(err))
+		}
+		pr.Opt.Profile = prof
+	}
+	var goals []string
+	for _, g := range d.Goals() {
+		goals = append(goals, g.Name())
+	}
+	switch {
+	case goalName == "":
+		return pr, badField("goal", "goal is required; the domain's goals: %s", strings.Join(goals, ", "))
+	case d.Goal(goalName) == nil:
+		e := badField("goal", "unknown goal %q", goalName)
+		if s := suggest.Closest(goalName, goals); s != "" {
+			e.Message += fmt.Sprintf("; did you mean %q?", s)
+		} else {
+			e.Message += "; the domain's goals: " + strings.Join(goals, ", ")
+		}
+		return pr, e
+	}
+	pr.Goal = d.Goal(goalName)
+	return pr, nil
+}
+
+// engineModel loads an engine-model domain (keys:), the survivor when the
+// request names none.
+func (s *Server) engineModel(src source, endpoint string) (*domain.File, error) {
+	if src.Domain == "" && src.Source == "" {
+		src.Domain = defaultEngineFile
+	}
+	f, err := s.load(src)
+	if err != nil {
+		return nil, err
+	}
+	if !f.EngineModel() {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s is a state-space file (facts:): %s takes engine-model files (keys:)", f.Path, endpoint)}
+	}
+	return f, nil
+}
+
+func chainFailed(res resolver.Result) error {
+	if res.Status == resolver.Found && (math.IsInf(res.Cost, 0) || math.IsNaN(res.Cost)) {
+		return &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the chain's cost adds up past the float range (%s): make the domain's costs or distances smaller", report.FormatCost(res.Cost))}
+	}
+	return nil
+}
+
+// resolve answers `ploy resolve --json`.
+func (s *Server) resolve(r *http.Request) ([]byte, error) {
+	var q resolveRequest
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.engineModel(q.source, "resolve")
+	if err != nil {
+		return nil, err
+	}
+	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	res, err := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
+	if err := chainFailed(res); err != nil {
+		return nil, err
+	}
+	return line(report.ResolveOf(pr.D, res, err))
+}
+
+// graph answers `ploy graph --format json`.
+func (s *Server) graph(r *http.Request) ([]byte, error) {
+	var q source
+	if err := decode(r, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.engineModel(q, "graph")
+	if err != nil {
+		return nil, err
+	}
+	// json.Encoder's bytes, as the command writes them
+	return line(report.GraphOf(f.Resolver))
+}
+
+// engineOnly refuses the state-space search's fields on an engine-model
+// file, and the engine's on a state-space one, as the commands refuse
+// their flags.
+func engineCheck(f *domain.File, q *searchRequest, ef engineFields) error {
+	if f.EngineModel() {
+		if q.Search != "" {
+			return badField("search", "search does not apply to an engine-model file (keys:), which %s is", f.Path)
+		}
+		if q.Heuristic != "" {
+			return badField("heuristic", "heuristic does not apply to an engine-model file (keys:), which %s is", f.Path)
+		}
+		return nil
+	}
+	switch {
+	case ef.At != nil:
+		return badField("at", "at does not apply to a state-space file (facts:), which %s is", f.Path)
+	case ef.Targets != nil:
+		return badField("targets", "targets does not apply to a state-space file (facts:), which %s is", f.Path)
+	case ef.Capabilities != nil:
+		return badField("capabilities", "capabilities does not apply to a state-space file (facts:), which %s is", f.Path)
+	}
+	return nil
+}
+
+// traceEngine answers `ploy trace --format json` on an engine-model file.
+func (s *Server) traceEngine(f *domain.File, q *traceRequest) ([]byte, error) {
+	if q.MaxSteps != 0 {
+		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
+	}
+	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	var tr resolver.Trace
+	pr.Opt.Trace = &tr
+	res, _ := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
+	if err := chainFailed(res); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	if err := report.WriteResolveTraceJSON(w, pr, &tr, res); err != nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
+	}
+	w.Flush()
+	return buf.Bytes(), nil
+}
+
+// explainEngine answers `ploy explain --json` on an engine-model file.
+func (s *Server) explainEngine(f *domain.File, q *explainRequest, alternatives int) ([]byte, error) {
+	if q.MaxSteps != 0 {
+		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
+	}
+	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
+	if err != nil {
+		return nil, err
+	}
+	var tr resolver.Trace
+	pr.Opt.Trace = &tr
+	res, err := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
+	if err := chainFailed(res); err != nil {
+		return nil, err
+	}
+	return line(report.ExplainResolve(pr, &tr, res, err, alternatives))
+}
