@@ -36,7 +36,8 @@ func runServe(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	if _, _, err := net.SplitHostPort(addr); err != nil {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
 		return usageErr(e, fset, "--addr must be HOST:PORT, not %q", addr)
 	}
 	if maxBody < 1 || maxBody > domain.MaxFileSize {
@@ -50,7 +51,8 @@ func runServe(e *env, args []string) int {
 	}
 	cfg.MaxBody = int64(maxBody)
 	cfg.Files = positional
-	srv, err := viewer.New(cfg)
+	var srv *viewer.Server
+	srv, err = viewer.New(cfg)
 	if err != nil {
 		if _, positioned := err.(domain.ErrorList); positioned {
 			fmt.Fprint(e.stderr, domain.Format(err, nil))
@@ -71,6 +73,9 @@ func runServe(e *env, args []string) int {
 		WriteTimeout:      cfg.Timeout + 5*time.Second,
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    64 << 10,
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		fmt.Fprintf(e.stderr, "ploy serve: listening on %s: anyone who can reach it can use the server\n", ln.Addr())
 	}
 	fmt.Fprintf(e.stdout, "ploy serve: http://%s/ (%d domains; Ctrl-C stops)\n", ln.Addr(), len(srv.Domains()))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
