@@ -150,6 +150,7 @@ func TestBadRequests(t *testing.T) {
 		{"/api/v1/plan", `[1]`, 400, "", "must be an object"},
 		{"/api/v1/plan", big, 413, "", "larger than 4096 bytes"},
 		{"/api/v1/plan", `{"goal": "Kil"}`, 400, "goal", `unknown goal "Kil"; did you mean "Kill"?`},
+		{"/api/v1/plan", `{"goal": "` + strings.Repeat("é", 2000) + `"}`, 400, "goal", `unknown goal "éé`},
 		{"/api/v1/plan", `{}`, 400, "goal", "goal is required; the domain's goals: Kill, GetHealthy"},
 		{"/api/v1/plan", `{"goal": "Kill", "budget": 100001}`, 400, "budget", "above the server's cap of 100000"},
 		{"/api/v1/plan", `{"goal": "Kill", "budget": -1}`, 400, "budget", "at least 1"},
@@ -190,6 +191,9 @@ func TestBadRequests(t *testing.T) {
 		if err := json.Unmarshal(got, &e); err != nil {
 			t.Errorf("%s %.60s: the answer is not JSON: %v: %s", c.path, c.body, err, got)
 			continue
+		}
+		if len(got) > 2000 {
+			t.Errorf("%s %.60s: a %d-byte error, want the echo cut", c.path, c.body, len(got))
 		}
 		if code != c.code || e.Field != c.field || !strings.Contains(e.Error, c.msg) {
 			t.Errorf("%s %.60s: %d %s, want %d, field %q, an error with %q", c.path, c.body, code, got, c.code, c.field, c.msg)

@@ -240,6 +240,9 @@ func invalid(message string, err error) *apiError {
 }
 
 func fail(w http.ResponseWriter, e *apiError) {
+	// A message echoes what the request named: a megabyte of goal name
+	// comes back cut, as the loader cuts its messages.
+	e.Message, e.Field = cut(e.Message), cut(e.Field)
 	b, err := json.Marshal(e)
 	if err != nil {
 		b = []byte(`{"error":"cannot encode the error"}`)
@@ -251,6 +254,21 @@ func fail(w http.ResponseWriter, e *apiError) {
 	}
 	w.WriteHeader(e.Status)
 	w.Write(append(b, '\n'))
+}
+
+// cut shortens s to domain.MaxMessage runes, marking the cut with "…".
+func cut(s string) string {
+	if len(s) <= domain.MaxMessage {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == domain.MaxMessage {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }
 
 // work wraps an endpoint: it takes a slot or refuses at once, decodes
