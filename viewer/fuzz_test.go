@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// FuzzRequest sends any body to the plan, trace, htn and lint endpoints:
+// FuzzRequest sends any body to the endpoints but the arena (whose
+// batches are slow to fuzz; TestBadRequests covers its fields):
 // each answer must be JSON with a status from the API's list, never a
 // panic (a 500) or a hang.
 func FuzzRequest(f *testing.F) {
@@ -21,6 +22,8 @@ func FuzzRequest(f *testing.F) {
 		`{"goal": [1, {"a": null}]}`,
 		`{"budget": 1e400}`,
 		`{} {}`,
+		`{"goal": "Warm", "set": ["hunger=3", "has_wood"], "at": [1, 2], "targets": {"wood_north": [0, 3]}, "capabilities": ["WarmUp"]}`,
+		`{"domain": "survivor", "goal": "Fed", "alternatives": 2}`,
 		"\xff",
 	} {
 		f.Add(seed, uint8(0))
@@ -29,7 +32,7 @@ func FuzzRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint"}
+	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph"}
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		path := paths[int(which)%len(paths)]
 		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
