@@ -206,9 +206,9 @@ func line(v any) ([]byte, error) {
 }
 
 // plan answers `ploy plan --json`.
-func (s *Server) plan(r *http.Request) ([]byte, error) {
+func (s *Server) plan(body []byte) ([]byte, error) {
 	var q searchRequest
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	f, err := s.stateSpace(q.source, "plan")
@@ -236,9 +236,9 @@ type traceRequest struct {
 }
 
 // trace answers `ploy trace --format json` (GOAP or, with htn, HTN).
-func (s *Server) trace(r *http.Request) ([]byte, error) {
+func (s *Server) trace(body []byte) ([]byte, error) {
 	var q traceRequest
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	f, err := s.load(q.source)
@@ -318,9 +318,9 @@ type htnRequest struct {
 }
 
 // htn answers `ploy htn --json`.
-func (s *Server) htn(r *http.Request) ([]byte, error) {
+func (s *Server) htn(body []byte) ([]byte, error) {
 	var q htnRequest
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	f, err := s.stateSpace(q.source, "htn")
@@ -344,9 +344,9 @@ func (s *Server) htn(r *http.Request) ([]byte, error) {
 }
 
 // lint answers with the warnings `ploy lint` prints, as JSON.
-func (s *Server) lint(r *http.Request) ([]byte, error) {
+func (s *Server) lint(body []byte) ([]byte, error) {
 	var q source
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	f, err := s.load(q)
@@ -366,9 +366,9 @@ type arenaRequest struct {
 
 // arena answers `ploy arena --json`: the batch's rows. Nothing is
 // recorded and no chart is drawn: those write files.
-func (s *Server) arena(r *http.Request) ([]byte, error) {
+func (s *Server) arena(body []byte) ([]byte, error) {
 	var q arenaRequest
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	cfg := arena.Config{Fights: 40, Seed: 1}
@@ -425,9 +425,9 @@ type explainRequest struct {
 }
 
 // explain answers `ploy explain --json` (GOAP or, with htn, HTN).
-func (s *Server) explain(r *http.Request) ([]byte, error) {
+func (s *Server) explain(body []byte) ([]byte, error) {
 	var q explainRequest
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	alternatives := 3

@@ -222,9 +222,9 @@ func chainFailed(res resolver.Result) error {
 }
 
 // resolve answers `ploy resolve --json`.
-func (s *Server) resolve(r *http.Request) ([]byte, error) {
+func (s *Server) resolve(body []byte) ([]byte, error) {
 	var q resolveRequest
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	f, err := s.engineModel(q.source, "resolve")
@@ -243,9 +243,9 @@ func (s *Server) resolve(r *http.Request) ([]byte, error) {
 }
 
 // graph answers `ploy graph --format json`.
-func (s *Server) graph(r *http.Request) ([]byte, error) {
+func (s *Server) graph(body []byte) ([]byte, error) {
 	var q source
-	if err := decode(r, &q); err != nil {
+	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
 	f, err := s.engineModel(q, "graph")

@@ -276,7 +276,7 @@ func cut(s string) string {
 // endpoint runs on its own goroutine and keeps its slot until it ends,
 // whether or not anyone still waits for it, so that abandoned work still
 // counts against the bound.
-func work(endpoint func(s *Server, r *http.Request) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
+func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
 	return func(s *Server, w http.ResponseWriter, r *http.Request) {
 		if ct := r.Header.Get("Content-Type"); ct != "" {
 			// A browser sends a cross-site form or text/plain POST without
@@ -287,24 +287,32 @@ func work(endpoint func(s *Server, r *http.Request) ([]byte, error)) func(*Serve
 				return
 			}
 		}
+		// The body is read before a slot is taken, so that a slow sender
+		// holds a connection (bounded by the server's read timeout), not
+		// a slot; and on this goroutine, since the request is not to be
+		// used once the handler returns.
+		body, err := readBody(w, r, s.cfg.MaxBody)
+		if err != nil {
+			fail(w, err)
+			return
+		}
 		select {
 		case s.slots <- struct{}{}:
 		default:
 			fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("busy: %d requests are already working; retry in a second", cap(s.slots))})
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 		type answer struct {
 			body []byte
 			err  error
 		}
 		done := make(chan answer, 1)
 		go func() {
-			body, err := run(endpoint, s, r)
+			answerBody, err := run(endpoint, s, body)
 			// The slot is free before the answer is: a client that sends
 			// its next request on the answer finds it free.
 			<-s.slots
-			done <- answer{body, err}
+			done <- answer{answerBody, err}
 		}()
 		timer := time.NewTimer(s.cfg.Timeout)
 		defer timer.Stop()
@@ -331,30 +339,31 @@ func work(endpoint func(s *Server, r *http.Request) ([]byte, error)) func(*Serve
 }
 
 // run calls endpoint, turning a panic into a 500 answer.
-func run(endpoint func(*Server, *http.Request) ([]byte, error), s *Server, r *http.Request) (body []byte, err error) {
+func run(endpoint func(*Server, []byte) ([]byte, error), s *Server, request []byte) (body []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = &apiError{Status: http.StatusInternalServerError, Message: fmt.Sprintf("internal error: %v", p)}
 		}
 	}()
-	return endpoint(s, r)
+	return endpoint(s, request)
+}
+
+// readBody reads the request body, at most limit bytes of it.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *apiError) {
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, limit)); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return nil, &apiError{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the request body is larger than %d bytes, the most the server takes", tooLarge.Limit)}
+		}
+		return nil, &apiError{Status: http.StatusBadRequest, Message: fmt.Sprintf("cannot read the request body: %v", err)}
+	}
+	return buf.Bytes(), nil
 }
 
 // decode reads the request body into v: one JSON object, no unknown
 // field, nothing after it. An empty body is an empty object.
-func decode(r *http.Request, v any) error {
-	var buf bytes.Buffer
-	if _, err := buf.ReadFrom(r.Body); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return &apiError{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the request body is larger than %d bytes, the most the server takes", tooLarge.Limit)}
-		}
-		return &apiError{Status: http.StatusBadRequest, Message: fmt.Sprintf("cannot read the request body: %v", err)}
-	}
-	return decodeBytes(buf.Bytes(), v)
-}
-
-func decodeBytes(body []byte, v any) error {
+func decode(body []byte, v any) error {
 	if len(bytes.TrimSpace(body)) == 0 {
 		body = []byte("{}")
 	}
