@@ -108,3 +108,24 @@ func TestPanicIsAnError(t *testing.T) {
 		t.Errorf("%d slots still taken after a panic", len(s.slots))
 	}
 }
+
+// TestLoopbackOnly checks that a server on the loopback refuses requests
+// addressed to another name (DNS rebinding) and answers those to its own.
+func TestLoopbackOnly(t *testing.T) {
+	s, err := New(Config{LoopbackOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for host, want := range map[string]int{
+		"127.0.0.1:7070": 200, "localhost:7070": 200, "LOCALHOST": 200, "[::1]:7070": 200, "127.1.2.3": 200,
+		"evil.example:7070": 403, "evil.example": 403, "10.0.0.1:7070": 403, "": 403, "127.0.0.1.evil.example": 403,
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/api/v1/domains", nil)
+		r.Host = host
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != want {
+			t.Errorf("Host %q: %d, want %d", host, w.Code, want)
+		}
+	}
+}

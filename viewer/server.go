@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"io/fs"
 	"mime"
+	"net"
 	"net/http"
 	"runtime"
 	"sort"
@@ -76,6 +77,12 @@ type Config struct {
 	// the caps above keep each request's work short, and work whose client
 	// has gone still holds its slot until it ends.
 	Timeout time.Duration
+	// LoopbackOnly refuses, with 403, a request whose Host header names
+	// anything but the loopback (localhost, 127.0.0.0/8, ::1): a page
+	// whose own name an attacker has pointed at 127.0.0.1 (DNS
+	// rebinding) then cannot use the server. ploy serve sets it when it
+	// listens on the loopback.
+	LoopbackOnly bool
 }
 
 // Server is the web app. It is safe for concurrent use.
@@ -178,6 +185,10 @@ func (s *Server) Domains() []string { return append([]string(nil), s.names...) }
 // ServeHTTP routes a request: an unknown path is 404 and a wrong method
 // 405, both as JSON errors.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s.cfg.LoopbackOnly && !loopbackHost(r.Host) {
+		fail(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("the server answers requests to the loopback only, not to host %q", r.Host)})
+		return
+	}
 	rt, ok := s.routes[r.URL.Path]
 	if !ok {
 		fail(w, &apiError{Status: http.StatusNotFound, Message: fmt.Sprintf("no such endpoint: %s", r.URL.Path)})
@@ -189,6 +200,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt.serve(s, w, r)
+}
+
+// loopbackHost reports whether a Host header names the loopback.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // apiError is an error answer: {"error": MESSAGE}, with "field" naming

@@ -49,6 +49,10 @@ func runServe(e *env, args []string) int {
 	if cfg.Timeout <= 0 {
 		return usageErr(e, fset, "--timeout must be positive, not %s", cfg.Timeout)
 	}
+	// On the loopback, refuse requests addressed to any other name: a
+	// rebound DNS name must not reach the server through the browser.
+	ip := net.ParseIP(host)
+	cfg.LoopbackOnly = host == "localhost" || ip != nil && ip.IsLoopback()
 	cfg.MaxBody = int64(maxBody)
 	cfg.Files = positional
 	var srv *viewer.Server
@@ -74,7 +78,7 @@ func runServe(e *env, args []string) int {
 		IdleTimeout:       time.Minute,
 		MaxHeaderBytes:    64 << 10,
 	}
-	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+	if !cfg.LoopbackOnly {
 		fmt.Fprintf(e.stderr, "ploy serve: listening on %s: anyone who can reach it can use the server\n", ln.Addr())
 	}
 	fmt.Fprintf(e.stdout, "ploy serve: http://%s/ (%d domains; Ctrl-C stops)\n", ln.Addr(), len(srv.Domains()))
