@@ -219,7 +219,9 @@ func (s *Server) plan(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
+	p, done := s.planner(pr.d)
+	defer done()
+	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
 	if err := searchFailed(res, err); err != nil {
 		return nil, err
 	}
@@ -285,7 +287,9 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 		}
 		var tr goap.Trace
 		pr.opt.Trace = &tr
-		res, err := goap.NewPlanner(pr.d).Plan(nil, pr.start, pr.goal, pr.opt)
+		p, done := s.planner(pr.d)
+		defer done()
+		res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
 		if err := searchFailed(res, err); err != nil {
 			return nil, err
 		}
@@ -475,7 +479,8 @@ func (s *Server) explain(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := goap.NewPlanner(pr.d)
+	p, done := s.planner(pr.d)
+	defer done()
 	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
 	if err := searchFailed(res, err); err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ploy-ai/ploy/arena"
@@ -93,6 +94,9 @@ type Server struct {
 	started map[string]bool         // names of Config.Files
 	slots   chan struct{}           // a token per request working
 	routes  map[string]route
+	// planners keeps warm planners for each offered domain: a warm
+	// planner plans without allocating. Read-only after New.
+	planners map[*goap.Domain]*sync.Pool
 }
 
 type route struct {
@@ -160,8 +164,12 @@ func New(cfg Config) (*Server, error) {
 		s.files[name] = f
 		s.started[name] = true
 	}
-	for name := range s.files {
+	s.planners = map[*goap.Domain]*sync.Pool{}
+	for name, f := range s.files {
 		s.names = append(s.names, name)
+		if d := f.GOAP; d != nil && !f.EngineModel() {
+			s.planners[d] = &sync.Pool{New: func() any { return goap.NewPlanner(d) }}
+		}
 	}
 	sort.Strings(s.names)
 	s.routes = map[string]route{
@@ -177,6 +185,17 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/arena":   {http.MethodPost, work((*Server).arena)},
 	}
 	return s, nil
+}
+
+// planner returns a planner for d, warm if d is an offered domain, and
+// the function that gives it back.
+func (s *Server) planner(d *goap.Domain) (*goap.Planner, func()) {
+	pool, ok := s.planners[d]
+	if !ok {
+		return goap.NewPlanner(d), func() {}
+	}
+	p := pool.Get().(*goap.Planner)
+	return p, func() { pool.Put(p) }
 }
 
 // Domains returns the names of the domains the server offers, sorted.
