@@ -329,3 +329,21 @@ func TestNewRefusesAnInvalidFile(t *testing.T) {
 		t.Error("New with a missing file: no error")
 	}
 }
+
+// TestAnswerAndMemoryCaps checks that a trace past Config.MaxAnswer is
+// refused, saying what to lower, and that a search is held to
+// Config.MaxSearchBytes.
+func TestAnswerAndMemoryCaps(t *testing.T) {
+	s := newServer(t, viewer.Config{MaxAnswer: 1000})
+	for _, body := range []string{`{"goal": "Kill"}`, `{"htn": true}`, `{"domain": "survivor", "goal": "Warm"}`} {
+		code, got := post(t, s, "/api/v1/trace", body)
+		if code != http.StatusUnprocessableEntity || !bytes.Contains(got, []byte("the trace is larger than 1000 bytes")) {
+			t.Errorf("trace %s over the answer cap: %d %.200s", body, code, got)
+		}
+	}
+	s = newServer(t, viewer.Config{MaxSearchBytes: 1})
+	code, got := post(t, s, "/api/v1/plan", `{"goal": "Kill"}`)
+	if code != http.StatusOK || !bytes.Contains(got, []byte(`"status":"budget_exhausted"`)) || !bytes.Contains(got, []byte(`"bound":"bytes"`)) {
+		t.Errorf("plan held to 1 byte: %d %s, want budget_exhausted on bytes", code, got)
+	}
+}

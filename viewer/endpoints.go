@@ -129,7 +129,7 @@ type problem struct {
 
 // problem resolves the request against g; maxBudget is the server's cap,
 // and the budget when the request gives none.
-func (q *searchRequest) problem(g *goap.Domain, maxBudget int) (problem, error) {
+func (q *searchRequest) problem(g *goap.Domain, maxBudget, maxBytes int) (problem, error) {
 	pr := problem{d: g}
 	switch q.Search {
 	case "", "forward":
@@ -163,6 +163,7 @@ func (q *searchRequest) problem(g *goap.Domain, maxBudget int) (problem, error) 
 		return pr, badField("max_depth", "max_depth must not be negative, not %d", q.MaxDepth)
 	}
 	pr.opt.MaxDepth = q.MaxDepth
+	pr.opt.MaxBytes = maxBytes
 	var names []string
 	for _, goal := range g.Goals() {
 		names = append(names, goal.Name())
@@ -215,7 +216,7 @@ func (s *Server) plan(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget)
+	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -256,8 +257,6 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 	if f.EngineModel() {
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "htn", Message: fmt.Sprintf("%s is an engine-model file (keys:): it has no htn section", f.Path)}
 	}
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
 	if q.HTN {
 		if q.Goal != "" {
 			return nil, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
@@ -276,30 +275,33 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 		var tr htn.Trace
 		var res htn.Result
 		htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
-		report.WriteHTNTraceJSON(w, &tr, &res)
-	} else {
-		if q.MaxSteps != 0 {
-			return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
-		}
-		pr, err := q.problem(f.GOAP, s.cfg.MaxTraceBudget)
-		if err != nil {
-			return nil, err
-		}
-		var tr goap.Trace
-		pr.opt.Trace = &tr
-		p, done := s.planner(pr.d)
-		defer done()
-		res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
-		if err := searchFailed(res, err); err != nil {
-			return nil, err
-		}
-		if err := report.CheckTraceCosts(&tr); err != nil {
-			return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
-		}
-		report.WriteTraceJSON(w, &tr)
+		return s.traceAnswer(func(w *bufio.Writer) error {
+			report.WriteHTNTraceJSON(w, &tr, &res)
+			return nil
+		})
 	}
-	w.Flush()
-	return buf.Bytes(), nil
+	if q.MaxSteps != 0 {
+		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
+	}
+	pr, err := q.problem(f.GOAP, s.cfg.MaxTraceBudget, s.cfg.MaxSearchBytes)
+	if err != nil {
+		return nil, err
+	}
+	var tr goap.Trace
+	pr.opt.Trace = &tr
+	p, done := s.planner(pr.d)
+	defer done()
+	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
+	if err := searchFailed(res, err); err != nil {
+		return nil, err
+	}
+	if err := report.CheckTraceCosts(&tr); err != nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
+	}
+	return s.traceAnswer(func(w *bufio.Writer) error {
+		report.WriteTraceJSON(w, &tr)
+		return nil
+	})
 }
 
 func (s *Server) htnSteps(asked int) (int, error) {
@@ -475,7 +477,7 @@ func (s *Server) explain(body []byte) ([]byte, error) {
 	if q.MaxSteps != 0 {
 		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
 	}
-	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget)
+	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
 	if err != nil {
 		return nil, err
 	}

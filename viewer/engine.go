@@ -2,7 +2,6 @@ package viewer
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"math"
 	"net/http"
@@ -295,13 +294,12 @@ func (s *Server) traceEngine(f *domain.File, q *traceRequest) ([]byte, error) {
 	if err := chainFailed(res); err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	w := bufio.NewWriter(&buf)
-	if err := report.WriteResolveTraceJSON(w, pr, &tr, res); err != nil {
-		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
-	}
-	w.Flush()
-	return buf.Bytes(), nil
+	return s.traceAnswer(func(w *bufio.Writer) error {
+		if err := report.WriteResolveTraceJSON(w, pr, &tr, res); err != nil {
+			return &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
+		}
+		return nil
+	})
 }
 
 // explainEngine answers `ploy explain --json` on an engine-model file.

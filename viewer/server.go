@@ -16,6 +16,7 @@
 package viewer
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -47,6 +48,13 @@ const (
 	DefaultMaxTraceBudget = 10_000
 	DefaultMaxFights      = 100 // arena fights per kind: about a second
 	DefaultTimeout        = 10 * time.Second
+	// DefaultMaxSearchBytes is the memory one search may hold: a quarter
+	// of the command's goap.DefaultMaxBytes, since several run at once.
+	DefaultMaxSearchBytes = 64 << 20
+	// DefaultMaxAnswer caps a trace's answer, written into a buffer that
+	// stops at the cap: a trace of a wide domain runs to kilobytes per
+	// state.
+	DefaultMaxAnswer = 8 << 20
 )
 
 // Config is what the server offers and the limits it holds requests to.
@@ -70,6 +78,12 @@ type Config struct {
 	// MaxFights caps an arena batch's fights per kind; 0 means
 	// DefaultMaxFights.
 	MaxFights int
+	// MaxSearchBytes caps the memory of each GOAP search (goap.Options'
+	// MaxBytes); 0 means DefaultMaxSearchBytes.
+	MaxSearchBytes int
+	// MaxAnswer caps a trace's answer, in bytes; 0 means
+	// DefaultMaxAnswer.
+	MaxAnswer int
 	// MaxConcurrent is how many requests may work at once; the others are
 	// refused with 503 at once. 0 means twice GOMAXPROCS.
 	MaxConcurrent int
@@ -123,6 +137,12 @@ func New(cfg Config) (*Server, error) {
 		cfg.MaxFights = DefaultMaxFights
 	}
 	cfg.MaxFights = min(cfg.MaxFights, arena.MaxFights)
+	if cfg.MaxSearchBytes <= 0 {
+		cfg.MaxSearchBytes = DefaultMaxSearchBytes
+	}
+	if cfg.MaxAnswer <= 0 {
+		cfg.MaxAnswer = DefaultMaxAnswer
+	}
 	if cfg.MaxConcurrent <= 0 {
 		cfg.MaxConcurrent = 2 * runtime.GOMAXPROCS(0)
 	}
@@ -390,6 +410,40 @@ func run(endpoint func(*Server, []byte) ([]byte, error), s *Server, request []by
 		}
 	}()
 	return endpoint(s, request)
+}
+
+// cappedBuffer is a buffer that refuses to grow past max bytes: a
+// writer over it stops at the first refusal.
+type cappedBuffer struct {
+	bytes.Buffer
+	max int
+}
+
+var errAnswerTooLarge = errors.New("viewer: answer too large")
+
+func (b *cappedBuffer) Write(p []byte) (int, error) {
+	if b.Len()+len(p) > b.max {
+		return 0, errAnswerTooLarge
+	}
+	return b.Buffer.Write(p)
+}
+
+// traceAnswer runs write into a buffer of at most Config.MaxAnswer bytes;
+// a trace past it is refused, with what to lower.
+func (s *Server) traceAnswer(write func(w *bufio.Writer) error) ([]byte, error) {
+	buf := &cappedBuffer{max: s.cfg.MaxAnswer}
+	w := bufio.NewWriter(buf)
+	err := write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == errAnswerTooLarge {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "budget", Message: fmt.Sprintf("the trace is larger than %d bytes, the most the server answers: lower budget (or max_steps)", s.cfg.MaxAnswer)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // readBody reads the request body, at most limit bytes of it.
