@@ -22,7 +22,7 @@ import (
 const sourceName = "<source>"
 
 // source names the domain a request works on: an offered one by name, or
-// its YAML text; neither is the default domain.
+// its YAML text; with neither, the default domain.
 type source struct {
 	Domain string `json:"domain"`
 	Source string `json:"source"`

@@ -298,7 +298,7 @@ func invalid(message string, err error) *apiError {
 			e.More = len(list) - i
 			break
 		}
-		e.Errors = append(e.Errors, errorJSON{File: le.File, Line: le.Pos.Line, Column: le.Pos.Col, Message: le.Msg})
+		e.Errors = append(e.Errors, errorJSON{File: le.File, Line: le.Pos.Line, Column: le.Pos.Col, Message: cut(le.Msg)})
 	}
 	return e
 }
