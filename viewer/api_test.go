@@ -347,3 +347,37 @@ func TestAnswerAndMemoryCaps(t *testing.T) {
 		t.Errorf("plan held to 1 byte: %d %s, want budget_exhausted on bytes", code, got)
 	}
 }
+
+// TestStartedFilesAreReadOnce removes a started file after New: the
+// server still answers on it, since it reads files only at start.
+func TestStartedFilesAreReadOnce(t *testing.T) {
+	src, _ := fs.ReadFile(domains.Files, "soldier.yaml")
+	name := filepath.Join(t.TempDir(), "mine.yaml")
+	if err := os.WriteFile(name, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, viewer.Config{Files: []string{name}})
+	if err := os.Remove(name); err != nil {
+		t.Fatal(err)
+	}
+	code, got := post(t, s, "/api/v1/plan", `{"domain": `+string(mustJSON(name))+`, "goal": "KillPlayer"}`)
+	if code != http.StatusOK || !bytes.Contains(got, []byte(`"cost":9`)) {
+		t.Errorf("plan on a started file since removed: %d %s", code, got)
+	}
+}
+
+// BenchmarkPlanHandler measures the handler alone, without the network:
+// decoding, the search on a warm planner, the answer.
+func BenchmarkPlanHandler(b *testing.B) {
+	s := newServer(b, viewer.Config{})
+	body := `{"goal": "Kill", "unset": ["spare_crystals"]}`
+	b.ReportAllocs()
+	for b.Loop() {
+		r := httptest.NewRequest(http.MethodPost, "/api/v1/plan", strings.NewReader(body))
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatal(w.Code, w.Body)
+		}
+	}
+}
