@@ -372,9 +372,18 @@ func (l *loader) parse(tokens token.Tokens) bool {
 		var se *yaml.SyntaxError
 		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
 			p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
-			hint := openFlowHint(tokens, p)
-			if hint == "" && strings.Contains(se.Message, "invalid header option") {
+			var hint string
+			switch {
+			case strings.Contains(se.Message, "already defined"):
+				// The parser found the key, so neither a bracket nor
+				// the indentation is in doubt.
+				hint = ": a key appears once in a mapping"
+			case strings.Contains(se.Message, "invalid header option"):
+				// A bare > in a flow mapping too: "{warmth: >= 50}".
 				hint = l.comparisonHint(p.Line)
+			}
+			if hint == "" {
+				hint = openFlowHint(tokens, p)
 			}
 			if hint == "" {
 				hint = l.indentHint(p.Line)
