@@ -463,3 +463,29 @@ func TestResolverSensorMistakesPanicClearly(t *testing.T) {
 	a.Tick()
 	t.Error("no panic")
 }
+
+// TestResolverSetProfileChecksWhatItEnables: a profile that makes the
+// agent capable of an action it has no behaviour, target sensor or mover
+// for is refused at SetProfile, naming what is missing, and not met later
+// as a nil behaviour in the middle of a chain.
+func TestResolverSetProfileChecksWhatItEnables(t *testing.T) {
+	c := newCamp(t)
+	cfg := c.config(nil)
+	cfg.Profile, _ = c.d.NewProfile(resolver.ProfileSpec{Capabilities: []string{"GatherWoodNorth", "GatherWoodSouth", "LightFire", "WarmUp", "Forage", "Eat"}})
+	delete(cfg.Behaviours, "Hunt")
+	delete(cfg.Targets, "deer")
+	a := mustResolverAgent(t, cfg)
+	a.SetProfile(cfg.Profile) // the same capabilities: fine
+	hunter, _ := c.d.NewProfile(resolver.ProfileSpec{Capabilities: []string{"Hunt", "Eat"}})
+	for _, p := range []*resolver.Profile{nil, hunter} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); msg != `agent "survivor": SetProfile: no behaviour for action "Hunt"` {
+					t.Errorf("panic %q", msg)
+				}
+			}()
+			a.SetProfile(p)
+			t.Error("no panic")
+		}()
+	}
+}
