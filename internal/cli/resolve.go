@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -163,6 +164,9 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 			continue
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return pr, usageErr(e, fset, "--set %s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
+		}
 		if err != nil {
 			return pr, usageErr(e, fset, "--set %s=%s: %q is an integer key: a whole number", name, text, name)
 		}
