@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
@@ -134,6 +135,8 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 		name := keyName(mv.Key)
 		if bad, ok := unprintable(name); ok {
 			l.errorf(mv.Key, "key name %s holds %s; names are printable text", quote(name), bad)
+		} else if bad, ok := unsafeOnCommandLine(name); ok {
+			l.errorf(mv.Key, "key name %s holds %s; --set KEY=VALUE names a key, so write it as letters, digits and _, such as %s", quote(name), bad, underscored(name))
 		}
 		ks := resolver.KeySpec{Name: name}
 		switch kind := l.scalarText(mv.Value); kind {
@@ -202,6 +205,31 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 			l.engineGoal(i, item)
 		}
 	}
+}
+
+// unsafeOnCommandLine says what in a key or target name the commands
+// could not parse: they name keys in --set KEY=VALUE,... and targets in
+// --target NAME=X,Y,... lists.
+func unsafeOnCommandLine(name string) (string, bool) {
+	switch {
+	case strings.IndexFunc(name, unicode.IsSpace) >= 0:
+		return "white space", true
+	case strings.Contains(name, ","):
+		return "a comma", true
+	case strings.Contains(name, "="):
+		return "=", true
+	}
+	return "", false
+}
+
+// underscored is name with what the command line cannot parse made _.
+func underscored(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == ',' || r == '=' {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 func isEmptyMapping(n ast.Node) bool {
@@ -583,7 +611,10 @@ func (l *loader) engineAction(i int, item ast.Node) {
 			} else if bad, ok := unprintable(v.Value); ok {
 				l.errorf(mv.Value, "target %s holds %s; names are printable text", quote(v.Value), bad)
 			} else {
-				a.Target = v.Value
+				if bad, ok := unsafeOnCommandLine(v.Value); ok {
+					l.errorf(mv.Value, "target name %s holds %s; --target NAME=X,Y names a target, so write it as letters, digits and _, such as %s", quote(v.Value), bad, underscored(v.Value))
+				}
+				a.Target = v.Value // said once, here: the rest of the file reads on
 			}
 		case nil, *ast.NullNode:
 			l.errorf(valueOrKey(mv), "target is empty: name the target key a sensor resolves to a position, such as target: wood_north (or leave target out for an action done where the agent stands)")
