@@ -213,7 +213,16 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	if len(ef.capabilities) > 0 {
 		prof, err := d.NewProfile(resolver.ProfileSpec{Capabilities: ef.capabilities})
 		if err != nil {
-			return pr, usageErr(e, fset, "--capabilities: %s", strings.TrimPrefix(errorText(err), "capabilities"))
+			// One line per unknown name, each saying what it is about.
+			var es resolver.SpecErrors
+			lines := []string{errorText(err)}
+			if errors.As(err, &es) {
+				lines = lines[:0]
+				for _, se := range es {
+					lines = append(lines, se.Msg)
+				}
+			}
+			return pr, usageErr(e, fset, "--capabilities: %s", strings.Join(lines, "\n"+fset.Name()+": --capabilities: "))
 		}
 		pr.opt.Profile = prof
 	}
