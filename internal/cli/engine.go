@@ -285,7 +285,7 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 	}
 	var se *resolver.SearchError
 	if errors.As(err, &se) {
-		x.Why = append(x.Why, errorText(err)+" (raise --budget or --max-depth)")
+		x.Why = append(x.Why, errorText(err)+limitHint(se))
 	}
 	// Every cause the trace holds, each said once, in the order met.
 	said := map[string]bool{}
@@ -324,6 +324,18 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 		say("every chain the resolve made comes back to an action already in it, or to a condition nothing serves")
 	}
 	return x
+}
+
+// limitHint says which flag raises the limit a resolve ran out of: the
+// work limit is the resolver's own, and no flag raises it.
+func limitHint(se *resolver.SearchError) string {
+	switch {
+	case se.Status == resolver.DepthExceeded:
+		return " (raise --max-depth)"
+	case se.Work:
+		return " (the resolver's own limit, which no flag raises: conditions that many actions serve make each step of the search dear)"
+	}
+	return " (raise --budget)"
 }
 
 func maxDepthOf(pr engineProblem) int {
