@@ -230,15 +230,19 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	for _, g := range d.Goals() {
 		names = append(names, g.Name())
 	}
+	goals := "; the domain's goals: " + strings.Join(names, ", ")
+	if len(names) == 0 {
+		goals = fmt.Sprintf("; %s has no goals: add some under goals:, each with a name and conditions", f.Path)
+	}
 	switch {
 	case goalName == "":
-		return pr, usageErr(e, fset, "--goal is required; the domain's goals: %s", strings.Join(names, ", "))
+		return pr, usageErr(e, fset, "--goal is required%s", goals)
 	case d.Goal(goalName) == nil:
 		msg := fmt.Sprintf("unknown goal %q", goalName)
 		if s := suggest.Closest(goalName, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		} else {
-			msg += "; the domain's goals: " + strings.Join(names, ", ")
+			msg += goals
 		}
 		return pr, usageErr(e, fset, "%s", msg)
 	}
