@@ -280,7 +280,9 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 			}
 			return 0
 		})
-		x.Candidates = x.Candidates[:min(len(x.Candidates), limit+1)]
+		if limit < len(x.Candidates)-1 { // limit+1 would overflow at the int's end
+			x.Candidates = x.Candidates[:limit+1]
+		}
 		return x
 	}
 	var se *resolver.SearchError
