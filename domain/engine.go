@@ -95,6 +95,20 @@ func edgeCount(spec resolver.Spec) int {
 // inside the float range.
 const MaxCoordinate = 1e12
 
+// rangeRule is the rule a number past the float range breaks, by what
+// the number is.
+func rangeRule(what string) string {
+	switch {
+	case what == "distance cost":
+		return fmt.Sprintf("a distance cost is positive and at most %g", float64(resolver.MaxCost))
+	case what == "stopping distance":
+		return "a stopping distance is finite and not negative"
+	case strings.HasSuffix(what, " coordinate"):
+		return fmt.Sprintf("coordinates are finite, at most %g in size", float64(MaxCoordinate))
+	}
+	return fmt.Sprintf("costs must be finite numbers, at most %g", math.MaxFloat64)
+}
+
 // EngineModel reports whether f is an engine-model file (keys:), resolved
 // by package resolver, rather than a state-space file (facts:) planned by
 // package goap.

@@ -882,7 +882,7 @@ func (l *loader) number(n ast.Node, what string) (float64, bool) {
 			return x, true
 		}
 		if errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0) {
-			l.errorf(n, "%s %s is out of range: costs must be finite numbers, at most %g", what, quote(v.Value), math.MaxFloat64)
+			l.errorf(n, "%s %s is out of range: %s", what, quote(v.Value), rangeRule(what))
 			return 0, false
 		}
 	case *ast.IntegerNode:
