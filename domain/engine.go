@@ -106,7 +106,8 @@ func rangeRule(what string) string {
 	case strings.HasSuffix(what, " coordinate"):
 		return fmt.Sprintf("coordinates are finite, at most %g in size", float64(MaxCoordinate))
 	}
-	return fmt.Sprintf("costs must be finite numbers, at most %g", math.MaxFloat64)
+	// goap.MaxCost and resolver.MaxCost are the same bound.
+	return fmt.Sprintf("costs must be finite numbers, at most %g", float64(resolver.MaxCost))
 }
 
 // EngineModel reports whether f is an engine-model file (keys:), resolved
