@@ -84,6 +84,9 @@ func parseEngineFlags(e *env, fset *flag.FlagSet, ef engineFlags, set, unset lis
 		if err != nil {
 			return p, usageErr(e, fset, "--target %s=%s,%s: %v", name, x, items[i+1], err)
 		}
+		if _, dup := p.targets[name]; dup {
+			return p, usageErr(e, fset, "--target: target %q given twice", name)
+		}
 		p.targets[name] = pt
 		i++
 	}
