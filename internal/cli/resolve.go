@@ -118,6 +118,9 @@ func parsePoint(s string) (resolver.Point, error) {
 		if err != nil {
 			return resolver.Point{}, fmt.Errorf("%q is not a number", v)
 		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return resolver.Point{}, fmt.Errorf("coordinate %s is not a finite number", strings.TrimSpace(v))
+		}
 		if !(math.Abs(f) <= domain.MaxCoordinate) {
 			return resolver.Point{}, fmt.Errorf("coordinate %s is out of range: at most %g in size", v, float64(domain.MaxCoordinate))
 		}
