@@ -632,6 +632,12 @@ func (l *loader) fields(entries []*ast.MappingValueNode, what string, allowed ..
 			} else {
 				msg += "; allowed: " + strings.Join(allowed, ", ")
 			}
+			switch {
+			case k == "<<":
+				msg = fmt.Sprintf("a YAML merge key (<<) in %s: the loader does not merge mappings, so write the keys out; allowed: %s", what, strings.Join(allowed, ", "))
+			case !l.engine && what == "an action" && (k == "target" || k == "stopping_distance" || k == "move"):
+				msg += "; " + k + " is for engine-model files (keys: instead of facts:), resolved by ploy resolve"
+			}
 			l.errorf(mv.Key, "%s", msg)
 			continue
 		}
