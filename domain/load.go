@@ -684,6 +684,9 @@ func (l *loader) itemName(f map[string]*ast.MappingValueNode, item ast.Node, pat
 	}
 	l.pos[path+".name"] = position(mv.Value)
 	name, _ := l.name(mv.Value, what+" name")
+	if name == "" {
+		l.broken = append(l.broken, path+".name") // said: empty, or no name
+	}
 	return name
 }
 
