@@ -344,6 +344,16 @@ func position(n ast.Node) Pos {
 	if n == nil {
 		return Pos{Line: 1, Col: 1}
 	}
+	// A block mapping's token is its first colon: point at its first key,
+	// where a person sees the mapping begin.
+	switch m := n.(type) {
+	case *ast.MappingValueNode:
+		return position(m.Key)
+	case *ast.MappingNode:
+		if !m.IsFlowStyle && len(m.Values) > 0 {
+			return position(m.Values[0].Key)
+		}
+	}
 	tk := n.GetToken()
 	if tk == nil || tk.Position == nil {
 		return Pos{Line: 1, Col: 1}
