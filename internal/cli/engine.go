@@ -92,7 +92,7 @@ func traceEngine(e *env, w *bufio.Writer, pr engineProblem, format string) int {
 		}
 	default:
 		tr.WriteText(w)
-		if res.Status != resolver.Found {
+		if res.Status != resolver.Found || len(res.Chain) == 0 {
 			fmt.Fprintf(w, "%s\n", resolveOutcome(pr, res, err))
 		}
 	}
@@ -280,12 +280,14 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 			}
 			return 0
 		})
-		x.Candidates = x.Candidates[:min(len(x.Candidates), limit+1)]
+		if limit < len(x.Candidates)-1 { // limit+1 would overflow at the int's end
+			x.Candidates = x.Candidates[:limit+1]
+		}
 		return x
 	}
 	var se *resolver.SearchError
 	if errors.As(err, &se) {
-		x.Why = append(x.Why, errorText(err)+" (raise --budget or --max-depth)")
+		x.Why = append(x.Why, errorText(err)+limitHint(se))
 	}
 	// Every cause the trace holds, each said once, in the order met.
 	said := map[string]bool{}
@@ -326,6 +328,18 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 		say("every chain the resolve made comes back to an action already in it, or to a condition nothing serves")
 	}
 	return x
+}
+
+// limitHint says which flag raises the limit a resolve ran out of: the
+// work limit is the resolver's own, and no flag raises it.
+func limitHint(se *resolver.SearchError) string {
+	switch {
+	case se.Status == resolver.DepthExceeded:
+		return " (raise --max-depth)"
+	case se.Work:
+		return " (the resolver's own limit, which no flag raises: conditions that many actions serve make each step of the search dear)"
+	}
+	return " (raise --budget)"
 }
 
 func maxDepthOf(pr engineProblem) int {
