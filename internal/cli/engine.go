@@ -299,7 +299,7 @@ func explainResolve(pr engineProblem, tr *resolver.Trace, res resolver.Result, e
 		}
 	}
 	for i, c := range pr.goal.Conditions() {
-		if len(pr.goal.Servers(i)) == 0 && !conditionHolds(d, pr.snap, c) {
+		if len(pr.goal.Servers(i)) == 0 && !d.Holds(c, pr.snap) {
 			say("the goal's condition %s does not hold, and no action's effect serves it", c)
 		}
 	}
@@ -377,21 +377,4 @@ func (x *engineExplanation) writeText(w io.Writer) {
 	for _, why := range x.Why {
 		fmt.Fprintf(w, "  %s\n", why)
 	}
-}
-
-// conditionHolds reports whether c holds in s.
-func conditionHolds(d *resolver.Domain, s *resolver.Snapshot, c resolver.Condition) bool {
-	k, _ := d.Key(c.Key)
-	v := s.Values[k]
-	switch c.Op {
-	case resolver.Greater:
-		return v > c.Value
-	case resolver.AtLeast:
-		return v >= c.Value
-	case resolver.Less:
-		return v < c.Value
-	case resolver.AtMost:
-		return v <= c.Value
-	}
-	return v == c.Value
 }
