@@ -430,9 +430,32 @@ func (cfg *ResolverConfig) check() error {
 	if cfg.Policy.Kind == Proactive && cfg.Policy.Interval == 0 {
 		return errorf("a Proactive policy needs an Interval (ticks between replans)")
 	}
-	for id, name := range actions {
+	if err := cfg.checkCapable(cfg.Profile, errorf); err != nil {
+		return err
+	}
+	if len(cfg.Goals) == 0 {
+		return errorf("a resolver agent needs goals")
+	}
+	for i, o := range cfg.Goals {
+		switch {
+		case o.Goal == nil:
+			return errorf("Goals[%d] has no goal", i)
+		case o.Goal.Domain() != d:
+			return errorf("Goals[%d] (%q) was made for another domain than the agent's %q: make goals with the agent's domain", i, o.Goal.Name(), d.Name())
+		}
+	}
+	return nil
+}
+
+// checkCapable returns what is missing for an agent with profile p to
+// run every action p makes it capable of: a behaviour, and for an action
+// at a target, a target sensor and a mover.
+func (cfg *ResolverConfig) checkCapable(p *resolver.Profile, errorf func(string, ...any) error) error {
+	d := cfg.Domain
+	for id := range d.NumActions() {
 		act := resolver.ActionID(id)
-		if cfg.Profile != nil && !cfg.Profile.Capable(act) {
+		name := d.ActionName(act)
+		if p != nil && !p.Capable(act) {
 			continue
 		}
 		if cfg.Behaviours[name] == nil {
@@ -448,17 +471,6 @@ func (cfg *ResolverConfig) check() error {
 		}
 		if cfg.Mover == nil {
 			return errorf("no mover, and action %q happens at target %q", name, target)
-		}
-	}
-	if len(cfg.Goals) == 0 {
-		return errorf("a resolver agent needs goals")
-	}
-	for i, o := range cfg.Goals {
-		switch {
-		case o.Goal == nil:
-			return errorf("Goals[%d] has no goal", i)
-		case o.Goal.Domain() != d:
-			return errorf("Goals[%d] (%q) was made for another domain than the agent's %q: make goals with the agent's domain", i, o.Goal.Name(), d.Name())
 		}
 	}
 	return nil
@@ -519,11 +531,19 @@ func (a *ResolverAgent) RequestReplan() { a.wantPlan = ReasonRequested }
 
 // SetProfile changes the agent's capabilities and costs from the next
 // resolve on; the running step is kept. The profile must be of the
-// agent's domain, and the agent must have behaviours (and target sensors)
-// for every action it makes capable.
+// agent's domain, and the agent must have behaviours (and target sensors
+// and a mover) for every action it makes capable: SetProfile panics,
+// naming what is missing, rather than the agent failing later on a nil
+// behaviour.
 func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
 	if p != nil && p.Domain() != a.cfg.Domain {
 		panic(fmt.Sprintf("agent %q: SetProfile with a profile of another domain", a.cfg.Name))
+	}
+	errorf := func(format string, args ...any) error {
+		return fmt.Errorf("agent %q: SetProfile: "+format, append([]any{a.cfg.Name}, args...)...)
+	}
+	if err := a.cfg.checkCapable(p, errorf); err != nil {
+		panic(err.Error())
 	}
 	a.cfg.Profile = p
 }

@@ -463,3 +463,77 @@ func TestResolverSensorMistakesPanicClearly(t *testing.T) {
 	a.Tick()
 	t.Error("no panic")
 }
+
+// TestResolverSetProfileChecksWhatItEnables: a profile that makes the
+// agent capable of an action it has no behaviour, target sensor or mover
+// for is refused at SetProfile, naming what is missing, and not met later
+// as a nil behaviour in the middle of a chain.
+func TestResolverSetProfileChecksWhatItEnables(t *testing.T) {
+	c := newCamp(t)
+	cfg := c.config(nil)
+	cfg.Profile, _ = c.d.NewProfile(resolver.ProfileSpec{Capabilities: []string{"GatherWoodNorth", "GatherWoodSouth", "LightFire", "WarmUp", "Forage", "Eat"}})
+	delete(cfg.Behaviours, "Hunt")
+	delete(cfg.Targets, "deer")
+	a := mustResolverAgent(t, cfg)
+	a.SetProfile(cfg.Profile) // the same capabilities: fine
+	hunter, _ := c.d.NewProfile(resolver.ProfileSpec{Capabilities: []string{"Hunt", "Eat"}})
+	for _, p := range []*resolver.Profile{nil, hunter} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); msg != `agent "survivor": SetProfile: no behaviour for action "Hunt"` {
+					t.Errorf("panic %q", msg)
+				}
+			}()
+			a.SetProfile(p)
+			t.Error("no panic")
+		}()
+	}
+}
+
+// TestResolverEffectsChecked: a step whose behaviour succeeds but leaves
+// its boolean effect unmet (the pile gave no wood) breaks the chain with
+// effects did not hold, counted as a failed action, and the agent
+// resolves again.
+func TestResolverEffectsChecked(t *testing.T) {
+	c := newCamp(t)
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	cfg.Behaviours["GatherWoodSouth"] = agent.ResolverFuncs{} // succeeds, changes nothing
+	a := mustResolverAgent(t, cfg)
+	tickResolver(a, 5)
+	got := kinds(&rec)
+	if !strings.Contains(got, "step_started(GatherWoodSouth) action_failed(GatherWoodSouth: "+agent.ReasonNoEffect+") replan("+agent.ReasonNoEffect+") plan_made") {
+		t.Fatalf("events: %s", got)
+	}
+	if s := a.Stats(); s.ActionsFailed == 0 || s.StepsDone != 0 || s.ReplanReasons[agent.ReasonNoEffect] == 0 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+// TestResolverGoalKeptOnATie: the current goal is kept while no other
+// scores strictly more, as a GOAP agent's is, even when the other is the
+// earlier option.
+func TestResolverGoalKeptOnATie(t *testing.T) {
+	c := newCamp(t)
+	c.values["hunger"] = 70
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	fed := 2.0
+	cfg.Goals[0].Utility = func(*agent.ResolverAgent) float64 { return 1 }
+	cfg.Goals[1].Utility = func(*agent.ResolverAgent) float64 { return fed }
+	a := mustResolverAgent(t, cfg)
+	a.Tick()
+	if a.Goal() == nil || a.Goal().Name() != "Fed" {
+		t.Fatalf("goal %v, want Fed, which scores more", a.Goal())
+	}
+	fed = 1 // a tie with Warm, the earlier option: Fed is kept
+	tickResolver(a, 3)
+	if a.Goal() == nil || a.Goal().Name() != "Fed" {
+		t.Errorf("goal %v after a tie, want Fed kept", a.Goal())
+	}
+	fed = 0.5
+	a.Tick()
+	if a.Goal() == nil || a.Goal().Name() != "Warm" {
+		t.Errorf("goal %v, want Warm, which now scores more", a.Goal())
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
@@ -94,6 +95,21 @@ func edgeCount(spec resolver.Spec) int {
 // inside the float range.
 const MaxCoordinate = 1e12
 
+// rangeRule is the rule a number past the float range breaks, by what
+// the number is.
+func rangeRule(what string) string {
+	switch {
+	case what == "distance cost":
+		return fmt.Sprintf("a distance cost is positive and at most %g", float64(resolver.MaxCost))
+	case what == "stopping distance":
+		return "a stopping distance is finite and not negative"
+	case strings.HasSuffix(what, " coordinate"):
+		return fmt.Sprintf("coordinates are finite, at most %g in size", float64(MaxCoordinate))
+	}
+	// goap.MaxCost and resolver.MaxCost are the same bound.
+	return fmt.Sprintf("costs must be finite numbers, at most %g", float64(resolver.MaxCost))
+}
+
 // EngineModel reports whether f is an engine-model file (keys:), resolved
 // by package resolver, rather than a state-space file (facts:) planned by
 // package goap.
@@ -134,6 +150,8 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 		name := keyName(mv.Key)
 		if bad, ok := unprintable(name); ok {
 			l.errorf(mv.Key, "key name %s holds %s; names are printable text", quote(name), bad)
+		} else if bad, ok := unsafeOnCommandLine(name); ok {
+			l.errorf(mv.Key, "key name %s holds %s; --set KEY=VALUE names a key, so write it as letters, digits and _, such as %s", quote(name), bad, underscored(name))
 		}
 		ks := resolver.KeySpec{Name: name}
 		switch kind := l.scalarText(mv.Value); kind {
@@ -202,6 +220,31 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 			l.engineGoal(i, item)
 		}
 	}
+}
+
+// unsafeOnCommandLine says what in a key or target name the commands
+// could not parse: they name keys in --set KEY=VALUE,... and targets in
+// --target NAME=X,Y,... lists.
+func unsafeOnCommandLine(name string) (string, bool) {
+	switch {
+	case strings.IndexFunc(name, unicode.IsSpace) >= 0:
+		return "white space", true
+	case strings.Contains(name, ","):
+		return "a comma", true
+	case strings.Contains(name, "="):
+		return "=", true
+	}
+	return "", false
+}
+
+// underscored is name with what the command line cannot parse made _.
+func underscored(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) || r == ',' || r == '=' {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 func isEmptyMapping(n ast.Node) bool {
@@ -583,7 +626,10 @@ func (l *loader) engineAction(i int, item ast.Node) {
 			} else if bad, ok := unprintable(v.Value); ok {
 				l.errorf(mv.Value, "target %s holds %s; names are printable text", quote(v.Value), bad)
 			} else {
-				a.Target = v.Value
+				if bad, ok := unsafeOnCommandLine(v.Value); ok {
+					l.errorf(mv.Value, "target name %s holds %s; --target NAME=X,Y names a target, so write it as letters, digits and _, such as %s", quote(v.Value), bad, underscored(v.Value))
+				}
+				a.Target = v.Value // said once, here: the rest of the file reads on
 			}
 		case nil, *ast.NullNode:
 			l.errorf(valueOrKey(mv), "target is empty: name the target key a sensor resolves to a position, such as target: wood_north (or leave target out for an action done where the agent stands)")

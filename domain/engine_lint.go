@@ -94,7 +94,7 @@ func lintEngine(f *File) ErrorList {
 	}
 	blocked := map[int]bool{} // goals with an unmet condition no action serves
 	for _, u := range d.Unserved() {
-		if u.Action == resolver.NoAction && !holds(d, snap, d.Goals()[u.Goal].Conditions()[u.Condition]) {
+		if u.Action == resolver.NoAction && !d.Holds(d.Goals()[u.Goal].Conditions()[u.Condition], snap) {
 			blocked[u.Goal] = true
 		}
 	}
@@ -118,21 +118,4 @@ func lintEngine(f *File) ErrorList {
 		}
 	}
 	return sortErrors(out)
-}
-
-// holds reports whether c holds in s.
-func holds(d *resolver.Domain, s *resolver.Snapshot, c resolver.Condition) bool {
-	k, _ := d.Key(c.Key)
-	v := s.Values[k]
-	switch c.Op {
-	case resolver.Greater:
-		return v > c.Value
-	case resolver.AtLeast:
-		return v >= c.Value
-	case resolver.Less:
-		return v < c.Value
-	case resolver.AtMost:
-		return v <= c.Value
-	}
-	return v == c.Value
 }

@@ -128,7 +128,7 @@ func checkEngineFile(t *testing.T, file *domain.File) {
 			continue
 		}
 		for _, c := range d.Conditions(res.Chain[0]) {
-			if !conditionHolds(d, s, c) {
+			if !d.Holds(c, s) {
 				t.Fatalf("goal %s: head %s of %s needs %v, which does not hold", goal.Name(), d.ActionName(res.Chain[0]), d.FormatChain(res.Chain), c)
 			}
 		}
@@ -139,22 +139,6 @@ func checkEngineFile(t *testing.T, file *domain.File) {
 			t.Fatalf("warning %v is outside the file's %d lines", w, lines)
 		}
 	}
-}
-
-func conditionHolds(d *resolver.Domain, s *resolver.Snapshot, c resolver.Condition) bool {
-	k, _ := d.Key(c.Key)
-	v := s.Values[k]
-	switch c.Op {
-	case resolver.Greater:
-		return v > c.Value
-	case resolver.AtLeast:
-		return v >= c.Value
-	case resolver.Less:
-		return v < c.Value
-	case resolver.AtMost:
-		return v <= c.Value
-	}
-	return v == c.Value
 }
 
 func checkPrintable(t *testing.T, s string) {

@@ -154,3 +154,35 @@ func TestLintSearchesAreBounded(t *testing.T) {
 		t.Logf("%d goals over %d toggles: %d states, %d goals not searched", tc.goals, tc.toggles, spent, notSearched)
 	}
 }
+
+// TestEngineLintResolvesAtMostLintResolves: an engine-model file of more
+// goals than LintResolves, none with a chain, draws a warning for each
+// goal lint resolved and one for the rest, at the first goal left out.
+func TestEngineLintResolvesAtMostLintResolves(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("name: many\nkeys: {a: bool, b: bool}\nactions:\n  - {name: A, conditions: {b: true}, effects: {a: true}, cost: 1}\n  - {name: B, effects: {b: true}, cost: 1, target: far}\ntargets: {}\ngoals:\n")
+	n := domain.LintResolves + 2
+	for i := range n {
+		fmt.Fprintf(&sb, "  - {name: G%d, conditions: {a: true}}\n", i)
+	}
+	f, err := domain.Parse("many.yaml", []byte(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resolved, rest := 0, 0
+	for _, w := range domain.Lint(f) {
+		switch {
+		case strings.Contains(w.Msg, "no chain from the file's world"):
+			resolved++
+		case strings.Contains(w.Msg, "not resolved"):
+			rest++
+			want := fmt.Sprintf(`goal "G%d" and the 1 after it: not resolved; lint resolves the first %d goals`, domain.LintResolves, domain.LintResolves)
+			if !strings.Contains(w.Msg, want) {
+				t.Errorf("%s, want %s", w.Msg, want)
+			}
+		}
+	}
+	if resolved != domain.LintResolves || rest != 1 {
+		t.Errorf("%d goals: %d resolved, %d warnings for the rest; want %d and 1", n, resolved, rest, domain.LintResolves)
+	}
+}

@@ -344,6 +344,16 @@ func position(n ast.Node) Pos {
 	if n == nil {
 		return Pos{Line: 1, Col: 1}
 	}
+	// A block mapping's token is its first colon: point at its first key,
+	// where a person sees the mapping begin.
+	switch m := n.(type) {
+	case *ast.MappingValueNode:
+		return position(m.Key)
+	case *ast.MappingNode:
+		if !m.IsFlowStyle && len(m.Values) > 0 {
+			return position(m.Values[0].Key)
+		}
+	}
 	tk := n.GetToken()
 	if tk == nil || tk.Position == nil {
 		return Pos{Line: 1, Col: 1}
@@ -372,9 +382,18 @@ func (l *loader) parse(tokens token.Tokens) bool {
 		var se *yaml.SyntaxError
 		if errors.As(err, &se) && se.Token != nil && se.Token.Position != nil {
 			p := Pos{Line: se.Token.Position.Line, Col: se.Token.Position.Column}
-			hint := openFlowHint(tokens, p)
-			if hint == "" && strings.Contains(se.Message, "invalid header option") {
+			var hint string
+			switch {
+			case strings.Contains(se.Message, "already defined"):
+				// The parser found the key, so neither a bracket nor
+				// the indentation is in doubt.
+				hint = ": a key appears once in a mapping"
+			case strings.Contains(se.Message, "invalid header option"):
+				// A bare > in a flow mapping too: "{warmth: >= 50}".
 				hint = l.comparisonHint(p.Line)
+			}
+			if hint == "" {
+				hint = openFlowHint(tokens, p)
 			}
 			if hint == "" {
 				hint = l.indentHint(p.Line)
@@ -623,6 +642,12 @@ func (l *loader) fields(entries []*ast.MappingValueNode, what string, allowed ..
 			} else {
 				msg += "; allowed: " + strings.Join(allowed, ", ")
 			}
+			switch {
+			case k == "<<":
+				msg = fmt.Sprintf("a YAML merge key (<<) in %s: the loader does not merge mappings, so write the keys out; allowed: %s", what, strings.Join(allowed, ", "))
+			case !l.engine && what == "an action" && (k == "target" || k == "stopping_distance" || k == "move"):
+				msg += "; " + k + " is for engine-model files (keys: instead of facts:), resolved by ploy resolve"
+			}
 			l.errorf(mv.Key, "%s", msg)
 			continue
 		}
@@ -669,6 +694,9 @@ func (l *loader) itemName(f map[string]*ast.MappingValueNode, item ast.Node, pat
 	}
 	l.pos[path+".name"] = position(mv.Value)
 	name, _ := l.name(mv.Value, what+" name")
+	if name == "" {
+		l.broken = append(l.broken, path+".name") // said: empty, or no name
+	}
 	return name
 }
 
@@ -873,7 +901,7 @@ func (l *loader) number(n ast.Node, what string) (float64, bool) {
 			return x, true
 		}
 		if errors.Is(err, strconv.ErrRange) && math.IsInf(x, 0) {
-			l.errorf(n, "%s %s is out of range: costs must be finite numbers, at most %g", what, quote(v.Value), math.MaxFloat64)
+			l.errorf(n, "%s %s is out of range: %s", what, quote(v.Value), rangeRule(what))
 			return 0, false
 		}
 	case *ast.IntegerNode:

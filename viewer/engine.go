@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -115,6 +116,9 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 			continue
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return pr, badField("set", "%s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
+		}
 		if err != nil {
 			return pr, badField("set", "%s=%s: %q is an integer key: a whole number", name, text, name)
 		}
@@ -173,7 +177,17 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 	if len(ef.Capabilities) > 0 {
 		prof, err := d.NewProfile(resolver.ProfileSpec{Capabilities: ef.Capabilities})
 		if err != nil {
-			return pr, badField("capabilities", "%s", report.ErrorText(err))
+			// Each unknown name said, each saying what it is about.
+			msg := report.ErrorText(err)
+			var es resolver.SpecErrors
+			if errors.As(err, &es) {
+				var lines []string
+				for _, se := range es {
+					lines = append(lines, se.Msg)
+				}
+				msg = strings.Join(lines, "; ")
+			}
+			return pr, badField("capabilities", "%s", msg)
 		}
 		pr.Opt.Profile = prof
 	}
@@ -181,15 +195,19 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 	for _, g := range d.Goals() {
 		goals = append(goals, g.Name())
 	}
+	list := "; the domain's goals: " + strings.Join(goals, ", ")
+	if len(goals) == 0 {
+		list = fmt.Sprintf("; %s has no goals: add some under goals:, each with a name and conditions", f.Path)
+	}
 	switch {
 	case goalName == "":
-		return pr, badField("goal", "goal is required; the domain's goals: %s", strings.Join(goals, ", "))
+		return pr, badField("goal", "goal is required%s", list)
 	case d.Goal(goalName) == nil:
 		e := badField("goal", "unknown goal %q", goalName)
 		if s := suggest.Closest(goalName, goals); s != "" {
 			e.Message += fmt.Sprintf("; did you mean %q?", s)
 		} else {
-			e.Message += "; the domain's goals: " + strings.Join(goals, ", ")
+			e.Message += list
 		}
 		return pr, e
 	}

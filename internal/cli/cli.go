@@ -104,10 +104,10 @@ Commands:
 	fmt.Fprintf(w, `
 FILE is a domain file (YAML): a state-space file (facts:) for plan, htn and
 the arena, or an engine-model file (keys:, seed 003's world keys with
-directions) for resolve; trace, explain and lint take either, and the file's
-kind decides. Without FILE, ploy uses the embedded battle-mage domain of
-lessons 4 and 5 (resolve: the embedded survivor.yaml). The shipped domains can
-be named without a path: %s.
+directions) for resolve and graph; trace, explain and lint take either, and
+the file's kind decides. Without FILE, ploy uses the embedded battle-mage
+domain of lessons 4 and 5 (resolve and graph: the embedded survivor.yaml). The
+shipped domains can be named without a path: %s.
 
 Exit status: 0 a plan was found (or the command did its job), 1 invalid input,
 2 a usage error, 3 the planner ran and found no plan.

@@ -87,7 +87,7 @@ func traceEngine(e *env, w *bufio.Writer, pr engineProblem, format string) int {
 		}
 	default:
 		tr.WriteText(w)
-		if res.Status != resolver.Found {
+		if res.Status != resolver.Found || len(res.Chain) == 0 {
 			fmt.Fprintf(w, "%s\n", resolveOutcome(pr, res, err))
 		}
 	}

@@ -89,22 +89,22 @@ func writeGraphText(w *bufio.Writer, d *resolver.Domain) {
 
 // writeGraphDot writes the graph for Graphviz: an edge from each serving
 // action to the goal or action it serves, labelled with the condition.
+// Nodes are named by index (g0, a0) and labelled with their names: goals
+// and actions are named apart, and an action may be called "goal Warm".
 func writeGraphDot(w *bufio.Writer, d *resolver.Domain) {
 	fmt.Fprintf(w, "digraph %s {\n  rankdir=RL;\n", strconv.Quote(d.Name()))
-	for _, g := range d.Goals() {
-		fmt.Fprintf(w, "  %s [shape=box, style=bold];\n", strconv.Quote("goal "+g.Name()))
+	for i, g := range d.Goals() {
+		fmt.Fprintf(w, "  g%d [label=%s, shape=box, style=bold];\n", i, strconv.Quote("goal "+g.Name()))
 	}
 	for a := range resolver.ActionID(d.NumActions()) {
-		fmt.Fprintf(w, "  %s;\n", strconv.Quote(d.ActionName(a)))
+		fmt.Fprintf(w, "  a%d [label=%s];\n", a, strconv.Quote(d.ActionName(a)))
 	}
 	for _, e := range d.Edges() {
-		var to string
+		to := fmt.Sprintf("a%d", e.To)
 		if e.To == resolver.NoAction {
-			to = "goal " + d.Goals()[e.Goal].Name()
-		} else {
-			to = d.ActionName(e.To)
+			to = fmt.Sprintf("g%d", e.Goal)
 		}
-		fmt.Fprintf(w, "  %s -> %s [label=%s];\n", strconv.Quote(d.ActionName(e.From)), strconv.Quote(to), strconv.Quote(report.EdgeCondition(d, e).String()))
+		fmt.Fprintf(w, "  a%d -> %s [label=%s];\n", e.From, to, strconv.Quote(report.EdgeCondition(d, e).String()))
 	}
 	w.WriteString("}\n")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -84,6 +85,9 @@ func parseEngineFlags(e *env, fset *flag.FlagSet, ef engineFlags, set, unset lis
 		if err != nil {
 			return p, usageErr(e, fset, "--target %s=%s,%s: %v", name, x, items[i+1], err)
 		}
+		if _, dup := p.targets[name]; dup {
+			return p, usageErr(e, fset, "--target: target %q given twice", name)
+		}
 		p.targets[name] = pt
 		i++
 	}
@@ -114,6 +118,9 @@ func parsePoint(s string) (resolver.Point, error) {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil {
 			return resolver.Point{}, fmt.Errorf("%q is not a number", v)
+		}
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return resolver.Point{}, fmt.Errorf("coordinate %s is not a finite number", strings.TrimSpace(v))
 		}
 		if !(math.Abs(f) <= domain.MaxCoordinate) {
 			return resolver.Point{}, fmt.Errorf("coordinate %s is out of range: at most %g in size", v, float64(domain.MaxCoordinate))
@@ -164,6 +171,9 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 			continue
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return pr, usageErr(e, fset, "--set %s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
+		}
 		if err != nil {
 			return pr, usageErr(e, fset, "--set %s=%s: %q is an integer key: a whole number", name, text, name)
 		}
@@ -210,7 +220,16 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	if len(ef.capabilities) > 0 {
 		prof, err := d.NewProfile(resolver.ProfileSpec{Capabilities: ef.capabilities})
 		if err != nil {
-			return pr, usageErr(e, fset, "--capabilities: %s", strings.TrimPrefix(errorText(err), "capabilities"))
+			// One line per unknown name, each saying what it is about.
+			var es resolver.SpecErrors
+			lines := []string{errorText(err)}
+			if errors.As(err, &es) {
+				lines = lines[:0]
+				for _, se := range es {
+					lines = append(lines, se.Msg)
+				}
+			}
+			return pr, usageErr(e, fset, "--capabilities: %s", strings.Join(lines, "\n"+fset.Name()+": --capabilities: "))
 		}
 		pr.opt.Profile = prof
 	}
@@ -218,15 +237,19 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	for _, g := range d.Goals() {
 		names = append(names, g.Name())
 	}
+	goals := "; the domain's goals: " + strings.Join(names, ", ")
+	if len(names) == 0 {
+		goals = fmt.Sprintf("; %s has no goals: add some under goals:, each with a name and conditions", f.Path)
+	}
 	switch {
 	case goalName == "":
-		return pr, usageErr(e, fset, "--goal is required; the domain's goals: %s", strings.Join(names, ", "))
+		return pr, usageErr(e, fset, "--goal is required%s", goals)
 	case d.Goal(goalName) == nil:
 		msg := fmt.Sprintf("unknown goal %q", goalName)
 		if s := suggest.Closest(goalName, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		} else {
-			msg += "; the domain's goals: " + strings.Join(names, ", ")
+			msg += goals
 		}
 		return pr, usageErr(e, fset, "%s", msg)
 	}

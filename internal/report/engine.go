@@ -191,12 +191,14 @@ func ExplainResolve(pr EngineProblem, tr *resolver.Trace, res resolver.Result, e
 			}
 			return 0
 		})
-		x.Candidates = x.Candidates[:min(len(x.Candidates), limit+1)]
+		if limit < len(x.Candidates)-1 { // limit+1 would overflow at the int's end
+			x.Candidates = x.Candidates[:limit+1]
+		}
 		return x
 	}
 	var se *resolver.SearchError
 	if errors.As(err, &se) {
-		x.Why = append(x.Why, ErrorText(err)+" (raise --budget or --max-depth)")
+		x.Why = append(x.Why, ErrorText(err)+limitHint(se))
 	}
 	// Every cause the trace holds, each said once, in the order met.
 	said := map[string]bool{}
@@ -208,7 +210,7 @@ func ExplainResolve(pr EngineProblem, tr *resolver.Trace, res resolver.Result, e
 		}
 	}
 	for i, c := range pr.Goal.Conditions() {
-		if len(pr.Goal.Servers(i)) == 0 && !conditionHolds(d, pr.Snap, c) {
+		if len(pr.Goal.Servers(i)) == 0 && !d.Holds(c, pr.Snap) {
 			say("the goal's condition %s does not hold, and no action's effect serves it", c)
 		}
 	}
@@ -237,6 +239,18 @@ func ExplainResolve(pr EngineProblem, tr *resolver.Trace, res resolver.Result, e
 		say("every chain the resolve made comes back to an action already in it, or to a condition nothing serves")
 	}
 	return x
+}
+
+// limitHint says which flag raises the limit a resolve ran out of: the
+// work limit is the resolver's own, and no flag raises it.
+func limitHint(se *resolver.SearchError) string {
+	switch {
+	case se.Status == resolver.DepthExceeded:
+		return " (raise --max-depth)"
+	case se.Work:
+		return " (the resolver's own limit, which no flag raises: conditions that many actions serve make each step of the search dear)"
+	}
+	return " (raise --budget)"
 }
 
 func maxDepthOf(pr EngineProblem) int {
@@ -274,23 +288,6 @@ func (x *EngineExplanation) WriteText(w io.Writer) {
 	for _, why := range x.Why {
 		fmt.Fprintf(w, "  %s\n", why)
 	}
-}
-
-// conditionHolds reports whether c holds in s.
-func conditionHolds(d *resolver.Domain, s *resolver.Snapshot, c resolver.Condition) bool {
-	k, _ := d.Key(c.Key)
-	v := s.Values[k]
-	switch c.Op {
-	case resolver.Greater:
-		return v > c.Value
-	case resolver.AtLeast:
-		return v >= c.Value
-	case resolver.Less:
-		return v < c.Value
-	case resolver.AtMost:
-		return v <= c.Value
-	}
-	return v == c.Value
 }
 
 // Graph is the contract of `ploy graph --format json`.
