@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzRequest sends any body to the endpoints but the arena (whose
@@ -28,7 +29,10 @@ func FuzzRequest(f *testing.F) {
 	} {
 		f.Add(seed, uint8(0))
 	}
-	s, err := New(Config{MaxBudget: 2000, MaxTraceBudget: 500, MaxHTNSteps: 2000, MaxConcurrent: 1})
+	// A minute's timeout: a 503 then means a request that ran away, not a
+	// machine busy with other work (the default 10 s was once reached on a
+	// pasted source under a load average of 4).
+	s, err := New(Config{MaxBudget: 2000, MaxTraceBudget: 500, MaxHTNSteps: 2000, MaxConcurrent: 1, Timeout: time.Minute})
 	if err != nil {
 		f.Fatal(err)
 	}
