@@ -216,17 +216,24 @@ func (s *Server) plan(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
+	pr, _, res, done, err := s.search(f, &q)
+	defer done()
 	if err != nil {
 		return nil, err
 	}
-	p, done := s.planner(pr.d)
-	defer done()
-	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
-	if err := searchFailed(res, err); err != nil {
-		return nil, err
-	}
 	return line(report.PlanOf(pr.d, res))
+}
+
+// search runs the request's GOAP search on a pooled planner, which stays
+// the caller's until it calls done (always, error or not).
+func (s *Server) search(f *domain.File, q *searchRequest) (problem, *goap.Planner, goap.Result, func(), error) {
+	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
+	if err != nil {
+		return pr, nil, goap.Result{}, func() {}, err
+	}
+	p, done := s.planner(pr.d)
+	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
+	return pr, p, res, done, searchFailed(res, err)
 }
 
 // traceRequest is the body of trace: a search, or with htn a
@@ -474,14 +481,9 @@ func (s *Server) explain(body []byte) ([]byte, error) {
 	if q.MaxSteps != 0 {
 		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
 	}
-	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
-	if err != nil {
-		return nil, err
-	}
-	p, done := s.planner(pr.d)
+	pr, p, res, done, err := s.search(f, &q.searchRequest)
 	defer done()
-	res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
-	if err := searchFailed(res, err); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return line(report.ExplainGOAP(p, report.Problem{D: pr.d, Start: pr.start, Goal: pr.goal, Opt: pr.opt}, res, alternatives))

@@ -297,23 +297,31 @@ func engineCheck(f *domain.File, q *searchRequest, ef engineFields) error {
 	return nil
 }
 
-// traceEngine answers `ploy trace --format json` on an engine-model file.
-func (s *Server) traceEngine(f *domain.File, q *traceRequest) ([]byte, error) {
+// tracedResolve is the resolve behind trace and explain on an engine-model
+// file: the problem, its trace, the result and the resolver's error, or
+// why the request is refused.
+func tracedResolve(f *domain.File, q *traceRequest) (report.EngineProblem, *resolver.Trace, resolver.Result, error, error) {
+	var tr resolver.Trace
 	if q.MaxSteps != 0 {
-		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
+		return report.EngineProblem{}, &tr, resolver.Result{}, nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
 	}
 	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
 	if err != nil {
-		return nil, err
+		return pr, &tr, resolver.Result{}, nil, err
 	}
-	var tr resolver.Trace
 	pr.Opt.Trace = &tr
-	res, _ := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
-	if err := chainFailed(res); err != nil {
+	res, resolveErr := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
+	return pr, &tr, res, resolveErr, chainFailed(res)
+}
+
+// traceEngine answers `ploy trace --format json` on an engine-model file.
+func (s *Server) traceEngine(f *domain.File, q *traceRequest) ([]byte, error) {
+	pr, tr, res, _, err := tracedResolve(f, q)
+	if err != nil {
 		return nil, err
 	}
 	return s.traceAnswer(func(w *bufio.Writer) error {
-		if err := report.WriteResolveTraceJSON(w, pr, &tr, res); err != nil {
+		if err := report.WriteResolveTraceJSON(w, pr, tr, res); err != nil {
 			return &apiError{Status: http.StatusUnprocessableEntity, Message: err.Error()}
 		}
 		return nil
@@ -322,18 +330,9 @@ func (s *Server) traceEngine(f *domain.File, q *traceRequest) ([]byte, error) {
 
 // explainEngine answers `ploy explain --json` on an engine-model file.
 func (s *Server) explainEngine(f *domain.File, q *explainRequest, alternatives int) ([]byte, error) {
-	if q.MaxSteps != 0 {
-		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
-	}
-	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
+	pr, tr, res, resolveErr, err := tracedResolve(f, &q.traceRequest)
 	if err != nil {
 		return nil, err
 	}
-	var tr resolver.Trace
-	pr.Opt.Trace = &tr
-	res, err := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
-	if err := chainFailed(res); err != nil {
-		return nil, err
-	}
-	return line(report.ExplainResolve(pr, &tr, res, err, alternatives))
+	return line(report.ExplainResolve(pr, tr, res, resolveErr, alternatives))
 }
