@@ -204,6 +204,9 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/lint":    {http.MethodPost, work((*Server).lint)},
 		"/api/v1/arena":   {http.MethodPost, work((*Server).arena)},
 	}
+	for path, rt := range assetRoutes() {
+		s.routes[path] = rt
+	}
 	return s, nil
 }
 
