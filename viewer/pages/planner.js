@@ -71,6 +71,40 @@
 		return q;
 	}
 
+	// The controls' state is kept in the address's fragment
+	// (#domain=soldier.yaml&goal=KillPlayer&unset=axe_nearby,gun_nearby),
+	// so that a figure can be linked to and survives a reload.
+	function remember(q) {
+		const p = new URLSearchParams({ domain: q.domain, goal: q.goal });
+		if (q.set.length) p.set('set', q.set.join(','));
+		if (q.unset.length) p.set('unset', q.unset.join(','));
+		if (q.search !== 'forward') p.set('search', q.search);
+		if (q.heuristic !== 'goal-count') p.set('heuristic', q.heuristic);
+		history.replaceState(null, '', '#' + p);
+	}
+
+	// pick selects value in a select when it is one of its options.
+	function pick(select, value) {
+		if (value !== null && [...select.options].some((o) => o.value === value)) select.value = value;
+	}
+
+	// recall sets the controls from the fragment; names the page does not
+	// offer are ignored.
+	function recall() {
+		const p = new URLSearchParams(location.hash.slice(1));
+		pick($('domain'), p.get('domain'));
+		showDomain();
+		pick($('goal'), p.get('goal'));
+		pick($('search'), p.get('search'));
+		pick($('heuristic'), p.get('heuristic'));
+		const set = new Set((p.get('set') || '').split(','));
+		const unset = new Set((p.get('unset') || '').split(','));
+		for (const box of $('facts').querySelectorAll('input[data-fact]')) {
+			if (set.has(box.dataset.fact)) box.checked = true;
+			if (unset.has(box.dataset.fact)) box.checked = false;
+		}
+	}
+
 	function shellWord(s) {
 		return /^[\w.\/:=,+-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
 	}
@@ -148,6 +182,7 @@
 	async function replan(started) {
 		const seq = ++latest;
 		const q = request();
+		remember(q);
 		let plan, why, error;
 		try {
 			plan = await api('plan', q);
@@ -159,10 +194,12 @@
 		}
 		if (seq !== latest) return; // a newer answer is on its way
 		show(q, plan, why, error);
+		const answered = performance.now() - started;
 		// "On screen" is the next frame after the answer is in the page.
 		requestAnimationFrame(() => {
 			const ms = performance.now() - started;
 			$('timing').textContent = '· on screen in ' + ms.toFixed(1) + ' ms';
+			figure.dataset.answerMs = answered.toFixed(2);
 			figure.dataset.ms = ms.toFixed(2);
 			figure.dataset.seq = String(seq);
 		});
@@ -189,6 +226,9 @@
 	for (const id of ['facts', 'goal', 'search', 'heuristic']) {
 		$(id).addEventListener('change', act(() => {}));
 	}
+	// A link followed or an address edited by hand: replaceState fires no
+	// hashchange, so only those do.
+	window.addEventListener('hashchange', act(recall));
 
 	(async () => {
 		const started = performance.now();
@@ -200,7 +240,7 @@
 			$('summary').textContent = 'cannot list the domains: ' + e.message;
 			return;
 		}
-		showDomain();
+		recall();
 		replan(started);
 	})();
 })();
