@@ -284,6 +284,19 @@ func TestBrowserPlanner(t *testing.T) {
 	f, _ = after(t, tab, f.Seq, "forward search", choose("search", "forward"))
 	f, _ = after(t, tab, f.Seq, "goal-count", choose("heuristic", "goal-count"))
 
+	// Lesson 4's other goal: GetHealthy with healthy off, then no potion
+	// at the shrine either.
+	f, _ = after(t, tab, f.Seq, "GetHealthy", choose("goal", "GetHealthy"))
+	f, _ = after(t, tab, f.Seq, "healthy off", toggle("healthy"))
+	if want := []string{"FetchPotion", "TakeCover", "DrinkPotion"}; !slices.Equal(f.Plan, want) {
+		t.Errorf("GetHealthy, healthy off: %q, plan %q; want %q", f.Summary, f.Plan, want)
+	}
+	f, _ = after(t, tab, f.Seq, "potion_at_shrine off", toggle("potion_at_shrine"))
+	request = `{"goal": "GetHealthy", "unset": ["spare_crystals", "healthy", "potion_at_shrine"]}`
+	if want := planSummary(t, ts.URL, request); len(f.Plan) != 0 || f.Summary != want || len(f.Why) == 0 {
+		t.Errorf("GetHealthy, no potion: %q, plan %q, why %q; want %q and explain's reason", f.Summary, f.Plan, f.Why, want)
+	}
+
 	// Seed 001: the soldier's KillPlayer.
 	f, _ = after(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))
 	soldier := []string{"PickUpGun", "ApproachPlayer", "AttackRanged"}
