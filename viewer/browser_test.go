@@ -215,7 +215,13 @@ func screenshot(t *testing.T, tab context.Context, name string) {
 // figures: the battle mage's Kill and its crystals, the soldier's
 // KillPlayer and its weapons.
 func TestBrowserPlanner(t *testing.T) {
-	s := newServer(t, viewer.Config{LoopbackOnly: true})
+	// A file named on the command line, whose name a page must escape and
+	// a shell must have quoted: the figure works on any loaded domain.
+	worker := filepath.Join(t.TempDir(), "<b>worker's.yaml")
+	if err := os.WriteFile(worker, []byte(workerDomain), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{worker}})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	tab := browser(t, 20*time.Second)
@@ -345,7 +351,40 @@ func TestBrowserPlanner(t *testing.T) {
 	if f.Goal != "KillPlayer" || !slices.Equal(f.Plan, soldier) {
 		t.Errorf("reset: goal %s, plan %q; want KillPlayer's %q", f.Goal, f.Plan, soldier)
 	}
+
+	// The started file: its goal and facts, its plan, its name quoted.
+	f, _ = after(t, tab, f.Seq, "the started file", choose("domain", worker))
+	if want := []string{"GetAxe", "Chop"}; f.Goal != "HaveWood" || !slices.Equal(f.On, []string{"axe_in_shed"}) || !slices.Equal(f.Plan, want) {
+		t.Errorf("%s: goal %s, facts on %q, plan %q; want HaveWood, [axe_in_shed], %q", worker, f.Goal, f.On, f.Plan, want)
+	}
+	quoted := "'" + strings.ReplaceAll(worker, "'", `'\''`) + "'"
+	if want := "ploy plan " + quoted + " --goal HaveWood"; f.Command != want {
+		t.Errorf("the command shown: %q, want %q", f.Command, want)
+	}
+	injected, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll('b').length`))
+	if err != nil || injected != 0 {
+		t.Errorf("the file's name made %d <b> elements (%v): it must be shown as text", injected, err)
+	}
 }
+
+// workerDomain is a domain that is none of the shipped ones, lesson 4's
+// colony worker who needs an axe before chopping.
+const workerDomain = `name: worker
+facts: [has_axe, axe_in_shed, wood]
+initial: {axe_in_shed: true}
+actions:
+  - name: GetAxe
+    preconditions: {axe_in_shed: true, has_axe: false}
+    effects: {has_axe: true, axe_in_shed: false}
+    cost: 2
+  - name: Chop
+    preconditions: {has_axe: true}
+    effects: {wood: true}
+    cost: 3
+goals:
+  - name: HaveWood
+    conditions: {wood: true}
+`
 
 // spread formats a sample as its median, least and most.
 func spread(sample []float64) string {
