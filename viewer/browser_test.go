@@ -1,6 +1,7 @@
 package viewer_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -131,7 +133,8 @@ func after(t *testing.T, tab context.Context, seq int, what string, act chromedp
 	if err := chromedp.Do(tab, act); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	wait := fmt.Sprintf(`Number(document.getElementById('planner').dataset.seq) > %d`, seq)
+	// The answer to the last request sent, not to an earlier one.
+	wait := fmt.Sprintf(`(() => { const d = document.getElementById('planner').dataset; return Number(d.seq) > %d && d.seq === d.sent; })()`, seq)
 	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
 		t.Fatalf("%s: no new answer on screen: %v", what, err)
 	}
@@ -222,7 +225,21 @@ func TestBrowserPlanner(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{worker}})
-	ts := httptest.NewServer(s)
+	// While slow is set, an answer with spare_crystals unset comes late:
+	// after the answer to a later click.
+	var slow atomic.Bool
+	late := make(chan struct{}, 16) // a late answer has been sent
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if slow.Load() && r.Method == http.MethodPost {
+			body, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if bytes.Contains(body, []byte(`"unset":["spare_crystals"]`)) {
+				time.Sleep(200 * time.Millisecond)
+				defer func() { late <- struct{}{} }()
+			}
+		}
+		s.ServeHTTP(w, r)
+	}))
 	defer ts.Close()
 	tab := browser(t, 20*time.Second)
 
@@ -277,6 +294,26 @@ func TestBrowserPlanner(t *testing.T) {
 		}
 	}
 	t.Logf("toggle to new plan, ms over 10 clicks: in the page, click to the answer in the page %s, to the frame that draws it %s; from Go, click sent to answer seen (with the protocol's round trips) %s", spread(answered), spread(page), spread(seen))
+
+	// Quick clicks: three, the second's answer late; only the last answer
+	// shows, the plan of the state the clicks left (spare_crystals back
+	// on), also once the late answer has come.
+	slow.Store(true)
+	f, _ = after(t, tab, f.Seq, "three quick clicks", chromedp.Steps(toggle("spare_crystals"), toggle("spare_crystals"), toggle("spare_crystals")))
+	slow.Store(false)
+	// The page may abort the second request before it leaves: then no
+	// answer can come late, and the wait ends with nothing to wait for.
+	select {
+	case <-late:
+		// The late answer reaches the page, if the page still wants it.
+		time.Sleep(100 * time.Millisecond)
+	case <-time.After(2 * time.Second):
+	}
+	f = shown(t, tab)
+	if want := planSummary(t, ts.URL, `{"goal": "Kill"}`); !slices.Contains(f.On, "spare_crystals") || f.Summary != want {
+		t.Errorf("three quick clicks: facts on %q, %q; want spare_crystals on and %q", f.On, f.Summary, want)
+	}
+	f, _ = after(t, tab, f.Seq, "spare_crystals off again", toggle("spare_crystals"))
 
 	// The search and heuristic pickers reach the planner: backward search
 	// with hmax finds the same least-cost plan with other counts. (Ten

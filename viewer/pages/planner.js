@@ -9,12 +9,14 @@
 	const figure = $('planner');
 	const domains = new Map(); // name -> the API's description
 	let latest = 0; // the sequence number of the newest request
+	let inFlight = null; // the AbortController of the newest request
 
-	async function api(path, body) {
-		const init = body === undefined ? {} : {
+	async function api(path, body, signal) {
+		const init = body === undefined ? { signal } : {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
 			body: JSON.stringify(body),
+			signal,
 		};
 		const r = await fetch('/api/v1/' + path, init);
 		let answer;
@@ -181,18 +183,24 @@
 	// (performance.now()), for the figure's own timing.
 	async function replan(started) {
 		const seq = ++latest;
+		figure.dataset.sent = String(seq);
+		// A newer change makes the answer in flight useless: dropping it
+		// keeps quick clicks from piling requests on the server.
+		if (inFlight) inFlight.abort();
+		const controller = inFlight = new AbortController();
 		const q = request();
 		remember(q);
 		let plan, why, error;
 		try {
-			plan = await api('plan', q);
-			if (plan.status === 'no_plan' && seq === latest) {
-				why = (await api('explain', Object.assign({ alternatives: 0 }, q))).why;
+			plan = await api('plan', q, controller.signal);
+			if (plan.status === 'no_plan') {
+				why = (await api('explain', Object.assign({ alternatives: 0 }, q), controller.signal)).why;
 			}
 		} catch (e) {
 			error = e.message;
 		}
 		if (seq !== latest) return; // a newer answer is on its way
+		inFlight = null;
 		show(q, plan, why, error);
 		const answered = performance.now() - started;
 		// "On screen" is the next frame after the answer is in the page.
