@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -242,6 +243,33 @@ func TestBrowserPlanner(t *testing.T) {
 	}))
 	defer ts.Close()
 	tab := browser(t, 20*time.Second)
+
+	// Whatever the page writes to its console (an exception, a refused
+	// request, a violation of the page's Content-Security-Policy) is a
+	// failure.
+	var consoleMu sync.Mutex
+	var console []string
+	listen, stopListening := context.WithCancel(tab)
+	messages := chromedp.Console(listen)
+	listened := make(chan struct{})
+	go func() {
+		defer close(listened)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			consoleMu.Lock()
+			console = append(console, m.String())
+			consoleMu.Unlock()
+		}
+	}()
+	defer func() {
+		stopListening()
+		<-listened
+		for _, m := range console {
+			t.Errorf("the page's console: %s", m)
+		}
+	}()
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)
