@@ -190,6 +190,8 @@
 		const controller = inFlight = new AbortController();
 		const q = request();
 		remember(q);
+		// Figure 2 traces the same problem.
+		document.dispatchEvent(new CustomEvent('ploy:problem', { detail: q }));
 		let plan, why, error;
 		try {
 			plan = await api('plan', q, controller.signal);
