@@ -62,7 +62,7 @@
 		}
 		for (const n of t.nodes) {
 			if (n.parent >= 0) {
-				g.setEdge(String(n.parent), String(n.id), { width: 6.2 * (n.action || '').length + 8, height: 12, labelpos: 'c' });
+				g.setEdge(String(n.parent), String(n.id), { width: 6.2 * (n.action || '').length + 8, height: 18, labelpos: 'c' });
 			}
 		}
 		dagre.layout(g);
@@ -91,7 +91,8 @@
 			const e = g.edge(String(n.parent), String(n.id));
 			const group = el('g', { class: 'edge' });
 			group.append(el('polyline', { points: e.points.map((p) => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ') }));
-			group.append(el('text', { x: e.x.toFixed(1), y: (e.y + 3.5).toFixed(1) }, n.action || ''));
+			// Just above the line, which runs through the label's centre.
+			group.append(el('text', { x: e.x.toFixed(1), y: (e.y - 3).toFixed(1) }, n.action || ''));
 			edges.append(group);
 			drawn.edges.set(n.id, group);
 		}
