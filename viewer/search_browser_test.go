@@ -208,29 +208,7 @@ func TestBrowserSearch(t *testing.T) {
 	defer ts.Close()
 	tab := browser(t, 25*time.Second)
 
-	var consoleMu sync.Mutex
-	var console []string
-	listen, stopListening := context.WithCancel(tab)
-	messages := chromedp.Console(listen)
-	listened := make(chan struct{})
-	go func() {
-		defer close(listened)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			consoleMu.Lock()
-			console = append(console, m.String())
-			consoleMu.Unlock()
-		}
-	}()
-	defer func() {
-		stopListening()
-		<-listened
-		for _, m := range console {
-			t.Errorf("the page's console: %s", m)
-		}
-	}()
+	defer watchConsole(t, tab)()
 
 	f := newTrace(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if f.Error != "" {
@@ -321,6 +299,35 @@ func TestBrowserSearch(t *testing.T) {
 	f = stepThrough(t, tab, none, "GetHealthy, no potion", 3)
 	if none.Status != "no_plan" || len(f.Path) != 0 || len(f.Visible) != len(none.Nodes) || !strings.Contains(f.End, "no plan") {
 		t.Errorf("no potion: status %s, path drawn %v, %d nodes, %q; want no_plan, no path, the trace's %d nodes, no plan", none.Status, f.Path, len(f.Visible), f.End, len(none.Nodes))
+	}
+}
+
+// watchConsole fails the test on whatever the page writes to its console
+// (an exception, a refused request, a violation of the page's
+// Content-Security-Policy); call the function it returns at the end.
+func watchConsole(t *testing.T, tab context.Context) func() {
+	var mu sync.Mutex
+	var console []string
+	listen, stopListening := context.WithCancel(tab)
+	messages := chromedp.Console(listen)
+	listened := make(chan struct{})
+	go func() {
+		defer close(listened)
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			console = append(console, m.String())
+			mu.Unlock()
+		}
+	}()
+	return func() {
+		stopListening()
+		<-listened
+		for _, m := range console {
+			t.Errorf("the page's console: %s", m)
+		}
 	}
 }
 

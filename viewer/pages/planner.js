@@ -190,8 +190,6 @@
 		const controller = inFlight = new AbortController();
 		const q = request();
 		remember(q);
-		// Figure 2 traces the same problem.
-		document.dispatchEvent(new CustomEvent('ploy:problem', { detail: q }));
 		let plan, why, error;
 		try {
 			plan = await api('plan', q, controller.signal);
@@ -212,6 +210,9 @@
 			figure.dataset.answerMs = answered.toFixed(2);
 			figure.dataset.ms = ms.toFixed(2);
 			figure.dataset.seq = String(seq);
+			// Figures 2 and 3 trace the same problem, once this answer is
+			// on screen: their work does not delay it.
+			document.dispatchEvent(new CustomEvent('ploy:problem', { detail: q }));
 		});
 	}
 
