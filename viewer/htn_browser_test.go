@@ -25,6 +25,8 @@ type htnFigure struct {
 	Shown      int      `json:"shown"`  // rows listed
 	Undone     int      `json:"undone"` // rows struck out by a backtrack
 	Plan       []string `json:"plan"`
+	Tasks      []string `json:"tasks"` // the task list shown
+	Facts      []string `json:"facts"` // the predicted facts shown
 	Count      string   `json:"count"`
 	Result     string   `json:"result"`
 	Error      string   `json:"error"`
@@ -39,6 +41,8 @@ const readHTN = `(() => {
 		shown: f.querySelectorAll('#htn-rows li').length,
 		undone: f.querySelectorAll('#htn-rows li.undone').length,
 		plan: [...f.querySelectorAll('#htn-plan li')].map((e) => e.textContent),
+		tasks: [...f.querySelectorAll('#htn-tasks li:not(.empty)')].map((e) => e.textContent),
+		facts: [...f.querySelectorAll('#htn-facts li:not(.empty)')].map((e) => e.textContent),
 		count: document.getElementById('htn-count').textContent,
 		result: document.getElementById('htn-result').textContent,
 		error: document.getElementById('htn-error').textContent,
@@ -147,8 +151,15 @@ func TestBrowserHTN(t *testing.T) {
 		}
 	}
 	f = stepHTN(t, tab, a, "spare_crystals off, to the second backtrack", second)
-	if f.Backtracks != 2 || len(f.Plan) != 0 || f.Undone == 0 {
-		t.Errorf("after the second backtrack: %d backtracks, plan so far %q, %d rows undone; want 2, none, some", f.Backtracks, f.Plan, f.Undone)
+	if f.Backtracks != 2 || len(f.Plan) != 0 || f.Undone == 0 || len(f.Tasks) != 0 || !slices.Equal(f.Facts, []string{"potion_at_shrine", "healthy"}) {
+		t.Errorf("after the second backtrack: %d backtracks, plan so far %q, %d rows undone, tasks %q, facts %q; want 2, none, some, none, the start's", f.Backtracks, f.Plan, f.Undone, f.Tasks, f.Facts)
+	}
+	// One more: Fight's third method puts GetCrystals first.
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("htn-stepper"))); err != nil {
+		t.Fatal(err)
+	}
+	if f = htnShown(t, tab); !slices.Equal(f.Tasks, []string{"GetCrystals", "CloseIn", "TakeCover", "Recharge", "CastBolt"}) {
+		t.Errorf("RestockFirst: task list %q, want its subtasks", f.Tasks)
 	}
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("htn-reset"))); err != nil {
 		t.Fatal(err)
@@ -156,6 +167,9 @@ func TestBrowserHTN(t *testing.T) {
 	f = stepHTN(t, tab, a, "spare_crystals off", len(a.Trace))
 	if want := append([]string{"GetCrystals"}, mage...); f.Steps != 21 || f.Backtracks != 2 || !slices.Equal(f.Plan, want) || !strings.Contains(f.Result, "MTR 2, 3, 2") {
 		t.Errorf("spare_crystals off: step %d, %d backtracks, plan %q, %q; want 21, 2, %q, MTR 2, 3, 2", f.Steps, f.Backtracks, f.Plan, f.Result, want)
+	}
+	if !slices.Contains(f.Facts, "enemy_dead") || len(f.Tasks) != 0 {
+		t.Errorf("spare_crystals off, at the end: facts %q, tasks %q; want enemy_dead, no task", f.Facts, f.Tasks)
 	}
 	screenshotOf(t, tab, "htn-figure", "htn-crystals-off")
 

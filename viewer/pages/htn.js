@@ -1,8 +1,9 @@
 // Figure 3, the HTN (lesson 5 "step through it"): the decomposition of
 // the domain's root task from figure 1's start state, as `ploy trace
-// --htn` records it (POST /api/v1/trace with "htn": true), one row of
-// the trace per click: tasks taken, methods tested, backtracks undoing
-// what they unwind, and the plan as it stands.
+// --htn` records it, with the task list and the predicted facts after
+// each row (POST /api/v1/decomposition), one row of the trace per click:
+// tasks taken, methods tested, backtracks undoing what they unwind, and
+// the plan as it stands.
 'use strict';
 
 (function () {
@@ -99,6 +100,15 @@
 		figure.dataset.backtracks = String(backtracks);
 		$('htn-count').textContent = 'step ' + steps + ' of ' + t.steps + ' · ' + backtracks + ' of ' + t.backtracks + (t.backtracks === 1 ? ' backtrack' : ' backtracks');
 		$('htn-plan').replaceChildren(...plan.map((a) => html('li', '', a)));
+		// The task list and the facts after the last row shown; before the
+		// first, the root alone and the start state.
+		const at = k > 0 ? rows[k - 1] : null;
+		const tasks = at ? at.tasks : rows.length ? [rows[0].task] : [];
+		const facts = at ? at.facts : rows.length ? rows[0].facts : [];
+		$('htn-tasks').replaceChildren(...tasks.map((a) => html('li', '', a)));
+		if (!tasks.length) $('htn-tasks').append(html('li', 'empty', 'empty'));
+		$('htn-facts').replaceChildren(...facts.map((a) => html('li', '', a)));
+		if (!facts.length) $('htn-facts').append(html('li', 'empty', 'no fact true'));
 		$('htn-stepper').disabled = done;
 		$('htn-end-button').disabled = done;
 		$('htn-result').textContent = !done ? '' : t.status === 'found'
@@ -117,14 +127,14 @@
 		let t, error;
 		try {
 			if (!(await withHTN).has(q.domain)) throw new Error(q.domain + ' has no htn section: nothing to decompose');
-			const r = await fetch('/api/v1/trace', {
+			const r = await fetch('/api/v1/decomposition', {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ domain: q.domain, set: q.set, unset: q.unset, htn: true }),
+				body: JSON.stringify({ domain: q.domain, set: q.set, unset: q.unset }),
 				signal: controller.signal,
 			});
 			const answer = await r.json();
-			if (!r.ok) throw new Error(answer.error || ('trace: ' + r.status));
+			if (!r.ok) throw new Error(answer.error || ('decomposition: ' + r.status));
 			t = answer;
 		} catch (e) {
 			if (e.name === 'AbortError') return;
