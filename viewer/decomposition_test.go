@@ -137,6 +137,8 @@ func TestDecompositionBadInput(t *testing.T) {
 		{`{"unset": [`, http.StatusBadRequest, ""},
 		// Over the answer's cap (2 000 bytes here): refused, not cut.
 		{`{"unset": ["spare_crystals"]}`, http.StatusUnprocessableEntity, "larger than 2000 bytes"},
+		// Over the body's cap (1 MiB).
+		{`{"unset": ["` + strings.Repeat("x", 1<<20) + `"]}`, http.StatusRequestEntityTooLarge, "larger than"},
 	} {
 		code, body := post(t, s, "/api/v1/decomposition", c.request)
 		if code != c.status || !strings.Contains(string(body), c.says) || !json.Valid(body) {
