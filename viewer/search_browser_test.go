@@ -300,6 +300,23 @@ func TestBrowserSearch(t *testing.T) {
 	if none.Status != "no_plan" || len(f.Path) != 0 || len(f.Visible) != len(none.Nodes) || !strings.Contains(f.End, "no plan") {
 		t.Errorf("no potion: status %s, path drawn %v, %d nodes, %q; want no_plan, no path, the trace's %d nodes, no plan", none.Status, f.Path, len(f.Visible), f.End, len(none.Nodes))
 	}
+
+	// Backward: the nodes are the facts still needed.
+	f = newTrace(t, tab, f.Seq, "reset", chromedp.Click(chromedp.ID("reset")))
+	f = newTrace(t, tab, f.Seq, "Kill", choose("goal", "Kill"))
+	f = newTrace(t, tab, f.Seq, "backward", choose("search", "backward"))
+	backward := traceOf(t, ts.URL, `{"goal": "Kill", "search": "backward"}`)
+	f = stepThrough(t, tab, backward, "Kill, backward", 2)
+	if path := slices.Sorted(slices.Values(backward.Path)); len(f.Visible) != len(backward.Nodes) || !slices.Equal(f.Path, path) || !strings.Contains(f.End, "cost 7") {
+		t.Errorf("backward: %d nodes, path %v, %q; want the trace's %d, %v, cost 7", len(f.Visible), f.Path, f.End, len(backward.Nodes), path)
+	}
+	at = centre(t, tab, `#search-graph g.node[data-node="0"]`)
+	if err := chromedp.Do(tab, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, at[0], at[1])); err != nil {
+		t.Fatal(err)
+	}
+	if f = searchShown(t, tab); !strings.HasPrefix(f.Node, "#0 · the goal") || !strings.Contains(f.Node, "needs:enemy_dead") {
+		t.Errorf("backward, the goal's node: %q, want it to need enemy_dead", f.Node)
+	}
 }
 
 // watchConsole fails the test on whatever the page writes to its console

@@ -144,7 +144,10 @@
 	}
 
 	function via(t, n) {
-		return n.parent < 0 ? 'the start' : n.action + ' from #' + n.parent;
+		// A backward search starts from the goal and regresses through the
+		// actions' effects.
+		if (n.parent < 0) return t.search === 'backward' ? 'the goal' : 'the start';
+		return n.action + ' from #' + n.parent;
 	}
 
 	// show draws step k: the classes of the nodes and edges, the state
@@ -185,7 +188,7 @@
 		actions.replaceChildren();
 		if (k === 0) {
 			took.textContent = t.nodes.length
-				? 'Before the first expansion: the open list holds the start, #0 (' + gHF(t.nodes[0]) + ').'
+				? 'Before the first expansion: the open list holds ' + via(t, t.nodes[0]) + ', #0 (' + gHF(t.nodes[0]) + ').'
 				: 'The search made no node.';
 		} else {
 			const n = t.nodes[taken];
