@@ -280,6 +280,7 @@ func TestBrowserSearch(t *testing.T) {
 	if f = searchShown(t, tab); f.Playing || f.Step != paused.Step {
 		t.Errorf("pause: playing %v, expansion %d 0.7 s after pausing at %d (the page plays one every 0.45 s)", f.Playing, f.Step, paused.Step)
 	}
+	screenshotOf(t, tab, "search-figure", "search-kill-paused")
 
 	// Figure 1's toggle re-traces: spare crystals off, GetCrystals first,
 	// about twice the expansions.
