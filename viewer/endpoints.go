@@ -258,17 +258,7 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "htn", Message: fmt.Sprintf("%s is an engine-model file (keys:): it has no htn section", f.Path)}
 	}
 	if q.HTN {
-		if q.Goal != "" {
-			return nil, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
-		}
-		steps, err := s.htnSteps(q.MaxSteps)
-		if err != nil {
-			return nil, err
-		}
-		if f.HTN == nil {
-			return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
-		}
-		start, err := q.state(f.GOAP)
+		steps, start, err := s.htnProblem(f, &q)
 		if err != nil {
 			return nil, err
 		}
@@ -302,6 +292,23 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 		report.WriteTraceJSON(w, &tr)
 		return nil
 	})
+}
+
+// htnProblem is an HTN trace or explain request's step limit and start
+// state, or why there is none.
+func (s *Server) htnProblem(f *domain.File, q *traceRequest) (int, goap.State, error) {
+	if q.Goal != "" {
+		return 0, goap.State{}, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
+	}
+	steps, err := s.htnSteps(q.MaxSteps)
+	if err != nil {
+		return 0, goap.State{}, err
+	}
+	if f.HTN == nil {
+		return 0, goap.State{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
+	}
+	start, err := q.state(f.GOAP)
+	return steps, start, err
 }
 
 func (s *Server) htnSteps(asked int) (int, error) {
@@ -457,17 +464,7 @@ func (s *Server) explain(body []byte) ([]byte, error) {
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "htn", Message: fmt.Sprintf("%s is an engine-model file (keys:): it has no htn section", f.Path)}
 	}
 	if q.HTN {
-		if q.Goal != "" {
-			return nil, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
-		}
-		steps, err := s.htnSteps(q.MaxSteps)
-		if err != nil {
-			return nil, err
-		}
-		if f.HTN == nil {
-			return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
-		}
-		start, err := q.state(f.GOAP)
+		steps, start, err := s.htnProblem(f, &q.traceRequest)
 		if err != nil {
 			return nil, err
 		}

@@ -408,12 +408,12 @@ func printChain(w io.Writer, pr engineProblem, res resolver.Result, err error) {
 			}
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "cost %s; %d chains expanded, %d generated\n", formatCost(res.Cost), res.Expanded, res.Generated)
+		fmt.Fprintf(w, "cost %s; %d chain%s expanded, %d generated\n", formatCost(res.Cost), res.Expanded, plural(res.Expanded), res.Generated)
 	case resolver.NoPlan:
 		fmt.Fprintln(w, "  no chain: no chain of capable actions reaches an action whose conditions all hold now")
 		fmt.Fprintf(w, "run 'ploy explain --goal %s' with the same flags to see why\n", pr.goal.Name())
 	default:
 		fmt.Fprintf(w, "  no chain: %s\n", errorText(err))
-		fmt.Fprintf(w, "%d chains expanded, %d generated\n", res.Expanded, res.Generated)
+		fmt.Fprintf(w, "%d chain%s expanded, %d generated\n", res.Expanded, plural(res.Expanded), res.Generated)
 	}
 }
