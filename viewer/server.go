@@ -204,6 +204,7 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/graph":         {http.MethodPost, work((*Server).graph)},
 		"/api/v1/lint":          {http.MethodPost, work((*Server).lint)},
 		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
+		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
