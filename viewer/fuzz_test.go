@@ -28,11 +28,12 @@ func FuzzRequest(f *testing.F) {
 	} {
 		f.Add(seed, uint8(0))
 	}
+	f.Add(`{"domain": "soldier", "set": ["at_cover"], "unset": ["gun_nearby", "hp_high"]}`, uint8(7)) // the tree
 	s, err := New(Config{MaxBudget: 2000, MaxTraceBudget: 500, MaxHTNSteps: 2000, MaxConcurrent: 1})
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph"}
+	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph", "/api/v1/tree"}
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		path := paths[int(which)%len(paths)]
 		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))

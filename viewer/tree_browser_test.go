@@ -148,4 +148,15 @@ func TestBrowserTree(t *testing.T) {
 	if tr.Status != "idle" || pl.Status != "no_plan" || f.Verdict != "neither" || f.TreeStatus != "idle ⚠" {
 		t.Errorf("both weapons off: APIs %s and %s, figure %s, tree %q; want idle, no_plan, neither, idle", tr.Status, pl.Status, f.Verdict, f.TreeStatus)
 	}
+
+	// The figure's own link to the combination: figure 1 follows it, and
+	// figure 5 shows the tree idle where GOAP plans.
+	f = newTree(t, tab, f.Seq, "the figure's example", chromedp.Click(chromedp.ID("tree-example")))
+	wantTree(t, ts.URL, f, "the figure's example", "gun_nearby")
+	if p := shown(t, tab); p.Domain != "soldier.yaml" || p.Goal != "KillPlayer" || slices.Contains(p.On, "gun_nearby") || !slices.Contains(p.On, "axe_nearby") {
+		t.Errorf("the figure's example: figure 1 on %s, %s, facts %q; want the soldier's KillPlayer, gun_nearby off, axe_nearby on", p.Domain, p.Goal, p.On)
+	}
+	if f.Verdict != "goap" || f.TreeStatus != "idle ⚠" {
+		t.Errorf("the figure's example: verdict %s, tree %q; want only GOAP acts, the tree idle", f.Verdict, f.TreeStatus)
+	}
 }
