@@ -92,6 +92,12 @@ func (b branchNode) Tick(a *agent.Agent) agent.Status {
 
 func (b branchNode) Halt(a *agent.Agent) { b.child.Halt(a) }
 
+// treeRequest is the body of tree: a domain and a start state.
+type treeRequest struct {
+	source
+	startRequest
+}
+
 type treeTick struct {
 	Tick    int      `json:"tick"`
 	Branch  string   `json:"branch"` // empty: no branch applied, the tree idles
@@ -112,12 +118,9 @@ type treeAnswer struct {
 // action does what its effects say, until the goal holds, a tick in which
 // no branch applies (idle), or maxTreeTicks.
 func (s *Server) tree(body []byte) ([]byte, error) {
-	var q htnRequest
+	var q treeRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
-	}
-	if q.MaxSteps != 0 {
-		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: the tree takes no such field")
 	}
 	f, err := s.stateSpace(q.source, "tree")
 	if err != nil {

@@ -126,7 +126,7 @@ func TestTreeBadInput(t *testing.T) {
 		{`{"domain": "soldier"`, 400, "", "malformed JSON"},
 		{`{"domain": "soldier", "goal": "KillPlayer"}`, 400, "goal", `unknown field "goal"`},
 		{`{"domain": "soldier", "unset": ["gun_naerby"]}`, 400, "unset", `did you mean "gun_nearby"?`},
-		{`{"domain": "soldier", "max_steps": 3}`, 400, "max_steps", "no such field"},
+		{`{"domain": "soldier", "max_steps": 3}`, 400, "max_steps", `unknown field "max_steps"`},
 		{`{}`, 422, "domain", "the tree is the soldier's and needs its fact player_alive"},
 		{`{"domain": "survivor"}`, 422, "domain", "engine-model file"},
 		{`{"source": "name: x\nfacts: [a]\n"}`, 422, "domain", "needs its fact player_alive"},

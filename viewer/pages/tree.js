@@ -90,7 +90,8 @@
 			if (!(await withGoal).has(q.domain)) throw new Error(q.domain + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
 			[tree, plan] = await Promise.all([
 				post('tree', state, controller.signal),
-				post('plan', Object.assign({ goal }, state), controller.signal),
+				// figure 1's search and heuristic too: the same planner
+				post('plan', Object.assign({ goal, search: q.search, heuristic: q.heuristic }, state), controller.signal),
 			]);
 		} catch (e) {
 			if (e.name === 'AbortError') return;
