@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"embed"
 	"html/template"
+	"io/fs"
 	"net/http"
+	"path"
 	"strconv"
 
 	"github.com/ploy-ai/ploy/domains"
@@ -74,7 +76,54 @@ func (s *Server) serveDomains(w http.ResponseWriter, r *http.Request) {
 	w.Write(b)
 }
 
-// serveIndex is the placeholder page: the domains offered and the API.
+// pageSecurity lets a page load only the server's own scripts, styles and
+// API: no inline script, nothing from elsewhere.
+const pageSecurity = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// assetTypes are the content types of the pages' static files, by
+// extension.
+var assetTypes = map[string]string{
+	".js":  "text/javascript; charset=utf-8",
+	".css": "text/css; charset=utf-8",
+	".png": "image/png",
+	".svg": "image/svg+xml",
+}
+
+// assetRoutes returns a GET route for each file of the embedded pages
+// directory but the index template, at /NAME.
+func assetRoutes() map[string]route {
+	routes := map[string]route{}
+	entries, err := fs.ReadDir(pages, "pages")
+	if err != nil {
+		panic("viewer: " + err.Error())
+	}
+	for _, e := range entries {
+		if e.Name() == "index.html" {
+			continue
+		}
+		contentType, ok := assetTypes[path.Ext(e.Name())]
+		if !ok {
+			panic("viewer: no content type for pages/" + e.Name())
+		}
+		body, err := pages.ReadFile("pages/" + e.Name())
+		if err != nil {
+			panic("viewer: " + err.Error())
+		}
+		routes["/"+e.Name()] = route{http.MethodGet, func(s *Server, w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			w.Header().Set("X-Content-Type-Options", "nosniff")
+			// Embedded in the binary, so the same until it is rebuilt:
+			// a browser asks again each load, cheaply.
+			w.Header().Set("Cache-Control", "no-cache")
+			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+			w.Write(body)
+		}}
+	}
+	return routes
+}
+
+// serveIndex is the web app's page: figure 1, the planner, with the
+// domains offered and the API.
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	var data struct {
 		Domains []domainJSON
@@ -91,6 +140,6 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
+	w.Header().Set("Content-Security-Policy", pageSecurity)
 	w.Write(buf.Bytes())
 }

@@ -193,16 +193,21 @@ func New(cfg Config) (*Server, error) {
 	}
 	sort.Strings(s.names)
 	s.routes = map[string]route{
-		"/":               {http.MethodGet, (*Server).serveIndex},
-		"/api/v1/domains": {http.MethodGet, (*Server).serveDomains},
-		"/api/v1/plan":    {http.MethodPost, work((*Server).plan)},
-		"/api/v1/htn":     {http.MethodPost, work((*Server).htn)},
-		"/api/v1/trace":   {http.MethodPost, work((*Server).trace)},
-		"/api/v1/explain": {http.MethodPost, work((*Server).explain)},
-		"/api/v1/resolve": {http.MethodPost, work((*Server).resolve)},
-		"/api/v1/graph":   {http.MethodPost, work((*Server).graph)},
-		"/api/v1/lint":    {http.MethodPost, work((*Server).lint)},
-		"/api/v1/arena":   {http.MethodPost, work((*Server).arena)},
+		"/":                     {http.MethodGet, (*Server).serveIndex},
+		"/api/v1/domains":       {http.MethodGet, (*Server).serveDomains},
+		"/api/v1/plan":          {http.MethodPost, work((*Server).plan)},
+		"/api/v1/htn":           {http.MethodPost, work((*Server).htn)},
+		"/api/v1/trace":         {http.MethodPost, work((*Server).trace)},
+		"/api/v1/decomposition": {http.MethodPost, work((*Server).decomposition)},
+		"/api/v1/explain":       {http.MethodPost, work((*Server).explain)},
+		"/api/v1/resolve":       {http.MethodPost, work((*Server).resolve)},
+		"/api/v1/graph":         {http.MethodPost, work((*Server).graph)},
+		"/api/v1/lint":          {http.MethodPost, work((*Server).lint)},
+		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
+		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
+	}
+	for path, rt := range assetRoutes() {
+		s.routes[path] = rt
 	}
 	return s, nil
 }

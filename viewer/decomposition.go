@@ -1,0 +1,158 @@
+package viewer
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// decompositionRow is one entry of an HTN trace as `ploy trace --htn
+// --format json` writes it, with what figure 3 shows beside it: the task
+// list and the predicted facts once the entry is done.
+type decompositionRow struct {
+	Step   int    `json:"step,omitempty"`
+	Kind   string `json:"kind"`
+	Task   string `json:"task"`
+	Method string `json:"method,omitempty"`
+	Number int32  `json:"number,omitempty"`
+	Holds  *bool  `json:"holds,omitempty"`
+	Depth  int32  `json:"depth"`
+	// Tasks is the task list, first task first; Facts the facts true in
+	// the predicted state.
+	Tasks []string `json:"tasks"`
+	Facts []string `json:"facts"`
+}
+
+// replayChoice is a method choice the replay can back out of: the task
+// list and the facts as they were before the method's subtasks went on.
+type replayChoice struct {
+	task   htn.Task
+	method int32
+	rest   []htn.Task
+	facts  goap.State
+}
+
+// decomposition answers POST /api/v1/decomposition: the HTN trace of the
+// root task (as /api/v1/trace with htn), each entry with the task list
+// and the predicted facts after it. The planner keeps neither in its
+// trace, so they are rebuilt here by replaying the trace against the
+// domain's methods and effects. The answer is held to the trace's size
+// cap, which also bounds the replay's work: each row written costs at
+// least as much as the copy of the task list it made.
+func (s *Server) decomposition(body []byte) ([]byte, error) {
+	var q htnRequest
+	if err := decode(body, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.load(q.source)
+	if err != nil {
+		return nil, err
+	}
+	if f.EngineModel() || f.HTN == nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the domain has no htn section", f.Path)}
+	}
+	steps, err := s.htnSteps(q.MaxSteps)
+	if err != nil {
+		return nil, err
+	}
+	start, err := q.state(f.GOAP)
+	if err != nil {
+		return nil, err
+	}
+	d := f.HTN
+	var tr htn.Trace
+	var res htn.Result
+	htn.NewPlanner(d).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
+	return s.traceAnswer(func(w *bufio.Writer) error {
+		g := d.GOAP()
+		plan := make([]string, len(res.Plan))
+		for i, a := range res.Plan {
+			plan[i] = g.ActionName(a)
+		}
+		head, err := json.Marshal(struct {
+			Status     string   `json:"status"`
+			Steps      int      `json:"steps"`
+			Backtracks int      `json:"backtracks"`
+			Plan       []string `json:"plan"`
+			MTR        []int32  `json:"mtr"`
+		}{res.Status.String(), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...)})
+		if err != nil {
+			return err
+		}
+		w.Write(head[:len(head)-1])
+		w.WriteString(`,"trace":[`)
+		list := []htn.Task{d.Root()} // first task first
+		facts := start.Clone()
+		var rest []htn.Task // the list after the last compound task taken
+		var restFacts goap.State
+		var choices []replayChoice
+		step := 0
+		for i, e := range tr.Steps {
+			row := decompositionRow{Kind: e.Kind.String(), Task: d.TaskName(e.Task), Depth: e.Depth}
+			if e.Kind != htn.Backtrack {
+				step++
+				row.Step = step
+				holds := e.Holds
+				row.Holds = &holds
+			}
+			if e.Kind != htn.TakeTask {
+				row.Method = d.MethodName(e.Task, int(e.Method))
+				row.Number = e.Method + 1
+			}
+			switch e.Kind {
+			case htn.TakeTask:
+				if len(list) == 0 || list[0] != e.Task {
+					return fmt.Errorf("viewer: the replay of the decomposition lost its way at entry %d", i+1)
+				}
+				list = list[1:]
+				if !e.Task.IsPrimitive() {
+					rest, restFacts = slices.Clone(list), facts.Clone()
+				} else if e.Holds {
+					g.Apply(e.Task.Action(), facts)
+				}
+			case htn.TestMethod:
+				if e.Holds {
+					choices = append(choices, replayChoice{e.Task, e.Method, rest, restFacts})
+					list = append(slices.Clone(d.Subtasks(e.Task, int(e.Method))), rest...)
+				}
+			case htn.Backtrack:
+				for len(choices) > 0 {
+					c := choices[len(choices)-1]
+					choices = choices[:len(choices)-1]
+					if c.task == e.Task && c.method == e.Method {
+						// The next method of the same task starts from here.
+						list, rest, facts, restFacts = slices.Clone(c.rest), c.rest, c.facts.Clone(), c.facts
+						break
+					}
+				}
+			}
+			row.Tasks = make([]string, len(list))
+			for j, t := range list {
+				row.Tasks[j] = d.TaskName(t)
+			}
+			row.Facts = []string{}
+			for j, name := range g.Facts() {
+				if facts.Has(goap.Fact(j)) {
+					row.Facts = append(row.Facts, name)
+				}
+			}
+			b, err := json.Marshal(row)
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				w.WriteByte(',')
+			}
+			if _, err := w.Write(b); err != nil {
+				return err // past the size cap: stop replaying
+			}
+		}
+		w.WriteString("]}\n")
+		return nil
+	})
+}

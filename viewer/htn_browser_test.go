@@ -1,0 +1,181 @@
+package viewer_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/ploy-ai/ploy/viewer"
+)
+
+// htnFigure is what figure 3 shows, read from the page.
+type htnFigure struct {
+	Seq        int      `json:"seq"`
+	Row        int      `json:"row"`
+	Rows       int      `json:"rows"`
+	Steps      int      `json:"steps"`
+	Backtracks int      `json:"backtracks"`
+	Shown      int      `json:"shown"`  // rows listed
+	Undone     int      `json:"undone"` // rows struck out by a backtrack
+	Plan       []string `json:"plan"`
+	Tasks      []string `json:"tasks"` // the task list shown
+	Facts      []string `json:"facts"` // the predicted facts shown
+	Count      string   `json:"count"`
+	Result     string   `json:"result"`
+	Error      string   `json:"error"`
+}
+
+const readHTN = `(() => {
+	const f = document.getElementById('htn-figure');
+	const d = f.dataset;
+	return {
+		seq: Number(d.seq), row: Number(d.row || 0), rows: Number(d.rows || 0),
+		steps: Number(d.steps || 0), backtracks: Number(d.backtracks || 0),
+		shown: f.querySelectorAll('#htn-rows li').length,
+		undone: f.querySelectorAll('#htn-rows li.undone').length,
+		plan: [...f.querySelectorAll('#htn-plan li')].map((e) => e.textContent),
+		tasks: [...f.querySelectorAll('#htn-tasks li:not(.empty)')].map((e) => e.textContent),
+		facts: [...f.querySelectorAll('#htn-facts li:not(.empty)')].map((e) => e.textContent),
+		count: document.getElementById('htn-count').textContent,
+		result: document.getElementById('htn-result').textContent,
+		error: document.getElementById('htn-error').textContent,
+	};
+})()`
+
+func htnShown(t *testing.T, tab context.Context) htnFigure {
+	t.Helper()
+	f, err := chromedp.Run(tab, chromedp.Evaluate[htnFigure](readHTN))
+	if err != nil {
+		t.Fatalf("reading figure 3: %v", err)
+	}
+	return f
+}
+
+// newHTN runs act and waits for figure 3 to show an answer newer than seq
+// (and figure 1 its own: the page is done moving).
+func newHTN(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) htnFigure {
+	t.Helper()
+	if err := chromedp.Do(tab, act); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	wait := fmt.Sprintf(`(() => {
+		const d = document.getElementById('htn-figure').dataset, p = document.getElementById('planner').dataset;
+		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
+	})()`, seq)
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("%s: figure 3 shows no new decomposition: %v", what, err)
+	}
+	return htnShown(t, tab)
+}
+
+// apiHTN is the trace API's answer with htn (`ploy trace --htn --format json`).
+type apiHTN struct {
+	Status     string
+	Steps      int
+	Backtracks int
+	Plan       []string
+	MTR        []int
+	Trace      []struct {
+		Step int
+		Kind string
+	}
+}
+
+// stepHTN clicks step once per row of the trace (its first clicks rows),
+// checking each click
+// shows one more row and the step it reached.
+func stepHTN(t *testing.T, tab context.Context, a apiHTN, name string, clicks int) htnFigure {
+	t.Helper()
+	f := htnShown(t, tab)
+	if f.Row != 0 || f.Rows != len(a.Trace) || f.Shown != 0 {
+		t.Fatalf("%s: figure 3 at row %d of %d with %d listed, want 0 of the trace's %d", name, f.Row, f.Rows, f.Shown, len(a.Trace))
+	}
+	step, backtracks := 0, 0
+	for k := 1; k <= clicks; k++ {
+		at := centre(t, tab, "#htn-stepper")
+		if err := chromedp.Do(tab, chromedp.MouseClickXY(at[0], at[1])); err != nil {
+			t.Fatalf("%s: step %d: %v", name, k, err)
+		}
+		if r := a.Trace[k-1]; r.Kind == "backtrack" {
+			backtracks++
+		} else {
+			step = r.Step
+		}
+		f = htnShown(t, tab)
+		if f.Row != k || f.Shown != k || f.Steps != step || f.Backtracks != backtracks {
+			t.Fatalf("%s: click %d shows row %d (%d listed), step %d, %d backtracks; want row %d, step %d, %d backtracks", name, k, f.Row, f.Shown, f.Steps, f.Backtracks, k, step, backtracks)
+		}
+	}
+	return f
+}
+
+// TestBrowserHTN drives figure 3: lesson 5's decomposition of the battle
+// mage, 13 steps, and with spare_crystals off 21 steps and 2 backtracks,
+// against the trace API's answers.
+func TestBrowserHTN(t *testing.T) {
+	s := newServer(t, viewer.Config{LoopbackOnly: true})
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	tab := browser(t, 20*time.Second)
+	defer watchConsole(t, tab)()
+
+	f := newHTN(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	mage := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}
+	var a apiHTN
+	if code, body := postTo(t, ts.URL, "/api/v1/trace", `{"htn": true}`); code != 200 || json.Unmarshal(body, &a) != nil {
+		t.Fatalf("the trace API: %d %s", code, body)
+	}
+	f = stepHTN(t, tab, a, "default", len(a.Trace))
+	if f.Steps != 13 || f.Backtracks != 0 || f.Undone != 0 || !slices.Equal(f.Plan, mage) || !strings.Contains(f.Result, "MTR 2, 2, 2") {
+		t.Errorf("default: step %d, %d backtracks, %d rows undone, plan %q, %q; want 13, 0, 0, %q, MTR 2, 2, 2", f.Steps, f.Backtracks, f.Undone, f.Plan, f.Result, mage)
+	}
+
+	// Spare crystals off: into Recharge in cover, backed out of twice.
+	f = newHTN(t, tab, f.Seq, "spare_crystals off", toggle("spare_crystals"))
+	if code, body := postTo(t, ts.URL, "/api/v1/trace", `{"htn": true, "unset": ["spare_crystals"]}`); code != 200 || json.Unmarshal(body, &a) != nil {
+		t.Fatalf("the trace API: %d %s", code, body)
+	}
+	// Up to the second backtrack: the plan so far is empty again, the
+	// rows since Recharge in cover struck out.
+	second := 0
+	for i, r := range a.Trace {
+		if r.Kind == "backtrack" {
+			second = i + 1
+		}
+	}
+	f = stepHTN(t, tab, a, "spare_crystals off, to the second backtrack", second)
+	if f.Backtracks != 2 || len(f.Plan) != 0 || f.Undone == 0 || len(f.Tasks) != 0 || !slices.Equal(f.Facts, []string{"potion_at_shrine", "healthy"}) {
+		t.Errorf("after the second backtrack: %d backtracks, plan so far %q, %d rows undone, tasks %q, facts %q; want 2, none, some, none, the start's", f.Backtracks, f.Plan, f.Undone, f.Tasks, f.Facts)
+	}
+	// One more: Fight's third method puts GetCrystals first.
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("htn-stepper"))); err != nil {
+		t.Fatal(err)
+	}
+	if f = htnShown(t, tab); !slices.Equal(f.Tasks, []string{"GetCrystals", "CloseIn", "TakeCover", "Recharge", "CastBolt"}) {
+		t.Errorf("RestockFirst: task list %q, want its subtasks", f.Tasks)
+	}
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("htn-reset"))); err != nil {
+		t.Fatal(err)
+	}
+	f = stepHTN(t, tab, a, "spare_crystals off", len(a.Trace))
+	if want := append([]string{"GetCrystals"}, mage...); f.Steps != 21 || f.Backtracks != 2 || !slices.Equal(f.Plan, want) || !strings.Contains(f.Result, "MTR 2, 3, 2") {
+		t.Errorf("spare_crystals off: step %d, %d backtracks, plan %q, %q; want 21, 2, %q, MTR 2, 3, 2", f.Steps, f.Backtracks, f.Plan, f.Result, want)
+	}
+	if !slices.Contains(f.Facts, "enemy_dead") || len(f.Tasks) != 0 {
+		t.Errorf("spare_crystals off, at the end: facts %q, tasks %q; want enemy_dead, no task", f.Facts, f.Tasks)
+	}
+	screenshotOf(t, tab, "htn-figure", "htn-crystals-off")
+
+	// A domain without an htn section says so.
+	f = newHTN(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))
+	if !strings.Contains(f.Error, "no htn section") {
+		t.Errorf("the soldier: %q, want that it has no htn section", f.Error)
+	}
+}

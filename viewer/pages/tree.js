@@ -1,0 +1,111 @@
+// Figure 5, GOAP against a behaviour tree (seed 001 fig. 4): figure 1's
+// start state drives both. The soldier's behaviour tree, ticked by the
+// agent runtime on the server (POST /api/v1/tree), beside GOAP's plan for
+// the same goal (POST /api/v1/plan); the page says which of the two acts.
+'use strict';
+
+(function () {
+	const $ = (id) => document.getElementById(id);
+	const figure = $('tree-figure');
+	const goal = 'KillPlayer'; // the goal the soldier's tree is written for
+	let latest = 0;
+	let inFlight = null;
+
+	function html(name, cls, text) {
+		const e = document.createElement(name);
+		if (cls) e.className = cls;
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
+	async function post(path, body, signal) {
+		const r = await fetch('/api/v1/' + path, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+			signal,
+		});
+		const answer = await r.json();
+		if (!r.ok) throw new Error(answer.error || (path + ': ' + r.status));
+		return answer;
+	}
+
+	// verdict says which of the two acts: the tree when it reaches the
+	// goal, GOAP when it finds a plan.
+	function verdict(tree, plan) {
+		const treeActs = tree.status === 'done', goapActs = plan.status === 'found';
+		if (treeActs && goapActs) return ['both', 'Both act: the tree and GOAP both kill the player.'];
+		if (goapActs) return ['goap', 'Only GOAP acts: the tree idles on a combination its author did not anticipate, while GOAP finds a route.'];
+		if (treeActs) return ['tree', 'Only the tree acts.'];
+		return ['neither', 'Neither acts: no route to the goal exists, and GOAP says so.'];
+	}
+
+	function show(tree, plan) {
+		const ran = new Set(tree.ticks.map((t) => t.branch).filter((b) => b));
+		$('tree-branches').replaceChildren(...tree.tree.map((b) => {
+			const li = html('li', ran.has(b.name) ? 'ran' : '');
+			li.append(html('span', 'branch-name', b.name), html('span', 'branch-does', b.does));
+			return li;
+		}));
+		$('tree-ticks').replaceChildren(...tree.ticks.map((t) => {
+			const li = html('li', t.branch ? '' : 'idle');
+			li.append(html('span', 'tick-n', 'tick ' + t.tick),
+				t.branch ? (t.branch + ': ' + (t.actions.length ? t.actions.join(' → ') : 'nothing to do'))
+					: 'idle ⚠ no branch applies');
+			return li;
+		}));
+		const treeActs = tree.status === 'done';
+		$('tree-status').className = 'badge ' + (treeActs ? 'acts' : 'idle');
+		$('tree-status').textContent = treeActs ? 'kills the player in ' + tree.steps.length + (tree.steps.length === 1 ? ' step' : ' steps')
+			: tree.status === 'idle' ? 'idle ⚠' : 'still going after ' + tree.ticks.length + ' ticks';
+		const goapActs = plan.status === 'found';
+		$('tree-goap-status').className = 'badge ' + (goapActs ? 'acts' : 'idle');
+		$('tree-goap-status').textContent = goapActs ? 'plans' : 'no plan';
+		$('tree-goap-summary').textContent = goapActs
+			? plan.plan.length + (plan.plan.length === 1 ? ' step' : ' steps') + ' · cost ' + plan.cost
+			: 'no plan: ' + plan.status.replace('_', ' ') + ' (' + plan.expanded + ' expanded)';
+		$('tree-goap-plan').replaceChildren(...plan.plan.map((a) => {
+			const li = html('li');
+			li.append(html('span', 'action', a));
+			return li;
+		}));
+		const [who, text] = verdict(tree, plan);
+		$('tree-verdict').textContent = text;
+		$('tree-verdict').className = 'summary ' + (who === 'both' ? 'acts' : 'none');
+		figure.dataset.verdict = who;
+	}
+
+	// withGoal: the domains that have the tree's goal; the others are not
+	// asked (the tree is the soldier's).
+	const withGoal = fetch('/api/v1/domains').then((r) => r.json()).then((a) => new Set(a.domains.filter((d) => d.goals.includes(goal)).map((d) => d.name)));
+
+	async function load(q) {
+		const seq = ++latest;
+		figure.dataset.sent = String(seq);
+		if (inFlight) inFlight.abort();
+		const controller = inFlight = new AbortController();
+		const state = { domain: q.domain, set: q.set, unset: q.unset };
+		let tree, plan, error;
+		try {
+			if (!(await withGoal).has(q.domain)) throw new Error(q.domain + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
+			[tree, plan] = await Promise.all([
+				post('tree', state, controller.signal),
+				// figure 1's search and heuristic too: the same planner
+				post('plan', Object.assign({ goal, search: q.search, heuristic: q.heuristic }, state), controller.signal),
+			]);
+		} catch (e) {
+			if (e.name === 'AbortError') return;
+			error = e.message;
+		}
+		if (seq !== latest) return;
+		inFlight = null;
+		$('tree-error').hidden = !error;
+		$('tree-error').textContent = error || '';
+		$('tree-body').hidden = !!error;
+		if (!error) show(tree, plan);
+		else delete figure.dataset.verdict;
+		figure.dataset.seq = String(seq);
+	}
+
+	document.addEventListener('ploy:problem', (e) => load(e.detail));
+})();

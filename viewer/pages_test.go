@@ -1,0 +1,54 @@
+package viewer_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/viewer"
+)
+
+// TestPageAssets checks what the browser relies on before any script
+// runs: the assets served with their types, and a page that may run only
+// the server's own script.
+func TestPageAssets(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	for path, want := range map[string]string{
+		"/planner.js": "text/javascript; charset=utf-8",
+		"/style.css":  "text/css; charset=utf-8",
+	} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
+		if w.Code != 200 || w.Header().Get("Content-Type") != want || w.Body.Len() == 0 {
+			t.Errorf("GET %s: %d, %q, %d bytes; want 200, %q and the file", path, w.Code, w.Header().Get("Content-Type"), w.Body.Len(), want)
+		}
+		w = httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest("POST", path, nil))
+		if w.Code != http.StatusMethodNotAllowed {
+			t.Errorf("POST %s: %d, want 405", path, w.Code)
+		}
+	}
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/", nil))
+	csp := w.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'none'", "script-src 'self'", "connect-src 'self'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("the page's Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "unsafe-eval") {
+		t.Errorf("the page's Content-Security-Policy %q allows inline code", csp)
+	}
+	page := w.Body.String()
+	for _, ref := range []string{`src="/planner.js"`, `href="/style.css"`} {
+		if !strings.Contains(page, ref) {
+			t.Errorf("the page does not load %s", ref)
+		}
+	}
+	// Only the soldier and the battle mage can be planned with GOAP: the
+	// picker offers those, not the engine-model files.
+	if !strings.Contains(page, `<option value="soldier.yaml">`) || strings.Contains(page, `<option value="survivor.yaml"`) {
+		t.Errorf("the domain picker should offer the state-space domains only:\n%s", page)
+	}
+}
