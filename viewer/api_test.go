@@ -211,9 +211,9 @@ func TestInvalidSourceIsPositioned(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	src := "name: bad\nfacts: [a]\nactions:\n  - name: A\n    effects: {b: true}\n    cost: 1\ngoals:\n  - name: G\n    conditions: {a: true}\n"
 	body, _ := json.Marshal(map[string]string{"source": src, "goal": "G"})
-	for _, path := range []string{"/api/v1/plan", "/api/v1/lint", "/api/v1/htn", "/api/v1/trace", "/api/v1/arena"} {
+	for _, path := range []string{"/api/v1/plan", "/api/v1/lint", "/api/v1/htn", "/api/v1/trace", "/api/v1/arena", "/api/v1/domain"} {
 		b := body
-		if path == "/api/v1/lint" || path == "/api/v1/arena" || path == "/api/v1/htn" {
+		if path == "/api/v1/lint" || path == "/api/v1/arena" || path == "/api/v1/htn" || path == "/api/v1/domain" {
 			b, _ = json.Marshal(map[string]string{"source": src})
 		}
 		code, got := post(t, s, path, string(b))
@@ -382,6 +382,57 @@ func BenchmarkPlanHandler(b *testing.B) {
 		s.ServeHTTP(w, r)
 		if w.Code != http.StatusOK {
 			b.Fatal(w.Code, w.Body)
+		}
+	}
+}
+
+// TestDescribe checks POST /api/v1/domain: an offered domain, by its name
+// or its short name, is described as GET /api/v1/domains describes it,
+// and the same text pasted is described alike but for its name and
+// origin.
+func TestDescribe(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/domains", nil))
+	var list struct{ Domains []json.RawMessage }
+	if err := json.Unmarshal(w.Body.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	offered := map[string]string{}
+	for _, d := range list.Domains {
+		var named struct{ Name string }
+		json.Unmarshal(d, &named)
+		offered[named.Name] = string(d) + "\n"
+	}
+	for _, c := range []struct{ body, want string }{
+		{`{"domain": "soldier.yaml"}`, "soldier.yaml"},
+		{`{"domain": "soldier"}`, "soldier.yaml"},
+		{`{}`, "battlemage.yaml"},
+		{`{"domain": "survivor"}`, "survivor.yaml"},
+	} {
+		code, got := post(t, s, "/api/v1/domain", c.body)
+		if code != 200 || string(got) != offered[c.want] {
+			t.Errorf("%s: %d %s, want GET /api/v1/domains' %s", c.body, code, got, offered[c.want])
+		}
+	}
+	src, _ := fs.ReadFile(domains.Files, "soldier.yaml")
+	code, got := post(t, s, "/api/v1/domain", string(mustJSON(map[string]string{"source": string(src)})))
+	want := strings.Replace(strings.Replace(offered["soldier.yaml"], `"name":"soldier.yaml"`, `"name":"\u003csource\u003e"`, 1), `"shipped":true`, `"shipped":false`, 1)
+	if code != 200 || string(got) != want {
+		t.Errorf("the soldier pasted: %d %s, want %s", code, got, want)
+	}
+	for _, c := range []struct {
+		body string
+		code int
+		says string
+	}{
+		{`{"domain": "soldir"}`, 404, `did you mean \"soldier\"?`},
+		{`{"domain": "soldier", "source": "x"}`, 400, "not both"},
+		{`{"goal": "Kill"}`, 400, `unknown field \"goal\"`},
+	} {
+		code, got := post(t, s, "/api/v1/domain", c.body)
+		if code != c.code || !strings.Contains(string(got), c.says) {
+			t.Errorf("%s: %d %s, want %d saying %s", c.body, code, got, c.code, c.says)
 		}
 	}
 }

@@ -178,7 +178,11 @@ func planSummary(t *testing.T, server, request string) string {
 	if a.Status != "found" {
 		return "no plan · " + counts
 	}
-	return fmt.Sprintf("%d steps · cost %g · %s", len(a.Plan), a.Cost, counts)
+	steps := "steps"
+	if len(a.Plan) == 1 {
+		steps = "step"
+	}
+	return fmt.Sprintf("%d %s · cost %g · %s", len(a.Plan), steps, a.Cost, counts)
 }
 
 // postTo sends request to the server at URL server, over the network as

@@ -37,7 +37,7 @@ func FuzzRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph", "/api/v1/tree", "/api/v1/decomposition"}
+	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph", "/api/v1/tree", "/api/v1/decomposition", "/api/v1/domain"}
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		path := paths[int(which)%len(paths)]
 		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))

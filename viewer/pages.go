@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 )
 
@@ -33,8 +34,12 @@ type domainJSON struct {
 }
 
 func (s *Server) describe(name string) domainJSON {
-	f := s.files[name]
-	out := domainJSON{Name: name, Kind: "state-space", Shipped: !s.started[name], Goals: []string{}}
+	return describeFile(name, s.files[name], !s.started[name])
+}
+
+// describeFile describes f, offered as name.
+func describeFile(name string, f *domain.File, shipped bool) domainJSON {
+	out := domainJSON{Name: name, Kind: "state-space", Shipped: shipped, Goals: []string{}}
 	if f.EngineModel() {
 		out.Kind = "engine-model"
 		for _, g := range f.ResolverSpec.Goals {
@@ -74,6 +79,31 @@ func (s *Server) serveDomains(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	w.Write(b)
+}
+
+// describeSource answers POST /api/v1/domain: the description GET
+// /api/v1/domains gives an offered domain, for a domain named in the body
+// or pasted into it, so that a page can build its controls for a pasted
+// domain; a source with errors gets them with their positions.
+func (s *Server) describeSource(body []byte) ([]byte, error) {
+	var q source
+	if err := decode(body, &q); err != nil {
+		return nil, err
+	}
+	f, err := s.load(q)
+	if err != nil {
+		return nil, err
+	}
+	name := q.Domain
+	switch {
+	case q.Source != "":
+		name = sourceName
+	case name == "":
+		name = domains.Default
+	case s.files[name] == nil:
+		name += ".yaml" // load found it by its short name
+	}
+	return line(describeFile(name, f, q.Source == "" && !s.started[name]))
 }
 
 // pageSecurity lets a page load only the server's own scripts, styles and

@@ -322,8 +322,10 @@ func TestBrowserSearch(t *testing.T) {
 
 // watchConsole fails the test on whatever the page writes to its console
 // (an exception, a refused request, a violation of the page's
-// Content-Security-Policy); call the function it returns at the end.
-func watchConsole(t *testing.T, tab context.Context) func() {
+// Content-Security-Policy); call the function it returns at the end. A
+// message holding one of expected is the browser's note of a refusal the
+// test provokes: each expected must be seen exactly once.
+func watchConsole(t *testing.T, tab context.Context, expected ...string) func() {
 	var mu sync.Mutex
 	var console []string
 	listen, stopListening := context.WithCancel(tab)
@@ -343,8 +345,18 @@ func watchConsole(t *testing.T, tab context.Context) func() {
 	return func() {
 		stopListening()
 		<-listened
+	next:
 		for _, m := range console {
+			for i, e := range expected {
+				if strings.Contains(m, e) {
+					expected = slices.Delete(expected, i, i+1)
+					continue next
+				}
+			}
 			t.Errorf("the page's console: %s", m)
+		}
+		for _, e := range expected {
+			t.Errorf("the page's console does not say %q", e)
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package viewer is ploy's web app: an http.Handler that answers the JSON
 // API under /api/v1/ (plan, htn, trace, explain, lint, arena, resolve,
-// graph) with the bytes of the matching command's --json output, and
-// serves the embedded pages. `ploy serve` runs it; a program can mount it
+// graph with the bytes of the matching command's --json output; domains,
+// domain, decomposition and tree for the figures alone), and serves the
+// embedded pages, one panel per figure of the seeds. `ploy serve` runs it; a program can mount it
 // in its own server.
 //
 // The handler reads no file after New: the domains it offers are the
@@ -195,6 +196,7 @@ func New(cfg Config) (*Server, error) {
 	s.routes = map[string]route{
 		"/":                     {http.MethodGet, (*Server).serveIndex},
 		"/api/v1/domains":       {http.MethodGet, (*Server).serveDomains},
+		"/api/v1/domain":        {http.MethodPost, work((*Server).describeSource)},
 		"/api/v1/plan":          {http.MethodPost, work((*Server).plan)},
 		"/api/v1/htn":           {http.MethodPost, work((*Server).htn)},
 		"/api/v1/trace":         {http.MethodPost, work((*Server).trace)},

@@ -116,8 +116,6 @@
 			: 'No plan: ' + t.status.replace('_', ' ') + '.';
 	}
 
-	// withHTN: the names of the domains that have an htn section.
-	const withHTN = fetch('/api/v1/domains').then((r) => r.json()).then((a) => new Set(a.domains.filter((d) => d.htn).map((d) => d.name)));
 
 	async function load(q) {
 		const seq = ++latest;
@@ -126,11 +124,11 @@
 		const controller = inFlight = new AbortController();
 		let t, error;
 		try {
-			if (!(await withHTN).has(q.domain)) throw new Error(q.domain + ' has no htn section: nothing to decompose');
+			if (!q.described.htn) throw new Error((q.domain || 'your domain') + ' has no htn section: nothing to decompose');
 			const r = await fetch('/api/v1/decomposition', {
 				method: 'POST',
 				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ domain: q.domain, set: q.set, unset: q.unset }),
+				body: JSON.stringify({ domain: q.domain, source: q.source, set: q.set, unset: q.unset }),
 				signal: controller.signal,
 			});
 			const answer = await r.json();

@@ -26,9 +26,132 @@
 			throw new Error(path + ': ' + r.status + ' ' + r.statusText);
 		}
 		if (!r.ok) {
-			throw new Error(answer.error || (path + ': ' + r.status));
+			const e = new Error(answer.error || (path + ': ' + r.status));
+			e.answer = answer; // errors with positions, for a pasted domain
+			throw e;
 		}
 		return answer;
+	}
+
+	// A pasted or opened domain is offered as "<source>", the name its
+	// errors carry; its text stays in the tab's session storage, so that a
+	// reload keeps it as the address keeps the controls.
+	const pasted = '<source>';
+	const storeKey = 'ploy.source';
+	const maxSource = 1 << 20; // the server's body cap; the JSON around it counts too
+	let sourceFile = 'your-domain.yaml'; // the command line's name for it
+
+	function sourceStatus(kind, text) {
+		const status = $('source-status');
+		status.className = 'hint ' + kind;
+		status.textContent = text;
+	}
+
+	// lineOffset is the index in text of line (1-based) and column
+	// (1-based, in characters), for putting the cursor on an error.
+	function lineOffset(text, line, column) {
+		let at = 0;
+		for (let l = 1; l < line; l++) {
+			const next = text.indexOf('\n', at);
+			if (next < 0) return text.length;
+			at = next + 1;
+		}
+		const end = text.indexOf('\n', at);
+		const lineText = [...text.slice(at, end < 0 ? text.length : end)];
+		return at + lineText.slice(0, Math.max(0, (column || 1) - 1)).join('').length;
+	}
+
+	// showSourceErrors lists a source's errors, each under a copy of its
+	// line with a caret at its column, as a compiler would; clicking the
+	// position puts the editor's cursor there.
+	function showSourceErrors(text, answer) {
+		const box = $('source-errors');
+		const lines = text.split('\n');
+		const head = document.createElement('p');
+		head.textContent = answer.error || 'the domain has errors';
+		const items = (answer.errors || []).map((err) => {
+			const item = document.createElement('div');
+			item.className = 'source-error';
+			item.dataset.line = err.line || 0;
+			item.dataset.column = err.column || 0;
+			const at = document.createElement('button');
+			at.type = 'button';
+			at.className = 'at';
+			at.textContent = err.line ? err.line + ':' + (err.column || 1) : 'file';
+			at.addEventListener('click', () => {
+				const editor = $('source');
+				const offset = lineOffset(editor.value, err.line || 1, err.column || 1);
+				editor.focus();
+				editor.setSelectionRange(offset, offset);
+			});
+			const message = document.createElement('span');
+			message.className = 'message';
+			message.textContent = ' ' + err.message;
+			item.append(at, message);
+			if (err.line && err.line <= lines.length) {
+				const pre = document.createElement('pre');
+				const number = String(err.line);
+				const ln = document.createElement('span');
+				ln.className = 'ln';
+				ln.textContent = number + ' │ ';
+				const caret = document.createElement('span');
+				caret.className = 'caret';
+				// The caret sits under the column, tabs kept so that it
+				// lines up with the copy of the line above it.
+				const before = [...lines[err.line - 1]].slice(0, Math.max(0, (err.column || 1) - 1));
+				const pad = before.map((c) => (c === '\t' ? '\t' : ' ')).join('');
+				caret.textContent = '\n' + ' '.repeat(number.length + 3) + pad + '^';
+				pre.append(ln, lines[err.line - 1], caret);
+				item.append(pre);
+			}
+			return item;
+		});
+		if (answer.more_errors) {
+			const more = document.createElement('p');
+			more.textContent = '… and ' + answer.more_errors + ' more';
+			items.push(more);
+		}
+		box.replaceChildren(head, ...items);
+		box.hidden = false;
+	}
+
+	// loadSource asks the server to read text as a domain (POST
+	// /api/v1/domain): its errors are shown under their lines; a domain
+	// without errors is offered as "<source>" and planned at once.
+	// keepControls keeps the controls the address names (a reload).
+	async function loadSource(text, started, keepControls) {
+		sessionStorage.setItem(storeKey, text);
+		sessionStorage.setItem(storeKey + '.file', sourceFile);
+		if (text.trim() === '') {
+			sourceStatus('bad', 'nothing to load: paste a domain or open a file');
+			return;
+		}
+		sourceStatus('', 'loading…');
+		let d;
+		try {
+			d = await api('domain', { source: text });
+		} catch (e) {
+			figure.dataset.sourceErrors = String((e.answer && e.answer.errors || []).length);
+			if (e.answer) showSourceErrors(text, e.answer);
+			else {
+				$('source-errors').hidden = true;
+			}
+			sourceStatus('bad', e.answer && e.answer.errors ? 'not loaded: ' + e.answer.errors.length + (e.answer.more_errors ? '+' : '') + ' error' + (e.answer.errors.length === 1 ? '' : 's') + ' below' : 'not loaded: ' + e.message);
+			return;
+		}
+		figure.dataset.sourceErrors = '0';
+		$('source-errors').hidden = true;
+		if (d.kind !== 'state-space') {
+			sourceStatus('bad', 'an engine-model domain (keys:): this figure plans state-space domains (facts:)');
+			return;
+		}
+		d.source = text;
+		domains.set(pasted, d);
+		sourceStatus('ok', 'loaded: ' + d.facts.length + ' facts, ' + d.goals.length + ' goals' + (d.htn ? ', an HTN' : ''));
+		$('domain').value = pasted;
+		if (keepControls) recall();
+		else showDomain();
+		replan(started);
 	}
 
 	function option(value, selected) {
@@ -64,7 +187,12 @@
 	function request() {
 		const d = domains.get($('domain').value);
 		const initial = new Set(d.initial);
-		const q = { domain: d.name, goal: $('goal').value, search: $('search').value, heuristic: $('heuristic').value, set: [], unset: [] };
+		const q = { goal: $('goal').value, search: $('search').value, heuristic: $('heuristic').value, set: [], unset: [] };
+		if (d.name === pasted) q.source = d.source;
+		else q.domain = d.name;
+		// The domain's description rides along for the other figures
+		// (has it an HTN, which goals), out of the JSON they send.
+		Object.defineProperty(q, 'described', { value: d });
 		for (const box of $('facts').querySelectorAll('input[data-fact]')) {
 			const name = box.dataset.fact;
 			if (box.checked && !initial.has(name)) q.set.push(name);
@@ -77,7 +205,7 @@
 	// (#domain=soldier.yaml&goal=KillPlayer&unset=axe_nearby,gun_nearby),
 	// so that a figure can be linked to and survives a reload.
 	function remember(q) {
-		const p = new URLSearchParams({ domain: q.domain, goal: q.goal });
+		const p = new URLSearchParams({ domain: q.domain || pasted, goal: q.goal });
 		if (q.set.length) p.set('set', q.set.join(','));
 		if (q.unset.length) p.set('unset', q.unset.join(','));
 		if (q.search !== 'forward') p.set('search', q.search);
@@ -94,7 +222,10 @@
 	// offer are ignored.
 	function recall() {
 		const p = new URLSearchParams(location.hash.slice(1));
-		pick($('domain'), p.get('domain'));
+		// "<source>" is offered once a pasted domain has loaded.
+		if (p.get('domain') !== pasted || domains.has(pasted)) pick($('domain'), p.get('domain'));
+		if ($('domain').value === pasted && !domains.has(pasted)) $('domain').selectedIndex = 0;
+		$('source-panel').hidden = $('domain').value !== pasted;
 		showDomain();
 		pick($('goal'), p.get('goal'));
 		pick($('search'), p.get('search'));
@@ -112,7 +243,7 @@
 	}
 
 	function command(q) {
-		const words = ['ploy', 'plan', q.domain, '--goal', q.goal];
+		const words = ['ploy', 'plan', q.domain || sourceFile, '--goal', q.goal];
 		if (q.set.length) words.push('--set', q.set.join(','));
 		if (q.unset.length) words.push('--unset', q.unset.join(','));
 		if (q.search !== 'forward') words.push('--search', q.search);
@@ -232,7 +363,40 @@
 		};
 	}
 
-	$('domain').addEventListener('change', act(showDomain));
+	$('domain').addEventListener('change', () => {
+		const own = $('domain').value === pasted;
+		$('source-panel').hidden = !own;
+		if (own && !domains.has(pasted)) {
+			// Nothing loaded yet: the page waits for the text.
+			$('facts').replaceChildren();
+			$('goal').replaceChildren();
+			$('summary').className = 'summary none';
+			$('summary').textContent = 'paste a domain or open a file, then load it';
+			$('plan').replaceChildren();
+			$('source').focus();
+			return;
+		}
+		act(showDomain)();
+	});
+	$('source-load').addEventListener('click', () => loadSource($('source').value, performance.now()));
+	$('source').addEventListener('keydown', (e) => {
+		if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+			e.preventDefault();
+			loadSource($('source').value, performance.now());
+		}
+	});
+	$('source-file').addEventListener('change', async () => {
+		const file = $('source-file').files[0];
+		if (!file) return;
+		if (file.size > maxSource) {
+			sourceStatus('bad', file.name + ' is ' + file.size + ' bytes: the server takes at most ' + maxSource);
+			return;
+		}
+		const text = await file.text();
+		$('source').value = text;
+		sourceFile = file.name;
+		loadSource(text, performance.now());
+	});
 	$('reset').addEventListener('click', act(resetFacts));
 	for (const id of ['facts', 'goal', 'search', 'heuristic']) {
 		$(id).addEventListener('change', act(() => {}));
@@ -250,6 +414,17 @@
 		} catch (e) {
 			$('summary').textContent = 'cannot list the domains: ' + e.message;
 			return;
+		}
+		const saved = sessionStorage.getItem(storeKey);
+		if (saved !== null) {
+			$('source').value = saved;
+			sourceFile = sessionStorage.getItem(storeKey + '.file') || sourceFile;
+			if (new URLSearchParams(location.hash.slice(1)).get('domain') === pasted) {
+				$('domain').value = pasted;
+				$('source-panel').hidden = false;
+				await loadSource(saved, started, true);
+				return;
+			}
 		}
 		recall();
 		replan(started);

@@ -75,19 +75,16 @@
 		figure.dataset.verdict = who;
 	}
 
-	// withGoal: the domains that have the tree's goal; the others are not
-	// asked (the tree is the soldier's).
-	const withGoal = fetch('/api/v1/domains').then((r) => r.json()).then((a) => new Set(a.domains.filter((d) => d.goals.includes(goal)).map((d) => d.name)));
 
 	async function load(q) {
 		const seq = ++latest;
 		figure.dataset.sent = String(seq);
 		if (inFlight) inFlight.abort();
 		const controller = inFlight = new AbortController();
-		const state = { domain: q.domain, set: q.set, unset: q.unset };
+		const state = { domain: q.domain, source: q.source, set: q.set, unset: q.unset };
 		let tree, plan, error;
 		try {
-			if (!(await withGoal).has(q.domain)) throw new Error(q.domain + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
+			if (!q.described.goals.includes(goal)) throw new Error((q.domain || 'your domain') + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
 			[tree, plan] = await Promise.all([
 				post('tree', state, controller.signal),
 				// figure 1's search and heuristic too: the same planner
