@@ -42,6 +42,9 @@ type File struct {
 	// changes at run time, not only actions. Lint takes both their values
 	// as reachable.
 	Sensed []goap.Fact
+	// Agents are the agent kinds of the file's agents: section, in its
+	// order (docs/agents.md).
+	Agents []*Agent
 	// Resolver, ResolverSpec and World are set for an engine-model file
 	// (one with keys: instead of facts:), and Spec, GOAP, HTN and Sensed
 	// are then empty: the file is for package resolver, not goap.
@@ -295,6 +298,7 @@ type loader struct {
 	// htn's verdicts on them would repeat what was already said.
 	broken []string
 	sensed []string // the sensed key's names, sensed[i] at path "sensed[i]"
+	agents []agentSpec
 	// factMaps are every fact map read, by path, so that unknown facts
 	// are found and reported here, each once, before the planners see
 	// them.
@@ -713,7 +717,7 @@ func (l *loader) document(body ast.Node) {
 		l.engineDocument(entries)
 		return
 	}
-	f := l.fields(entries, "the domain", "name", "facts", "initial", "sensed", "actions", "goals", "htn")
+	f := l.fields(entries, "the domain", "name", "facts", "initial", "sensed", "actions", "goals", "htn", "agents")
 	top := Pos{Line: 1, Col: 1}
 	if len(entries) > 0 {
 		top = position(entries[0].Key)
@@ -757,6 +761,9 @@ func (l *loader) document(body ast.Node) {
 	if mv, ok := f["htn"]; ok {
 		l.htnSection(mv)
 	}
+	if mv, ok := f["agents"]; ok {
+		l.agentsSection(mv)
+	}
 }
 
 // laterKey returns whichever of two keys comes later in the file.
@@ -770,6 +777,9 @@ func laterKey(a, b *ast.MappingValueNode) ast.Node {
 
 // factWord names what a fact map's entries are, by the map's last key.
 func factWord(path string) string {
+	if strings.HasPrefix(path, "agents[") && strings.HasSuffix(path, "].when") {
+		return "agent condition"
+	}
 	switch path[strings.LastIndexByte(path, '.')+1:] {
 	case "initial":
 		return "initial fact"
@@ -1075,6 +1085,7 @@ func (l *loader) build(f *File) {
 	}
 	f.GOAP, f.HTN = g, h
 	f.Sensed = l.resolveSensed(g)
+	f.Agents = l.buildAgents(g, h)
 }
 
 // dropUnknownFacts reports each fact named in a fact map but not declared,

@@ -1,0 +1,150 @@
+package domain_test
+
+import (
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// TestSoldierPersonalities checks seed 001 §5 as the soldier file ships
+// it: the offensive soldier goes for the kill first and the defensive one
+// for cover; given the kill as goal, the offensive one shoots (cost 9) and
+// the defensive one, seeing shooting dearer, fights with the axe (cost
+// 10, against 11 for its gun plan).
+func TestSoldierPersonalities(t *testing.T) {
+	f := loadShipped(t, "soldier.yaml")
+	g := f.GOAP
+	var names []string
+	for _, a := range f.Agents {
+		names = append(names, a.Name)
+	}
+	if !slices.Equal(names, []string{"offensive", "defensive"}) {
+		t.Fatalf("agents %q, want offensive and defensive", names)
+	}
+	offensive, _ := f.Agent("offensive")
+	defensive, _ := f.Agent("defensive")
+	if offensive.Profile != nil {
+		t.Error("the offensive soldier changes no cost, yet has a profile")
+	}
+	state := func(set ...string) goap.State {
+		s := g.Initial()
+		for _, name := range set {
+			neg := strings.HasPrefix(name, "!")
+			fact, ok := g.Fact(strings.TrimPrefix(name, "!"))
+			if !ok {
+				t.Fatalf("no fact %s", name)
+			}
+			s.Set(fact, !neg)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		agent *domain.Agent
+		state goap.State
+		want  string
+	}{
+		{offensive, state(), "KillPlayer"},
+		{defensive, state(), "GetSafe"},
+		{defensive, state("at_cover"), "KillPlayer"},        // safe already: the next option
+		{offensive, state("!player_alive"), "GetSafe"},      // the kill is done
+		{offensive, state("!player_alive", "at_cover"), ""}, // everything holds: idle
+		{defensive, state("!player_alive", "at_cover", "!hp_high"), "GetSafe"},
+	} {
+		o, ok := c.agent.Choose(c.state)
+		got := ""
+		if ok {
+			got = o.Goal.Name()
+		}
+		if got != c.want {
+			t.Errorf("%s in %s chooses %q, want %q", c.agent.Name, g.FormatState(c.state), got, c.want)
+		}
+	}
+	kill := g.Goal("KillPlayer")
+	plan := func(a *domain.Agent) goap.Result {
+		res, err := goap.NewPlanner(g).Plan(nil, g.Initial(), kill, goap.Options{Profile: a.Profile})
+		if err != nil || res.Status != goap.Found {
+			t.Fatalf("%s: %v %v", a.Name, res.Status, err)
+		}
+		return res
+	}
+	names = nil
+	res := plan(offensive)
+	for _, a := range res.Plan {
+		names = append(names, g.ActionName(a))
+	}
+	if res.Cost != 9 || !slices.Equal(names, []string{"PickUpGun", "ApproachPlayer", "AttackRanged"}) {
+		t.Errorf("offensive KillPlayer: %q cost %g, want the gun at cost 9", names, res.Cost)
+	}
+	names = nil
+	res = plan(defensive)
+	for _, a := range res.Plan {
+		names = append(names, g.ActionName(a))
+	}
+	if res.Cost != 10 || !slices.Equal(names, []string{"PickUpAxe", "ApproachPlayer", "AttackMelee"}) {
+		t.Errorf("defensive KillPlayer: %q cost %g, want the axe at cost 10", names, res.Cost)
+	}
+	// The file says what domains.DefensiveSoldier says in Go.
+	want, _ := g.NewProfile(domains.DefensiveSoldier())
+	for a := range g.NumActions() {
+		id := goap.ActionID(a)
+		if w, got := want.CostIn(id, g.Initial()), defensive.Profile.CostIn(id, g.Initial()); w != got {
+			t.Errorf("%s costs the defensive soldier %g in the file, %g in Go", g.ActionName(id), got, w)
+		}
+	}
+	if _, err := f.Agent("defensiv"); err == nil || !strings.Contains(err.Error(), `did you mean "defensive"?`) {
+		t.Errorf("a misspelt agent: %v", err)
+	}
+}
+
+// TestAgentCapabilitiesAndHTN loads an agent limited to some actions and
+// the battle mage's HTN agents built over another root.
+func TestAgentCapabilitiesAndHTN(t *testing.T) {
+	src, _ := fs.ReadFile(domains.Files, "battlemage.yaml")
+	src = append(src, []byte(`
+agents:
+  - name: pacifist
+    goals: [{goal: GetHealthy, priority: 1}, {goal: Kill, priority: 2, when: {healthy: true}}]
+    capabilities: [Approach, TakeCover, FetchPotion, DrinkPotion]
+  - name: fighter
+    htn: {root: Fight, mode: interrupt}
+  - name: mage
+    htn:
+`)...)
+	f, err := domain.Parse("mage.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := f.GOAP
+	pacifist, _ := f.Agent("pacifist")
+	cast, _ := g.ActionByName("CastBolt")
+	drink, _ := g.ActionByName("DrinkPotion")
+	if pacifist.Profile.Capable(cast) || !pacifist.Profile.Capable(drink) {
+		t.Error("the pacifist's capabilities: CastBolt capable or DrinkPotion not")
+	}
+	res, _ := goap.NewPlanner(g).Plan(nil, g.Initial(), g.Goal("Kill"), goap.Options{Profile: pacifist.Profile})
+	if res.Status != goap.NoPlan {
+		t.Errorf("the pacifist plans Kill: %v", res.Status)
+	}
+	if o, ok := pacifist.Choose(g.Initial()); !ok || o.Goal.Name() != "Kill" || o.When == nil {
+		t.Errorf("healthy, the pacifist chooses %v, want Kill (its when holds)", o.Goal)
+	}
+	hurt := g.Initial()
+	healthy, _ := g.Fact("healthy")
+	hurt.Set(healthy, false)
+	if o, ok := pacifist.Choose(hurt); !ok || o.Goal.Name() != "GetHealthy" {
+		t.Errorf("hurt, the pacifist chooses %v, want GetHealthy", o.Goal)
+	}
+	fighter, _ := f.Agent("fighter")
+	mage, _ := f.Agent("mage")
+	if fighter.HTN != f.HTN || f.HTN.TaskName(fighter.Root) != "Fight" || !fighter.Interrupt {
+		t.Errorf("fighter: root %s, interrupt %v", f.HTN.TaskName(fighter.Root), fighter.Interrupt)
+	}
+	if mage.Root != f.HTN.Root() || mage.Interrupt || mage.Goals != nil {
+		t.Errorf("mage: root %s, interrupt %v, want the file's root, on break", f.HTN.TaskName(mage.Root), mage.Interrupt)
+	}
+}
