@@ -35,6 +35,8 @@ type Agent struct {
 	HTN       *htn.Domain
 	Root      htn.Task
 	Interrupt bool
+
+	path string // in the file, for lint: "agents[2]"
 }
 
 // AgentGoal is one goal option of a GOAP agent.
@@ -44,6 +46,8 @@ type AgentGoal struct {
 	// When, if not nil, must hold for the option to apply (lesson 4's
 	// "heal if hurt" is when: {healthy: false}).
 	When *goap.Goal
+
+	path string // in the file, for lint: "agents[2].goals[0]"
 }
 
 // Choose returns the goal option the agent pursues in state s, as the
@@ -238,7 +242,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 			continue
 		}
 		seen[s.name] = s.path + ".name"
-		a := &Agent{Name: s.name}
+		a := &Agent{Name: s.name, path: s.path}
 		ok := true
 		chosen := map[string]bool{}
 		for _, gs := range s.goals {
@@ -270,7 +274,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				continue
 			}
 			chosen[gs.goal] = true
-			option := AgentGoal{Goal: goal, Priority: gs.priority}
+			option := AgentGoal{Goal: goal, Priority: gs.priority, path: gs.path}
 			if gs.when != nil {
 				when, err := g.NewGoal(s.name+"."+gs.goal+".when", gs.when)
 				if err != nil {

@@ -135,6 +135,29 @@ func Lint(f *File) ErrorList {
 		warn("goals", "the domain has no goals: nothing to plan for; add some under goals:, each with a name and conditions")
 	}
 
+	// An agent whose capabilities leave out actions may never reach a
+	// goal the domain can: it would choose it, fail to plan, and wait.
+	for _, a := range f.Agents {
+		var agentReach *relax.Reach
+		for _, o := range a.Goals {
+			if o.When != nil {
+				mark(o.When.Condition(), read)
+			}
+			if a.Profile == nil || len(a.ProfileSpec.Incapable) == 0 {
+				continue
+			}
+			if _, ok := reach.Missing(o.Goal.Condition()); !ok {
+				continue // no agent can: said at the goal
+			}
+			if agentReach == nil {
+				agentReach = relax.From(g, g.Initial(), a.Profile.Capable, f.Sensed...)
+			}
+			if miss, ok := agentReach.Missing(o.Goal.Condition()); !ok {
+				warn(o.path+".goal", "agent %q can never reach goal %q with its capabilities: %s", a.Name, o.Goal.Name(), agentReach.Why(miss))
+			}
+		}
+	}
+
 	if f.HTN != nil {
 		h := f.HTN
 		reached := make([]bool, h.NumTasks())

@@ -68,7 +68,7 @@ func runExplain(e *env, args []string) int {
 		}
 		return explainHTN(e, f.HTN, s, maxSteps, asJSON)
 	}
-	pr, st := sf.resolve(e, fset, f.GOAP)
+	pr, st := sf.resolve(e, fset, f)
 	if st >= 0 {
 		return st
 	}

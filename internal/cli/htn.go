@@ -20,6 +20,7 @@ func runHTN(e *env, args []string) int {
 	var set, unset listFlag
 	var maxSteps, maxMemory int
 	var asJSON bool
+	var agentName string
 	fset := flagSet(e, "htn", "[FILE] [flags]",
 		"Decompose the file's HTN root task from its initial state, with facts set or\ncleared, and print the plan, its method traversal record (MTR, 1-based) and\nthe work it took: steps are tasks taken off the list plus method conditions\ntested, backtracks are method choices undone.",
 		`  ploy htn
@@ -31,6 +32,7 @@ func runHTN(e *env, args []string) int {
 	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "most decomposition steps before giving up")
 	fset.IntVar(&maxMemory, "max-memory", htn.DefaultMaxMemory, "most bytes the task stack, undo log and saved facts may hold before giving up")
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks"}`)
+	fset.StringVar(&agentName, "agent", "", "decompose as the file's HTN agent `NAME` (its agents: section): its root task, costs and capabilities")
 	f, st := parseAndLoad(e, fset, args)
 	if st >= 0 {
 		return st
@@ -49,15 +51,28 @@ func runHTN(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
+	opt := htn.Options{MaxSteps: maxSteps, MaxMemory: maxMemory}
+	root := f.HTN.Root()
+	if agentName != "" {
+		a, err := f.Agent(agentName)
+		if err != nil {
+			return usageErr(e, fset, "--agent: %s", err)
+		}
+		if a.HTN == nil {
+			return usageErr(e, fset, "--agent: %q is a GOAP agent: plan as it with ploy plan --agent %s", a.Name, a.Name)
+		}
+		root = a.Root
+		opt.Root, opt.HasRoot, opt.Profile = a.Root, true, a.Profile
+	}
 	var res htn.Result
-	err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, MaxMemory: maxMemory})
+	err := htn.NewPlanner(f.HTN).Plan(&res, s, opt)
 	d, g := f.HTN, f.GOAP
 	if asJSON {
 		b, _ := json.Marshal(report.HTNOf(g, &res))
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		w := e.stdout
-		fmt.Fprintf(w, "%s from %s:\n", d.TaskName(d.Root()), g.FormatState(s))
+		fmt.Fprintf(w, "%s from %s:\n", d.TaskName(root), g.FormatState(s))
 		switch {
 		case res.Status == htn.Found:
 			if len(res.Plan) == 0 {

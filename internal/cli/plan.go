@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/internal/report"
 )
@@ -19,6 +20,7 @@ type searchFlags struct {
 	heuristic string
 	budget    int
 	maxDepth  int
+	agent     string
 }
 
 func (s *searchFlags) register(fset *flag.FlagSet) {
@@ -29,6 +31,7 @@ func (s *searchFlags) register(fset *flag.FlagSet) {
 	fset.StringVar(&s.heuristic, "heuristic", "goal-count", "heuristic: goal-count, hmax or blind (all admissible)")
 	fset.IntVar(&s.budget, "budget", goap.DefaultBudget, "most states to expand before giving up")
 	fset.IntVar(&s.maxDepth, "max-depth", 0, "longest plan to consider, in steps (0: no limit)")
+	fset.StringVar(&s.agent, "agent", "", "plan as the file's agent `NAME` (its agents: section): with its costs and capabilities, and, without --goal, for the goal it would choose from the start state")
 }
 
 // problem is a resolved planning problem.
@@ -37,6 +40,10 @@ type problem struct {
 	start goap.State
 	goal  *goap.Goal
 	opt   goap.Options
+	// agent is the --agent planned as, if any, and chosen says the goal
+	// is its choice rather than --goal's.
+	agent  *domain.Agent
+	chosen bool
 }
 
 // setup parses the arguments, loads the domain file and resolves the
@@ -50,10 +57,11 @@ func (s *searchFlags) setup(e *env, fset *flag.FlagSet, args []string) (problem,
 	if f.EngineModel() {
 		return problem{}, usageErr(e, fset, "%s is an engine-model file (keys:): resolve it with ploy resolve %s --goal G; ploy plan takes state-space files (facts:)", f.Path, f.Path)
 	}
-	return s.resolve(e, fset, f.GOAP)
+	return s.resolve(e, fset, f)
 }
 
-func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, g *goap.Domain) (problem, int) {
+func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (problem, int) {
+	g := f.GOAP
 	pr := problem{d: g}
 	switch s.search {
 	case "forward":
@@ -81,11 +89,46 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, g *goap.Domain) (probl
 	}
 	pr.opt.Budget, pr.opt.MaxDepth = s.budget, s.maxDepth
 	var st int
-	if pr.goal, st = goalByName(e, fset, g, s.goal); st >= 0 {
+	if s.agent != "" {
+		a, err := f.Agent(s.agent)
+		if err != nil {
+			return pr, usageErr(e, fset, "--agent: %s", err)
+		}
+		if a.HTN != nil {
+			return pr, usageErr(e, fset, "--agent: %q is an HTN agent: decompose as it with ploy htn --agent %s", a.Name, a.Name)
+		}
+		pr.agent, pr.opt.Profile = a, a.Profile
+	}
+	if pr.start, st = startState(e, fset, g, s.set, s.unset); st >= 0 {
 		return pr, st
 	}
-	pr.start, st = startState(e, fset, g, s.set, s.unset)
+	if s.goal == "" && pr.agent != nil {
+		option, ok := pr.agent.Choose(pr.start)
+		if !ok {
+			fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), pr.agent.Name, g.FormatState(pr.start))
+			return pr, exitNoPlan
+		}
+		pr.goal, pr.chosen = option.Goal, true
+		return pr, -1
+	}
+	pr.goal, st = goalByName(e, fset, g, s.goal)
 	return pr, st
+}
+
+// planJSON is `ploy plan --json`'s answer: with --agent, also the agent
+// and the goal planned for (its choice, without --goal).
+type planJSON struct {
+	report.Plan
+	Agent string `json:"agent,omitempty"`
+	Goal  string `json:"goal,omitempty"`
+}
+
+func planAnswer(pr problem, res goap.Result) planJSON {
+	out := planJSON{Plan: report.PlanOf(pr.d, res)}
+	if pr.agent != nil {
+		out.Agent, out.Goal = pr.agent.Name, pr.goal.Name()
+	}
+	return out
 }
 
 func runPlan(e *env, args []string) int {
@@ -112,7 +155,7 @@ func runPlan(e *env, args []string) int {
 		return st
 	}
 	if asJSON {
-		b, err := json.Marshal(report.PlanOf(pr.d, res))
+		b, err := json.Marshal(planAnswer(pr, res))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
 			return exitInvalid
@@ -140,7 +183,7 @@ func checkCost(e *env, command string, res goap.Result) int {
 func printPlan(e *env, pr problem, res goap.Result, err error) {
 	d := pr.d
 	w := e.stdout
-	fmt.Fprintf(w, "%s from %s, %s search:\n", pr.goal.Name(), d.FormatState(pr.start), pr.opt.Search)
+	fmt.Fprintf(w, "%s%s from %s, %s search:\n", pr.goal.Name(), pr.as(), d.FormatState(pr.start), pr.opt.Search)
 	switch res.Status {
 	case goap.Found:
 		if len(res.Plan) == 0 {
@@ -167,6 +210,18 @@ func printPlan(e *env, pr problem, res goap.Result, err error) {
 		fmt.Fprintf(w, "  no plan: %s\n", errorText(err))
 		fmt.Fprintf(w, "%d states expanded, %d generated\n", res.Expanded, res.Generated)
 	}
+}
+
+// as says whose goal and costs a plan is for: "", or
+// " (agent defensive's choice)", or " as agent defensive".
+func (pr problem) as() string {
+	switch {
+	case pr.agent == nil:
+		return ""
+	case pr.chosen:
+		return fmt.Sprintf(" (agent %s's choice)", pr.agent.Name)
+	}
+	return " as agent " + pr.agent.Name
 }
 
 func formatCost(c float64) string { return report.FormatCost(c) }

@@ -90,7 +90,7 @@ func runTrace(e *env, args []string) int {
 		}
 		return exitOK
 	}
-	pr, st := sf.resolve(e, fset, f.GOAP)
+	pr, st := sf.resolve(e, fset, f)
 	if st >= 0 {
 		return st
 	}
