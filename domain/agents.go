@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -117,6 +118,10 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 	for i, item := range l.sequence(section.Value, "agents") {
 		path := fmt.Sprintf("agents[%d]", i)
 		l.pos[path] = position(item)
+		if i == MaxAgents {
+			l.errorf(item, "more than %d agents: a file may describe at most %d agent kinds", MaxAgents, MaxAgents)
+			return
+		}
 		if !l.isMapping(item, path, "an agent") {
 			continue
 		}
@@ -256,15 +261,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				continue
 			}
 			if goal == nil {
-				msg := fmt.Sprintf("unknown goal %s", quote(gs.goal))
-				if sg := suggest.Closest(gs.goal, goalNames); sg != "" {
-					msg += fmt.Sprintf("; did you mean %s?", quote(sg))
-				} else if len(goalNames) > 0 {
-					msg += "; the file's goals: " + strings.Join(goalNames, ", ")
-				} else {
-					msg += "; the file has no goals"
-				}
-				l.errorAt(lookup(l.pos, gs.path+".goal"), "%s", msg)
+				l.errorAt(lookup(l.pos, gs.path+".goal"), "%s", l.unknownName("goal", gs.goal, goalNames))
 				ok = false
 				continue
 			}
@@ -286,6 +283,13 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 			}
 			a.Goals = append(a.Goals, option)
 		}
+		for _, name := range slices.Sorted(maps.Keys(s.costs)) {
+			if _, known := g.ActionByName(name); !known {
+				l.errorAt(lookup(l.pos, s.path+".costs."+name), "%s", l.unknownName("action", name, actionNames))
+				delete(s.costs, name)
+				ok = false
+			}
+		}
 		a.ProfileSpec.Costs = s.costs
 		if s.hasCaps {
 			capable := map[string]bool{}
@@ -295,7 +299,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 					continue
 				}
 				if _, known := g.ActionByName(name); !known {
-					l.errorAt(lookup(l.pos, fmt.Sprintf("%s.capabilities[%d]", s.path, k)), "%s", unknownAction(name, actionNames))
+					l.errorAt(lookup(l.pos, fmt.Sprintf("%s.capabilities[%d]", s.path, k)), "%s", l.unknownName("action", name, actionNames))
 					ok = false
 					continue
 				}
@@ -349,11 +353,26 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 	return out
 }
 
-// unknownAction says name is none of the actions, with the closest.
-func unknownAction(name string, actions []string) string {
-	msg := "unknown action " + quote(name)
-	if s := suggest.Closest(name, actions); s != "" {
+// unknownName says name is none of the file's names of its kind (goal,
+// action), with the closest or the first few; only the first
+// maxSuggestions unknown names get either, as for facts, which keeps a
+// file of many misspellings linear.
+func (l *loader) unknownName(kind, name string, names []string) string {
+	msg := fmt.Sprintf("unknown %s %s", kind, quote(name))
+	if l.suggested >= maxSuggestions {
+		return msg
+	}
+	l.suggested++
+	if s := suggest.Closest(name, names); s != "" {
 		return msg + fmt.Sprintf("; did you mean %s?", quote(s))
 	}
-	return msg + "; the file's actions: " + strings.Join(actions, ", ")
+	if len(names) == 0 {
+		return msg + fmt.Sprintf("; the file has no %ss", kind)
+	}
+	const listed = 10
+	list := strings.Join(names[:min(len(names), listed)], ", ")
+	if len(names) > listed {
+		list += fmt.Sprintf(" and %d more", len(names)-listed)
+	}
+	return msg + fmt.Sprintf("; the file's %ss: %s", kind, list)
 }

@@ -1,10 +1,13 @@
 package domain_test
 
 import (
+	"errors"
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
@@ -146,5 +149,38 @@ agents:
 	}
 	if mage.Root != f.HTN.Root() || mage.Interrupt || mage.Goals != nil {
 		t.Errorf("mage: root %s, interrupt %v, want the file's root, on break", f.HTN.TaskName(mage.Root), mage.Interrupt)
+	}
+}
+
+// TestManyAgents loads the most agents a file may have over a domain of
+// many actions, each agent with a capability and a cost override, and
+// refuses one more, at its position: the bound keeps the agents' profiles
+// (each as large as the domain's actions) linear in the file's size.
+func TestManyAgents(t *testing.T) {
+	const actions = 4000
+	var sb strings.Builder
+	sb.WriteString("name: many\nfacts: [a]\nactions:\n")
+	for i := range actions {
+		fmt.Fprintf(&sb, "  - {name: A%d, effects: {a: true}, cost: 1}\n", i)
+	}
+	sb.WriteString("goals: [{name: G, conditions: {a: true}}]\nagents:\n")
+	for i := range domain.MaxAgents {
+		fmt.Fprintf(&sb, "  - {name: k%d, goals: [{goal: G, priority: 1}], capabilities: [A%d], costs: {A%d: 2}}\n", i, i, i)
+	}
+	start := time.Now()
+	f, err := domain.Parse("many.yaml", []byte(sb.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d agents over %d actions: %v", len(f.Agents), actions, time.Since(start))
+	if len(f.Agents) != domain.MaxAgents || f.Agents[7].Profile.Capable(8) || !f.Agents[7].Profile.Capable(7) {
+		t.Errorf("%d agents loaded, or agent k7's capabilities wrong", len(f.Agents))
+	}
+	line := 4 + actions + 2 + domain.MaxAgents
+	sb.WriteString("  - {name: one_more, goals: [{goal: G, priority: 1}]}\n")
+	_, err = domain.Parse("many.yaml", []byte(sb.String()))
+	var list domain.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos.Line != line || !strings.Contains(list[0].Msg, "more than 256 agents") {
+		t.Errorf("one agent too many: %v, want one error at line %d", err, line)
 	}
 }

@@ -121,6 +121,10 @@ const (
 	MaxNesting  = 64
 	MaxTokens   = 1 << 19
 	MaxErrors   = 100 // errors reported per file; the rest are counted
+	// MaxAgents bounds a file's agent kinds: each compiles a profile as
+	// large as the domain's actions, so the bound keeps a file's cost
+	// linear in its size. Games have a handful.
+	MaxAgents = 256
 )
 
 // byteOrderMark is the UTF-8 encoding of U+FEFF, which some editors put at
