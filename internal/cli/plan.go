@@ -24,7 +24,7 @@ type searchFlags struct {
 }
 
 func (s *searchFlags) register(fset *flag.FlagSet) {
-	fset.StringVar(&s.goal, "goal", "", "the goal to plan for (required)")
+	fset.StringVar(&s.goal, "goal", "", "the goal to plan for (required, but with --agent, which chooses one)")
 	fset.Var(&s.set, "set", "facts to set in the initial state, comma-separated (repeatable)")
 	fset.Var(&s.unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
 	fset.StringVar(&s.search, "search", "forward", "search direction: forward or backward")
@@ -139,6 +139,7 @@ func runPlan(e *env, args []string) int {
 		`  ploy plan --goal Kill
   ploy plan --goal Kill --unset spare_crystals
   ploy plan domains/soldier.yaml --goal KillPlayer --search backward --json
+  ploy plan domains/soldier.yaml --agent defensive
 `)
 	sf.register(fset)
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}, and "bound" ("states", "bytes" or "work") when the budget ran out`)
