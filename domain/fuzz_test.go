@@ -102,6 +102,21 @@ func FuzzParse(f *testing.F) {
 			var res htn.Result
 			htn.NewPlanner(file.HTN).Plan(&res, g.Initial(), htn.Options{MaxSteps: fuzzBudget})
 		}
+		// Every accepted agent plans as itself: its choice of goal with its
+		// profile, or its root with its capabilities.
+		for _, a := range file.Agents {
+			if a.HTN != nil {
+				var res htn.Result
+				htn.NewPlanner(a.HTN).Plan(&res, g.Initial(), htn.Options{Root: a.Root, HasRoot: true, Profile: a.Profile, MaxSteps: fuzzBudget})
+				continue
+			}
+			if o, ok := a.Choose(g.Initial()); ok {
+				if o.Goal.Holds(g.Initial()) || o.When != nil && !o.When.Holds(g.Initial()) {
+					t.Fatalf("agent %s chose %s, which holds already or does not apply", a.Name, o.Goal.Name())
+				}
+				p.Plan(nil, g.Initial(), o.Goal, goap.Options{Budget: fuzzBudget, Profile: a.Profile})
+			}
+		}
 	})
 }
 
