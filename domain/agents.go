@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
@@ -21,6 +23,9 @@ import (
 // code". A GOAP agent has Goals; an HTN agent has HTN.
 type Agent struct {
 	Name string
+	// Title is the agent's longer name, for tables; Name if the file
+	// gives none.
+	Title string
 	// Goals are a GOAP agent's goal options, in the file's order: the
 	// agent pursues the highest-priority one that applies (Choose).
 	Goals []AgentGoal
@@ -36,33 +41,46 @@ type Agent struct {
 	HTN       *htn.Domain
 	Root      htn.Task
 	Interrupt bool
+	// Tree is a behaviour-tree or utility agent's tree, ticked every tick
+	// instead of planning.
+	Tree *Node
 
 	path string // in the file, for lint: "agents[2]"
 }
 
 // AgentGoal is one goal option of a GOAP agent.
 type AgentGoal struct {
+	// Goal is one of the file's goals, or the agent's own, which its
+	// option defines with conditions: (lesson 4's "restock if idle").
 	Goal     *goap.Goal
 	Priority float64
-	// When, if not nil, must hold for the option to apply (lesson 4's
-	// "heal if hurt" is when: {healthy: false}).
-	When *goap.Goal
+	// Utility, if not nil, scores the option instead of Priority.
+	Utility *Score
+	// When must hold for the option to apply (lesson 4's "heal if hurt"
+	// is when: {health: "< 40"}); the zero Condition always does.
+	When Condition
 
 	path string // in the file, for lint: "agents[2].goals[0]"
 }
 
-// Choose returns the goal option the agent pursues in state s, as the
-// agent runtime chooses before any plan has failed: of the options whose
-// goal does not hold yet and whose When holds, the one with the highest
-// priority, ties to the earlier. ok is false when none applies (the agent
-// idles).
-func (a *Agent) Choose(s goap.State) (option AgentGoal, ok bool) {
+// Choose returns the goal option the agent pursues with the facts s and
+// the input values inputs (indexed as File.Inputs), as the agent runtime
+// chooses before any plan has failed: of the options whose goal does not
+// hold yet and whose When holds, the one with the highest score (its
+// Utility, else its Priority), ties to the earlier. ok is false when none
+// applies (the agent idles).
+func (a *Agent) Choose(s goap.State, inputs []float64) (option AgentGoal, ok bool) {
+	best := 0.0
 	for _, o := range a.Goals {
-		if o.Goal.Holds(s) || o.When != nil && !o.When.Holds(s) {
+		if o.Goal.Holds(s) || !o.When.Holds(s, inputs) {
 			continue
 		}
-		if !ok || o.Priority > option.Priority {
-			option, ok = o, true
+		score := o.Priority
+		if o.Utility != nil {
+			score = o.Utility.At(s, inputs)
+		}
+		if !ok || score > best {
+			option, best, ok = o, score, true
 		}
 	}
 	return option, ok
@@ -88,29 +106,59 @@ func (f *File) Agent(name string) (*Agent, error) {
 	return nil, fmt.Errorf("%s; %s has %s", msg, f.Path, strings.Join(names, ", "))
 }
 
-// agentSpec is an agent as read, before its names are resolved against
-// the built domains.
+// agentSpec is an agent as read. Names of goals, actions and tasks are
+// resolved once the domains are built, by its resolve functions, each of
+// which reports its own errors and says whether it succeeded.
 type agentSpec struct {
 	path         string
 	name         string
+	title        string
 	goals        []agentGoalSpec
 	costs        map[string]goap.Cost
-	capabilities []string // nil: every action
+	capabilities []string
 	hasCaps      bool
 	htn          bool
 	root         string
 	mode         string
+	tree         *Node
+	resolve      []func(g *goap.Domain) bool
 }
 
 type agentGoalSpec struct {
-	path     string
-	goal     string
-	priority float64
-	when     map[string]bool
+	path       string
+	goal       string
+	priority   float64
+	utility    *Score
+	when       Condition
+	conditions map[string]bool // an agent's own goal's; nil for a file goal
 }
 
 // agentModes are the values of an HTN agent's mode, the default first.
 var agentModes = []string{"replan-on-break", "interrupt"}
+
+// inputsSection reads inputs: a mapping of names to default values.
+func (l *loader) inputsSection(section *ast.MappingValueNode) {
+	l.pos["inputs"] = position(section.Key)
+	l.inputIndex = map[string]int{}
+	for _, mv := range l.mapping(section.Value, "inputs") {
+		name, ok := l.name(mv.Key, "an input name")
+		if !ok {
+			continue
+		}
+		l.pos["inputs."+name] = position(mv.Key)
+		if _, dup := l.inputIndex[name]; dup {
+			l.errorf(mv.Key, "input %s is declared twice", quote(name))
+			continue
+		}
+		v, ok := l.number(mv.Value, "an input's default")
+		if ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			l.errorf(mv.Value, "input %s: the default must be a finite number", quote(name))
+			v = 0
+		}
+		l.inputIndex[name] = len(l.inputs)
+		l.inputs = append(l.inputs, Input{Name: name, Default: v})
+	}
+}
 
 // agentsSection reads the agents: list.
 func (l *loader) agentsSection(section *ast.MappingValueNode) {
@@ -125,8 +173,11 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 		if !l.isMapping(item, path, "an agent") {
 			continue
 		}
-		f := l.fields(l.mapping(item, "an agent"), "an agent", "name", "goals", "costs", "capabilities", "htn")
-		a := agentSpec{path: path, name: l.itemName(f, item, path, "agent")}
+		f := l.fields(l.mapping(item, "an agent"), "an agent", "name", "title", "goals", "costs", "capabilities", "htn", "tree")
+		a := &agentSpec{path: path, name: l.itemName(f, item, path, "agent")}
+		if mv, ok := f["title"]; ok {
+			a.title, _ = l.name(mv.Value, "the title")
+		}
 		if mv, ok := f["goals"]; ok {
 			l.pos[path+".goals"] = position(mv.Key)
 			for j, g := range l.sequence(mv.Value, "an agent's goals") {
@@ -158,13 +209,23 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 			}
 		}
 		if mv, ok := f["htn"]; ok {
-			l.agentHTN(&a, mv)
+			l.agentHTN(a, mv)
 		}
-		if len(a.goals) == 0 && !a.htn && a.name != "" {
-			l.errorf(item, "agent %s has nothing to pursue: give it goals (goals: [{goal: G, priority: 1}]) or make it an HTN agent (htn: {mode: interrupt})", quote(a.name))
+		if mv, ok := f["tree"]; ok {
+			l.pos[path+".tree"] = position(mv.Key)
+			a.tree = l.node(a, path+".tree", mv.Value)
 		}
-		if len(a.goals) > 0 && a.htn {
-			l.errorf(f["htn"].Key, "agent %s has both goals and htn: a GOAP agent chooses among goals, an HTN agent decomposes a root task; keep one", quote(a.name))
+		kinds := 0
+		for _, has := range []bool{len(a.goals) > 0, a.htn, a.tree != nil} {
+			if has {
+				kinds++
+			}
+		}
+		switch {
+		case kinds == 0 && a.name != "":
+			l.errorf(item, "agent %s has nothing to pursue: give it goals (goals: [{goal: G, priority: 1}]), make it an HTN agent (htn: {mode: interrupt}), or give it a behaviour tree (tree:)", quote(a.name))
+		case kinds > 1:
+			l.errorf(item, "agent %s has more than one of goals, htn and tree: a GOAP agent chooses among goals, an HTN agent decomposes a root task, a tree agent ticks its tree; keep one", quote(a.name))
 			a.htn = false // said once
 		}
 		l.agents = append(l.agents, a)
@@ -177,14 +238,20 @@ func (l *loader) agentGoal(path string, item ast.Node) agentGoalSpec {
 	if !l.isMapping(item, path, "an agent's goal") {
 		return g
 	}
-	f := l.fields(l.mapping(item, "an agent's goal"), "an agent's goal", "goal", "priority", "when")
+	f := l.fields(l.mapping(item, "an agent's goal"), "an agent's goal", "goal", "priority", "utility", "when", "conditions")
 	if mv, ok := f["goal"]; ok {
 		l.pos[path+".goal"] = position(mv.Value)
 		g.goal, _ = l.name(mv.Value, "the goal")
 	} else {
-		l.errorf(item, "an agent's goal option has no goal: name one of the file's goals, such as {goal: Kill, priority: 5}")
+		l.errorf(item, "an agent's goal option has no goal: name one of the file's goals, such as {goal: Kill, priority: 5}, or name the agent's own and give its conditions")
 	}
-	if mv, ok := f["priority"]; ok {
+	_, hasPriority := f["priority"]
+	_, hasUtility := f["utility"]
+	switch {
+	case hasPriority && hasUtility:
+		l.errorf(f["utility"].Key, "an agent's goal option has a priority and a utility: the utility scores the option instead of the priority; keep one")
+	case hasPriority:
+		mv := f["priority"]
 		l.pos[path+".priority"] = position(mv.Value)
 		if p, ok := l.number(mv.Value, "priority"); ok {
 			if math.IsNaN(p) || math.IsInf(p, 0) {
@@ -193,11 +260,17 @@ func (l *loader) agentGoal(path string, item ast.Node) agentGoalSpec {
 				g.priority = p
 			}
 		}
-	} else {
-		l.errorf(item, "an agent's goal option has no priority: give it one, such as priority: 5 (the highest that applies wins)")
+	case hasUtility:
+		sc := l.score(path+".utility", f["utility"].Value)
+		g.utility = &sc
+	default:
+		l.errorf(item, "an agent's goal option has no priority: give it one, such as priority: 5 (the highest that applies wins), or a utility score")
 	}
 	if mv, ok := f["when"]; ok {
-		g.when = l.facts(path+".when", mv.Value)
+		g.when = l.condition(path+".when", mv.Value)
+	}
+	if mv, ok := f["conditions"]; ok {
+		g.conditions = l.facts(path+".conditions", mv.Value)
 	}
 	return g
 }
@@ -225,19 +298,320 @@ func (l *loader) agentHTN(a *agentSpec, mv *ast.MappingValueNode) {
 	}
 }
 
+// inputComparison is an input test as written: "< 40", ">= 0.5".
+var inputComparison = regexp.MustCompile(`^\s*(<=|>=|<|>)\s*([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)\s*$`)
+
+// condition reads an agent's condition: facts true or false, and inputs
+// compared with a number ("< 40"). Its facts are checked with the file's
+// other fact maps; the goal they make is built with the domain.
+func (l *loader) condition(path string, n ast.Node) Condition {
+	l.pos[path] = position(n)
+	facts := map[string]bool{}
+	l.factMaps = append(l.factMaps, factMap{path, facts})
+	var c Condition
+	for _, mv := range l.mapping(n, "a condition") {
+		k := keyName(mv.Key)
+		l.pos[path+"."+k] = position(mv.Key)
+		if b, ok := boolValue(mv.Value); ok {
+			if _, isInput := l.inputIndex[k]; isInput {
+				l.errorf(mv.Value, "%s is an input (a number): compare it, such as %s: \"< 40\", rather than true or false", quote(k), k)
+				continue
+			}
+			facts[k] = b
+			continue
+		}
+		v := l.unwrap(mv.Value)
+		text, isText := v.(*ast.StringNode)
+		m := []string(nil)
+		if isText {
+			m = inputComparison.FindStringSubmatch(text.Value)
+		}
+		if m == nil {
+			l.errorf(valueOrKey(mv), "condition %s must be true or false (a fact) or a comparison such as \"< 40\" (an input), not %s", quote(k), describe(v))
+			continue
+		}
+		input, ok := l.inputIndex[k]
+		if !ok {
+			var names []string
+			for _, in := range l.inputs {
+				names = append(names, in.Name)
+			}
+			msg := fmt.Sprintf("unknown input %s: declare it under inputs: with its default, such as inputs: {%s: 0}", quote(k), k)
+			if sg := suggest.Closest(k, names); sg != "" && l.suggested < maxSuggestions {
+				l.suggested++
+				msg = fmt.Sprintf("unknown input %s; did you mean %s?", quote(k), quote(sg))
+			}
+			l.errorf(mv.Key, "%s", msg)
+			continue
+		}
+		x, _ := strconv.ParseFloat(m[2], 64)
+		if math.IsInf(x, 0) {
+			l.errorf(mv.Value, "condition %s: %s is out of range", quote(k), m[2])
+			continue
+		}
+		c.Inputs = append(c.Inputs, InputTest{Input: input, Op: Compare(slices.Index(compareText[:], m[1])), Value: x})
+	}
+	c.facts = &conditionFacts{path: path, spec: facts}
+	l.pending = append(l.pending, c.facts)
+	return c
+}
+
+// score reads a utility score: a number, {input, slope, offset},
+// {input, points}, or a list of {when, score} rules ending with a
+// default {score}.
+func (l *loader) score(path string, n ast.Node) Score {
+	l.pos[path] = position(n)
+	switch v := l.unwrap(n).(type) {
+	case *ast.SequenceNode:
+		sc := Score{Kind: Rules}
+		for j, item := range v.Values {
+			rp := fmt.Sprintf("%s[%d]", path, j)
+			l.pos[rp] = position(item)
+			f := l.fields(l.mapping(item, "a score rule"), "a score rule", "when", "score")
+			var r ScoreRule
+			if mv, ok := f["score"]; ok {
+				r.Score = l.score(rp+".score", mv.Value)
+			} else {
+				l.errorf(item, "score rule has no score; give it one, such as {when: {in_cover: true}, score: 5}")
+			}
+			mv, hasWhen := f["when"]
+			switch {
+			case !hasWhen && j < len(v.Values)-1:
+				l.errorf(item, "only the last score rule may omit when: it is the default")
+			case hasWhen && j == len(v.Values)-1:
+				l.errorf(item, "score rule list has no default: end it with a rule without when, such as {score: 0}")
+			case hasWhen:
+				r.When = l.condition(rp+".when", mv.Value)
+			}
+			sc.Rules = append(sc.Rules, r)
+		}
+		if len(sc.Rules) == 0 {
+			l.errorf(n, "score rule list is empty: give it at least a default, such as [{score: 1}]")
+			return Score{}
+		}
+		return sc
+	case *ast.MappingNode, *ast.MappingValueNode:
+		f := l.fields(l.mapping(n, "a score"), "a score", "input", "slope", "offset", "points")
+		mv, ok := f["input"]
+		if !ok {
+			l.errorf(n, "a score curve names its input: {input: health, slope: -0.125, offset: 12.5} or {input: health, points: [[0, 10], [100, 0]]}")
+			return Score{}
+		}
+		name, _ := l.name(mv.Value, "the input")
+		input, known := l.inputIndex[name]
+		if !known && name != "" {
+			l.errorf(mv.Value, "unknown input %s: declare it under inputs: with its default", quote(name))
+		}
+		sc := Score{Kind: Linear, Input: input}
+		_, hasPoints := f["points"]
+		_, hasSlope := f["slope"]
+		_, hasOffset := f["offset"]
+		switch {
+		case hasPoints && (hasSlope || hasOffset):
+			l.errorf(mv.Key, "a score curve has points or a slope and an offset, not both")
+		case hasPoints:
+			sc.Kind = Curve
+			sc.Points = l.points(path+".points", f["points"].Value)
+		default:
+			for key, into := range map[string]*float64{"slope": &sc.Slope, "offset": &sc.Offset} {
+				if mv, ok := f[key]; ok {
+					*into = l.finite(mv.Value, key)
+				}
+			}
+		}
+		if !known {
+			return Score{}
+		}
+		return sc
+	}
+	return Score{Value: l.finite(n, "a score")}
+}
+
+
+// finite reads a finite number; 0 if it is none (the error reported).
+func (l *loader) finite(n ast.Node, what string) float64 {
+	x, ok := l.number(n, what)
+	if !ok {
+		return 0
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > goap.MaxCost {
+		l.errorf(n, "%s must be a finite number of at most %g in size", what, goap.MaxCost)
+		return 0
+	}
+	return x
+}
+
+// points reads a curve's points: [[x, y], ...], at least two, x strictly
+// increasing.
+func (l *loader) points(path string, n ast.Node) [][2]float64 {
+	var out [][2]float64
+	for _, item := range l.sequence(n, "a curve's points") {
+		pair := l.sequence(item, "a point [x, y]")
+		if len(pair) != 2 {
+			l.errorf(item, "a curve's point is [x, y], not %d numbers", len(pair))
+			continue
+		}
+		p := [2]float64{l.finite(pair[0], "x"), l.finite(pair[1], "y")}
+		if len(out) > 0 && p[0] <= out[len(out)-1][0] {
+			l.errorf(item, "a curve's points go left to right: x %g does not follow %g", p[0], out[len(out)-1][0])
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(out) < 2 {
+		l.errorf(n, "a curve needs at least two points, such as [[0, 10], [100, 0]]")
+		return [][2]float64{{0, 0}, {1, 0}}
+	}
+	return out
+}
+
+// nodeKeys are a tree node's keys: exactly one per node.
+var nodeKeys = []string{"sequence", "selector", "when", "action", "plan", "utility"}
+
+// node reads a behaviour-tree node: a mapping of one of nodeKeys.
+func (l *loader) node(a *agentSpec, path string, n ast.Node) *Node {
+	l.pos[path] = position(n)
+	node := &Node{path: path}
+	entries := l.mapping(n, "a tree node")
+	if len(entries) != 1 {
+		if len(entries) > 1 || entries != nil || isNull(l.unwrap(n)) {
+			l.errorf(n, "a tree node is one of %s, such as {action: Approach}, not %d of them", strings.Join(nodeKeys, ", "), len(entries))
+		}
+		return node
+	}
+	f := l.fields(entries, "a tree node", nodeKeys...)
+	for key, mv := range f {
+		switch key {
+		case "sequence", "selector":
+			node.Kind = Sequence
+			if key == "selector" {
+				node.Kind = Selector
+			}
+			for i, child := range l.sequence(mv.Value, "a "+key+"'s children") {
+				node.Children = append(node.Children, l.node(a, fmt.Sprintf("%s.%s[%d]", path, key, i), child))
+			}
+			if len(node.Children) == 0 {
+				l.errorf(mv.Key, "a %s needs children", key)
+			}
+		case "when":
+			node.Kind = When
+			node.Condition = l.condition(path+".when", mv.Value)
+		case "action":
+			node.Kind = Act
+			name, _ := l.name(mv.Value, "an action")
+			l.pos[path+".action"] = position(mv.Value)
+			a.resolve = append(a.resolve, func(g *goap.Domain) bool {
+				id, ok := g.ActionByName(name)
+				if !ok && name != "" {
+					l.errorAt(lookup(l.pos, path+".action"), "%s", l.unknownName("action", name, actionNames(g)))
+				}
+				node.Action = id
+				return ok
+			})
+		case "plan":
+			node.Kind = Plan
+			name, _ := l.name(mv.Value, "a goal")
+			l.pos[path+".plan"] = position(mv.Value)
+			a.resolve = append(a.resolve, func(g *goap.Domain) bool {
+				node.Goal = g.Goal(name)
+				if node.Goal == nil && name != "" {
+					l.errorAt(lookup(l.pos, path+".plan"), "%s", l.unknownName("goal", name, goalNames(g)))
+				}
+				return node.Goal != nil
+			})
+		case "utility":
+			node.Kind = UtilitySelector
+			l.utilityNode(a, node, path+".utility", mv.Value)
+		}
+	}
+	return node
+}
+
+func (l *loader) utilityNode(a *agentSpec, node *Node, path string, n ast.Node) {
+	f := l.fields(l.mapping(n, "a utility selector"), "a utility selector", "hysteresis", "options")
+	if mv, ok := f["hysteresis"]; ok {
+		node.Hysteresis = l.finite(mv.Value, "hysteresis")
+		if node.Hysteresis < 0 {
+			l.errorf(mv.Value, "hysteresis must not be negative: it is how much more another option must score to take over")
+		}
+	}
+	mv, ok := f["options"]
+	if !ok {
+		l.errorf(n, "a utility selector needs options: [{action: A, score: S}, ...]")
+		return
+	}
+	items := l.sequence(mv.Value, "a utility selector's options")
+	node.Options = make([]UtilityOption, len(items))
+	for i, item := range items {
+		op := fmt.Sprintf("%s.options[%d]", path, i)
+		l.pos[op] = position(item)
+		of := l.fields(l.mapping(item, "a utility option"), "a utility option", "action", "score")
+		name := ""
+		if mv, ok := of["action"]; ok {
+			l.pos[op+".action"] = position(mv.Value)
+			name, _ = l.name(mv.Value, "an action")
+		} else {
+			l.errorf(item, "a utility option names its action: {action: CastBolt, score: 8}")
+		}
+		if mv, ok := of["score"]; ok {
+			node.Options[i].Score = l.score(op+".score", mv.Value)
+		} else {
+			l.errorf(item, "a utility option needs a score: a number, a curve over an input, or rules")
+		}
+		opt := &node.Options[i]
+		a.resolve = append(a.resolve, func(g *goap.Domain) bool {
+			id, ok := g.ActionByName(name)
+			if !ok && name != "" {
+				l.errorAt(lookup(l.pos, op+".action"), "%s", l.unknownName("action", name, actionNames(g)))
+			}
+			opt.Action = id
+			return ok && name != ""
+		})
+	}
+	if len(items) == 0 {
+		l.errorf(mv.Key, "a utility selector needs options")
+	}
+}
+
+func actionNames(g *goap.Domain) []string {
+	var out []string
+	for a := range g.NumActions() {
+		out = append(out, g.ActionName(goap.ActionID(a)))
+	}
+	return out
+}
+
+func goalNames(g *goap.Domain) []string {
+	var out []string
+	for _, goal := range g.Goals() {
+		out = append(out, goal.Name())
+	}
+	return out
+}
+
+// buildConditions makes the goals of every agent condition's facts, now
+// that the domain is built. Unknown facts were dropped and reported.
+func (l *loader) buildConditions(g *goap.Domain) {
+	for _, p := range l.pending {
+		if len(p.spec) == 0 {
+			continue
+		}
+		goal, err := g.NewGoal(p.path, p.spec)
+		if err != nil {
+			l.errorAt(lookup(l.pos, p.path), "%s", err)
+			continue
+		}
+		p.goal = goal
+	}
+}
+
 // buildAgents resolves the agents' names against the built domains: goals,
 // actions, tasks. h is nil when the file has no htn section.
 func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
+	l.buildConditions(g)
 	var out []*Agent
 	seen := map[string]string{}
-	var goalNames []string
-	for _, goal := range g.Goals() {
-		goalNames = append(goalNames, goal.Name())
-	}
-	var actionNames []string
-	for a := range g.NumActions() {
-		actionNames = append(actionNames, g.ActionName(goap.ActionID(a)))
-	}
+	goals, actions := goalNames(g), actionNames(g)
 	for _, s := range l.agents {
 		if s.name == "" {
 			continue // said: no name
@@ -247,7 +621,10 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 			continue
 		}
 		seen[s.name] = s.path + ".name"
-		a := &Agent{Name: s.name, path: s.path}
+		a := &Agent{Name: s.name, Title: s.title, Tree: s.tree, path: s.path}
+		if a.Title == "" {
+			a.Title = a.Name
+		}
 		ok := true
 		chosen := map[string]bool{}
 		for _, gs := range s.goals {
@@ -256,12 +633,27 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				continue
 			}
 			goal := g.Goal(gs.goal)
-			if goal == nil && slices.ContainsFunc(l.spec.Goals, func(s goap.GoalSpec) bool { return s.Name == gs.goal }) {
+			switch {
+			case gs.conditions != nil && goal != nil:
+				l.errorAt(lookup(l.pos, gs.path+".goal"), "the agent's own goal %s has the name of one of the file's goals: rename it, or leave out its conditions to pursue the file's", quote(gs.goal))
+				ok = false
+				continue
+			case gs.conditions != nil:
+				var err error
+				if goal, err = g.NewGoal(gs.goal, gs.conditions); err != nil {
+					l.errorAt(lookup(l.pos, gs.path+".conditions"), "%s", err)
+					ok = false
+					continue
+				}
+			case goal == nil && slices.ContainsFunc(l.spec.Goals, func(s goap.GoalSpec) bool { return s.Name == gs.goal }):
 				ok = false // the goal has errors of its own, said
 				continue
-			}
-			if goal == nil {
-				l.errorAt(lookup(l.pos, gs.path+".goal"), "%s", l.unknownName("goal", gs.goal, goalNames))
+			case goal == nil:
+				msg := l.unknownName("goal", gs.goal, goals)
+				if l.suggested <= maxSuggestions {
+					msg += " (or give the agent's own goal its conditions:)"
+				}
+				l.errorAt(lookup(l.pos, gs.path+".goal"), "%s", msg)
 				ok = false
 				continue
 			}
@@ -271,21 +663,14 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				continue
 			}
 			chosen[gs.goal] = true
-			option := AgentGoal{Goal: goal, Priority: gs.priority, path: gs.path}
-			if gs.when != nil {
-				when, err := g.NewGoal(s.name+"."+gs.goal+".when", gs.when)
-				if err != nil {
-					l.errorAt(lookup(l.pos, gs.path+".when"), "%s", err)
-					ok = false
-					continue
-				}
-				option.When = when
-			}
-			a.Goals = append(a.Goals, option)
+			a.Goals = append(a.Goals, AgentGoal{Goal: goal, Priority: gs.priority, Utility: gs.utility, When: gs.when, path: gs.path})
+		}
+		for _, resolve := range s.resolve {
+			ok = resolve(g) && ok
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.costs)) {
 			if _, known := g.ActionByName(name); !known {
-				l.errorAt(lookup(l.pos, s.path+".costs."+name), "%s", l.unknownName("action", name, actionNames))
+				l.errorAt(lookup(l.pos, s.path+".costs."+name), "%s", l.unknownName("action", name, actions))
 				delete(s.costs, name)
 				ok = false
 			}
@@ -299,7 +684,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 					continue
 				}
 				if _, known := g.ActionByName(name); !known {
-					l.errorAt(lookup(l.pos, fmt.Sprintf("%s.capabilities[%d]", s.path, k)), "%s", l.unknownName("action", name, actionNames))
+					l.errorAt(lookup(l.pos, fmt.Sprintf("%s.capabilities[%d]", s.path, k)), "%s", l.unknownName("action", name, actions))
 					ok = false
 					continue
 				}
@@ -308,7 +693,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				}
 				capable[name] = true
 			}
-			for _, name := range actionNames {
+			for _, name := range actions {
 				if !capable[name] {
 					a.ProfileSpec.Incapable = append(a.ProfileSpec.Incapable, name)
 				}

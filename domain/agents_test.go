@@ -58,7 +58,7 @@ func TestSoldierPersonalities(t *testing.T) {
 		{offensive, state("!player_alive", "at_cover"), ""}, // everything holds: idle
 		{defensive, state("!player_alive", "at_cover", "!hp_high"), "GetSafe"},
 	} {
-		o, ok := c.agent.Choose(c.state)
+		o, ok := c.agent.Choose(c.state, nil)
 		got := ""
 		if ok {
 			got = o.Goal.Name()
@@ -133,13 +133,13 @@ agents:
 	if res.Status != goap.NoPlan {
 		t.Errorf("the pacifist plans Kill: %v", res.Status)
 	}
-	if o, ok := pacifist.Choose(g.Initial()); !ok || o.Goal.Name() != "Kill" || o.When == nil {
+	if o, ok := pacifist.Choose(g.Initial(), nil); !ok || o.Goal.Name() != "Kill" || o.When.Empty() {
 		t.Errorf("healthy, the pacifist chooses %v, want Kill (its when holds)", o.Goal)
 	}
 	hurt := g.Initial()
 	healthy, _ := g.Fact("healthy")
 	hurt.Set(healthy, false)
-	if o, ok := pacifist.Choose(hurt); !ok || o.Goal.Name() != "GetHealthy" {
+	if o, ok := pacifist.Choose(hurt, nil); !ok || o.Goal.Name() != "GetHealthy" {
 		t.Errorf("hurt, the pacifist chooses %v, want GetHealthy", o.Goal)
 	}
 	fighter, _ := f.Agent("fighter")

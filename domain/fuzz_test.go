@@ -110,8 +110,8 @@ func FuzzParse(f *testing.F) {
 				htn.NewPlanner(a.HTN).Plan(&res, g.Initial(), htn.Options{Root: a.Root, HasRoot: true, Profile: a.Profile, MaxSteps: fuzzBudget})
 				continue
 			}
-			if o, ok := a.Choose(g.Initial()); ok {
-				if o.Goal.Holds(g.Initial()) || o.When != nil && !o.When.Holds(g.Initial()) {
+			if o, ok := a.Choose(g.Initial(), file.InputDefaults()); ok {
+				if o.Goal.Holds(g.Initial()) || !o.When.Holds(g.Initial(), file.InputDefaults()) {
 					t.Fatalf("agent %s chose %s, which holds already or does not apply", a.Name, o.Goal.Name())
 				}
 				p.Plan(nil, g.Initial(), o.Goal, goap.Options{Budget: fuzzBudget, Profile: a.Profile})

@@ -140,9 +140,7 @@ func Lint(f *File) ErrorList {
 	for _, a := range f.Agents {
 		var agentReach *relax.Reach
 		for _, o := range a.Goals {
-			if o.When != nil {
-				mark(o.When.Condition(), read)
-			}
+			mark(o.When.Facts(), read)
 			if a.Profile == nil || len(a.ProfileSpec.Incapable) == 0 {
 				continue
 			}

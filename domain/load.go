@@ -45,6 +45,8 @@ type File struct {
 	// Agents are the agent kinds of the file's agents: section, in its
 	// order (docs/agents.md).
 	Agents []*Agent
+	// Inputs are the numbers the world supplies to the agents (inputs:).
+	Inputs []Input
 	// Resolver, ResolverSpec and World are set for an engine-model file
 	// (one with keys: instead of facts:), and Spec, GOAP, HTN and Sensed
 	// are then empty: the file is for package resolver, not goap.
@@ -302,7 +304,12 @@ type loader struct {
 	// htn's verdicts on them would repeat what was already said.
 	broken []string
 	sensed []string // the sensed key's names, sensed[i] at path "sensed[i]"
-	agents []agentSpec
+	agents []*agentSpec
+	// inputs: the file's, by name too; pending, the agents' conditions
+	// whose facts become goals once the domain is built.
+	inputs     []Input
+	inputIndex map[string]int
+	pending    []*conditionFacts
 	// factMaps are every fact map read, by path, so that unknown facts
 	// are found and reported here, each once, before the planners see
 	// them.
@@ -721,7 +728,7 @@ func (l *loader) document(body ast.Node) {
 		l.engineDocument(entries)
 		return
 	}
-	f := l.fields(entries, "the domain", "name", "facts", "initial", "sensed", "actions", "goals", "htn", "agents")
+	f := l.fields(entries, "the domain", "name", "facts", "initial", "sensed", "actions", "goals", "htn", "inputs", "agents")
 	top := Pos{Line: 1, Col: 1}
 	if len(entries) > 0 {
 		top = position(entries[0].Key)
@@ -764,6 +771,9 @@ func (l *loader) document(body ast.Node) {
 	}
 	if mv, ok := f["htn"]; ok {
 		l.htnSection(mv)
+	}
+	if mv, ok := f["inputs"]; ok {
+		l.inputsSection(mv) // before the agents, which test them
 	}
 	if mv, ok := f["agents"]; ok {
 		l.agentsSection(mv)
@@ -1090,6 +1100,7 @@ func (l *loader) build(f *File) {
 	f.GOAP, f.HTN = g, h
 	f.Sensed = l.resolveSensed(g)
 	f.Agents = l.buildAgents(g, h)
+	f.Inputs = l.inputs
 }
 
 // dropUnknownFacts reports each fact named in a fact map but not declared,

@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"runtime/debug"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ploy-ai/ploy/domain"
@@ -313,6 +316,41 @@ func (l *listFlag) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// inputValues are the file's inputs' defaults with --input NAME=VALUE
+// applied.
+func inputValues(e *env, fset *flag.FlagSet, f *domain.File, given listFlag) ([]float64, int) {
+	values := f.InputDefaults()
+	var names []string
+	for _, in := range f.Inputs {
+		names = append(names, in.Name)
+	}
+	for _, kv := range given {
+		name, text, found := strings.Cut(kv, "=")
+		name, text = strings.TrimSpace(name), strings.TrimSpace(text)
+		i := slices.Index(names, name)
+		switch {
+		case !found:
+			return nil, usageErr(e, fset, "--input %q: write NAME=VALUE, such as health=30", kv)
+		case i < 0 && len(names) == 0:
+			return nil, usageErr(e, fset, "--input: unknown input %q: the file declares no inputs", name)
+		case i < 0:
+			msg := fmt.Sprintf("--input: unknown input %q", name)
+			if sg := suggest.Closest(name, names); sg != "" {
+				msg += fmt.Sprintf("; did you mean %q?", sg)
+			} else {
+				msg += "; the file's inputs: " + strings.Join(names, ", ")
+			}
+			return nil, usageErr(e, fset, "%s", msg)
+		}
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, usageErr(e, fset, "--input %s: %q is not a finite number", name, text)
+		}
+		values[i] = v
+	}
+	return values, -1
 }
 
 // htnStart is the start state of an HTN command (--set and --unset applied

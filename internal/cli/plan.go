@@ -21,6 +21,7 @@ type searchFlags struct {
 	budget    int
 	maxDepth  int
 	agent     string
+	inputs    listFlag
 }
 
 func (s *searchFlags) register(fset *flag.FlagSet) {
@@ -31,6 +32,7 @@ func (s *searchFlags) register(fset *flag.FlagSet) {
 	fset.StringVar(&s.heuristic, "heuristic", "goal-count", "heuristic: goal-count, hmax or blind (all admissible)")
 	fset.IntVar(&s.budget, "budget", goap.DefaultBudget, "most states to expand before giving up")
 	fset.IntVar(&s.maxDepth, "max-depth", 0, "longest plan to consider, in steps (0: no limit)")
+	fset.Var(&s.inputs, "input", "with --agent: an input's value, `NAME=VALUE` (comma-separated, repeatable); the file's inputs: give the rest")
 	fset.StringVar(&s.agent, "agent", "", "plan as the file's agent `NAME` (its agents: section): with its costs and capabilities, and, without --goal, for the goal it would choose from the start state")
 }
 
@@ -102,8 +104,12 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	if pr.start, st = startState(e, fset, g, s.set, s.unset); st >= 0 {
 		return pr, st
 	}
+	inputs, st := inputValues(e, fset, f, s.inputs)
+	if st >= 0 {
+		return pr, st
+	}
 	if s.goal == "" && pr.agent != nil {
-		option, ok := pr.agent.Choose(pr.start)
+		option, ok := pr.agent.Choose(pr.start, inputs)
 		if !ok {
 			fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), pr.agent.Name, g.FormatState(pr.start))
 			return pr, exitNoPlan
