@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -145,11 +146,7 @@ func (l *loader) inputsSection(section *ast.MappingValueNode) {
 		if !ok {
 			continue
 		}
-		l.pos["inputs."+name] = position(mv.Key)
-		if _, dup := l.inputIndex[name]; dup {
-			l.errorf(mv.Key, "input %s is declared twice", quote(name))
-			continue
-		}
+		l.pos["inputs."+name] = position(mv.Key) // the parser refuses a repeated key
 		v, ok := l.number(mv.Value, "an input's default")
 		if ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			l.errorf(mv.Value, "input %s: the default must be a finite number", quote(name))
@@ -215,17 +212,22 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 			l.pos[path+".tree"] = position(mv.Key)
 			a.tree = l.node(a, path+".tree", mv.Value)
 		}
-		kinds := 0
-		for _, has := range []bool{len(a.goals) > 0, a.htn, a.tree != nil} {
-			if has {
-				kinds++
+		var kinds []*ast.MappingValueNode
+		for _, key := range []string{"goals", "htn", "tree"} {
+			if mv, ok := f[key]; ok {
+				kinds = append(kinds, mv)
 			}
 		}
 		switch {
-		case kinds == 0 && a.name != "":
+		case len(kinds) == 0 && a.name != "":
 			l.errorf(item, "agent %s has nothing to pursue: give it goals (goals: [{goal: G, priority: 1}]), make it an HTN agent (htn: {mode: interrupt}), or give it a behaviour tree (tree:)", quote(a.name))
-		case kinds > 1:
-			l.errorf(item, "agent %s has more than one of goals, htn and tree: a GOAP agent chooses among goals, an HTN agent decomposes a root task, a tree agent ticks its tree; keep one", quote(a.name))
+		case len(kinds) > 1:
+			// at the second of them in the file
+			slices.SortFunc(kinds, func(x, y *ast.MappingValueNode) int {
+				px, py := position(x.Key), position(y.Key)
+				return cmp.Or(cmp.Compare(px.Line, py.Line), cmp.Compare(px.Col, py.Col))
+			})
+			l.errorf(kinds[1].Key, "agent %s has more than one of goals, htn and tree: a GOAP agent chooses among goals, an HTN agent decomposes a root task, a tree agent ticks its tree; keep one", quote(a.name))
 			a.htn = false // said once
 		}
 		l.agents = append(l.agents, a)
@@ -426,7 +428,6 @@ func (l *loader) score(path string, n ast.Node) Score {
 	}
 	return Score{Value: l.finite(n, "a score")}
 }
-
 
 // finite reads a finite number; 0 if it is none (the error reported).
 func (l *loader) finite(n ast.Node, what string) float64 {
