@@ -145,6 +145,9 @@ type Config struct {
 	Goals   []GoalOption  // GOAP agents: what to pursue
 	HTN     *htn.Domain   // set for an HTN agent
 	HTNMode HTNMode
+	// HTNRoot, if set, is the compound task an HTN agent decomposes
+	// instead of the HTN's root.
+	HTNRoot string
 	// Behaviours maps action names to the game's code; every action the
 	// agent can do needs one.
 	Behaviours map[string]Behaviour
@@ -274,6 +277,15 @@ func (cfg *Config) check() error {
 	}
 	if cfg.HTN != nil && cfg.HTN.GOAP() != d {
 		return cfg.errorf("the HTN is over another GOAP domain")
+	}
+	if cfg.HTNRoot != "" {
+		t, ok := htn.Task(0), false
+		if cfg.HTN != nil {
+			t, ok = cfg.HTN.TaskByName(cfg.HTNRoot)
+		}
+		if !ok || t.IsPrimitive() {
+			return cfg.errorf("HTNRoot %q is no compound task of the agent's HTN", cfg.HTNRoot)
+		}
 	}
 	if cfg.Profile != nil && cfg.Profile.Domain() != d {
 		return cfg.errorf("the profile was made for %s", otherDomain(cfg.Profile.Domain(), d))

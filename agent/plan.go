@@ -120,7 +120,12 @@ func resolve(p *planners, r request) result {
 	cfg := &r.agent.cfg
 	var out result
 	if cfg.HTN != nil {
-		err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps})
+		opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps}
+		if cfg.HTNRoot != "" {
+			opt.Root, _ = cfg.HTN.TaskByName(cfg.HTNRoot) // checked by New
+			opt.HasRoot = true
+		}
+		err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, opt)
 		out.found = err == nil && p.res.Status == htn.Found
 		out.limited = err != nil
 		out.steps = p.res.Steps

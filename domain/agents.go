@@ -724,7 +724,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				a.HTN, a.Root, a.Interrupt = h, h.Root(), s.mode == "interrupt"
 				if s.root != "" {
 					t, found := h.TaskByName(s.root)
-					if !found || h.NumMethods(t) == 0 {
+					if !found || t.IsPrimitive() {
 						l.errorAt(lookup(l.pos, s.path+".htn.root"), "the root %s is no compound task of the file's htn", quote(s.root))
 						ok = false
 					}

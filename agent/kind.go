@@ -1,0 +1,94 @@
+package agent
+
+import (
+	"fmt"
+
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// Inputs returns the values of a domain file's inputs (indexed as
+// domain.File.Inputs) as an agent's world has them now. It is called
+// whenever a condition or a score reads an input, and may return the same
+// slice each time.
+type Inputs func(a *Agent) []float64
+
+// FromFile sets what cfg pursues and how it sees the actions from an agent
+// kind of a domain file (its agents: section): its goal options, HTN root
+// and mode, or tree, and its profile. Conditions and scores read the
+// world's inputs through inputs, which may be nil when the file has none.
+// cfg.Domain must be the file's GOAP domain; the game still supplies the
+// behaviours, the sensor and the rest.
+func (cfg *Config) FromFile(k *domain.Agent, inputs Inputs) error {
+	if inputs == nil {
+		inputs = func(*Agent) []float64 { return nil }
+	}
+	cfg.Profile = k.Profile
+	cfg.Goals, cfg.HTN, cfg.Tree = nil, nil, nil
+	for _, o := range k.Goals {
+		option := GoalOption{Goal: o.Goal, Priority: o.Priority}
+		if !o.When.Empty() {
+			when := o.When
+			option.When = func(a *Agent) bool { return when.Holds(a.facts, inputs(a)) }
+		}
+		if o.Utility != nil {
+			score := o.Utility
+			option.Utility = func(a *Agent) float64 { return score.At(a.facts, inputs(a)) }
+		}
+		cfg.Goals = append(cfg.Goals, option)
+	}
+	if k.HTN != nil {
+		cfg.HTN, cfg.HTNMode = k.HTN, ReplanOnBreak
+		if k.Interrupt {
+			cfg.HTNMode = Interrupt
+		}
+		cfg.HTNRoot = ""
+		if k.Root != k.HTN.Root() {
+			cfg.HTNRoot = k.HTN.TaskName(k.Root)
+		}
+	}
+	if k.Tree != nil {
+		tree, err := treeOf(cfg.Domain, k.Tree, inputs)
+		if err != nil {
+			return fmt.Errorf("agent: kind %q: %w", k.Name, err)
+		}
+		cfg.Tree = tree
+	}
+	return nil
+}
+
+// treeOf builds a runnable tree from a file's tree.
+func treeOf(d *goap.Domain, n *domain.Node, inputs Inputs) (Node, error) {
+	switch n.Kind {
+	case domain.Sequence, domain.Selector:
+		children := make([]Node, len(n.Children))
+		for i, c := range n.Children {
+			var err error
+			if children[i], err = treeOf(d, c, inputs); err != nil {
+				return nil, err
+			}
+		}
+		if n.Kind == domain.Sequence {
+			return Sequence(children...), nil
+		}
+		return Selector(children...), nil
+	case domain.When:
+		c := n.Condition
+		return Condition(func(a *Agent) bool { return c.Holds(a.facts, inputs(a)) }), nil
+	case domain.Act:
+		if int(n.Action) >= d.NumActions() {
+			return nil, fmt.Errorf("action %d is not in domain %s", n.Action, d.Name())
+		}
+		return Action(d, d.ActionName(n.Action)), nil
+	case domain.Plan:
+		return Plan(n.Goal), nil
+	case domain.UtilitySelector:
+		options := make([]UtilityOption, len(n.Options))
+		for i := range n.Options {
+			score := &n.Options[i].Score
+			options[i] = UtilityOption{Action: d.ActionName(n.Options[i].Action), Score: func(a *Agent) float64 { return score.At(a.facts, inputs(a)) }}
+		}
+		return Utility(d, n.Hysteresis, options...), nil
+	}
+	return nil, fmt.Errorf("unknown tree node kind %d", n.Kind)
+}
