@@ -3,6 +3,7 @@ package viewer
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -66,4 +67,53 @@ func TestLiveStreamSlots(t *testing.T) {
 	if third.StatusCode != 200 {
 		t.Errorf("a stream after the client left: %d, want 200", third.StatusCode)
 	}
+}
+
+// FuzzLive sends any body to the live agent: the answer is a JSON error
+// with a status from the API's list, or a stream of events whose data is
+// JSON, ending in one "end" event; never a panic, a 500 or a hang. The
+// stream's time cap is short, so that a paced run ends within it.
+func FuzzLive(f *testing.F) {
+	for _, seed := range []string{
+		`{"goal": "Kill", "fast": true}`,
+		`{"domain": "soldier", "goal": "KillPlayer", "seed": 7, "fast": true, "toggles": [{"tick": 3, "fact": "gun_nearby", "value": false}]}`,
+		`{"goal": "Kill", "policy": "reactive", "ticks_per_second": 20, "replay_to": 9}`,
+		`{"goal": "Kill", "fast": true, "max_ticks": 3, "toggles": [{"tick": 3, "fact": "in_range", "value": true}, {"tick": 1, "fact": "enemy_dead", "value": true}]}`,
+		`{"source": "name: x\nfacts: [a]\nactions:\n  - name: A\n    effects: {a: true}\n    cost: 1\ngoals:\n  - name: G\n    conditions: {a: true}\n", "goal": "G", "fast": true}`,
+		`{"goal": "Kill", "toggles": [{"tick": 1e9}]}`,
+		`{"seed": 18446744073709551615, "goal": "GetHealthy", "unset": ["healthy"], "fast": true}`,
+		"\xff",
+	} {
+		f.Add(seed)
+	}
+	s, err := New(Config{MaxStreamTime: 50 * time.Millisecond})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		r := httptest.NewRequest(http.MethodPost, "/api/v1/live", strings.NewReader(body))
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		switch w.Code {
+		case 400, 404, 413, 422:
+			if !json.Valid(w.Body.Bytes()) {
+				t.Fatalf("%q: the error is not JSON: %s", body, w.Body)
+			}
+			return
+		case 200:
+		default:
+			t.Fatalf("%q: status %d: %s", body, w.Code, w.Body)
+		}
+		blocks := strings.Split(strings.TrimSuffix(w.Body.String(), "\n\n"), "\n\n")
+		for i, block := range blocks {
+			name, data, _ := strings.Cut(block, "\n")
+			want := "event: tick"
+			if i == len(blocks)-1 {
+				want = "event: end"
+			}
+			if name != want || !strings.HasPrefix(data, "data: ") || !json.Valid([]byte(strings.TrimPrefix(data, "data: "))) {
+				t.Fatalf("%q: event %d of %d: %q", body, i, len(blocks), block)
+			}
+		}
+	})
 }
