@@ -33,6 +33,8 @@ type liveFigure struct {
 	On         []string `json:"on"`      // the world's facts shown on
 	Command    string   `json:"command"`
 	Error      string   `json:"error"`
+	TickText   string   `json:"tickText"`
+	RunLabel   string   `json:"runLabel"`
 }
 
 const readLive = `(() => {
@@ -49,6 +51,8 @@ const readLive = `(() => {
 		on: [...f.querySelectorAll('input[data-fact]:checked')].map((e) => e.dataset.fact),
 		command: document.getElementById('live-command').textContent,
 		error: document.getElementById('live-error').textContent,
+		tickText: document.getElementById('live-tick').textContent,
+		runLabel: document.getElementById('live-run').textContent,
 	};
 })()`
 
@@ -137,7 +141,16 @@ func TestBrowserLive(t *testing.T) {
 	}
 	screenshotOf(t, tab, "live-figure", "live-walking")
 
-	// The gun taken away on the way to it.
+	// Paused on the way: the stream stops, the page says so.
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("live-pause"))); err != nil {
+		t.Fatal(err)
+	}
+	f = liveUntil(t, tab, "pause", `document.getElementById('live-run').textContent === '▶ resume'`)
+	if !strings.HasSuffix(f.TickText, " · paused") || f.Action != "PickUpGun" {
+		t.Errorf("paused: %q, running %q; want paused on the way to the gun", f.TickText, f.Action)
+	}
+
+	// The gun taken away on the way to it: the flip resumes the run.
 	start := time.Now()
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#live-toggles input[data-fact="gun_nearby"]`))); err != nil {
 		t.Fatal(err)

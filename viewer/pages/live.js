@@ -198,7 +198,10 @@
 	}
 
 	function request(replayTo) {
-		const q = { domain: problem.domain, goal: problem.goal, set: problem.set, unset: problem.unset, seed: Number($('live-seed').value) || 0 };
+		// A whole number from 0: what the API takes.
+		const seed = Math.max(0, Math.trunc(Number($('live-seed').value) || 0));
+		$('live-seed').value = String(seed);
+		const q = { domain: problem.domain, goal: problem.goal, set: problem.set, unset: problem.unset, seed };
 		if ($('live-policy').value !== 'on_break') q.policy = $('live-policy').value;
 		if (toggles.length) q.toggles = toggles;
 		const speed = $('live-speed').value;
