@@ -343,13 +343,14 @@ func TestLiveLimits(t *testing.T) {
 }
 
 // TestLivePaced runs a replayed request paced on a real server whose
-// WriteTimeout is shorter than the stream: the ticks up to replay_to come
+// WriteTimeout and ReadTimeout are shorter than the stream: the ticks up to replay_to come
 // at once, the rest paced, every byte as the unpaced run's; and the
 // stream outlives the server's WriteTimeout.
 func TestLivePaced(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	ts := httptest.NewUnstartedServer(s)
 	ts.Config.WriteTimeout = 300 * time.Millisecond
+	ts.Config.ReadTimeout = 300 * time.Millisecond
 	ts.Start()
 	defer ts.Close()
 	request := `{"domain": "soldier", "goal": "KillPlayer", "toggles": [{"tick": 3, "fact": "gun_nearby", "value": false}]`

@@ -223,6 +223,7 @@
 	// run starts a stream for the current toggles, replaying up to
 	// replayTo, and reads it to its end.
 	async function run(replayTo) {
+		if (!problem) return; // figure 1 has not answered yet
 		stop();
 		showError('');
 		const c = controller = new AbortController();
