@@ -343,9 +343,9 @@ func TestLiveLimits(t *testing.T) {
 }
 
 // TestLivePaced runs a replayed request paced on a real server whose
-// WriteTimeout and ReadTimeout are shorter than the stream: the ticks up to replay_to come
-// at once, the rest paced, every byte as the unpaced run's; and the
-// stream outlives the server's WriteTimeout.
+// WriteTimeout and ReadTimeout are shorter than the stream: the ticks up
+// to replay_to come at once, the rest paced, every byte as the unpaced
+// run's; and the stream outlives the server's timeouts.
 func TestLivePaced(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	ts := httptest.NewUnstartedServer(s)
