@@ -326,6 +326,14 @@ func TestLiveLimits(t *testing.T) {
 	if run.End.End != "ticks_out" || run.End.Tick != 5 || len(run.Ticks) != 6 {
 		t.Errorf("max_ticks 5: end %+v after %d ticks; want ticks_out at 5, ticks 0 to 5", run.End, len(run.Ticks))
 	}
+	// An unreachable goal, kept from settling by a toggle at the last
+	// tick: the NPC tries again every few ticks until the run's searches
+	// are spent.
+	unreachable := `name: x\nfacts: [a, b]\nactions:\n  - name: A\n    preconditions: {b: true}\n    effects: {a: true}\n    cost: 1\ngoals:\n  - name: G\n    conditions: {a: true}\n`
+	run, _ = live(t, s, `{"source": "`+unreachable+`", "goal": "G", "fast": true, "max_ticks": 1000, "toggles": [{"tick": 1000, "fact": "b", "value": true}]}`)
+	if run.End.End != "search_limit" || run.End.Plans != 100 || run.End.Tick >= 1000 {
+		t.Errorf("an unreachable goal for 1000 ticks: end %+v; want search_limit after 100 searches", run.End)
+	}
 	small := newServer(t, viewer.Config{MaxAnswer: 2000})
 	run, _ = live(t, small, `{"goal": "Kill", "fast": true}`)
 	if run.End.End != "size_limit" || len(run.Ticks) > 10 {
