@@ -99,6 +99,13 @@ type Config struct {
 	// rebinding) then cannot use the server. ploy serve sets it when it
 	// listens on the loopback.
 	LoopbackOnly bool
+	// MaxStreams is how many live-agent streams (figure 4) may run at
+	// once, apart from MaxConcurrent's slots; more get 503 at once. 0
+	// means DefaultMaxStreams.
+	MaxStreams int
+	// MaxStreamTime is the longest a live-agent stream runs; 0 means
+	// DefaultMaxStreamTime.
+	MaxStreamTime time.Duration
 }
 
 // Server is the web app. It is safe for concurrent use.
@@ -108,6 +115,7 @@ type Server struct {
 	names   []string                // the offered names, sorted
 	started map[string]bool         // names of Config.Files
 	slots   chan struct{}           // a token per request working
+	streams chan struct{}           // a token per live-agent stream
 	routes  map[string]route
 	// planners keeps warm planners for each offered domain: a warm
 	// planner plans without allocating. Read-only after New.
@@ -150,7 +158,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
+	if cfg.MaxStreamTime <= 0 {
+		cfg.MaxStreamTime = DefaultMaxStreamTime
+	}
 	s := &Server{cfg: cfg, files: map[string]*domain.File{}, started: map[string]bool{}, slots: make(chan struct{}, cfg.MaxConcurrent)}
+	s.streams = make(chan struct{}, cfg.MaxStreams)
 	entries, err := fs.ReadDir(domains.Files, ".")
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %w", err)
@@ -207,6 +222,7 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/lint":          {http.MethodPost, work((*Server).lint)},
 		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
 		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
+		"/api/v1/live":          {http.MethodPost, (*Server).live},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
