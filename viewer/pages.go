@@ -30,6 +30,9 @@ type domainJSON struct {
 	Facts   []string `json:"facts,omitempty"`
 	Initial []string `json:"initial,omitempty"`
 	HTN     bool     `json:"htn"`
+	// Personalities, for a state-space domain: the kinds of agent
+	// registered for it (package domains), figure 6's.
+	Personalities []personalityJSON `json:"personalities,omitempty"`
 }
 
 func (s *Server) describe(name string) domainJSON {
@@ -54,6 +57,7 @@ func (s *Server) describe(name string) domainJSON {
 		}
 	}
 	out.HTN = f.HTN != nil
+	out.Personalities = describePersonalities(f.GOAP)
 	return out
 }
 

@@ -205,6 +205,7 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/lint":          {http.MethodPost, work((*Server).lint)},
 		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
 		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
+		"/api/v1/personalities": {http.MethodPost, work((*Server).personalities)},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
