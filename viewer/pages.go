@@ -33,6 +33,10 @@ type domainJSON struct {
 	// Personalities, for a state-space domain: the kinds of agent
 	// registered for it (package domains), figure 6's.
 	Personalities []personalityJSON `json:"personalities,omitempty"`
+	// Keys and World, for an engine-model domain: its keys and the
+	// file's snapshot, figure 8's editor.
+	Keys  []engineKeyJSON  `json:"keys,omitempty"`
+	World *engineWorldJSON `json:"world,omitempty"`
 }
 
 func (s *Server) describe(name string) domainJSON {
@@ -43,6 +47,7 @@ func (s *Server) describe(name string) domainJSON {
 		for _, g := range f.ResolverSpec.Goals {
 			out.Goals = append(out.Goals, g.Name)
 		}
+		out.Keys, out.World = describeEngine(f)
 		return out
 	}
 	for _, g := range f.GOAP.Goals() {
