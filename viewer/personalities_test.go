@@ -139,7 +139,7 @@ func TestPersonalitiesChooseGoals(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	d, _ := goap.NewDomain(domains.Soldier())
 	for _, c := range []struct {
-		set, unset          []string
+		set, unset           []string
 		offensive, defensive string
 	}{
 		// The default: the offensive soldier kills (10 over 3), the
