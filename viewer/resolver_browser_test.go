@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -128,7 +130,8 @@ func wantChain(t *testing.T, server string, f resolverFigure, name, request stri
 // pinned in resolver/resolve_test.go; the actions weighed and not taken
 // show the trace's reason; editing the snapshot changes the chain.
 func TestBrowserResolver(t *testing.T) {
-	s := newServer(t, viewer.Config{LoopbackOnly: true})
+	started := startedEngineFile(t)
+	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{started}})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	tab := browser(t, 30*time.Second)
@@ -205,6 +208,43 @@ func TestBrowserResolver(t *testing.T) {
 	if len(f.Rejected) != 0 {
 		t.Errorf("can_reach_item on: rejected %q", f.Rejected)
 	}
-	f = newResolve(t, tab, f.Seq, "can_reach_item off", chromedp.Click(chromedp.CSS(`#resolver-keys input[data-key="can_reach_item"]`)))
-	wantChain(t, ts.URL, f, "back to the high shelf", `{"domain": "shopkeeper.yaml", "goal": "ServeCustomer"}`)
+	// Reset: the file's snapshot again.
+	f = newResolve(t, tab, f.Seq, "reset", chromedp.Click(chromedp.ID("resolver-reset")))
+	if a = wantChain(t, ts.URL, f, "reset", `{"domain": "shopkeeper.yaml", "goal": "ServeCustomer"}`); a.Cost != 18 {
+		t.Errorf("reset: cost %g, want 18", a.Cost)
+	}
+
+	// A keys: file named at start is offered too, its snapshot editable.
+	f = newResolve(t, tab, f.Seq, "the file named at start", choose("resolver-domain", started))
+	wantChain(t, ts.URL, f, "the file named at start", `{"domain": "`+started+`", "goal": "Lit"}`)
+	if !slices.Equal(f.Chain, []string{"Strike"}) {
+		t.Errorf("the file named at start: chain %q, want Strike", f.Chain)
+	}
+	f = newResolve(t, tab, f.Seq, "matches 0", setInput(`#resolver-keys input[data-key="matches"]`, "0"))
+	wantChain(t, ts.URL, f, "no matches", `{"domain": "`+started+`", "goal": "Lit", "set": ["matches=0"]}`)
+	if len(f.Chain) != 0 || len(f.Why) == 0 {
+		t.Errorf("no matches: chain %q, why %q; want no chain and a reason", f.Chain, f.Why)
+	}
+}
+
+// startedEngineFile writes a small keys: file of the test's own.
+func startedEngineFile(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "lamp.yaml")
+	src := `name: lamp
+keys: {lit: bool, matches: int}
+initial: {matches: 2}
+actions:
+  - name: Strike
+    conditions: {matches: "> 0"}
+    effects: {lit: true, matches: decrease}
+    cost: 1
+goals:
+  - name: Lit
+    conditions: {lit: true}
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
