@@ -31,13 +31,12 @@ type goalPriority struct {
 // Those that do not fit g (a file of the same name whose actions or goals
 // differ) are left out, each with the reason, so that a request naming one
 // hears why.
-func personalitiesOf(g *goap.Domain) (fit []personality, misfit map[string]string) {
-	misfit = map[string]string{}
+func personalitiesOf(g *goap.Domain) (fit []personality, misfit []unfitJSON) {
 	for _, p := range domains.Personalities(g.Name()) {
 		out := personality{name: p.Name, overrides: map[string]float64{}}
 		prof, err := g.NewProfile(p.Profile)
 		if err != nil {
-			misfit[p.Name] = report.ErrorText(err)
+			misfit = append(misfit, unfitJSON{p.Name, report.ErrorText(err)})
 			continue
 		}
 		out.profile = prof
@@ -56,7 +55,7 @@ func personalitiesOf(g *goap.Domain) (fit []personality, misfit map[string]strin
 			out.goals = append(out.goals, goalPriority{goal, gp.Priority})
 		}
 		if len(missing) > 0 {
-			misfit[p.Name] = "the domain has no goal " + strings.Join(missing, ", ")
+			misfit = append(misfit, unfitJSON{p.Name, "the domain has no goal " + strings.Join(missing, ", ")})
 			continue
 		}
 		fit = append(fit, out)
@@ -75,8 +74,10 @@ func personalityNamed(g *goap.Domain, name string) (personality, error) {
 		}
 		names = append(names, p.name)
 	}
-	if why, ok := misfit[name]; ok {
-		return personality{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "personality", Message: fmt.Sprintf("personality %q does not fit domain %q: %s", name, g.Name(), why)}
+	for _, m := range misfit {
+		if m.Name == name {
+			return personality{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "personality", Message: fmt.Sprintf("personality %q does not fit domain %q: %s", name, g.Name(), m.Why)}
+		}
 	}
 	e := badField("personality", "unknown personality %q", name)
 	switch {
@@ -139,6 +140,15 @@ type personalitiesRequest struct {
 // pursue now and how.
 type personalitiesAnswer struct {
 	Personalities []personalityAnswer `json:"personalities"`
+	// Unfit are the personalities registered for the domain's name that
+	// its actions or goals do not fit (a file named like the soldier's
+	// but different), each with why.
+	Unfit []unfitJSON `json:"unfit,omitempty"`
+}
+
+type unfitJSON struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
 }
 
 type personalityAnswer struct {
@@ -181,8 +191,8 @@ func (s *Server) personalities(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	g := f.GOAP
-	fit, _ := personalitiesOf(g)
-	answer := personalitiesAnswer{Personalities: []personalityAnswer{}}
+	fit, unfit := personalitiesOf(g)
+	answer := personalitiesAnswer{Personalities: []personalityAnswer{}, Unfit: unfit}
 	// The request is checked in full even for a domain without
 	// personalities: a misspelt fact is an error either way.
 	sq := searchRequest{source: q.source, startRequest: q.startRequest, Search: q.Search, Heuristic: q.Heuristic, Budget: q.Budget, MaxDepth: q.MaxDepth}

@@ -252,6 +252,13 @@ func TestPersonalitiesBadInput(t *testing.T) {
 	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), `personality \"defensive\" does not fit domain \"soldier\": costs.AttackRanged: unknown action \"AttackRanged\"`) {
 		t.Errorf("a soldier without AttackRanged: %d %s", code, body)
 	}
+	// Figure 6 on it: the offensive soldier fits, the defensive one is
+	// said not to.
+	q, _ = json.Marshal(map[string]any{"source": src})
+	code, body = post(t, s, "/api/v1/personalities", string(q))
+	if code != http.StatusOK || !strings.Contains(string(body), `"name":"offensive"`) || !strings.HasSuffix(string(body), `"unfit":[{"name":"defensive","why":"costs.AttackRanged: unknown action \"AttackRanged\""}]}`+"\n") {
+		t.Errorf("figure 6 on a soldier without AttackRanged: %d %s", code, body)
+	}
 }
 
 func soldierYAML(t *testing.T) string {

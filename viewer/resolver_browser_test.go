@@ -208,6 +208,19 @@ func TestBrowserResolver(t *testing.T) {
 	if len(f.Rejected) != 0 {
 		t.Errorf("can_reach_item on: rejected %q", f.Rejected)
 	}
+	// The time from a toggle's click to the frame drawing its answer, as
+	// the page measures it: printed, never asserted.
+	var ms []float64
+	for i := range 10 {
+		f = newResolve(t, tab, f.Seq, fmt.Sprintf("timing click %d", i), chromedp.Click(chromedp.CSS(`#resolver-keys input[data-key="has_ladder"]`)))
+		took, err := chromedp.Run(tab, chromedp.Poll[float64](`Number(document.getElementById('resolver-figure').dataset.ms || 0)`, chromedp.WithPollingTimeout(2*time.Second)))
+		if err == nil {
+			ms = append(ms, took)
+		}
+		chromedp.Run(tab, chromedp.Evaluate[chromedp.Void](`delete document.getElementById('resolver-figure').dataset.ms`))
+	}
+	t.Logf("figure 8, toggle to the traced resolve drawn, ms over %d clicks: %s", len(ms), spread(ms))
+
 	// Reset: the file's snapshot again.
 	f = newResolve(t, tab, f.Seq, "reset", chromedp.Click(chromedp.ID("resolver-reset")))
 	if a = wantChain(t, ts.URL, f, "reset", `{"domain": "shopkeeper.yaml", "goal": "ServeCustomer"}`); a.Cost != 18 {

@@ -108,7 +108,10 @@
 		answer = a;
 		const none = a.personalities.length === 0;
 		$('personalities-none').hidden = !none;
-		$('personalities-none').textContent = none ? q.domain + ' has no personalities: only the soldier has them (seed 001 §5)' : '';
+		const unfit = (a.unfit || []).map((u) => u.name + ' (' + u.why + ')').join('; ');
+		$('personalities-none').textContent = !none ? ''
+			: unfit ? q.domain + ': no personality fits it: ' + unfit
+				: q.domain + ' has no personalities: only the soldier has them (seed 001 §5)';
 		$('personalities-body').hidden = none;
 		if (none) return;
 		$('personalities-sides').replaceChildren(...a.personalities.map(side));

@@ -324,7 +324,10 @@
 		box.replaceChildren(...parts);
 	}
 
-	async function resolve() {
+	// resolve resolves the controls' snapshot and shows it, unless a newer
+	// change came meanwhile. started is when the user acted, for the
+	// figure's own timing (data-ms: to the frame that draws the answer).
+	async function resolve(started) {
 		const seq = ++latest;
 		figure.dataset.sent = String(seq);
 		if (inFlight) inFlight.abort();
@@ -353,21 +356,24 @@
 			show(name, trace, why);
 		}
 		figure.dataset.seq = String(seq);
+		if (typeof started === 'number') requestAnimationFrame(() => { figure.dataset.ms = (performance.now() - started).toFixed(2); });
 	}
 
 	$('resolver-domain').addEventListener('change', () => {
+		const started = performance.now();
 		selected = '';
 		showDomain();
-		resolve();
+		resolve(started);
 	});
 	$('resolver-reset').addEventListener('click', () => {
+		const started = performance.now();
 		const goal = $('resolver-goal').value;
 		showDomain();
 		$('resolver-goal').value = goal;
-		resolve();
+		resolve(started);
 	});
 	for (const id of ['resolver-goal', 'resolver-keys', 'resolver-places', 'resolver-capabilities']) {
-		$(id).addEventListener('change', resolve);
+		$(id).addEventListener('change', () => resolve(performance.now()));
 	}
 	const box = $('resolver-graph');
 	const actionOf = (e) => {
