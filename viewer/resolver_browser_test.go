@@ -153,7 +153,6 @@ func TestBrowserResolver(t *testing.T) {
 	if !slices.Equal(f.Rejected, []string{"GatherWoodNorth: chain cost 13 > 9"}) {
 		t.Errorf("survivor Warm: rejected %q, want GatherWoodNorth's beaten chain at cost 13", f.Rejected)
 	}
-	screenshotOf(t, tab, "resolver-figure", "resolver-survivor-warm")
 	// Clicking the rejected action shows the trace's record of it.
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`g.action-node[data-action="GatherWoodNorth"]`))); err != nil {
 		t.Fatal(err)
@@ -162,6 +161,7 @@ func TestBrowserResolver(t *testing.T) {
 	if !strings.Contains(f.Panel, "before LightFire → WarmUp, serving has_wood: candidate · cost 13") {
 		t.Errorf("GatherWoodNorth clicked: the panel says %q", f.Panel)
 	}
+	screenshotOf(t, tab, "resolver-figure", "resolver-survivor-warm")
 
 	// The north pile moved 3 m away: it is now the nearer.
 	f = newResolve(t, tab, f.Seq, "wood_north at 0,3", setInput(`#resolver-places .place[data-place="wood_north"] input[data-axis="1"]`, "3"))

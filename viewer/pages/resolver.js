@@ -316,7 +316,8 @@
 			const li = html('li', 'record');
 			li.dataset.reason = c.reason;
 			li.textContent = 'before ' + (front.length ? front.join(' → ') : 'the goal') + ', serving ' + c.serves + ': ' + c.reason +
-				(c.cost !== null ? ' · cost ' + number(c.cost) : '') + (c.unmet.length ? ' · unmet ' + c.unmet.join(', ') : '');
+				(c.cost !== null ? ' · cost ' + number(c.cost) : '') + (c.unmet.length ? ' · unmet ' + c.unmet.join(', ') : '') +
+				(c.reason === 'candidate' && step < 0 && shown.trace.status === 'found' ? ' (a complete chain; the one taken costs ' + number(shown.trace.cost) + ')' : '');
 			list.append(li);
 		}
 		if (!v) list.append(html('li', 'hint', 'not weighed: nothing in front of it needed what it does'));
