@@ -221,6 +221,12 @@ func TestBrowserResolver(t *testing.T) {
 	}
 	t.Logf("figure 8, toggle to the traced resolve drawn, ms over %d clicks: %s", len(ms), spread(ms))
 
+	// A position left empty is refused on the page, not sent as 0.
+	f = newResolve(t, tab, f.Seq, "the ladder's x emptied", setInput(`#resolver-places .place[data-place="ladder"] input[data-axis="0"]`, ""))
+	if f.Error != "ladder needs two numbers for its position" || len(f.Chain) != 0 {
+		t.Errorf("an empty coordinate: error %q, chain %q", f.Error, f.Chain)
+	}
+
 	// Reset: the file's snapshot again.
 	f = newResolve(t, tab, f.Seq, "reset", chromedp.Click(chromedp.ID("resolver-reset")))
 	if a = wantChain(t, ts.URL, f, "reset", `{"domain": "shopkeeper.yaml", "goal": "ServeCustomer"}`); a.Cost != 18 {

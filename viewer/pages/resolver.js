@@ -123,6 +123,8 @@
 		for (const row of $('resolver-places').querySelectorAll('.place')) {
 			const xy = [...row.querySelectorAll('input')].map((i) => i.valueAsNumber);
 			const name = row.dataset.place;
+			// An empty box would go as null, which JSON decoding leaves at 0.
+			if (xy.some((v) => !Number.isFinite(v))) q.invalid = (name || 'the agent') + ' needs two numbers for its position';
 			const was = name === '' ? d.world.at : d.world.targets[name];
 			if (xy[0] === was[0] && xy[1] === was[1]) continue;
 			if (name === '') q.at = xy;
@@ -338,6 +340,7 @@
 		const q = request();
 		try {
 			if (q.capabilities && q.capabilities.length === 0) throw new Error('no action is capable: give this agent at least one');
+			if (q.invalid) throw new Error(q.invalid);
 			if (!graphs.has(name)) draw(name, await post('graph', { domain: name }, controller.signal));
 			trace = await post('trace', q, controller.signal);
 			if (trace.status !== 'found') why = (await post('explain', Object.assign({ alternatives: 0 }, q), controller.signal)).why;
