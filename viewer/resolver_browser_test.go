@@ -131,7 +131,17 @@ func wantChain(t *testing.T, server string, f resolverFigure, name, request stri
 // show the trace's reason; editing the snapshot changes the chain.
 func TestBrowserResolver(t *testing.T) {
 	started := startedEngineFile(t)
-	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{started}})
+	wide := filepath.Join(t.TempDir(), "wide.yaml")
+	var src strings.Builder
+	src.WriteString("name: wide\nkeys: {done: bool}\nactions:\n")
+	for i := range 400 {
+		fmt.Fprintf(&src, "  - name: A%d\n    effects: {done: true}\n    cost: %d\n", i, 400-i)
+	}
+	src.WriteString("goals:\n  - name: Done\n    conditions: {done: true}\n")
+	if err := os.WriteFile(wide, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{started, wide}})
 	ts := httptest.NewServer(s)
 	defer ts.Close()
 	tab := browser(t, 30*time.Second)
@@ -239,6 +249,20 @@ func TestBrowserResolver(t *testing.T) {
 	if !slices.Equal(f.Chain, []string{"Strike"}) {
 		t.Errorf("the file named at start: chain %q, want Strike", f.Chain)
 	}
+	// A graph too large to lay out: the chain still shows, the graph
+	// says why it is not drawn.
+	f = newResolve(t, tab, f.Seq, "a wide file", choose("resolver-domain", wide))
+	var wideAnswer resolveAnswer
+	if code, body := postTo(t, ts.URL, "/api/v1/resolve", `{"domain": "`+wide+`", "goal": "Done"}`); code != 200 || json.Unmarshal(body, &wideAnswer) != nil {
+		t.Fatalf("a wide file: the resolve API: %d %s", code, body)
+	}
+	if !slices.Equal(f.Chain, wideAnswer.Plan) || !strings.HasPrefix(f.Summary, fmt.Sprintf("depth 1 · cost %g · ", wideAnswer.Cost)) || !slices.Equal(f.Chain, []string{"A399"}) {
+		t.Errorf("a wide file: figure 8 shows %q %q; the API resolves %q at cost %g", f.Summary, f.Chain, wideAnswer.Plan, wideAnswer.Cost)
+	}
+	if graph, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('resolver-graph').textContent`)); !strings.Contains(graph, "401 actions and goals, 400 edges: too many to draw") {
+		t.Errorf("a wide file: the graph box says %q", graph)
+	}
+	f = newResolve(t, tab, f.Seq, "back to the lamp", choose("resolver-domain", started))
 	f = newResolve(t, tab, f.Seq, "matches 0", setInput(`#resolver-keys input[data-key="matches"]`, "0"))
 	wantChain(t, ts.URL, f, "no matches", `{"domain": "`+started+`", "goal": "Lit", "set": ["matches=0"]}`)
 	if len(f.Chain) != 0 || len(f.Why) == 0 {

@@ -11,6 +11,10 @@
 	const $ = (id) => document.getElementById(id);
 	const figure = $('resolver-figure');
 	const svgNS = 'http://www.w3.org/2000/svg';
+	// Past this many nodes or edges the layout takes seconds and the
+	// drawing is a blur (a keys: file may have 2^20 edges): the chain and
+	// the summary still show, the graph says why it is missing.
+	const maxNodes = 400, maxEdges = 2000;
 	const domains = new Map(); // name -> the API's description
 	const graphs = new Map(); // name -> {graph: the API's answer, layout, svg parts}
 	let latest = 0;
@@ -158,6 +162,10 @@
 	// draw lays out and draws a domain's action graph once; each resolve
 	// only changes classes and labels.
 	function draw(name, graph) {
+		if (graph.actions.length + graph.goals.length > maxNodes || graph.edges.length > maxEdges) {
+			graphs.set(name, { graph, parts: null });
+			return;
+		}
 		// Left to right: a chain reads head first, towards the goal; a
 		// long thin graph (a single ladder of actions) goes top down
 		// instead, so that its labels stay legible.
@@ -245,10 +253,15 @@
 	// show accents the graph for a resolve and writes the summary.
 	function show(name, trace, why) {
 		const { graph, parts } = graphs.get(name);
-		$('resolver-graph').replaceChildren(parts.svg);
 		shown = { name, graph, trace, why, verdicts: verdicts(trace) };
 		const chain = trace.status === 'found' ? trace.plan : [];
-		for (const [id, n] of parts.nodes) {
+		if (!parts) {
+			$('resolver-graph').replaceChildren(html('p', 'hint', (graph.actions.length + graph.goals.length) + ' actions and goals, ' +
+				graph.edges.length + ' edges: too many to draw (at most ' + maxNodes + ' and ' + maxEdges + '); the chain is above'));
+		} else {
+			$('resolver-graph').replaceChildren(parts.svg);
+		}
+		for (const [id, n] of (parts ? parts.nodes : [])) {
 			const g = n.group;
 			const action = g.dataset.action;
 			const step = action === undefined ? -1 : chain.indexOf(action);
@@ -266,7 +279,7 @@
 			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason : '';
 		}
 		const accented = chainEdges(trace);
-		for (const { edge, group } of parts.edges) {
+		for (const { edge, group } of (parts ? parts.edges : [])) {
 			const to = edge.goal ? 'g:' + edge.to : 'a:' + edge.to;
 			const on = accented.has(edge.from + '\u0000' + to + '\u0000' + edge.condition);
 			group.classList.toggle('chain', on);
