@@ -118,6 +118,9 @@ type searchRequest struct {
 	Heuristic string `json:"heuristic"`
 	Budget    int    `json:"budget"`
 	MaxDepth  int    `json:"max_depth"`
+	// Personality plans with that personality's costs (figure 6); the
+	// domain's own when empty.
+	Personality string `json:"personality"`
 }
 
 type problem struct {
@@ -179,6 +182,13 @@ func (q *searchRequest) problem(g *goap.Domain, maxBudget, maxBytes int) (proble
 			e.Message += "; the domain's goals: " + strings.Join(names, ", ")
 		}
 		return pr, e
+	}
+	if q.Personality != "" {
+		p, err := personalityNamed(g, q.Personality)
+		if err != nil {
+			return pr, err
+		}
+		pr.opt.Profile = p.profile
 	}
 	var err error
 	pr.start, err = q.state(g)
@@ -306,6 +316,9 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 func (s *Server) htnProblem(f *domain.File, q *traceRequest) (int, goap.State, error) {
 	if q.Goal != "" {
 		return 0, goap.State{}, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
+	}
+	if q.Personality != "" {
+		return 0, goap.State{}, badField("personality", "personality plans with GOAP; an HTN decomposes its root task, so leave personality out with htn")
 	}
 	steps, err := s.htnSteps(q.MaxSteps)
 	if err != nil {

@@ -31,6 +31,13 @@ type domainJSON struct {
 	Facts   []string `json:"facts,omitempty"`
 	Initial []string `json:"initial,omitempty"`
 	HTN     bool     `json:"htn"`
+	// Personalities, for a state-space domain: the kinds of agent
+	// registered for it (package domains), figure 6's.
+	Personalities []personalityJSON `json:"personalities,omitempty"`
+	// Keys and World, for an engine-model domain: its keys and the
+	// file's snapshot, figure 8's editor.
+	Keys  []engineKeyJSON  `json:"keys,omitempty"`
+	World *engineWorldJSON `json:"world,omitempty"`
 }
 
 func (s *Server) describe(name string) domainJSON {
@@ -45,6 +52,7 @@ func describeFile(name string, f *domain.File, shipped bool) domainJSON {
 		for _, g := range f.ResolverSpec.Goals {
 			out.Goals = append(out.Goals, g.Name)
 		}
+		out.Keys, out.World = describeEngine(f)
 		return out
 	}
 	for _, g := range f.GOAP.Goals() {
@@ -59,6 +67,7 @@ func describeFile(name string, f *domain.File, shipped bool) domainJSON {
 		}
 	}
 	out.HTN = f.HTN != nil
+	out.Personalities = describePersonalities(f.GOAP)
 	return out
 }
 

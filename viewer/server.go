@@ -223,6 +223,7 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
 		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
 		"/api/v1/live":          {http.MethodPost, (*Server).live},
+		"/api/v1/personalities": {http.MethodPost, work((*Server).personalities)},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
