@@ -234,3 +234,47 @@ func TestArenaBadRequests(t *testing.T) {
 		t.Errorf("GET: %d, want 405", w.Code)
 	}
 }
+
+// FuzzArenaFight sends any body to /api/v1/arena/fight (whose answer is
+// JSON lines, so it is not among FuzzRequest's paths): an error must be
+// JSON with a status from the API's list, a log one JSON object a line,
+// its first the layout; never a panic (a 500) or a hang.
+func FuzzArenaFight(f *testing.F) {
+	for _, seed := range []string{
+		`{"agent": "goap"}`,
+		`{"agent": "htn-break", "fight": 3, "seed": 12}`,
+		`{"agent": "bt", "domain": "battlemage.yaml", "fight": 99}`,
+		`{"agent": "goap", "fight": 100}`,
+		`{"agent": "utility", "source": "name: x\nfacts: [a]\n"}`,
+		`{"agent": "goap", "seed": 1e30}`,
+		`{"agent": ["goap"]}`,
+		`{}`,
+		"\xff",
+	} {
+		f.Add(seed)
+	}
+	s := newServer(f, viewer.Config{MaxFights: 5})
+	f.Fuzz(func(t *testing.T, body string) {
+		r := httptest.NewRequest(http.MethodPost, "/api/v1/arena/fight", strings.NewReader(body))
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		switch w.Code {
+		case 200:
+			lines := strings.Split(strings.TrimSuffix(w.Body.String(), "\n"), "\n")
+			if !strings.HasPrefix(lines[0], `{"layout":`) {
+				t.Fatalf("%q: the log starts %.100s", body, lines[0])
+			}
+			for _, line := range lines {
+				if !json.Valid([]byte(line)) {
+					t.Fatalf("%q: a line of the log is not JSON: %.100s", body, line)
+				}
+			}
+		case 400, 404, 413, 422:
+			if !json.Valid(w.Body.Bytes()) {
+				t.Fatalf("%q: the answer is not JSON: %s", body, w.Body)
+			}
+		default:
+			t.Fatalf("%q: status %d: %s", body, w.Code, w.Body)
+		}
+	})
+}

@@ -512,11 +512,16 @@
 		}
 		// The mage: its reach, its health above, its charges below.
 		const mx = v.x(lerp(f.mage[0], next.mage[0], frac)), my = v.y(lerp(f.mage[1], next.mage[1], frac));
+		ctx.save();
+		ctx.beginPath();
+		ctx.rect(v.x(0), v.y(0), L.width * v.scale, L.height * v.scale);
+		ctx.clip();
 		ctx.strokeStyle = 'rgba(9, 105, 218, 0.25)';
 		ctx.lineWidth = 1;
 		ctx.beginPath();
 		ctx.arc(mx, my, L.range * v.scale, 0, 2 * Math.PI);
 		ctx.stroke();
+		ctx.restore();
 		ctx.fillStyle = f.dead ? '#57606a' : '#0969da';
 		ctx.beginPath();
 		ctx.arc(mx, my, 0.75 * v.scale, 0, 2 * Math.PI);
