@@ -33,6 +33,8 @@ type arenaFigure struct {
 	Tick        string     `json:"tick"`
 	Last        string     `json:"last"`
 	Scrubber    string     `json:"scrubber"`
+	Health      string     `json:"health"`
+	Charges     string     `json:"charges"`
 	Timeline    []string   `json:"timeline"` // each entry's tick
 	Now         string     `json:"now"`      // the tick of the entry marked as now
 	FrameMs     string     `json:"frameMs"`
@@ -53,6 +55,7 @@ const readArena = `(() => {
 		replayError: document.getElementById('arena-replay-error').hidden ? '' : text('arena-replay-error'),
 		name: text('arena-replay-name'), tick: text('arena-tick'), last: text('arena-last'),
 		scrubber: document.getElementById('arena-scrubber').value,
+		health: text('arena-health'), charges: text('arena-charges'),
 		timeline: [...document.querySelectorAll('#arena-timeline li')].map((li) => li.dataset.tick),
 		now: now ? now.dataset.tick : '',
 		frameMs: document.getElementById('arena-canvas').dataset.frameMs || '',
@@ -79,23 +82,37 @@ func waitArena(t *testing.T, tab context.Context, what, cond string) arenaFigure
 	return arenaShown(t, tab)
 }
 
-// lastTick is the tick of a log's last world line.
-func lastTick(t *testing.T, log []byte) int {
+// logWorld is a log's world line.
+type logWorld struct {
+	Tick    int
+	Health  float64
+	Charges int
+}
+
+// worlds reads a log's world lines.
+func worlds(t *testing.T, log []byte) []logWorld {
 	t.Helper()
-	last := -1
+	var out []logWorld
 	sc := bufio.NewScanner(bytes.NewReader(log))
 	for sc.Scan() {
 		var line struct {
-			World *struct{ Tick int } `json:"world"`
+			World *logWorld `json:"world"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
 			t.Fatal(err)
 		}
 		if line.World != nil {
-			last = line.World.Tick
+			out = append(out, *line.World)
 		}
 	}
-	return last
+	return out
+}
+
+// lastTick is the tick of a log's last world line.
+func lastTick(t *testing.T, log []byte) int {
+	t.Helper()
+	w := worlds(t, log)
+	return w[len(w)-1].Tick
 }
 
 // TestBrowserArena drives figure 7: a small batch streams its progress to
@@ -197,8 +214,12 @@ func TestBrowserArena(t *testing.T) {
 	})()`, end/2))); err != nil {
 		t.Fatal(err)
 	}
-	if f = arenaShown(t, tab); f.Tick != fmt.Sprint(end/2) || f.Replay != "paused" {
-		t.Errorf("the scrubber at %d: tick %s, %s", end/2, f.Tick, f.Replay)
+	mid := worlds(t, logBytes)[end/2-1] // the world after tick end/2
+	if f = arenaShown(t, tab); f.Tick != fmt.Sprint(end/2) || f.Replay != "paused" || f.Health != fmt.Sprint(mid.Health) || !strings.HasPrefix(f.Charges, fmt.Sprint(mid.Charges)) {
+		t.Errorf("the scrubber at %d: tick %s, %s, health %s, charges %s; want the log's health %g and charges %d", end/2, f.Tick, f.Replay, f.Health, f.Charges, mid.Health, mid.Charges)
+	}
+	if mid.Tick != end/2 {
+		t.Fatalf("the log's world line %d is tick %d", end/2-1, mid.Tick)
 	}
 	screenshotOf(t, tab, "arena-replay", "arena-replay")
 	// So does the timeline: its fifth entry.

@@ -426,8 +426,9 @@
 		// once rather than searched for in each frame.
 		log.doing = new Array(log.last + 1).fill('');
 		log.goal = new Array(log.last + 1).fill('');
+		log.plan = new Array(log.last + 1).fill('');
 		log.eventAt = new Int32Array(log.last + 1).fill(-1); // the last timeline event by each tick
-		let doing = '', goal = '', k = 0, ti = -1;
+		let doing = '', goal = '', plan = '', k = 0, ti = -1;
 		const byTick = new Map();
 		for (const e of log.events) {
 			if (!byTick.has(e.tick)) byTick.set(e.tick, []);
@@ -438,10 +439,13 @@
 				if (e.kind === 'step_started') doing = e.action || '';
 				else if (e.kind === 'step_done' || e.kind === 'action_failed' || e.kind === 'plan_done') doing = '';
 				if (e.goal !== undefined && (e.kind === 'goal_chosen' || e.kind === 'plan_made')) goal = e.goal;
+				if (e.kind === 'plan_made' || e.kind === 'interruption_taken') plan = (e.plan || []).join(' → ');
+				else if (e.kind === 'plan_done' || e.kind === 'no_plan') plan = '';
 			}
 			while (k < log.timeline.length && log.timeline[k].tick <= t) ti = k++;
 			log.doing[t] = doing;
 			log.goal[t] = goal;
+			log.plan[t] = plan;
 			log.eventAt[t] = ti;
 		}
 		view = makeView(log.layout);
@@ -564,6 +568,7 @@
 		$('arena-killed').textContent = f.killed === undefined ? '?' : String(f.killed);
 		$('arena-goal').textContent = log.goal[t] || '—';
 		$('arena-doing').textContent = log.doing[t] || '—';
+		$('arena-plan').textContent = log.plan[t] || '—';
 		$('arena-scrubber').value = t;
 		const ev = log.eventAt[t];
 		if (ev !== shownEvent) {
