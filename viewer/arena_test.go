@@ -182,6 +182,9 @@ func TestArenaBadRequests(t *testing.T) {
 		{"/api/v1/arena/fight", `{"agent": "goap", "domain": "survivor"}`, 422, "domain", "engine-model file"},
 		{"/api/v1/arena/fight", `{"agent": "goap", "fight": 1e9}`, 400, "fight", "must be a number"},
 		{"/api/v1/arena/fight", `{"agent": "goap"} {}`, 400, "", "more after the request object"},
+		// The batch's request, shared with /api/v1/arena: a kind named
+		// twice would fight the batch twice.
+		{"/api/v1/arena", `{"fights": 1, "agents": ["bt", "bt"]}`, 400, "agents", `agent kind "bt" is named twice`},
 	} {
 		code, got := post(t, s, c.path, c.body)
 		var e errorAnswer
@@ -201,6 +204,7 @@ func TestArenaBadRequests(t *testing.T) {
 		{`{"fights": 101}`, 400, "fights", "above the server's cap of 100"},
 		{`{"fights": 1, "agents": ["gaop"]}`, 400, "agents", `unknown agent kind "gaop"`},
 		{`{"fights": 1, "fight": 2}`, 400, "fight", `unknown field "fight"`},
+		{`{"fights": 1, "agents": ["bt", "goap", "bt"]}`, 400, "agents", `agent kind "bt" is named twice`},
 		{`{"fights": 1, "domain": "soldier"}`, 422, "domain", "needs the domain's htn section"},
 		{`{"fights": 1, "source": "name: x\nfacts: [a]\nactions: []\nhtn:\n  root: T\n  tasks: []\n"}`, 422, "", ""},
 		{`[`, 400, "", "malformed JSON"},

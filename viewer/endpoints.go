@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/ploy-ai/ploy/arena"
@@ -426,10 +427,15 @@ func (s *Server) arenaConfig(body []byte) (arena.Config, error) {
 	for _, k := range arena.Kinds {
 		names = append(names, k.Name)
 	}
-	for _, name := range q.Agents {
+	for i, name := range q.Agents {
 		k, ok := arena.KindByName(name)
 		if !ok {
 			return arena.Config{}, badField("agents", "unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
+		}
+		// A kind named again would fight the batch again: a body of
+		// repeated names would multiply the work past every cap.
+		if slices.Contains(q.Agents[:i], name) {
+			return arena.Config{}, badField("agents", "agent kind %q is named twice", name)
 		}
 		cfg.Kinds = append(cfg.Kinds, k)
 	}
