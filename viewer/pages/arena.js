@@ -455,6 +455,7 @@
 		list.replaceChildren(...log.timeline.map((e, i) => {
 			const li = html('li', 'ev-' + e.kind.replace('_', '-'));
 			li.dataset.tick = e.tick;
+			li.tabIndex = 0;
 			li.dataset.index = i;
 			li.append(html('span', 'ev-tick', (e.tick * log.layout.tick_seconds).toFixed(1) + ' s'), html('span', 'ev-text', describe(e)));
 			return li;
@@ -697,6 +698,13 @@
 	$('arena-timeline').addEventListener('click', (e) => {
 		const li = e.target.closest('li');
 		if (li) seek(Number(li.dataset.tick));
+	});
+	$('arena-timeline').addEventListener('keydown', (e) => {
+		const li = e.target.closest('li');
+		if (li && (e.key === 'Enter' || e.key === ' ')) {
+			e.preventDefault();
+			seek(Number(li.dataset.tick));
+		}
 	});
 	figure.dataset.replay = 'none';
 	figure.dataset.batch = 'none';
