@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/ploy-ai/ploy/arena"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 )
@@ -167,11 +168,18 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	var data struct {
 		Domains []domainJSON
 		Default string
+		// ArenaKinds and MaxFights are figure 7's choices.
+		ArenaKinds []string
+		MaxFights  int
 	}
 	for _, name := range s.names {
 		data.Domains = append(data.Domains, s.describe(name))
 	}
 	data.Default = domains.Default
+	for _, k := range arena.Kinds {
+		data.ArenaKinds = append(data.ArenaKinds, k.Name)
+	}
+	data.MaxFights = s.cfg.MaxFights
 	var buf bytes.Buffer
 	if err := indexPage.Execute(&buf, data); err != nil {
 		fail(w, &apiError{Status: http.StatusInternalServerError, Message: err.Error()})

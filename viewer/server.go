@@ -120,6 +120,9 @@ type Server struct {
 	// planners keeps warm planners for each offered domain: a warm
 	// planner plans without allocating. Read-only after New.
 	planners map[*goap.Domain]*sync.Pool
+	// arenaStreams holds a token per arena batch streaming, besides its
+	// slot: a batch is the longest work the server does.
+	arenaStreams chan struct{}
 }
 
 type route struct {
@@ -166,6 +169,7 @@ func New(cfg Config) (*Server, error) {
 	}
 	s := &Server{cfg: cfg, files: map[string]*domain.File{}, started: map[string]bool{}, slots: make(chan struct{}, cfg.MaxConcurrent)}
 	s.streams = make(chan struct{}, cfg.MaxStreams)
+	s.arenaStreams = make(chan struct{}, MaxArenaStreams)
 	entries, err := fs.ReadDir(domains.Files, ".")
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %w", err)
@@ -224,6 +228,8 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
 		"/api/v1/live":          {http.MethodPost, (*Server).live},
 		"/api/v1/personalities": {http.MethodPost, work((*Server).personalities)},
+		"/api/v1/arena/batch":   {http.MethodPost, (*Server).arenaBatch},
+		"/api/v1/arena/fight":   {http.MethodPost, workAs("application/x-ndjson", (*Server).arenaFight)},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
@@ -365,6 +371,11 @@ func cut(s string) string {
 // whether or not anyone still waits for it, so that abandoned work still
 // counts against the bound.
 func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
+	return workAs("application/json", endpoint)
+}
+
+// workAs is work for an endpoint whose answer has another content type.
+func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
 	return func(s *Server, w http.ResponseWriter, r *http.Request) {
 		if ct := r.Header.Get("Content-Type"); ct != "" {
 			// A browser sends a cross-site form or text/plain POST without
@@ -414,7 +425,7 @@ func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, h
 				fail(w, ae)
 				return
 			}
-			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Type", contentType)
 			w.Header().Set("X-Content-Type-Options", "nosniff")
 			w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
 			w.Write(a.body)
