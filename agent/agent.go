@@ -168,6 +168,10 @@ type Config struct {
 	RetryAfter int
 	// Budget and MaxDepth bound each GOAP search; MaxSteps each HTN one.
 	Budget, MaxDepth, MaxSteps int
+	// MaxBytes and MaxWork bound each GOAP search's memory and work, as
+	// goap.Options' fields do (0: goap's defaults): a server running
+	// agents on domains it was sent holds them lower.
+	MaxBytes, MaxWork int
 	// Queue, if set, resolves this agent's plans on worker goroutines.
 	Queue *Queue
 	// OnEvent, if set, receives every decision.
@@ -310,7 +314,7 @@ func (cfg *Config) check() error {
 	for _, n := range []struct {
 		name  string
 		value int
-	}{{"Budget", cfg.Budget}, {"MaxDepth", cfg.MaxDepth}, {"MaxSteps", cfg.MaxSteps}, {"DefaultTimeout", cfg.DefaultTimeout}, {"RetryAfter", cfg.RetryAfter}, {"Policy.Interval", cfg.Policy.Interval}} {
+	}{{"Budget", cfg.Budget}, {"MaxDepth", cfg.MaxDepth}, {"MaxSteps", cfg.MaxSteps}, {"MaxBytes", cfg.MaxBytes}, {"MaxWork", cfg.MaxWork}, {"DefaultTimeout", cfg.DefaultTimeout}, {"RetryAfter", cfg.RetryAfter}, {"Policy.Interval", cfg.Policy.Interval}} {
 		if n.value < 0 {
 			return cfg.errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
 		}

@@ -363,6 +363,8 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{func(c *agent.Config) { c.MaxDepth = -1 }, `agent "mage": MaxDepth is -1: want 0 (the default) or more`},
 		{func(c *agent.Config) { c.Budget = -5 }, `agent "mage": Budget is -5: want 0 (the default) or more`},
+		{func(c *agent.Config) { c.MaxBytes = -1 }, `agent "mage": MaxBytes is -1: want 0 (the default) or more`},
+		{func(c *agent.Config) { c.MaxWork = -2 }, `agent "mage": MaxWork is -2: want 0 (the default) or more`},
 		{func(c *agent.Config) { c.Timeouts = map[string]int{"Recharge": -1} }, `agent "mage": Timeouts["Recharge"] is -1: want 0 (never) or more ticks`},
 		{func(c *agent.Config) { c.Timeouts = map[string]int{"Recharg": 5} }, `agent "mage": timeout for unknown action "Recharg"; did you mean "Recharge"?`},
 		{func(c *agent.Config) { c.Policy = agent.Policy{Kind: agent.Proactive} }, `agent "mage": a Proactive policy needs an Interval (ticks between replans)`},
@@ -718,5 +720,42 @@ func TestPlanLeafThroughAQueue(t *testing.T) {
 	inline := ran(nil)
 	if queued := ran(agent.NewQueue(1, 4)); !slices.Equal(queued, inline) {
 		t.Errorf("through a queue ran %v, inline %v", queued, inline)
+	}
+}
+
+// TestSearchLimits: Config's MaxBytes and MaxWork reach the agent's
+// searches: held low, the first search stops at its limit, and the agent
+// says so; left at zero, goap's defaults plan.
+func TestSearchLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		maxBytes, work int
+		want           string
+	}{
+		{"defaults", 0, 0, "plan_made"},
+		{"MaxWork 1", 0, 1, "no_plan(search limit)"},
+		{"MaxBytes 1", 1, 0, "no_plan(search limit)"},
+	} {
+		w, d, _ := newToy(t)
+		var rec agent.Recorder
+		cfg := goapConfig(w, d, &rec)
+		cfg.MaxBytes, cfg.MaxWork = tc.maxBytes, tc.work
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Tick()
+		var got string
+		for _, e := range rec.Events {
+			switch e.Kind {
+			case agent.PlanMade:
+				got = "plan_made"
+			case agent.NoPlanFound:
+				got = "no_plan(" + e.Reason + ")"
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: the first search gives %s, want %s (events %s)", tc.name, got, tc.want, kinds(&rec))
+		}
 	}
 }

@@ -136,7 +136,7 @@ func resolve(p *planners, r request) result {
 		}
 		return out
 	}
-	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth})
+	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork})
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
 	out.expanded = res.Expanded

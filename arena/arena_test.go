@@ -2,8 +2,11 @@ package arena_test
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -278,6 +281,92 @@ func TestDomainTheArenaCannotRun(t *testing.T) {
 		}
 		if _, err := arena.Run(arena.Config{GOAP: g, Fights: 1}); err == nil || err.Error() != tc.want {
 			t.Errorf("%s: got %v\nwant %s", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestWriteLogIsTheRecordedLog(t *testing.T) {
+	g, h := domainsForArena(t)
+	dir := t.TempDir()
+	var kinds []arena.Kind
+	for _, name := range []string{"goap", "htn"} {
+		k, _ := arena.KindByName(name)
+		kinds = append(kinds, k)
+	}
+	cfg := arena.Config{GOAP: g, HTN: h, Seed: 5, Fights: 2, Kinds: kinds, Record: dir}
+	if _, err := arena.Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range kinds {
+		for n := range 2 {
+			want, err := os.ReadFile(filepath.Join(dir, arena.LogName(k.Name, n)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got strings.Builder
+			if err := arena.WriteLog(arena.Config{GOAP: g, HTN: h, Seed: 5}, k, n, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.String() != string(want) {
+				t.Errorf("%s fight %d: WriteLog's %d bytes differ from the recorded %d", k.Name, n, got.Len(), len(want))
+			}
+			first, _, _ := strings.Cut(got.String(), "\n")
+			var line struct {
+				Layout struct {
+					Fight int          `json:"fight"`
+					Agent string       `json:"agent"`
+					Seed  uint64       `json:"seed"`
+					Cover [][2]float64 `json:"cover"`
+					Width float64      `json:"width"`
+				} `json:"layout"`
+			}
+			if err := json.Unmarshal([]byte(first), &line); err != nil {
+				t.Fatal(err)
+			}
+			if l := line.Layout; l.Fight != n || l.Agent != k.Name || l.Seed != 5 || len(l.Cover) == 0 || l.Width <= 0 {
+				t.Errorf("%s fight %d: first line %s", k.Name, n, first)
+			}
+		}
+	}
+	if err := arena.WriteLog(arena.Config{GOAP: g, HTN: h}, kinds[0], arena.MaxFights, io.Discard); err == nil {
+		t.Error("WriteLog took fight MaxFights")
+	}
+}
+
+func TestRunContextStopsBetweenFights(t *testing.T) {
+	g, h := domainsForArena(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	fought := 0
+	_, err := arena.RunContext(ctx, arena.Config{GOAP: g, HTN: h, Fights: 5, Progress: func(done, total int) {
+		fought = done
+		cancel()
+	}})
+	if !errors.Is(err, context.Canceled) || fought != 1 {
+		t.Errorf("after cancelling in the first fight's progress: %d fights, %v", fought, err)
+	}
+}
+
+func TestChartsAreThePlots(t *testing.T) {
+	g, h := domainsForArena(t)
+	tab, err := arena.Run(arena.Config{GOAP: g, HTN: h, Seed: 2, Fights: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	charts, err := tab.Charts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := tab.WritePlots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(charts) != len(files) {
+		t.Fatalf("%d charts, %d files", len(charts), len(files))
+	}
+	for i, c := range charts {
+		b, _ := os.ReadFile(files[i])
+		if filepath.Base(files[i]) != c.Name || string(b) != string(c.SVG) || c.Title == "" {
+			t.Errorf("chart %q (%q) is not the file %s", c.Name, c.Title, files[i])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package arena
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -85,7 +86,11 @@ type Table struct {
 // Run fights the batch: every kind fights the same Fights fights, drawn
 // from Seed. The same Config gives the same table, byte for byte (unless
 // Timing is set).
-func Run(cfg Config) (*Table, error) {
+func Run(cfg Config) (*Table, error) { return RunContext(context.Background(), cfg) }
+
+// RunContext is Run, stopping between fights with ctx's error once ctx is
+// done: a server's batch ends soon after its client goes.
+func RunContext(ctx context.Context, cfg Config) (*Table, error) {
 	if cfg.Fights <= 0 {
 		cfg.Fights = 40
 	}
@@ -96,14 +101,7 @@ func Run(cfg Config) (*Table, error) {
 	if len(kinds) == 0 {
 		kinds = Kinds
 	}
-	facts, err := resolveFacts(cfg.GOAP)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkDomain(cfg.GOAP); err != nil {
-		return nil, err
-	}
-	extra, err := newExtraGoals(cfg.GOAP)
+	facts, extra, err := prepare(cfg.GOAP)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +118,10 @@ func Run(cfg Config) (*Table, error) {
 		var plans, expanded, steps, work, ticks int
 		var planning time.Duration
 		for i := 0; i < cfg.Fights; i++ {
-			res, err := fight(cfg, k, extra, &facts, i, budget)
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			res, err := fight(cfg, k, extra, &facts, i, budget, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -195,19 +196,61 @@ type fightResult struct {
 	log   string // the event log's path, if recorded
 }
 
-// fight runs one fight of one kind, unless its planning work passes budget.
-func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i, budget int) (fightResult, error) {
+// prepare checks that g is the battle mage, as the arena senses and runs
+// it, and resolves what every fight needs from it.
+func prepare(g *goap.Domain) (factSet, extraGoals, error) {
+	facts, err := resolveFacts(g)
+	if err != nil {
+		return facts, extraGoals{}, err
+	}
+	if err := checkDomain(g); err != nil {
+		return facts, extraGoals{}, err
+	}
+	extra, err := newExtraGoals(g)
+	return facts, extra, err
+}
+
+// LogName is the name of the event log Config.Record writes for fight
+// number fight (from 0) of kind.
+func LogName(kind string, fight int) string { return fmt.Sprintf("%s-%02d.jsonl", kind, fight) }
+
+// WriteLog fights fight number n (from 0) of cfg's batch with kind k
+// alone and writes its event log to w: the same bytes Config.Record
+// writes to LogName(k.Name, n), since a fight depends only on the seed,
+// its number and the kind. cfg's Fights, Kinds, Record and Progress are
+// not used.
+func WriteLog(cfg Config, k Kind, n int, w io.Writer) error {
+	if n < 0 || n >= MaxFights {
+		return fmt.Errorf("arena: fight %d is not from 0 to %d", n, MaxFights-1)
+	}
+	facts, extra, err := prepare(cfg.GOAP)
+	if err != nil {
+		return err
+	}
+	cfg.Record = ""
+	_, err = fight(cfg, k, extra, &facts, n, MaxBatchWork, w)
+	return err
+}
+
+// fight runs one fight of one kind, unless its planning work passes
+// budget, recording it into Config.Record's directory or, if that is
+// empty, to out if set.
+func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i, budget int, out io.Writer) (fightResult, error) {
 	w := newWorld(cfg.Seed, i)
 	var rec *recorder
 	var log string
 	if cfg.Record != "" {
-		log = filepath.Join(cfg.Record, fmt.Sprintf("%s-%02d.jsonl", k.Name, i))
+		log = filepath.Join(cfg.Record, LogName(k.Name, i))
 		f, err := os.Create(log)
 		if err != nil {
 			return fightResult{}, err
 		}
 		defer f.Close()
-		rec = &recorder{enc: json.NewEncoder(f), w: w}
+		out = f
+	}
+	if out != nil {
+		rec = &recorder{enc: json.NewEncoder(out), w: w}
+		rec.layout(cfg.Seed, i, k.Name)
 	}
 	env := &kindEnv{
 		g: cfg.GOAP, h: cfg.HTN, w: w, acts: &mageActions{w: w}, timing: cfg.Timing, extra: extra,
@@ -249,21 +292,72 @@ func (r *recorder) event(e agent.Event) {
 	}
 }
 
+// layoutJSON is a log's first line: what stays put during a fight, for
+// a replay to draw. Positions are metres, x right and y down from the
+// arena's corner.
+type layoutJSON struct {
+	Seed        uint64       `json:"seed"`
+	Fight       int          `json:"fight"` // from 0, as in the log's name
+	Agent       string       `json:"agent"`
+	Width       float64      `json:"width"`
+	Height      float64      `json:"height"`
+	Ticks       int          `json:"ticks"` // the most a fight lasts
+	TickSeconds float64      `json:"tick_seconds"`
+	MageStart   [2]float64   `json:"mage_start"`
+	Cover       [][2]float64 `json:"cover"`
+	CoverRadius float64      `json:"cover_radius"`
+	Shrine      [2]float64   `json:"shrine"`
+	Cache       [2]float64   `json:"crystal_cache"`
+	Range       float64      `json:"range"` // a bolt's reach: in_range
+	MaxHealth   float64      `json:"max_health"`
+	EnemyHealth float64      `json:"enemy_health"`
+	Charges     int          `json:"max_charges"`
+}
+
+func (r *recorder) layout(seed uint64, fight int, kind string) {
+	l := layoutJSON{
+		Seed: seed, Fight: fight, Agent: kind, Width: width, Height: height,
+		Ticks: FightTicks, TickSeconds: TickSeconds, MageStart: mageStart.pair(),
+		CoverRadius: coverRadius, Shrine: shrine.pair(), Cache: cache.pair(), Range: rangeMetres,
+		MaxHealth: 100, EnemyHealth: enemyHealth, Charges: staffCharges,
+	}
+	for _, c := range covers {
+		l.Cover = append(l.Cover, c.pair())
+	}
+	r.fail = r.enc.Encode(struct {
+		Layout layoutJSON `json:"layout"`
+	}{l})
+}
+
+// worldJSON is the world after a tick. The fields after enemies came
+// later than the others, for the replay; a reader of older logs finds
+// them missing.
 type worldJSON struct {
-	Tick    int          `json:"tick"`
-	Mage    [2]float64   `json:"mage"`
-	Health  float64      `json:"health"`
-	Charges int          `json:"charges"`
-	Enemies [][2]float64 `json:"enemies"`
+	Tick        int          `json:"tick"`
+	Mage        [2]float64   `json:"mage"`
+	Health      float64      `json:"health"`
+	Charges     int          `json:"charges"`
+	Enemies     [][2]float64 `json:"enemies"`
+	EnemyHealth []float64    `json:"enemy_health"` // in the order of enemies
+	Crystals    bool         `json:"crystals"`     // spare crystals carried
+	Potion      bool         `json:"potion"`       // a potion carried
+	ShrineHas   bool         `json:"shrine"`       // a potion waits at the shrine
+	Killed      int          `json:"killed"`       // enemies killed so far
+	Dead        bool         `json:"dead,omitempty"`
 }
 
 func (r *recorder) snapshot() {
 	if r.fail != nil {
 		return
 	}
-	wj := worldJSON{Tick: r.w.Tick, Mage: [2]float64{round(r.w.mage.x), round(r.w.mage.y)}, Health: r.w.health, Charges: r.w.charges, Enemies: [][2]float64{}}
-	for _, e := range r.w.enemies {
-		wj.Enemies = append(wj.Enemies, [2]float64{round(e.pos.x), round(e.pos.y)})
+	w := r.w
+	wj := worldJSON{
+		Tick: w.Tick, Mage: w.mage.pair(), Health: w.health, Charges: w.charges, Enemies: [][2]float64{}, EnemyHealth: []float64{},
+		Crystals: w.crystals, Potion: w.potion, ShrineHas: w.shrineHas, Killed: w.killed, Dead: w.dead,
+	}
+	for _, e := range w.enemies {
+		wj.Enemies = append(wj.Enemies, e.pos.pair())
+		wj.EnemyHealth = append(wj.EnemyHealth, round(e.health))
 	}
 	r.fail = r.enc.Encode(struct {
 		World worldJSON `json:"world"`
@@ -278,6 +372,9 @@ func (r *recorder) err() error {
 }
 
 func round(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// pair is v for a log, to the centimetre.
+func (v vec) pair() [2]float64 { return [2]float64{round(v.x), round(v.y)} }
 
 // WriteText writes the table for a person, one row per agent kind.
 func (t *Table) WriteText(w io.Writer) error {

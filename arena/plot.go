@@ -1,8 +1,10 @@
 package arena
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -23,23 +25,49 @@ var palette = []color.RGBA{
 
 const chartHeight = 4 * vg.Inch
 
+// Chart is one of a table's charts: an SVG picture and the file name
+// WritePlots gives it.
+type Chart struct {
+	Name  string // health.svg, survived.svg, ...
+	Title string
+	SVG   []byte
+}
+
 // WritePlots writes SVG charts of the table into dir: the mage's health
 // over the first fight for each agent kind, and the table's main columns
 // as bars, each file named for what it shows.
 func (t *Table) WritePlots(dir string) ([]string, error) {
+	charts, err := t.Charts()
+	if err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	var written []string
+	for _, c := range charts {
+		path := filepath.Join(dir, c.Name)
+		if err := os.WriteFile(path, c.SVG, 0o644); err != nil {
+			return nil, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// Charts draws the charts WritePlots writes, in the same order, without
+// writing a file.
+func (t *Table) Charts() ([]Chart, error) {
+	var charts []Chart
 	health, err := t.healthPlot()
 	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, "health.svg")
-	if err := saveLegendBeside(health, 9*vg.Inch, chartHeight, path); err != nil {
+	var buf bytes.Buffer
+	if err := drawLegendBeside(health, 9*vg.Inch, chartHeight, &buf); err != nil {
 		return nil, err
 	}
-	written = append(written, path)
+	charts = append(charts, Chart{Name: "health.svg", Title: health.Title.Text, SVG: buf.Bytes()})
 
 	whole := func(x float64) string { return fmt.Sprint(x) }
 	for _, chart := range []struct {
@@ -57,13 +85,15 @@ func (t *Table) WritePlots(dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		path := filepath.Join(dir, chart.file)
-		if err := p.Save(6*vg.Inch, chartHeight, path); err != nil {
+		c := vgsvg.New(6*vg.Inch, chartHeight)
+		p.Draw(draw.New(c))
+		var buf bytes.Buffer
+		if _, err := c.WriteTo(&buf); err != nil {
 			return nil, err
 		}
-		written = append(written, path)
+		charts = append(charts, Chart{Name: chart.file, Title: chart.title, SVG: buf.Bytes()})
 	}
-	return written, nil
+	return charts, nil
 }
 
 // healthPlot draws each kind's health over the first fight, with the
@@ -175,9 +205,9 @@ func (e evenTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// saveLegendBeside draws p with its legend to the right of the plot, where
-// it cannot cover the data, and saves it as SVG.
-func saveLegendBeside(p *plot.Plot, w, h vg.Length, path string) error {
+// drawLegendBeside draws p with its legend to the right of the plot, where
+// it cannot cover the data, and writes it as SVG to out.
+func drawLegendBeside(p *plot.Plot, w, h vg.Length, out io.Writer) error {
 	c := vgsvg.New(w, h)
 	dc := draw.New(c)
 	legend := p.Legend
@@ -191,13 +221,6 @@ func saveLegendBeside(p *plot.Plot, w, h vg.Length, path string) error {
 	legend.Top, legend.Left = true, true
 	titleHeight := p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
 	legend.Draw(draw.Crop(dc, w-width+margin, 0, 0, -titleHeight-margin))
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	_, err := c.WriteTo(out)
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/ploy-ai/ploy/arena"
@@ -118,6 +119,9 @@ type searchRequest struct {
 	Heuristic string `json:"heuristic"`
 	Budget    int    `json:"budget"`
 	MaxDepth  int    `json:"max_depth"`
+	// Personality plans with that personality's costs (figure 6); the
+	// domain's own when empty.
+	Personality string `json:"personality"`
 }
 
 type problem struct {
@@ -179,6 +183,13 @@ func (q *searchRequest) problem(g *goap.Domain, maxBudget, maxBytes int) (proble
 			e.Message += "; the domain's goals: " + strings.Join(names, ", ")
 		}
 		return pr, e
+	}
+	if q.Personality != "" {
+		p, err := personalityNamed(g, q.Personality)
+		if err != nil {
+			return pr, err
+		}
+		pr.opt.Profile = p.profile
 	}
 	var err error
 	pr.start, err = q.state(g)
@@ -307,6 +318,9 @@ func (s *Server) htnProblem(f *domain.File, q *traceRequest) (int, goap.State, e
 	if q.Goal != "" {
 		return 0, goap.State{}, badField("goal", "goal plans with GOAP; an HTN decomposes its root task, so leave goal out with htn")
 	}
+	if q.Personality != "" {
+		return 0, goap.State{}, badField("personality", "personality plans with GOAP; an HTN decomposes its root task, so leave personality out with htn")
+	}
 	steps, err := s.htnSteps(q.MaxSteps)
 	if err != nil {
 		return 0, goap.State{}, err
@@ -387,16 +401,34 @@ type arenaRequest struct {
 // arena answers `ploy arena --json`: the batch's rows. Nothing is
 // recorded and no chart is drawn: those write files.
 func (s *Server) arena(body []byte) ([]byte, error) {
+	cfg, err := s.arenaConfig(body)
+	if err != nil {
+		return nil, err
+	}
+	tab, err := arena.Run(cfg)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: strings.TrimPrefix(err.Error(), "arena: ")}
+	}
+	var buf bytes.Buffer
+	if err := tab.WriteJSON(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// arenaConfig reads an arenaRequest into the batch it asks for, within
+// the server's caps.
+func (s *Server) arenaConfig(body []byte) (arena.Config, error) {
 	var q arenaRequest
 	if err := decode(body, &q); err != nil {
-		return nil, err
+		return arena.Config{}, err
 	}
 	cfg := arena.Config{Fights: 40, Seed: 1}
 	switch {
 	case q.Fights < 0:
-		return nil, badField("fights", "fights must be at least 1, not %d", q.Fights)
+		return arena.Config{}, badField("fights", "fights must be at least 1, not %d", q.Fights)
 	case q.Fights > s.cfg.MaxFights:
-		return nil, badField("fights", "fights %d is above the server's cap of %d", q.Fights, s.cfg.MaxFights)
+		return arena.Config{}, badField("fights", "fights %d is above the server's cap of %d", q.Fights, s.cfg.MaxFights)
 	case q.Fights > 0:
 		cfg.Fights = q.Fights
 	}
@@ -408,30 +440,27 @@ func (s *Server) arena(body []byte) ([]byte, error) {
 	for _, k := range arena.Kinds {
 		names = append(names, k.Name)
 	}
-	for _, name := range q.Agents {
+	for i, name := range q.Agents {
 		k, ok := arena.KindByName(name)
 		if !ok {
-			return nil, badField("agents", "unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
+			return arena.Config{}, badField("agents", "unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
+		}
+		// A kind named again would fight the batch again: a body of
+		// repeated names would multiply the work past every cap.
+		if slices.Contains(q.Agents[:i], name) {
+			return arena.Config{}, badField("agents", "agent kind %q is named twice", name)
 		}
 		cfg.Kinds = append(cfg.Kinds, k)
 	}
 	f, err := s.stateSpace(q.source, "arena")
 	if err != nil {
-		return nil, err
+		return arena.Config{}, err
 	}
 	if f.HTN == nil {
-		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
+		return arena.Config{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
 	}
 	cfg.GOAP, cfg.HTN = f.GOAP, f.HTN
-	tab, err := arena.Run(cfg)
-	if err != nil {
-		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: strings.TrimPrefix(err.Error(), "arena: ")}
-	}
-	var buf bytes.Buffer
-	if err := tab.WriteJSON(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return cfg, nil
 }
 
 // maxAlternatives caps the alternatives explain looks for: each is a

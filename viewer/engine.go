@@ -284,6 +284,9 @@ func engineCheck(f *domain.File, q *searchRequest, ef engineFields) error {
 		if q.Heuristic != "" {
 			return badField("heuristic", "heuristic does not apply to an engine-model file (keys:), which %s is", f.Path)
 		}
+		if q.Personality != "" {
+			return badField("personality", "personality does not apply to an engine-model file (keys:), which %s is: give capabilities", f.Path)
+		}
 		return nil
 	}
 	switch {

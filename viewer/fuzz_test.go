@@ -30,6 +30,8 @@ func FuzzRequest(f *testing.F) {
 		f.Add(seed, uint8(0))
 	}
 	f.Add(`{"domain": "soldier", "set": ["at_cover"], "unset": ["gun_nearby", "hp_high"]}`, uint8(7)) // the tree
+	f.Add(`{"domain": "soldier", "goal": "KillPlayer", "personality": "defensive"}`, uint8(0))
+	f.Add(`{"domain": "soldier", "unset": ["gun_nearby"], "search": "backward"}`, uint8(9)) // the personalities
 	// A minute's timeout: a 503 then means a request that ran away, not a
 	// machine busy with other work (the default 10 s was once reached on a
 	// pasted source under a load average of 4).
@@ -37,7 +39,7 @@ func FuzzRequest(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph", "/api/v1/tree", "/api/v1/decomposition", "/api/v1/domain"}
+	paths := []string{"/api/v1/plan", "/api/v1/trace", "/api/v1/htn", "/api/v1/lint", "/api/v1/explain", "/api/v1/resolve", "/api/v1/graph", "/api/v1/tree", "/api/v1/decomposition", "/api/v1/personalities", "/api/v1/domain"}
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		path := paths[int(which)%len(paths)]
 		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))

@@ -9,6 +9,7 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/ploy-ai/ploy/arena"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 )
@@ -31,6 +32,13 @@ type domainJSON struct {
 	Facts   []string `json:"facts,omitempty"`
 	Initial []string `json:"initial,omitempty"`
 	HTN     bool     `json:"htn"`
+	// Personalities, for a state-space domain: the kinds of agent
+	// registered for it (package domains), figure 6's.
+	Personalities []personalityJSON `json:"personalities,omitempty"`
+	// Keys and World, for an engine-model domain: its keys and the
+	// file's snapshot, figure 8's editor.
+	Keys  []engineKeyJSON  `json:"keys,omitempty"`
+	World *engineWorldJSON `json:"world,omitempty"`
 }
 
 func (s *Server) describe(name string) domainJSON {
@@ -45,6 +53,7 @@ func describeFile(name string, f *domain.File, shipped bool) domainJSON {
 		for _, g := range f.ResolverSpec.Goals {
 			out.Goals = append(out.Goals, g.Name)
 		}
+		out.Keys, out.World = describeEngine(f)
 		return out
 	}
 	for _, g := range f.GOAP.Goals() {
@@ -59,6 +68,7 @@ func describeFile(name string, f *domain.File, shipped bool) domainJSON {
 		}
 	}
 	out.HTN = f.HTN != nil
+	out.Personalities = describePersonalities(f.GOAP)
 	return out
 }
 
@@ -158,11 +168,18 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	var data struct {
 		Domains []domainJSON
 		Default string
+		// ArenaKinds and MaxFights are figure 7's choices.
+		ArenaKinds []string
+		MaxFights  int
 	}
 	for _, name := range s.names {
 		data.Domains = append(data.Domains, s.describe(name))
 	}
 	data.Default = domains.Default
+	for _, k := range arena.Kinds {
+		data.ArenaKinds = append(data.ArenaKinds, k.Name)
+	}
+	data.MaxFights = s.cfg.MaxFights
 	var buf bytes.Buffer
 	if err := indexPage.Execute(&buf, data); err != nil {
 		fail(w, &apiError{Status: http.StatusInternalServerError, Message: err.Error()})

@@ -99,6 +99,13 @@ type Config struct {
 	// rebinding) then cannot use the server. ploy serve sets it when it
 	// listens on the loopback.
 	LoopbackOnly bool
+	// MaxStreams is how many live-agent streams (figure 4) may run at
+	// once, apart from MaxConcurrent's slots; more get 503 at once. 0
+	// means DefaultMaxStreams.
+	MaxStreams int
+	// MaxStreamTime is the longest a live-agent stream runs; 0 means
+	// DefaultMaxStreamTime.
+	MaxStreamTime time.Duration
 }
 
 // Server is the web app. It is safe for concurrent use.
@@ -108,10 +115,14 @@ type Server struct {
 	names   []string                // the offered names, sorted
 	started map[string]bool         // names of Config.Files
 	slots   chan struct{}           // a token per request working
+	streams chan struct{}           // a token per live-agent stream
 	routes  map[string]route
 	// planners keeps warm planners for each offered domain: a warm
 	// planner plans without allocating. Read-only after New.
 	planners map[*goap.Domain]*sync.Pool
+	// arenaStreams holds a token per arena batch streaming, besides its
+	// slot: a batch is the longest work the server does.
+	arenaStreams chan struct{}
 }
 
 type route struct {
@@ -150,7 +161,15 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}
+	if cfg.MaxStreams <= 0 {
+		cfg.MaxStreams = DefaultMaxStreams
+	}
+	if cfg.MaxStreamTime <= 0 {
+		cfg.MaxStreamTime = DefaultMaxStreamTime
+	}
 	s := &Server{cfg: cfg, files: map[string]*domain.File{}, started: map[string]bool{}, slots: make(chan struct{}, cfg.MaxConcurrent)}
+	s.streams = make(chan struct{}, cfg.MaxStreams)
+	s.arenaStreams = make(chan struct{}, MaxArenaStreams)
 	entries, err := fs.ReadDir(domains.Files, ".")
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %w", err)
@@ -207,6 +226,10 @@ func New(cfg Config) (*Server, error) {
 		"/api/v1/lint":          {http.MethodPost, work((*Server).lint)},
 		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
 		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
+		"/api/v1/live":          {http.MethodPost, (*Server).live},
+		"/api/v1/personalities": {http.MethodPost, work((*Server).personalities)},
+		"/api/v1/arena/batch":   {http.MethodPost, (*Server).arenaBatch},
+		"/api/v1/arena/fight":   {http.MethodPost, workAs("application/x-ndjson", (*Server).arenaFight)},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
@@ -348,6 +371,11 @@ func cut(s string) string {
 // whether or not anyone still waits for it, so that abandoned work still
 // counts against the bound.
 func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
+	return workAs("application/json", endpoint)
+}
+
+// workAs is work for an endpoint whose answer has another content type.
+func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
 	return func(s *Server, w http.ResponseWriter, r *http.Request) {
 		if ct := r.Header.Get("Content-Type"); ct != "" {
 			// A browser sends a cross-site form or text/plain POST without
@@ -397,7 +425,7 @@ func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, h
 				fail(w, ae)
 				return
 			}
-			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Type", contentType)
 			w.Header().Set("X-Content-Type-Options", "nosniff")
 			w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
 			w.Write(a.body)

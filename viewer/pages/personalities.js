@@ -1,0 +1,172 @@
+// Figure 6, personalities (seed 001 §5): figure 1's start state, answered
+// for each of the domain's personalities by POST /api/v1/personalities:
+// the goal each pursues, the costs it sees, its plan; then every
+// personality's plan for one goal, so that one graph giving different
+// plans shows.
+'use strict';
+
+(function () {
+	const $ = (id) => document.getElementById(id);
+	const figure = $('personalities-figure');
+	let latest = 0;
+	let inFlight = null;
+	let answer = null; // the answer on screen
+	let problem = null; // figure 1's request it answers
+
+	function html(name, cls, text) {
+		const e = document.createElement(name);
+		if (cls) e.className = cls;
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
+	function number(x) {
+		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
+	}
+
+	function plural(n, one, many) {
+		return n + ' ' + (n === 1 ? one : many);
+	}
+
+	// planLine is a plan's summary: "3 steps · cost 9", or why there is none.
+	function planLine(plan) {
+		if (plan.status === 'found') return plural(plan.plan.length, 'step', 'steps') + ' · cost ' + number(plan.cost);
+		return plan.status === 'no_plan' ? 'no plan' : 'no plan: ' + plan.status.replace('_', ' ');
+	}
+
+	function planList(plan) {
+		const ol = html('ol', 'plan');
+		for (const a of plan.plan) {
+			const li = html('li');
+			li.append(html('span', 'action', a));
+			ol.append(li);
+		}
+		return ol;
+	}
+
+	// side draws one personality: its goals by priority, the one chosen,
+	// its costs (those differing from the domain's marked) and its plan.
+	function side(p) {
+		const box = html('div', 'side');
+		box.dataset.personality = p.name;
+		box.dataset.chosen = p.chosen;
+		const h = html('h3', '', p.name + ' ');
+		const badge = html('span', 'badge ' + (p.chosen ? 'acts' : 'idle'), p.chosen ? 'pursues ' + p.chosen : 'idles');
+		h.append(badge);
+		box.append(h);
+		const goals = html('ol', 'personality-goals');
+		for (const g of p.goals) {
+			const li = html('li', g.goal === p.chosen ? 'chosen' : '');
+			li.append(html('span', 'goal-name', g.goal), html('span', 'hint', ' priority ' + number(g.priority) + ' · '));
+			li.append(html('span', 'goal-state', g.holds ? 'met already' : planLine(g.plan)));
+			goals.append(li);
+		}
+		box.append(html('p', 'hint', 'goals, highest priority first:'), goals);
+		const chosen = p.goals.find((g) => g.goal === p.chosen);
+		const summary = html('p', 'took personality-plan');
+		summary.textContent = chosen ? p.chosen + ': ' + planLine(chosen.plan)
+			: 'nothing to pursue: every goal is met or has no plan';
+		box.append(summary);
+		if (chosen) box.append(planList(chosen.plan));
+		const costs = html('ul', 'chips personality-costs');
+		for (const c of p.costs) {
+			const li = html('li', c.cost !== c.base ? 'changed' : '', c.action + ' ' + number(c.cost));
+			if (c.cost !== c.base) li.title = 'the domain says ' + number(c.base);
+			costs.append(li);
+		}
+		box.append(html('p', 'hint', 'costs it sees (changed ones marked):'), costs);
+		return box;
+	}
+
+	// goalsOf lists every goal some personality has, in first-seen order.
+	function goalsOf(a) {
+		const out = [];
+		for (const p of a.personalities) for (const g of p.goals) if (!out.includes(g.goal)) out.push(g.goal);
+		return out;
+	}
+
+	// compare draws every personality's plan for one goal.
+	function compare(goal) {
+		const boxes = answer.personalities.map((p) => {
+			const box = html('div', 'side');
+			box.dataset.personality = p.name;
+			const g = p.goals.find((x) => x.goal === goal);
+			box.append(html('h3', '', p.name + ' · ' + goal));
+			if (!g) {
+				box.append(html('p', 'hint', goal + ' is not one of its goals'));
+				return box;
+			}
+			box.dataset.cost = g.plan.status === 'found' ? String(g.plan.cost) : '';
+			box.append(html('p', 'took', g.holds ? 'met already' : planLine(g.plan)), planList(g.plan));
+			return box;
+		});
+		$('personalities-compare').replaceChildren(...boxes);
+		figure.dataset.compared = goal;
+	}
+
+	function show(a, q) {
+		answer = a;
+		const none = a.personalities.length === 0;
+		$('personalities-none').hidden = !none;
+		const unfit = (a.unfit || []).map((u) => u.name + ' (' + u.why + ')').join('; ');
+		$('personalities-none').textContent = !none ? ''
+			: unfit ? (q.domain || 'your domain') + ': no personality fits it: ' + unfit
+				: (q.domain || 'your domain') + ' has no personalities: only the soldier has them (seed 001 §5)';
+		$('personalities-body').hidden = none;
+		if (none) return;
+		$('personalities-sides').replaceChildren(...a.personalities.map(side));
+		// The goal compared: the one picked before if still offered, else
+		// figure 1's, else the first personality's choice.
+		const goals = goalsOf(a);
+		const select = $('personalities-goal');
+		const before = select.value;
+		select.replaceChildren(...goals.map((g) => {
+			const o = html('option', '', g);
+			o.value = g;
+			return o;
+		}));
+		const first = a.personalities[0].chosen || goals[0];
+		// A goal picked here stays until figure 1's domain or goal changes.
+		const kept = problem && problem.domain === q.domain && problem.source === q.source && problem.goal === q.goal && goals.includes(before);
+		select.value = kept ? before : goals.includes(q.goal) ? q.goal : first;
+		compare(select.value);
+	}
+
+	async function load(q) {
+		const seq = ++latest;
+		figure.dataset.sent = String(seq);
+		if (inFlight) inFlight.abort();
+		const controller = inFlight = new AbortController();
+		const body = { domain: q.domain, source: q.source, set: q.set, unset: q.unset, search: q.search, heuristic: q.heuristic };
+		let a, error;
+		try {
+			const r = await fetch('/api/v1/personalities', {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+				signal: controller.signal,
+			});
+			a = await r.json();
+			if (!r.ok) throw new Error(a.error || ('personalities: ' + r.status));
+		} catch (e) {
+			if (e.name === 'AbortError') return;
+			error = e.message;
+		}
+		if (seq !== latest) return;
+		inFlight = null;
+		$('personalities-error').hidden = !error;
+		$('personalities-error').textContent = error || '';
+		if (error) {
+			$('personalities-body').hidden = true;
+		} else {
+			show(a, q);
+		}
+		problem = q;
+		figure.dataset.seq = String(seq);
+	}
+
+	document.addEventListener('ploy:problem', (e) => load(e.detail));
+	$('personalities-goal').addEventListener('change', () => {
+		if (answer) compare($('personalities-goal').value);
+	});
+})();

@@ -1,0 +1,425 @@
+// Figure 8, the resolver (seed 003): an engine-model domain's action graph
+// (POST /api/v1/graph, `ploy graph --format json`) laid out by dagre, and
+// on every change of the snapshot a traced resolve (POST /api/v1/trace,
+// `ploy trace --format json` on a keys: file): the chain accented and
+// numbered head first, the actions weighed and not taken accented with
+// their reasons (the trace's "considered" records, what seed 003 says the
+// editor's viewer accents).
+'use strict';
+
+(function () {
+	const $ = (id) => document.getElementById(id);
+	const figure = $('resolver-figure');
+	const svgNS = 'http://www.w3.org/2000/svg';
+	// Past this many nodes or edges the layout takes seconds and the
+	// drawing is a blur (a keys: file may have 2^20 edges): the chain and
+	// the summary still show, the graph says why it is missing.
+	const maxNodes = 400, maxEdges = 2000;
+	const domains = new Map(); // name -> the API's description
+	const graphs = new Map(); // name -> {graph: the API's answer, layout, svg parts}
+	let latest = 0;
+	let inFlight = null;
+	let shown = null; // {graph, trace} on screen
+	let selected = ''; // the action clicked
+
+	function el(name, attrs, text) {
+		const e = document.createElementNS(svgNS, name);
+		for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
+	function html(name, cls, text) {
+		const e = document.createElement(name);
+		if (cls) e.className = cls;
+		if (text !== undefined) e.textContent = text;
+		return e;
+	}
+
+	function number(x) {
+		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
+	}
+
+	async function post(path, body, signal) {
+		const r = await fetch('/api/v1/' + path, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(body),
+			signal,
+		});
+		const answer = await r.json();
+		if (!r.ok) throw new Error(answer.error || (path + ': ' + r.status));
+		return answer;
+	}
+
+	function chip(cls, label, input) {
+		const l = html('label', cls);
+		l.append(input, label);
+		return l;
+	}
+
+	function numberInput(value, data) {
+		const i = document.createElement('input');
+		i.type = 'number';
+		i.step = '1';
+		i.value = String(value);
+		Object.assign(i.dataset, data);
+		return i;
+	}
+
+	// showDomain builds the goal picker and the snapshot's editor from the
+	// file's own snapshot: a toggle per boolean key, a number per integer
+	// key, the agent's and each target's position, a toggle per action.
+	function showDomain() {
+		const d = domains.get($('resolver-domain').value);
+		if (!d) return;
+		$('resolver-goal').replaceChildren(...d.goals.map((g) => {
+			const o = html('option', '', g);
+			o.value = g;
+			return o;
+		}));
+		const keys = $('resolver-keys');
+		keys.replaceChildren(...d.keys.map((k) => {
+			if (k.kind === 'bool') {
+				const box = document.createElement('input');
+				box.type = 'checkbox';
+				box.dataset.key = k.name;
+				box.checked = d.world.values[k.name] === 1;
+				return chip('fact', k.name, box);
+			}
+			const l = html('label', 'fact number', k.name + ' ');
+			l.append(numberInput(d.world.values[k.name], { key: k.name }));
+			return l;
+		}));
+		const places = [['the agent', 'at', d.world.at]];
+		for (const name of Object.keys(d.world.targets).sort()) places.push([name, 'target', d.world.targets[name]]);
+		$('resolver-places').replaceChildren(...places.map(([label, kind, xy]) => {
+			const row = html('span', 'place');
+			row.dataset.place = kind === 'at' ? '' : label;
+			row.append(html('span', 'hint', label + ' at '),
+				numberInput(xy[0], { axis: '0' }), html('span', 'hint', ','), numberInput(xy[1], { axis: '1' }));
+			return row;
+		}));
+		$('resolver-capabilities').replaceChildren(...d.world.actions.map((a) => {
+			const box = document.createElement('input');
+			box.type = 'checkbox';
+			box.dataset.action = a;
+			box.checked = true;
+			return chip('fact', a, box);
+		}));
+	}
+
+	// request is the resolve request for the controls: only what differs
+	// from the file's snapshot, as `ploy resolve --set/--at/--target` takes it.
+	function request() {
+		const d = domains.get($('resolver-domain').value);
+		const q = { domain: d.name, goal: $('resolver-goal').value, set: [], unset: [] };
+		for (const input of $('resolver-keys').querySelectorAll('input[data-key]')) {
+			const name = input.dataset.key;
+			if (input.type === 'checkbox') {
+				const was = d.world.values[name] === 1;
+				if (input.checked && !was) q.set.push(name);
+				if (!input.checked && was) q.unset.push(name);
+			} else if (input.value !== String(d.world.values[name])) {
+				q.set.push(name + '=' + input.value);
+			}
+		}
+		for (const row of $('resolver-places').querySelectorAll('.place')) {
+			const xy = [...row.querySelectorAll('input')].map((i) => i.valueAsNumber);
+			const name = row.dataset.place;
+			// An empty box would go as null, which JSON decoding leaves at 0.
+			if (xy.some((v) => !Number.isFinite(v))) q.invalid = (name || 'the agent') + ' needs two numbers for its position';
+			const was = name === '' ? d.world.at : d.world.targets[name];
+			if (xy[0] === was[0] && xy[1] === was[1]) continue;
+			if (name === '') q.at = xy;
+			else (q.targets = q.targets || {})[name] = xy;
+		}
+		const capable = [...$('resolver-capabilities').querySelectorAll('input:checked')].map((b) => b.dataset.action);
+		if (capable.length < d.world.actions.length) q.capabilities = capable;
+		return q;
+	}
+
+	// nodeId keeps goals and actions apart in the layout: a goal may share
+	// an action's name.
+	const actionNode = (name) => 'a:' + name;
+	const goalNode = (name) => 'g:' + name;
+
+	// layout places the goals and actions, and an edge per (server,
+	// condition served) with dagre's layered layout.
+	function layout(graph, rankdir) {
+		const g = new dagre.graphlib.Graph({ multigraph: true });
+		g.setGraph({ rankdir, nodesep: 14, ranksep: 40, edgesep: 8, marginx: 6, marginy: 6 });
+		const width = (text) => 7.2 * text.length + 34;
+		for (const goal of graph.goals) g.setNode(goalNode(goal.name), { width: width(goal.name), height: 30 });
+		for (const a of graph.actions) g.setNode(actionNode(a.name), { width: width(a.name), height: 40 });
+		for (const e of graph.edges) {
+			g.setEdge(actionNode(e.from), e.goal ? goalNode(e.to) : actionNode(e.to), { width: 6.2 * e.condition.length + 6, height: 16, labelpos: rankdir === 'TB' ? 'r' : 'c' }, e.condition);
+		}
+		dagre.layout(g);
+		return g;
+	}
+
+	// draw lays out and draws a domain's action graph once; each resolve
+	// only changes classes and labels.
+	function draw(name, graph) {
+		if (graph.actions.length + graph.goals.length > maxNodes || graph.edges.length > maxEdges) {
+			graphs.set(name, { graph, parts: null });
+			return;
+		}
+		// Left to right: a chain reads head first, towards the goal; a
+		// long thin graph (a single ladder of actions) goes top down
+		// instead, so that its labels stay legible.
+		let g = layout(graph, 'LR');
+		if (g.graph().width > 600 && g.graph().width > 3 * g.graph().height) g = layout(graph, 'TB');
+		const size = g.graph();
+		const svg = el('svg', { viewBox: '0 0 ' + Math.ceil(size.width) + ' ' + Math.ceil(size.height), role: 'img', 'aria-label': 'the action graph' });
+		svg.classList.add('graph', 'action-graph');
+		// Small graphs are drawn larger than the layout's units, for reading.
+		svg.setAttribute('width', String(Math.min(Math.ceil(size.width * (size.rankdir === 'TB' ? 1 : 1.3)), 880)));
+		// An arrowhead: edges run from the server to what it serves.
+		const defs = el('defs');
+		for (const [id, cls] of [['resolver-arrow', 'arrow'], ['resolver-arrow-chain', 'arrow chain']]) {
+			const m = el('marker', { id, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' });
+			m.append(el('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }));
+			defs.append(m);
+		}
+		const edges = el('g'), nodes = el('g');
+		const parts = { svg, nodes: new Map(), edges: [] };
+		for (const e of graph.edges) {
+			const to = e.goal ? goalNode(e.to) : actionNode(e.to);
+			const at = g.edge({ v: actionNode(e.from), w: to, name: e.condition });
+			const group = el('g', { class: 'edge' });
+			group.append(el('polyline', { points: at.points.map((p) => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' '), 'marker-end': 'url(#resolver-arrow)' }));
+			group.append(el('text', { x: at.x.toFixed(1), y: (at.y - 3).toFixed(1) }, e.condition));
+			edges.append(group);
+			parts.edges.push({ edge: e, group });
+		}
+		const place = (id, cls, label, data) => {
+			const p = g.node(id);
+			const group = el('g', { class: 'node ' + cls, transform: 'translate(' + p.x.toFixed(1) + ',' + p.y.toFixed(1) + ')', tabindex: '0' });
+			Object.assign(group.dataset, data);
+			group.append(el('rect', { x: -p.width / 2, y: -p.height / 2, width: p.width, height: p.height, rx: cls === 'goal-node' ? 14 : 5 }));
+			const title = el('text', { y: cls === 'goal-node' ? 4 : -3, class: 'name' }, label);
+			const note = el('text', { y: 12, class: 'note' }, '');
+			group.append(title, note);
+			nodes.append(group);
+			return { group, title, note };
+		};
+		for (const goal of graph.goals) parts.nodes.set(goalNode(goal.name), place(goalNode(goal.name), 'goal-node', goal.name, { goal: goal.name }));
+		for (const a of graph.actions) parts.nodes.set(actionNode(a.name), place(actionNode(a.name), 'action-node', a.name, { action: a.name }));
+		svg.append(defs, edges, nodes);
+		graphs.set(name, { graph, parts });
+	}
+
+	// verdicts sorts the trace's records by action: each action in the
+	// chain gets its place, each other action weighed its records and a
+	// short reason.
+	function verdicts(trace) {
+		const chain = trace.status === 'found' ? trace.plan : [];
+		const out = new Map();
+		for (const c of trace.considered) {
+			if (!out.has(c.action)) out.set(c.action, { records: [] });
+			out.get(c.action).records.push(c);
+		}
+		for (const [action, v] of out) {
+			if (chain.includes(action)) continue;
+			// The reason shown on the node: the first that is not a
+			// complete chain beaten; else the beaten chain's cost.
+			const r = v.records.find((c) => c.reason !== 'candidate') || v.records[0];
+			v.reason = r.reason === 'candidate' ? 'chain cost ' + number(r.cost) + ' > ' + number(trace.cost)
+				: r.reason === 'conditions unmet' ? 'unmet: ' + r.unmet.join(', ')
+					: r.reason;
+		}
+		return out;
+	}
+
+	// chainEdges finds, for each link of the chain, the condition it
+	// served: the trace's record of that action put in front of the rest
+	// of the chain.
+	function chainEdges(trace) {
+		const out = new Set();
+		if (trace.status !== 'found') return out;
+		const plan = trace.plan;
+		for (let i = 0; i < plan.length; i++) {
+			const rest = plan.slice(i + 1).join('\u0000');
+			const rec = trace.considered.find((c) => c.action === plan[i] && trace.nodes[c.node].chain.join('\u0000') === rest);
+			if (!rec) continue;
+			const to = i + 1 < plan.length ? 'a:' + plan[i + 1] : 'g:' + trace.goal;
+			out.add(plan[i] + '\u0000' + to + '\u0000' + rec.serves);
+		}
+		return out;
+	}
+
+	// show accents the graph for a resolve and writes the summary.
+	function show(name, trace, why) {
+		const { graph, parts } = graphs.get(name);
+		shown = { name, graph, trace, why, verdicts: verdicts(trace) };
+		const chain = trace.status === 'found' ? trace.plan : [];
+		if (!parts) {
+			$('resolver-graph').replaceChildren(html('p', 'hint', (graph.actions.length + graph.goals.length) + ' actions and goals, ' +
+				graph.edges.length + ' edges: too many to draw (at most ' + maxNodes + ' and ' + maxEdges + '); the chain is above'));
+		} else {
+			$('resolver-graph').replaceChildren(parts.svg);
+		}
+		for (const [id, n] of (parts ? parts.nodes : [])) {
+			const g = n.group;
+			const action = g.dataset.action;
+			const step = action === undefined ? -1 : chain.indexOf(action);
+			const v = action === undefined ? undefined : shown.verdicts.get(action);
+			g.classList.toggle('chain', step >= 0);
+			g.classList.toggle('rejected', step < 0 && v !== undefined);
+			g.classList.toggle('unweighed', action !== undefined && step < 0 && v === undefined);
+			g.classList.toggle('goal', g.dataset.goal === trace.goal);
+			g.classList.toggle('selected', action !== undefined && action === selected);
+			if (step >= 0) g.dataset.step = String(step + 1);
+			else delete g.dataset.step;
+			if (step < 0 && v) g.dataset.reason = v.reason;
+			else delete g.dataset.reason;
+			n.title.textContent = (step >= 0 ? (step + 1) + ' · ' : '') + (action || g.dataset.goal);
+			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason : '';
+		}
+		const accented = chainEdges(trace);
+		for (const { edge, group } of (parts ? parts.edges : [])) {
+			const to = edge.goal ? 'g:' + edge.to : 'a:' + edge.to;
+			const on = accented.has(edge.from + '\u0000' + to + '\u0000' + edge.condition);
+			group.classList.toggle('chain', on);
+			group.querySelector('polyline').setAttribute('marker-end', on ? 'url(#resolver-arrow-chain)' : 'url(#resolver-arrow)');
+		}
+		const summary = $('resolver-summary');
+		const counts = trace.expanded + ' expanded · ' + trace.generated + ' generated';
+		$('resolver-chain').replaceChildren(...chain.map((a) => {
+			const li = html('li');
+			li.append(html('span', 'action', a));
+			return li;
+		}));
+		$('resolver-why').hidden = true;
+		if (trace.status === 'found') {
+			summary.className = 'summary';
+			summary.textContent = chain.length === 0 ? 'the goal holds already: nothing to do · ' + counts
+				: 'depth ' + chain.length + ' · cost ' + number(trace.cost) + ' · ' + counts;
+		} else {
+			summary.className = 'summary none';
+			summary.textContent = 'no chain: ' + trace.status.replace('_', ' ') + ' · ' + counts;
+			if (why && why.length) {
+				$('resolver-why-list').replaceChildren(...why.map((w) => html('li', '', w)));
+				$('resolver-why').hidden = false;
+			}
+		}
+		showAction(selected);
+	}
+
+	// showAction puts an action's conditions and the trace's records of it
+	// in the side panel.
+	function showAction(action) {
+		const box = $('resolver-node');
+		box.dataset.action = action || '';
+		if (!shown || !action) {
+			box.replaceChildren(html('p', 'hint', 'Point at or click an action to see what the resolve made of it.'));
+			return;
+		}
+		const a = shown.graph.actions.find((x) => x.name === action);
+		if (!a) return;
+		const chain = shown.trace.status === 'found' ? shown.trace.plan : [];
+		const step = chain.indexOf(action);
+		const parts = [html('p', 'node-title', action + (step >= 0 ? ' · step ' + (step + 1) + ' of the chain' : ''))];
+		parts.push(html('p', 'hint', a.target ? 'target: ' + a.target : 'no target: where the agent stands'));
+		parts.push(html('p', 'hint', a.conditions.length ? 'conditions: ' + a.conditions.map((c) => c.condition).join(', ') : 'no conditions'));
+		const v = shown.verdicts.get(action);
+		const list = html('ul', 'node-facts resolver-records');
+		for (const c of (v ? v.records : [])) {
+			const front = shown.trace.nodes[c.node].chain;
+			const li = html('li', 'record');
+			li.dataset.reason = c.reason;
+			li.textContent = 'before ' + (front.length ? front.join(' → ') : 'the goal') + ', serving ' + c.serves + ': ' + c.reason +
+				(c.cost !== null ? ' · cost ' + number(c.cost) : '') + (c.unmet.length ? ' · unmet ' + c.unmet.join(', ') : '') +
+				(c.reason === 'candidate' && step < 0 && shown.trace.status === 'found' ? ' (a complete chain; the one taken costs ' + number(shown.trace.cost) + ')' : '');
+			list.append(li);
+		}
+		if (!v) list.append(html('li', 'hint', 'not weighed: nothing in front of it needed what it does'));
+		parts.push(html('p', 'hint', 'the trace:'), list);
+		box.replaceChildren(...parts);
+	}
+
+	// resolve resolves the controls' snapshot and shows it, unless a newer
+	// change came meanwhile. started is when the user acted, for the
+	// figure's own timing (data-ms: to the frame that draws the answer).
+	async function resolve(started) {
+		const seq = ++latest;
+		figure.dataset.sent = String(seq);
+		if (inFlight) inFlight.abort();
+		const controller = inFlight = new AbortController();
+		const name = $('resolver-domain').value;
+		let trace, why, error;
+		const q = request();
+		try {
+			if (q.capabilities && q.capabilities.length === 0) throw new Error('no action is capable: give this agent at least one');
+			if (q.invalid) throw new Error(q.invalid);
+			if (!graphs.has(name)) draw(name, await post('graph', { domain: name }, controller.signal));
+			trace = await post('trace', q, controller.signal);
+			if (trace.status !== 'found') why = (await post('explain', Object.assign({ alternatives: 0 }, q), controller.signal)).why;
+		} catch (e) {
+			if (e.name === 'AbortError') return;
+			error = e.message;
+		}
+		if (seq !== latest) return;
+		inFlight = null;
+		$('resolver-error').hidden = !error;
+		$('resolver-error').textContent = error || '';
+		if (error) {
+			$('resolver-summary').className = 'summary none';
+			$('resolver-summary').textContent = 'no answer';
+			$('resolver-chain').replaceChildren();
+		} else {
+			show(name, trace, why);
+		}
+		figure.dataset.seq = String(seq);
+		if (typeof started === 'number') requestAnimationFrame(() => { figure.dataset.ms = (performance.now() - started).toFixed(2); });
+	}
+
+	$('resolver-domain').addEventListener('change', () => {
+		const started = performance.now();
+		selected = '';
+		showDomain();
+		resolve(started);
+	});
+	$('resolver-reset').addEventListener('click', () => {
+		const started = performance.now();
+		const goal = $('resolver-goal').value;
+		showDomain();
+		$('resolver-goal').value = goal;
+		resolve(started);
+	});
+	for (const id of ['resolver-goal', 'resolver-keys', 'resolver-places', 'resolver-capabilities']) {
+		$(id).addEventListener('change', () => resolve(performance.now()));
+	}
+	const box = $('resolver-graph');
+	const actionOf = (e) => {
+		const g = e.target.closest && e.target.closest('g.action-node');
+		return g ? g.dataset.action : '';
+	};
+	box.addEventListener('mouseover', (e) => {
+		const a = actionOf(e);
+		if (a) showAction(a);
+	});
+	box.addEventListener('mouseleave', () => showAction(selected));
+	box.addEventListener('click', (e) => {
+		selected = actionOf(e);
+		if (shown) show(shown.name, shown.trace, shown.why);
+	});
+
+	(async () => {
+		try {
+			const r = await fetch('/api/v1/domains');
+			for (const d of (await r.json()).domains) if (d.kind === 'engine-model') domains.set(d.name, d);
+		} catch (e) {
+			$('resolver-summary').textContent = 'cannot list the domains: ' + e.message;
+			return;
+		}
+		if (domains.size === 0) {
+			$('resolver-summary').textContent = 'no engine-model domain (keys:) is offered';
+			return;
+		}
+		showDomain();
+		resolve();
+	})();
+})();
