@@ -42,7 +42,7 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("arena: %s lacks facts the arena's world drives: %s (it senses the battle mage's %s)", f.Path, strings.Join(missing, ", "), strings.Join(factNames[:], ", "))
+		return nil, fmt.Errorf("arena: %s lacks facts the arena's world drives: %s; the arena senses the battle mage's facts and runs its actions", f.Path, strings.Join(missing, ", "))
 	}
 	if err := checkDomain(f.GOAP); err != nil {
 		return nil, err
@@ -76,4 +76,34 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 		}})
 	}
 	return kinds, nil
+}
+
+// KindsOf returns the agent kinds a batch over f fights: those of its
+// agents: section, or the built-in Kinds when it has none.
+func KindsOf(f *domain.File) ([]Kind, error) {
+	if len(f.Agents) == 0 {
+		return Kinds, nil
+	}
+	return KindsFrom(f)
+}
+
+// Pick returns the kinds named, in the order named; an unknown name or one
+// named twice (which would fight the batch twice) is an error.
+func Pick(kinds []Kind, names []string) ([]Kind, error) {
+	var known []string
+	for _, k := range kinds {
+		known = append(known, k.Name)
+	}
+	var out []Kind
+	for i, name := range names {
+		j := slices.Index(known, name)
+		if j < 0 {
+			return nil, fmt.Errorf("unknown agent kind %q; the kinds: %s", name, strings.Join(known, ", "))
+		}
+		if slices.Contains(names[:i], name) {
+			return nil, fmt.Errorf("agent kind %q is named twice", name)
+		}
+		out = append(out, kinds[j])
+	}
+	return out, nil
 }

@@ -232,17 +232,6 @@ func (s *Server) arenaFight(body []byte) ([]byte, error) {
 	if q.Fight < 0 || q.Fight >= s.cfg.MaxFights {
 		return nil, badField("fight", "fight %d is not from 0 to %d: fights are numbered from 0, and a batch has at most %d", q.Fight, s.cfg.MaxFights-1, s.cfg.MaxFights)
 	}
-	k, ok := arena.KindByName(q.Agent)
-	if !ok {
-		var names []string
-		for _, k := range arena.Kinds {
-			names = append(names, k.Name)
-		}
-		if q.Agent == "" {
-			return nil, badField("agent", "agent is missing; the kinds: %s", strings.Join(names, ", "))
-		}
-		return nil, badField("agent", "unknown agent kind %q; the kinds: %s", q.Agent, strings.Join(names, ", "))
-	}
 	f, err := s.stateSpace(q.source, "arena")
 	if err != nil {
 		return nil, err
@@ -250,6 +239,22 @@ func (s *Server) arenaFight(body []byte) ([]byte, error) {
 	if f.HTN == nil {
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
 	}
+	kinds, err := arena.KindsOf(f)
+	if err != nil {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: strings.TrimPrefix(err.Error(), "arena: ")}
+	}
+	if q.Agent == "" {
+		var names []string
+		for _, k := range kinds {
+			names = append(names, k.Name)
+		}
+		return nil, badField("agent", "agent is missing; the kinds: %s", strings.Join(names, ", "))
+	}
+	picked, err := arena.Pick(kinds, []string{q.Agent})
+	if err != nil {
+		return nil, badField("agent", "%s", err)
+	}
+	k := picked[0]
 	cfg.GOAP, cfg.HTN = f.GOAP, f.HTN
 	buf := &cappedBuffer{max: s.cfg.MaxAnswer}
 	if err := arena.WriteLog(cfg, k, q.Fight, buf); err != nil {

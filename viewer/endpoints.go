@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/ploy-ai/ploy/arena"
@@ -436,28 +435,26 @@ func (s *Server) arenaConfig(body []byte) (arena.Config, error) {
 	if q.Seed != nil {
 		cfg.Seed = *q.Seed
 	}
-	var names []string
-	for _, k := range arena.Kinds {
-		names = append(names, k.Name)
-	}
-	for i, name := range q.Agents {
-		k, ok := arena.KindByName(name)
-		if !ok {
-			return arena.Config{}, badField("agents", "unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
-		}
-		// A kind named again would fight the batch again: a body of
-		// repeated names would multiply the work past every cap.
-		if slices.Contains(q.Agents[:i], name) {
-			return arena.Config{}, badField("agents", "agent kind %q is named twice", name)
-		}
-		cfg.Kinds = append(cfg.Kinds, k)
-	}
 	f, err := s.stateSpace(q.source, "arena")
 	if err != nil {
 		return arena.Config{}, err
 	}
 	if f.HTN == nil {
 		return arena.Config{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
+	}
+	// The file's own kinds (its agents: section), else the built-in ones.
+	kinds, err := arena.KindsOf(f)
+	if err != nil {
+		return arena.Config{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: strings.TrimPrefix(err.Error(), "arena: ")}
+	}
+	if len(q.Agents) > 0 {
+		// A kind named again would fight the batch again: a body of
+		// repeated names would multiply the work past every cap.
+		if cfg.Kinds, err = arena.Pick(kinds, q.Agents); err != nil {
+			return arena.Config{}, badField("agents", "%s", err)
+		}
+	} else {
+		cfg.Kinds = kinds
 	}
 	cfg.GOAP, cfg.HTN = f.GOAP, f.HTN
 	return cfg, nil

@@ -176,7 +176,12 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		data.Domains = append(data.Domains, s.describe(name))
 	}
 	data.Default = domains.Default
-	for _, k := range arena.Kinds {
+	// The default domain's kinds: its file's agents.
+	kinds, err := arena.KindsOf(s.files[domains.Default])
+	if err != nil {
+		kinds = arena.Kinds
+	}
+	for _, k := range kinds {
 		data.ArenaKinds = append(data.ArenaKinds, k.Name)
 	}
 	data.MaxFights = s.cfg.MaxFights

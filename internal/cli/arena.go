@@ -15,12 +15,8 @@ func runArena(e *env, args []string) int {
 	var seed uint64
 	var kinds, record, plots string
 	var asJSON, timing bool
-	var names []string
-	for _, k := range arena.Kinds {
-		names = append(names, k.Name)
-	}
 	fset := flagSet(e, "arena", "[FILE] [flags]",
-		"Fight the battle mage's batch of three-minute fights with every agent kind on\nthe same seeds (GOAP, HTN interrupting, HTN replanning on break, behaviour\ntree, utility) and print one row per kind. FILE must define the battle mage's\nfacts and actions (the default does). The same seed gives the same table.",
+		"Fight the battle mage's batch of three-minute fights with every agent kind on\nthe same seeds and print one row per kind. The kinds are the file's agents:\n(the default's: GOAP, HTN interrupting, HTN replanning on break, behaviour\ntree, utility), or those five when it has none. FILE must define the battle\nmage's facts and actions (the default does). The same seed gives the same table.",
 		`  ploy arena
   ploy arena --fights 10 --seed 7 --agents goap,htn
   ploy arena --json > table.json
@@ -28,7 +24,7 @@ func runArena(e *env, args []string) int {
 `)
 	fset.IntVar(&fights, "fights", 40, fmt.Sprintf("fights per agent kind (at most %d)", arena.MaxFights))
 	fset.Uint64Var(&seed, "seed", 1, "seed of the batch: fight i of every kind is drawn from it")
-	fset.StringVar(&kinds, "agents", strings.Join(names, ","), "agent kinds to run, comma-separated")
+	fset.StringVar(&kinds, "agents", "", "agent kinds to run, comma-separated (default: all of the file's)")
 	fset.BoolVar(&asJSON, "json", false, "print the rows as a JSON array")
 	fset.StringVar(&record, "record", "", "directory to write one event log per fight and kind (JSON lines, for replay)")
 	fset.StringVar(&plots, "plots", "", "directory to write SVG charts into")
@@ -40,14 +36,14 @@ func runArena(e *env, args []string) int {
 	if fights < 1 || fights > arena.MaxFights {
 		return usageErr(e, fset, "--fights must be from 1 to %d, not %d", arena.MaxFights, fights)
 	}
-	var chosen []arena.Kind
+	var named []string
 	for _, name := range strings.Split(kinds, ",") {
-		name = strings.TrimSpace(name)
-		k, ok := arena.KindByName(name)
-		if !ok {
-			return usageErr(e, fset, "--agents: unknown agent kind %q; the kinds: %s", name, strings.Join(names, ", "))
+		if name = strings.TrimSpace(name); name != "" {
+			named = append(named, name)
 		}
-		chosen = append(chosen, k)
+	}
+	if kinds != "" && len(named) == 0 {
+		return usageErr(e, fset, "--agents names no kind")
 	}
 	f, st := load(e, fset, positional)
 	if st >= 0 {
@@ -56,6 +52,16 @@ func runArena(e *env, args []string) int {
 	if f.HTN == nil {
 		fmt.Fprintf(e.stderr, "%s: the arena needs the domain's htn section\n", f.Path)
 		return exitInvalid
+	}
+	chosen, err := arena.KindsOf(f)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ploy arena: %s\n", strings.TrimPrefix(err.Error(), "arena: "))
+		return exitInvalid
+	}
+	if len(named) > 0 {
+		if chosen, err = arena.Pick(chosen, named); err != nil {
+			return usageErr(e, fset, "--agents: %s", err)
+		}
 	}
 	cfg := arena.Config{GOAP: f.GOAP, HTN: f.HTN, Fights: fights, Seed: seed, Kinds: chosen, Record: record, Timing: timing}
 	if isTerminal(e.stderr) {
