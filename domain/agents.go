@@ -71,7 +71,20 @@ type AgentGoal struct {
 // Utility, else its Priority), ties to the earlier. ok is false when none
 // applies (the agent idles).
 func (a *Agent) Choose(s goap.State, inputs []float64) (option AgentGoal, ok bool) {
-	best := 0.0
+	ranked := a.Ranked(s, inputs)
+	if len(ranked) == 0 {
+		return AgentGoal{}, false
+	}
+	return ranked[0], true
+}
+
+// Ranked returns the options that apply with the facts s and the inputs
+// (goal not holding yet, When holding), in the order the agent runtime
+// would try them: highest score first, ties to the earlier. The runtime
+// takes the first; when it finds no plan, the next, a while later.
+func (a *Agent) Ranked(s goap.State, inputs []float64) []AgentGoal {
+	var out []AgentGoal
+	var scores []float64
 	for _, o := range a.Goals {
 		if o.Goal.Holds(s) || !o.When.Holds(s, inputs) {
 			continue
@@ -80,11 +93,15 @@ func (a *Agent) Choose(s goap.State, inputs []float64) (option AgentGoal, ok boo
 		if o.Utility != nil {
 			score = o.Utility.At(s, inputs)
 		}
-		if !ok || score > best {
-			option, best, ok = o, score, true
+		// insertion keeps ties in the file's order
+		i := len(out)
+		for i > 0 && scores[i-1] < score {
+			i--
 		}
+		out = slices.Insert(out, i, o)
+		scores = slices.Insert(scores, i, score)
 	}
-	return option, ok
+	return out
 }
 
 // Agent returns the file's agent kind named name, or an error naming the

@@ -108,6 +108,7 @@ func TestSoldierPersonalities(t *testing.T) {
 // the battle mage's HTN agents built over another root.
 func TestAgentCapabilitiesAndHTN(t *testing.T) {
 	src, _ := fs.ReadFile(domains.Files, "battlemage.yaml")
+	src = src[:strings.Index(string(src), "\ninputs:")] // the shipped agents left out
 	src = append(src, []byte(`
 agents:
   - name: pacifist
@@ -182,5 +183,64 @@ func TestManyAgents(t *testing.T) {
 	var list domain.ErrorList
 	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos.Line != line || !strings.Contains(list[0].Msg, "more than 256 agents") {
 		t.Errorf("one agent too many: %v, want one error at line %d", err, line)
+	}
+}
+
+// TestUtilityAndRanking checks goal options scored by utility over an
+// input, a line and a curve, and the order Ranked gives: highest score
+// first, ties in the file's order, options that hold or do not apply left
+// out.
+func TestUtilityAndRanking(t *testing.T) {
+	f, err := domain.Parse("u.yaml", []byte(`name: u
+facts: [fed, rested, safe]
+actions:
+  - {name: Eat, effects: {fed: true}, cost: 1}
+  - {name: Sleep, effects: {rested: true}, cost: 1}
+  - {name: Hide, effects: {safe: true}, cost: 1}
+goals:
+  - {name: Fed, conditions: {fed: true}}
+  - {name: Rested, conditions: {rested: true}}
+  - {name: Safe, conditions: {safe: true}}
+inputs: {hunger: 0, danger: 0}
+agents:
+  - name: u
+    goals:
+      - {goal: Fed, utility: {input: hunger, slope: 0.125, offset: 0}}
+      - {goal: Rested, utility: 5}
+      - {goal: Safe, utility: {input: danger, points: [[0, 0], [10, 10], [20, 0]]}, when: {danger: "> 1"}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := f.Agent("u")
+	g := f.GOAP
+	names := func(opts []domain.AgentGoal) string {
+		var out []string
+		for _, o := range opts {
+			out = append(out, o.Goal.Name())
+		}
+		return strings.Join(out, " ")
+	}
+	for _, c := range []struct {
+		hunger, danger float64
+		want           string
+	}{
+		{0, 0, "Rested Fed"},       // Safe's when fails; Fed scores 0
+		{40, 0, "Fed Rested"},      // a tie at 5: the file's order
+		{48, 0, "Fed Rested"},      // 6
+		{32, 0, "Rested Fed"},      // 4
+		{0, 5, "Rested Safe Fed"},  // Safe 5 on the curve's rise: a tie, Rested listed first
+		{0, 10, "Safe Rested Fed"}, // the curve's peak
+		{0, 16, "Rested Safe Fed"}, // 4 on its fall
+	} {
+		if got := names(a.Ranked(g.Initial(), []float64{c.hunger, c.danger})); got != c.want {
+			t.Errorf("hunger %g, danger %g: ranked %q, want %q", c.hunger, c.danger, got, c.want)
+		}
+	}
+	fed, _ := g.Fact("fed")
+	s := g.Initial()
+	s.Set(fed, true)
+	if got := names(a.Ranked(s, []float64{90, 0})); got != "Rested" {
+		t.Errorf("fed already: ranked %q, want Rested alone", got)
 	}
 }

@@ -132,7 +132,8 @@ type problem struct {
 
 // problem resolves the request against g; maxBudget is the server's cap,
 // and the budget when the request gives none.
-func (q *searchRequest) problem(g *goap.Domain, maxBudget, maxBytes int) (problem, error) {
+func (q *searchRequest) problem(f *domain.File, maxBudget, maxBytes int) (problem, error) {
+	g := f.GOAP
 	pr := problem{d: g}
 	switch q.Search {
 	case "", "forward":
@@ -184,7 +185,7 @@ func (q *searchRequest) problem(g *goap.Domain, maxBudget, maxBytes int) (proble
 		return pr, e
 	}
 	if q.Personality != "" {
-		p, err := personalityNamed(g, q.Personality)
+		p, err := personalityNamed(f, q.Personality)
 		if err != nil {
 			return pr, err
 		}
@@ -237,7 +238,7 @@ func (s *Server) plan(body []byte) ([]byte, error) {
 // search runs the request's GOAP search on a pooled planner, which stays
 // the caller's until it calls done (always, error or not).
 func (s *Server) search(f *domain.File, q *searchRequest) (problem, *goap.Planner, goap.Result, func(), error) {
-	pr, err := q.problem(f.GOAP, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
+	pr, err := q.problem(f, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
 	if err != nil {
 		return pr, nil, goap.Result{}, func() {}, err
 	}
@@ -290,7 +291,7 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 	if q.MaxSteps != 0 {
 		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
 	}
-	pr, err := q.problem(f.GOAP, s.cfg.MaxTraceBudget, s.cfg.MaxSearchBytes)
+	pr, err := q.problem(f, s.cfg.MaxTraceBudget, s.cfg.MaxSearchBytes)
 	if err != nil {
 		return nil, err
 	}

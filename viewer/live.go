@@ -187,7 +187,7 @@ func (s *Server) liveProblem(q *liveRequest) (*liveSim, error) {
 	}
 	// The goal and start state as plan reads them, with plan's messages.
 	sq := searchRequest{source: q.source, startRequest: q.startRequest, Goal: q.Goal}
-	pr, err := sq.problem(f.GOAP, min(s.cfg.MaxBudget, maxLiveBudget), s.cfg.MaxSearchBytes)
+	pr, err := sq.problem(f, min(s.cfg.MaxBudget, maxLiveBudget), s.cfg.MaxSearchBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -68,7 +68,7 @@ func describeFile(name string, f *domain.File, shipped bool) domainJSON {
 		}
 	}
 	out.HTN = f.HTN != nil
-	out.Personalities = describePersonalities(f.GOAP)
+	out.Personalities = describePersonalities(f)
 	return out
 }
 

@@ -2,87 +2,63 @@ package viewer
 
 import (
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 
-	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
-// personality is a domains.Personality compiled against one domain.
+// personality is a GOAP agent kind of a domain file (its agents:
+// section): seed 001 §5's "personality by goals and costs".
 type personality struct {
 	name    string
-	goals   []goalPriority // in the registry's order
-	profile *goap.Profile
+	agent   *domain.Agent
+	profile *goap.Profile // nil: the domain's own costs
 	// overrides are the actions whose cost it sees differently, with that
 	// cost when it is a constant.
 	overrides map[string]float64
 }
 
-type goalPriority struct {
-	goal     *goap.Goal
-	priority float64
-}
-
-// personalitiesOf compiles the personalities registered for g's name.
-// Those that do not fit g (a file of the same name whose actions or goals
-// differ) are left out, each with the reason, so that a request naming one
-// hears why.
-func personalitiesOf(g *goap.Domain) (fit []personality, misfit []unfitJSON) {
-	for _, p := range domains.Personalities(g.Name()) {
-		out := personality{name: p.Name, overrides: map[string]float64{}}
-		prof, err := g.NewProfile(p.Profile)
-		if err != nil {
-			misfit = append(misfit, unfitJSON{p.Name, report.ErrorText(err)})
+// personalitiesOf returns f's GOAP agents, in the file's order. HTN and
+// tree agents choose no goal, so figure 6 leaves them out.
+func personalitiesOf(f *domain.File) []personality {
+	var out []personality
+	for _, a := range f.Agents {
+		if len(a.Goals) == 0 {
 			continue
 		}
-		out.profile = prof
-		for name, c := range p.Profile.Costs {
+		p := personality{name: a.Name, agent: a, profile: a.Profile, overrides: map[string]float64{}}
+		for name, c := range a.ProfileSpec.Costs {
 			if v, ok := c.Constant(); ok {
-				out.overrides[name] = v
+				p.overrides[name] = v
 			}
 		}
-		var missing []string
-		for _, gp := range p.Goals {
-			goal := g.Goal(gp.Goal)
-			if goal == nil {
-				missing = append(missing, fmt.Sprintf("%q", gp.Goal))
-				continue
-			}
-			out.goals = append(out.goals, goalPriority{goal, gp.Priority})
-		}
-		if len(missing) > 0 {
-			misfit = append(misfit, unfitJSON{p.Name, "the domain has no goal " + strings.Join(missing, ", ")})
-			continue
-		}
-		fit = append(fit, out)
+		out = append(out, p)
 	}
-	return fit, misfit
+	return out
 }
 
-// personalityNamed finds the personality a request names on g, or says
+// personalityNamed finds the personality a request names in f, or says
 // why there is none.
-func personalityNamed(g *goap.Domain, name string) (personality, error) {
-	fit, misfit := personalitiesOf(g)
+func personalityNamed(f *domain.File, name string) (personality, error) {
 	var names []string
-	for _, p := range fit {
+	for _, p := range personalitiesOf(f) {
 		if p.name == name {
 			return p, nil
 		}
 		names = append(names, p.name)
 	}
-	for _, m := range misfit {
-		if m.Name == name {
-			return personality{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "personality", Message: fmt.Sprintf("personality %q does not fit domain %q: %s", name, g.Name(), m.Why)}
-		}
-	}
 	e := badField("personality", "unknown personality %q", name)
+	if a, err := f.Agent(name); err == nil {
+		e.Message = fmt.Sprintf("agent %q chooses no goal (an HTN or tree agent): a personality is a GOAP agent", a.Name)
+		return personality{}, e
+	}
 	switch {
 	case len(names) == 0:
-		e.Message += fmt.Sprintf("; domain %q has no personalities", g.Name())
+		e.Message += fmt.Sprintf("; domain %q has no personalities (GOAP agents under agents:)", f.GOAP.Name())
 	case suggest.Closest(name, names) != "":
 		e.Message += fmt.Sprintf("; did you mean %q?", suggest.Closest(name, names))
 	default:
@@ -91,12 +67,26 @@ func personalityNamed(g *goap.Domain, name string) (personality, error) {
 	return personality{}, e
 }
 
-// byPriority is p's goals, highest priority first, ties in the
-// registry's order.
-func (p personality) byPriority() []goalPriority {
-	out := append([]goalPriority(nil), p.goals...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].priority > out[j].priority })
+// ranked is p's goal options as it would weigh them in state s with the
+// file's default inputs: highest score (utility, else priority) first,
+// ties in the file's order.
+func (p personality) ranked(s goap.State, inputs []float64) []rankedGoal {
+	var out []rankedGoal
+	for _, o := range p.agent.Goals {
+		r := rankedGoal{option: o, score: o.Priority, applies: o.When.Holds(s, inputs)}
+		if o.Utility != nil {
+			r.score = o.Utility.At(s, inputs)
+		}
+		out = append(out, r)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].score > out[j].score })
 	return out
+}
+
+type rankedGoal struct {
+	option  domain.AgentGoal
+	score   float64
+	applies bool // its when: holds
 }
 
 // personalityJSON describes a personality in GET /api/v1/domains.
@@ -112,13 +102,12 @@ type goalPriorityJSON struct {
 	Priority float64 `json:"priority"`
 }
 
-func describePersonalities(g *goap.Domain) []personalityJSON {
-	fit, _ := personalitiesOf(g)
+func describePersonalities(f *domain.File) []personalityJSON {
 	out := []personalityJSON{}
-	for _, p := range fit {
+	for _, p := range personalitiesOf(f) {
 		pj := personalityJSON{Name: p.name, Goals: []goalPriorityJSON{}, Costs: p.overrides}
-		for _, gp := range p.goals {
-			pj.Goals = append(pj.Goals, goalPriorityJSON{gp.goal.Name(), gp.priority})
+		for _, o := range p.agent.Goals {
+			pj.Goals = append(pj.Goals, goalPriorityJSON{o.Goal.Name(), o.Priority})
 		}
 		out = append(out, pj)
 	}
@@ -140,21 +129,13 @@ type personalitiesRequest struct {
 // pursue now and how.
 type personalitiesAnswer struct {
 	Personalities []personalityAnswer `json:"personalities"`
-	// Unfit are the personalities registered for the domain's name that
-	// its actions or goals do not fit (a file named like the soldier's
-	// but different), each with why.
-	Unfit []unfitJSON `json:"unfit,omitempty"`
-}
-
-type unfitJSON struct {
-	Name string `json:"name"`
-	Why  string `json:"why"`
 }
 
 type personalityAnswer struct {
 	Name string `json:"name"`
-	// Chosen is the goal it pursues from this state: the highest-priority
-	// goal not already met that has a plan; "" when none (it idles).
+	// Chosen is the goal it pursues from this state: of the goals not
+	// already met whose when: holds, the highest-scored that has a plan;
+	// "" when none (it idles).
 	Chosen string `json:"chosen"`
 	// Goals are all its goals, highest priority first, each with its plan
 	// under this personality's costs (the answer of /api/v1/plan with
@@ -166,10 +147,14 @@ type personalityAnswer struct {
 }
 
 type goalAnswer struct {
-	Goal     string      `json:"goal"`
-	Priority float64     `json:"priority"`
-	Holds    bool        `json:"holds"`
-	Plan     report.Plan `json:"plan"`
+	Goal     string  `json:"goal"`
+	Priority float64 `json:"priority"`
+	// Score is what ranks it here: its utility, else its priority.
+	Score float64 `json:"score"`
+	Holds bool    `json:"holds"`
+	// Applies says its when: holds (with the file's default inputs).
+	Applies bool        `json:"applies"`
+	Plan    report.Plan `json:"plan"`
 }
 
 type costAnswer struct {
@@ -180,7 +165,8 @@ type costAnswer struct {
 
 // personalities answers figure 6: each personality of the domain on one
 // start state. Its work is a search per goal per personality, both fixed
-// by the registry in package domains, each held to the plan's budget.
+// by the file (at most domain.MaxAgents agents), each held to the plan's
+// budget.
 func (s *Server) personalities(body []byte) ([]byte, error) {
 	var q personalitiesRequest
 	if err := decode(body, &q); err != nil {
@@ -191,44 +177,53 @@ func (s *Server) personalities(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	g := f.GOAP
-	fit, unfit := personalitiesOf(g)
-	answer := personalitiesAnswer{Personalities: []personalityAnswer{}, Unfit: unfit}
+	answer := personalitiesAnswer{Personalities: []personalityAnswer{}}
 	// The request is checked in full even for a domain without
 	// personalities: a misspelt fact is an error either way.
 	sq := searchRequest{source: q.source, startRequest: q.startRequest, Search: q.Search, Heuristic: q.Heuristic, Budget: q.Budget, MaxDepth: q.MaxDepth}
 	if len(g.Goals()) > 0 {
 		sq.Goal = g.Goals()[0].Name()
-		if _, err := sq.problem(g, s.cfg.MaxBudget, s.cfg.MaxSearchBytes); err != nil {
+		if _, err := sq.problem(f, s.cfg.MaxBudget, s.cfg.MaxSearchBytes); err != nil {
 			return nil, err
 		}
 	}
 	p, done := s.planner(g)
 	defer done()
-	for _, pers := range fit {
+	start, _ := q.state(g)
+	inputs := f.InputDefaults()
+	for _, pers := range personalitiesOf(f) {
 		pa := personalityAnswer{Name: pers.name, Goals: []goalAnswer{}, Costs: []costAnswer{}}
-		for _, gp := range pers.byPriority() {
-			sq.Goal = gp.goal.Name()
-			pr, err := sq.problem(g, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
+		for _, r := range pers.ranked(start, inputs) {
+			goal := r.option.Goal
+			pr, err := sq.problem(f, s.cfg.MaxBudget, s.cfg.MaxSearchBytes)
 			if err != nil {
 				return nil, err
 			}
+			pr.goal = goal // an agent's own goal is not among the file's
 			pr.opt.Profile = pers.profile
 			res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
 			if err := searchFailed(res, err); err != nil {
 				return nil, err
 			}
-			holds := gp.goal.Holds(pr.start)
-			if pa.Chosen == "" && !holds && res.Status == goap.Found {
-				pa.Chosen = gp.goal.Name()
+			holds := goal.Holds(pr.start)
+			if pa.Chosen == "" && !holds && r.applies && res.Status == goap.Found {
+				pa.Chosen = goal.Name()
 			}
-			pa.Goals = append(pa.Goals, goalAnswer{Goal: gp.goal.Name(), Priority: gp.priority, Holds: holds, Plan: report.PlanOf(g, res)})
+			pa.Goals = append(pa.Goals, goalAnswer{Goal: goal.Name(), Priority: r.option.Priority, Score: r.score, Holds: holds, Applies: r.applies, Plan: report.PlanOf(g, res)})
 		}
-		start, _ := q.state(g)
 		for a := range g.NumActions() {
 			id := goap.ActionID(a)
-			pa.Costs = append(pa.Costs, costAnswer{Action: g.ActionName(id), Cost: pers.profile.CostIn(id, start), Base: g.DefaultProfile().CostIn(id, start)})
+			pa.Costs = append(pa.Costs, costAnswer{Action: g.ActionName(id), Cost: costIn(pers.profile, g, id, start), Base: g.DefaultProfile().CostIn(id, start)})
 		}
 		answer.Personalities = append(answer.Personalities, pa)
 	}
 	return line(answer)
+}
+
+// costIn is a's cost in s as profile p sees it (nil: the domain's own).
+func costIn(p *goap.Profile, g *goap.Domain, a goap.ActionID, s goap.State) float64 {
+	if p == nil {
+		p = g.DefaultProfile()
+	}
+	return p.CostIn(a, s)
 }

@@ -149,8 +149,8 @@ func TestBrowserPersonalities(t *testing.T) {
 	defer watchConsole(t, tab)()
 
 	f := newPersonalities(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
-	if !strings.Contains(f.None, "battlemage.yaml has no personalities") || len(f.Sides) != 0 {
-		t.Errorf("the battle mage: figure 6 says %q with %d sides, want that it has no personalities", f.None, len(f.Sides))
+	if len(f.Sides) != 1 || f.Sides[0].Name != "goap" || f.Sides[0].Chosen != "Kill" || f.Sides[0].Summary != "Kill: 4 steps · cost 7" {
+		t.Errorf("the battle mage: figure 6 shows %+v, want its one GOAP agent pursuing Kill at cost 7", f.Sides)
 	}
 
 	f = newPersonalities(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))

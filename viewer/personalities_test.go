@@ -212,10 +212,25 @@ func TestPersonalitiesChooseGoals(t *testing.T) {
 			t.Errorf("defensive %s costs %g, want %g (base %g)", c.Action, c.Cost, want, c.Base)
 		}
 	}
-	// A domain without personalities says so with an empty list.
-	code, body := post(t, s, "/api/v1/personalities", `{"domain": "battlemage"}`)
+	// The battle mage's one GOAP agent: lesson 4's, whose GetHealthy
+	// applies only below 40 health (the file's default input is 100) and
+	// whose Restock and ChargeStaff are its own goals.
+	code, body := post(t, s, "/api/v1/personalities", `{"domain": "battlemage", "unset": ["healthy"]}`)
+	var mage personalitiesJSON
+	json.Unmarshal(body, &mage)
+	if code != http.StatusOK || len(mage.Personalities) != 1 || mage.Personalities[0].Name != "goap" || mage.Personalities[0].Chosen != "Kill" {
+		t.Errorf("battlemage: %d %s, want its goap agent pursuing Kill", code, body)
+	}
+	if !strings.Contains(string(body), `{"goal":"GetHealthy","priority":10,"score":10,"holds":false,"applies":false,`) || !strings.Contains(string(body), `{"goal":"Restock","priority":2,"score":2,"holds":false,"applies":true,"plan":{"status":"found","plan":["FetchPotion"]`) {
+		t.Errorf("battlemage's goals: %s, want GetHealthy not applying and its own Restock planned", body)
+	}
+	// A domain without GOAP agents says so with an empty list.
+	src := strings.Replace(soldierYAML(t), "\nagents:", "\nunused_agents:", 1)
+	src = src[:strings.Index(src, "\nunused_agents:")]
+	q, _ := json.Marshal(map[string]any{"source": src})
+	code, body = post(t, s, "/api/v1/personalities", string(q))
 	if code != http.StatusOK || string(body) != `{"personalities":[]}`+"\n" {
-		t.Errorf("battlemage: %d %s", code, body)
+		t.Errorf("a soldier without agents: %d %s", code, body)
 	}
 }
 
@@ -228,7 +243,8 @@ func TestPersonalitiesBadInput(t *testing.T) {
 	}{
 		{"/api/v1/plan", `{"domain": "soldier", "goal": "KillPlayer", "personality": "defensiv"}`, 400, `unknown personality \"defensiv\"; did you mean \"defensive\"?`},
 		{"/api/v1/plan", `{"domain": "soldier", "goal": "KillPlayer", "personality": "berserk"}`, 400, `unknown personality \"berserk\"; the domain's personalities: offensive, defensive`},
-		{"/api/v1/plan", `{"goal": "Kill", "personality": "defensive"}`, 400, `unknown personality \"defensive\"; domain \"battlemage\" has no personalities`},
+		{"/api/v1/plan", `{"goal": "Kill", "personality": "defensive"}`, 400, `unknown personality \"defensive\"; the domain's personalities: goap`},
+		{"/api/v1/plan", `{"goal": "Kill", "personality": "htn"}`, 400, `agent \"htn\" chooses no goal (an HTN or tree agent): a personality is a GOAP agent`},
 		{"/api/v1/trace", `{"domain": "soldier", "htn": true, "personality": "defensive"}`, 400, `personality plans with GOAP`},
 		{"/api/v1/resolve", `{"goal": "Warm", "personality": "defensive"}`, 400, `unknown field \"personality\"`},
 		{"/api/v1/trace", `{"domain": "survivor", "goal": "Warm", "personality": "defensive"}`, 400, `personality does not apply to an engine-model file`},
@@ -243,21 +259,13 @@ func TestPersonalitiesBadInput(t *testing.T) {
 			t.Errorf("%s %s: %d %s; want %d with %s", c.path, c.body, code, body, c.code, c.want)
 		}
 	}
-	// A pasted soldier whose actions differ hears why the personality
-	// does not fit.
-	src := strings.Replace(soldierYAML(t), "name: AttackRanged", "name: Shoot", 1)
-	src = strings.ReplaceAll(src, "AttackRanged", "Shoot")
+	// A pasted soldier is planned with its own agents: a designer's edit
+	// to the defensive soldier's costs changes its plan.
+	src := strings.Replace(soldierYAML(t), "costs: {AttackRanged: 5, TakeCover: 1}", "costs: {AttackRanged: 2, TakeCover: 1}", 1)
 	q, _ := json.Marshal(map[string]any{"source": src, "goal": "KillPlayer", "personality": "defensive"})
 	code, body := post(t, s, "/api/v1/plan", string(q))
-	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), `personality \"defensive\" does not fit domain \"soldier\": costs.AttackRanged: unknown action \"AttackRanged\"`) {
-		t.Errorf("a soldier without AttackRanged: %d %s", code, body)
-	}
-	// Figure 6 on it: the offensive soldier fits, the defensive one is
-	// said not to.
-	q, _ = json.Marshal(map[string]any{"source": src})
-	code, body = post(t, s, "/api/v1/personalities", string(q))
-	if code != http.StatusOK || !strings.Contains(string(body), `"name":"offensive"`) || !strings.HasSuffix(string(body), `"unfit":[{"name":"defensive","why":"costs.AttackRanged: unknown action \"AttackRanged\""}]}`+"\n") {
-		t.Errorf("figure 6 on a soldier without AttackRanged: %d %s", code, body)
+	if code != http.StatusOK || !strings.Contains(string(body), `"plan":["PickUpGun","ApproachPlayer","AttackRanged"],"cost":8,`) {
+		t.Errorf("an edited defensive soldier: %d %s, want the gun at cost 8", code, body)
 	}
 }
 
@@ -293,8 +301,11 @@ func TestDomainsListPersonalities(t *testing.T) {
 	for _, d := range got.Domains {
 		text := fmt.Sprintf("%+v", d.Personalities)
 		want := "[]"
-		if d.Name == "soldier.yaml" {
+		switch d.Name {
+		case "soldier.yaml":
 			want = "[{Name:offensive Goals:[{Goal:KillPlayer Priority:10} {Goal:GetSafe Priority:3}] Costs:map[]} {Name:defensive Goals:[{Goal:GetSafe Priority:8} {Goal:KillPlayer Priority:5}] Costs:map[AttackRanged:5 TakeCover:1]}]"
+		case "battlemage.yaml":
+			want = "[{Name:goap Goals:[{Goal:GetHealthy Priority:10} {Goal:Kill Priority:5} {Goal:Restock Priority:2} {Goal:ChargeStaff Priority:1}] Costs:map[]}]"
 		}
 		if text != want {
 			t.Errorf("%s: personalities %s, want %s", d.Name, text, want)

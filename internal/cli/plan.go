@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
@@ -46,6 +47,9 @@ type problem struct {
 	// is its choice rather than --goal's.
 	agent  *domain.Agent
 	chosen bool
+	// skipped are the agent's options ranked above its choice that have
+	// no plan from the start state.
+	skipped []string
 }
 
 // setup parses the arguments, loads the domain file and resolves the
@@ -109,12 +113,24 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 		return pr, st
 	}
 	if s.goal == "" && pr.agent != nil {
-		option, ok := pr.agent.Choose(pr.start, inputs)
-		if !ok {
+		// As the runtime does: the first option that applies, or, when it
+		// has no plan, the next that has one.
+		ranked := pr.agent.Ranked(pr.start, inputs)
+		if len(ranked) == 0 {
 			fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), pr.agent.Name, g.FormatState(pr.start))
 			return pr, exitNoPlan
 		}
-		pr.goal, pr.chosen = option.Goal, true
+		pr.goal, pr.chosen = ranked[0].Goal, true
+		p := goap.NewPlanner(g)
+		for i, o := range ranked {
+			if res, _ := p.Plan(nil, pr.start, o.Goal, pr.opt); res.Status == goap.Found {
+				pr.goal = o.Goal
+				for _, skipped := range ranked[:i] {
+					pr.skipped = append(pr.skipped, skipped.Goal.Name())
+				}
+				break
+			}
+		}
 		return pr, -1
 	}
 	pr.goal, st = goalByName(e, fset, g, s.goal)
@@ -225,6 +241,8 @@ func (pr problem) as() string {
 	switch {
 	case pr.agent == nil:
 		return ""
+	case pr.chosen && len(pr.skipped) > 0:
+		return fmt.Sprintf(" (agent %s's choice: %s, ranked higher, has no plan)", pr.agent.Name, strings.Join(pr.skipped, ", "))
 	case pr.chosen:
 		return fmt.Sprintf(" (agent %s's choice)", pr.agent.Name)
 	}

@@ -57,15 +57,17 @@
 		const goals = html('ol', 'personality-goals');
 		for (const g of p.goals) {
 			const li = html('li', g.goal === p.chosen ? 'chosen' : '');
-			li.append(html('span', 'goal-name', g.goal), html('span', 'hint', ' priority ' + number(g.priority) + ' · '));
-			li.append(html('span', 'goal-state', g.holds ? 'met already' : planLine(g.plan)));
+			// An option scored by utility shows its score in this state.
+			const rank = g.score !== g.priority ? ' score ' + number(g.score) : ' priority ' + number(g.priority);
+			li.append(html('span', 'goal-name', g.goal), html('span', 'hint', rank + ' · '));
+			li.append(html('span', 'goal-state', g.holds ? 'met already' : !g.applies ? 'does not apply here (its when:)' : planLine(g.plan)));
 			goals.append(li);
 		}
 		box.append(html('p', 'hint', 'goals, highest priority first:'), goals);
 		const chosen = p.goals.find((g) => g.goal === p.chosen);
 		const summary = html('p', 'took personality-plan');
 		summary.textContent = chosen ? p.chosen + ': ' + planLine(chosen.plan)
-			: 'nothing to pursue: every goal is met or has no plan';
+			: 'nothing to pursue: every goal is met, does not apply, or has no plan';
 		box.append(summary);
 		if (chosen) box.append(planList(chosen.plan));
 		const costs = html('ul', 'chips personality-costs');
@@ -108,10 +110,7 @@
 		answer = a;
 		const none = a.personalities.length === 0;
 		$('personalities-none').hidden = !none;
-		const unfit = (a.unfit || []).map((u) => u.name + ' (' + u.why + ')').join('; ');
-		$('personalities-none').textContent = !none ? ''
-			: unfit ? (q.domain || 'your domain') + ': no personality fits it: ' + unfit
-				: (q.domain || 'your domain') + ' has no personalities: only the soldier has them (seed 001 §5)';
+		$('personalities-none').textContent = none ? (q.domain || 'your domain') + ' has no personalities: GOAP agents under its agents: section (docs/agents.md)' : '';
 		$('personalities-body').hidden = none;
 		if (none) return;
 		$('personalities-sides').replaceChildren(...a.personalities.map(side));
