@@ -138,9 +138,9 @@ func Lint(f *File) ErrorList {
 	// An agent whose capabilities leave out actions may never reach a
 	// goal the domain can: it would choose it, fail to plan, and wait.
 	for _, a := range f.Agents {
+		a.conditions(func(c Condition) { mark(c.Facts(), read) })
 		var agentReach *relax.Reach
 		for _, o := range a.Goals {
-			mark(o.When.Facts(), read)
 			if a.Profile == nil || len(a.ProfileSpec.Incapable) == 0 {
 				continue
 			}
@@ -155,6 +155,7 @@ func Lint(f *File) ErrorList {
 			}
 		}
 	}
+	lintTrees(f, reach, warn)
 
 	if f.HTN != nil {
 		h := f.HTN
