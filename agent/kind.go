@@ -92,3 +92,37 @@ func treeOf(d *goap.Domain, n *domain.Node, inputs Inputs) (Node, error) {
 	}
 	return nil, fmt.Errorf("unknown tree node kind %d", n.Kind)
 }
+
+// FromFile sets what a resolver agent pursues and its profile from an
+// agent kind of an engine-model file: its goal options, their conditions
+// and scores reading the agent's snapshot (every key an input, a boolean
+// as 0 or 1). cfg.Domain must be the file's resolver domain.
+func (cfg *ResolverConfig) FromFile(k *domain.EngineAgent) error {
+	cfg.Profile = k.Profile
+	cfg.Goals = nil
+	var values []float64 // the snapshot's values as inputs, refilled per call
+	inputs := func(a *ResolverAgent) []float64 {
+		values = values[:0]
+		for _, v := range a.live.Values {
+			values = append(values, float64(v))
+		}
+		return values
+	}
+	var noFacts goap.State
+	for _, o := range k.Goals {
+		if o.Goal.Domain() != cfg.Domain {
+			return fmt.Errorf("agent: kind %q: its goal %q is of another domain", k.Name, o.Goal.Name())
+		}
+		option := ResolverGoal{Goal: o.Goal, Priority: o.Priority}
+		if !o.When.Empty() {
+			when := o.When
+			option.When = func(a *ResolverAgent) bool { return when.Holds(noFacts, inputs(a)) }
+		}
+		if o.Utility != nil {
+			score := o.Utility
+			option.Utility = func(a *ResolverAgent) float64 { return score.At(noFacts, inputs(a)) }
+		}
+		cfg.Goals = append(cfg.Goals, option)
+	}
+	return nil
+}

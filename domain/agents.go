@@ -16,6 +16,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // Agent is one agent kind of a file's agents: section: what it pursues
@@ -83,25 +84,15 @@ func (a *Agent) Choose(s goap.State, inputs []float64) (option AgentGoal, ok boo
 // would try them: highest score first, ties to the earlier. The runtime
 // takes the first; when it finds no plan, the next, a while later.
 func (a *Agent) Ranked(s goap.State, inputs []float64) []AgentGoal {
-	var out []AgentGoal
-	var scores []float64
-	for _, o := range a.Goals {
+	return rank(a.Goals, func(o AgentGoal) (float64, bool) {
 		if o.Goal.Holds(s) || !o.When.Holds(s, inputs) {
-			continue
+			return 0, false
 		}
-		score := o.Priority
 		if o.Utility != nil {
-			score = o.Utility.At(s, inputs)
+			return o.Utility.At(s, inputs), true
 		}
-		// insertion keeps ties in the file's order
-		i := len(out)
-		for i > 0 && scores[i-1] < score {
-			i--
-		}
-		out = slices.Insert(out, i, o)
-		scores = slices.Insert(scores, i, score)
-	}
-	return out
+		return o.Priority, true
+	})
 }
 
 // Agent returns the file's agent kind named name, or an error naming the
@@ -114,14 +105,19 @@ func (f *File) Agent(name string) (*Agent, error) {
 		}
 		names = append(names, a.Name)
 	}
+	return nil, unknownAgent(f.Path, name, names)
+}
+
+// unknownAgent says name is none of a file's agents.
+func unknownAgent(path, name string, names []string) error {
 	if len(names) == 0 {
-		return nil, fmt.Errorf("unknown agent %s: %s has no agents section", quote(name), f.Path)
+		return fmt.Errorf("unknown agent %s: %s has no agents section", quote(name), path)
 	}
 	msg := fmt.Sprintf("unknown agent %s", quote(name))
 	if s := suggest.Closest(name, names); s != "" {
-		return nil, fmt.Errorf("%s; did you mean %s?", msg, quote(s))
+		return fmt.Errorf("%s; did you mean %s?", msg, quote(s))
 	}
-	return nil, fmt.Errorf("%s; %s has %s", msg, f.Path, strings.Join(names, ", "))
+	return fmt.Errorf("%s; %s has %s", msg, path, strings.Join(names, ", "))
 }
 
 // agentSpec is an agent as read. Names of goals, actions and tasks are
@@ -332,6 +328,19 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 		k := keyName(mv.Key)
 		l.pos[path+"."+k] = position(mv.Key)
 		if b, ok := boolValue(mv.Value); ok {
+			if l.engine {
+				// every key is an input; a boolean one is tested as 0 or 1
+				in, isKey := l.inputIndex[k]
+				switch {
+				case !isKey:
+					l.errorf(mv.Key, "%s", l.unknownName("key", k, l.keyNames))
+				case l.kinds[k] != resolver.Bool:
+					l.errorf(mv.Value, "%s is an integer key: compare it, such as %s: \"< 40\", rather than true or false", quote(k), k)
+				default:
+					c.Inputs = append(c.Inputs, boolKeyTest(in, b))
+				}
+				continue
+			}
 			if _, isInput := l.inputIndex[k]; isInput {
 				l.errorf(mv.Value, "%s is an input (a number): compare it, such as %s: \"< 40\", rather than true or false", quote(k), k)
 				continue
@@ -350,6 +359,14 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 			continue
 		}
 		input, ok := l.inputIndex[k]
+		if l.engine && ok && l.kinds[k] == resolver.Bool {
+			l.errorf(mv.Value, "%s is a boolean key: a condition on it is true or false, not a comparison", quote(k))
+			continue
+		}
+		if l.engine && !ok {
+			l.errorf(mv.Key, "%s", l.unknownName("key", k, l.keyNames))
+			continue
+		}
 		if !ok {
 			var names []string
 			for _, in := range l.inputs {

@@ -22,6 +22,10 @@ func (f *File) InputDefaults() []float64 {
 	return out
 }
 
+// noFacts is the state an engine-model agent's conditions are tested in:
+// they test keys, as inputs, and no fact.
+var noFacts goap.State
+
 // Compare is an input test's comparison.
 type Compare uint8
 

@@ -116,7 +116,7 @@ func rangeRule(what string) string {
 func (f *File) EngineModel() bool { return f.Resolver != nil }
 
 // engineFields are the top-level keys of an engine-model file.
-var engineFields = []string{"name", "keys", "initial", "at", "targets", "distance_cost", "actions", "goals"}
+var engineFields = []string{"name", "keys", "initial", "at", "targets", "distance_cost", "actions", "goals", "agents"}
 
 // hasField reports whether the mapping has the key name, and where.
 func hasField(entries []*ast.MappingValueNode, name string) (*ast.MappingValueNode, bool) {
@@ -219,6 +219,9 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 		for i, item := range l.sequence(mv.Value, "goals") {
 			l.engineGoal(i, item)
 		}
+	}
+	if mv, ok := f["agents"]; ok {
+		l.engineAgentsSection(mv)
 	}
 }
 
@@ -735,10 +738,12 @@ func (l *loader) buildEngine(f *File) {
 		}
 		return
 	}
+	agents := l.buildEngineAgents(d) // its errors said with the rest
 	if len(l.errs) > 0 {
 		return
 	}
 	f.ResolverSpec, f.Resolver, f.World = l.rspec, d, l.world
+	f.EngineAgents, f.Inputs = agents, l.inputs
 	if f.World.Values == nil {
 		f.World.Values = map[string]int64{}
 	}

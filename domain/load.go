@@ -45,6 +45,8 @@ type File struct {
 	// Agents are the agent kinds of the file's agents: section, in its
 	// order (docs/agents.md).
 	Agents []*Agent
+	// EngineAgents are an engine-model file's agent kinds.
+	EngineAgents []*EngineAgent
 	// Inputs are the numbers the world supplies to the agents (inputs:).
 	Inputs []Input
 	// Resolver, ResolverSpec and World are set for an engine-model file
@@ -302,9 +304,10 @@ type loader struct {
 	// broken holds the paths of items that were not mappings at all: they
 	// stand in the spec only to keep later indices right, and goap's and
 	// htn's verdicts on them would repeat what was already said.
-	broken []string
-	sensed []string // the sensed key's names, sensed[i] at path "sensed[i]"
-	agents []*agentSpec
+	broken       []string
+	sensed       []string // the sensed key's names, sensed[i] at path "sensed[i]"
+	agents       []*agentSpec
+	engineAgents []*engineAgentSpec
 	// inputs: the file's, by name too; pending, the agents' conditions
 	// whose facts become goals once the domain is built.
 	inputs     []Input

@@ -68,7 +68,7 @@ func engineFromSearchFlags(e *env, fset *flag.FlagSet, f *domain.File, sf search
 	if st >= 0 {
 		return engineProblem{}, st
 	}
-	return engineSetup(e, fset, f, p, ef, sf.goal, budget, maxDepth)
+	return engineSetup(e, fset, f, p, ef, sf.goal, sf.agent, budget, maxDepth)
 }
 
 // traceEngine runs `ploy trace` on an engine-model file.

@@ -238,15 +238,27 @@ func printPlan(e *env, pr problem, res goap.Result, err error) {
 // as says whose goal and costs a plan is for: "", or
 // " (agent defensive's choice)", or " as agent defensive".
 func (pr problem) as() string {
-	switch {
-	case pr.agent == nil:
+	if pr.agent == nil {
 		return ""
-	case pr.chosen && len(pr.skipped) > 0:
-		return fmt.Sprintf(" (agent %s's choice: %s, ranked higher, has no plan)", pr.agent.Name, strings.Join(pr.skipped, ", "))
-	case pr.chosen:
-		return fmt.Sprintf(" (agent %s's choice)", pr.agent.Name)
 	}
-	return " as agent " + pr.agent.Name
+	return agentNote(pr.agent.Name, pr.chosen, pr.skipped, "plan")
+}
+
+func (pr engineProblem) as() string {
+	if pr.agent == nil {
+		return ""
+	}
+	return agentNote(pr.agent.Name, pr.chosen, pr.skipped, "chain")
+}
+
+func agentNote(name string, chosen bool, skipped []string, what string) string {
+	switch {
+	case chosen && len(skipped) > 0:
+		return fmt.Sprintf(" (agent %s's choice: %s, ranked higher, has no %s)", name, strings.Join(skipped, ", "), what)
+	case chosen:
+		return fmt.Sprintf(" (agent %s's choice)", name)
+	}
+	return " as agent " + name
 }
 
 func formatCost(c float64) string { return report.FormatCost(c) }

@@ -51,6 +51,12 @@ type engineProblem struct {
 	snap *resolver.Snapshot
 	goal *resolver.Goal
 	opt  resolver.Options
+	// agent is the --agent resolved as, if any; chosen says the goal is
+	// its choice, and skipped are the options ranked above it that have
+	// no chain.
+	agent   *domain.EngineAgent
+	chosen  bool
+	skipped []string
 }
 
 // parsedEngineFlags is what the flags say before the file is read:
@@ -133,7 +139,7 @@ func parsePoint(s string) (resolver.Point, error) {
 // engineSetup resolves the parsed flags against an engine-model file:
 // the snapshot (the file's world with the flags applied), the goal, the
 // capabilities; the second result is the exit status, or -1.
-func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags, ef engineFlags, goalName string, budget, maxDepth int) (engineProblem, int) {
+func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags, ef engineFlags, goalName, agentName string, budget, maxDepth int) (engineProblem, int) {
 	d := f.Resolver
 	pr := engineProblem{f: f, d: d, opt: resolver.Options{Budget: budget, MaxDepth: maxDepth}}
 	values := map[string]int64{}
@@ -233,6 +239,37 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 		}
 		pr.opt.Profile = prof
 	}
+	if agentName != "" {
+		if len(ef.capabilities) > 0 {
+			return pr, usageErr(e, fset, "--capabilities with --agent: the agent's capabilities are its own (its agents: entry)")
+		}
+		k, err := f.EngineAgent(agentName)
+		if err != nil {
+			return pr, usageErr(e, fset, "--agent: %s", err)
+		}
+		pr.agent, pr.opt.Profile = k, k.Profile
+		if goalName == "" {
+			// As a resolver agent does: the first option that applies,
+			// or, when it has no chain, the next that has one.
+			ranked := k.Ranked(pr.snap)
+			if len(ranked) == 0 {
+				fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), k.Name, d.FormatSnapshot(pr.snap))
+				return pr, exitNoPlan
+			}
+			pr.goal, pr.chosen = ranked[0].Goal, true
+			r := resolver.NewResolver(d)
+			for i, o := range ranked {
+				if res, _ := r.Resolve(nil, pr.snap, o.Goal, pr.opt); res.Status == resolver.Found {
+					pr.goal = o.Goal
+					for _, skipped := range ranked[:i] {
+						pr.skipped = append(pr.skipped, skipped.Goal.Name())
+					}
+					break
+				}
+			}
+			return pr, -1
+		}
+	}
 	var names []string
 	for _, g := range d.Goals() {
 		names = append(names, g.Name())
@@ -243,7 +280,7 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	}
 	switch {
 	case goalName == "":
-		return pr, usageErr(e, fset, "--goal is required%s", goals)
+		return pr, usageErr(e, fset, "--goal is required (or --agent, which chooses)%s", goals)
 	case d.Goal(goalName) == nil:
 		msg := fmt.Sprintf("unknown goal %q", goalName)
 		if s := suggest.Closest(goalName, names); s != "" {
@@ -269,7 +306,7 @@ func sortedNames[V any](m map[string]V) []string {
 func runResolve(e *env, args []string) int {
 	var set, unset listFlag
 	var ef engineFlags
-	var goalName string
+	var goalName, agentName string
 	var budget, maxDepth int
 	var asJSON bool
 	fset := flagSet(e, "resolve", "[FILE] --goal NAME [flags]",
@@ -278,8 +315,10 @@ func runResolve(e *env, args []string) int {
   ploy resolve --goal Warm --target wood_north=0,3
   ploy resolve --goal Fed --set hunger=70 --capabilities Hunt,Eat --json
   ploy resolve shopkeeper --goal ServeCustomer --set can_reach_item=true
+  ploy resolve --agent wounded
 `)
-	fset.StringVar(&goalName, "goal", "", "the goal to resolve (required)")
+	fset.StringVar(&goalName, "goal", "", "the goal to resolve (required, but with --agent, which chooses one)")
+	fset.StringVar(&agentName, "agent", "", "resolve as the file's agent `NAME` (its agents: section): with its capabilities and costs, and, without --goal, for the goal it would choose from the world")
 	fset.Var(&set, "set", "key values KEY=VALUE (true or false for a boolean, a whole number for an integer; KEY alone is KEY=true), comma-separated (repeatable)")
 	fset.Var(&unset, "unset", "boolean keys to make false, comma-separated (repeatable)")
 	ef.register(fset)
@@ -310,7 +349,7 @@ func runResolve(e *env, args []string) int {
 	if !f.EngineModel() {
 		return usageErr(e, fset, "%s is a state-space file (facts:): plan it with ploy plan; ploy resolve takes engine-model files (keys:)", f.Path)
 	}
-	pr, st := engineSetup(e, fset, f, p, ef, goalName, budget, maxDepth)
+	pr, st := engineSetup(e, fset, f, p, ef, goalName, agentName, budget, maxDepth)
 	if st >= 0 {
 		return st
 	}
@@ -319,7 +358,11 @@ func runResolve(e *env, args []string) int {
 		return st
 	}
 	if asJSON {
-		b, err := json.Marshal(report.ResolveOf(pr.d, res, err))
+		answer := resolveJSON{Resolve: report.ResolveOf(pr.d, res, err)}
+		if pr.agent != nil {
+			answer.Agent, answer.Goal = pr.agent.Name, pr.goal.Name()
+		}
+		b, err := json.Marshal(answer)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "ploy resolve: %s\n", errorText(err))
 			return exitInvalid
@@ -332,6 +375,14 @@ func runResolve(e *env, args []string) int {
 		return exitNoPlan
 	}
 	return exitOK
+}
+
+// resolveJSON is `ploy resolve --json`'s answer: with --agent, also the
+// agent and the goal resolved (its choice, without --goal).
+type resolveJSON struct {
+	report.Resolve
+	Agent string `json:"agent,omitempty"`
+	Goal  string `json:"goal,omitempty"`
 }
 
 // checkChainCost refuses a chain whose cost is past the float range.
@@ -391,7 +442,7 @@ func (pr engineProblem) report() report.EngineProblem {
 
 func printChain(w io.Writer, pr engineProblem, res resolver.Result, err error) {
 	d := pr.d
-	fmt.Fprintf(w, "%s from %s, agent at %s:\n", pr.goal.Name(), d.FormatSnapshot(pr.snap), formatPoint(pr.snap.At))
+	fmt.Fprintf(w, "%s%s from %s, agent at %s:\n", pr.goal.Name(), pr.as(), d.FormatSnapshot(pr.snap), formatPoint(pr.snap.At))
 	switch res.Status {
 	case resolver.Found:
 		if len(res.Chain) == 0 {
