@@ -214,6 +214,7 @@ type Agent struct {
 	tick       int
 
 	goal     *GoalOption
+	leaf     *htnLeaf // the tree's PlanHTN leaf whose plan runs, if any
 	plan     []goap.ActionID
 	step     int // index of the running (or next) step in plan
 	running  bool
@@ -336,6 +337,9 @@ func (cfg *Config) check() error {
 	}
 	if cfg.Tree != nil {
 		if err := checkNodes(d, []Node{cfg.Tree}); err != nil {
+			return cfg.errorf("%v", err)
+		}
+		if err := checkHTNLeaves(cfg.Tree, cfg.HTN); err != nil {
 			return cfg.errorf("%v", err)
 		}
 	}

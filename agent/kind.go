@@ -37,7 +37,10 @@ func (cfg *Config) FromFile(k *domain.Agent, inputs Inputs) error {
 		}
 		cfg.Goals = append(cfg.Goals, option)
 	}
-	if k.HTN != nil {
+	if k.HTN != nil && k.Tree != nil {
+		cfg.HTN = k.HTN // for the tree's htn leaves
+	}
+	if k.IsHTN() {
 		cfg.HTN, cfg.HTNMode = k.HTN, ReplanOnBreak
 		if k.Interrupt {
 			cfg.HTNMode = Interrupt
@@ -82,6 +85,8 @@ func treeOf(d *goap.Domain, n *domain.Node, inputs Inputs) (Node, error) {
 		return Action(d, d.ActionName(n.Action)), nil
 	case domain.Plan:
 		return Plan(n.Goal), nil
+	case domain.PlanHTN:
+		return PlanHTN(n.Task), nil
 	case domain.UtilitySelector:
 		options := make([]UtilityOption, len(n.Options))
 		for i := range n.Options {

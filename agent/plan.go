@@ -18,12 +18,15 @@ const (
 // request is a planning job: a snapshot of what the search needs, so that
 // it can run on a worker without touching the agent.
 type request struct {
-	agent   *Agent
-	ticket  uint64 // its place in a queue
-	kind    requestKind
-	reason  string
-	facts   goap.State // the agent's snapshot buffer
-	goal    *goap.Goal
+	agent  *Agent
+	ticket uint64 // its place in a queue
+	kind   requestKind
+	reason string
+	facts  goap.State // the agent's snapshot buffer
+	goal   *goap.Goal
+	// task, when byTask, is the HTN task a tree's PlanHTN leaf decomposes.
+	task    htn.Task
+	byTask  bool
 	running htn.MTR
 	// plan and mtr are the agent's result buffers: it touches none of
 	// them while its request is pending, so a worker may fill them.
@@ -119,9 +122,13 @@ func (a *Agent) request(r request) {
 func resolve(p *planners, r request) result {
 	cfg := &r.agent.cfg
 	var out result
-	if cfg.HTN != nil {
+	// An HTN agent decomposes; a tree agent only for its PlanHTN leaves
+	// (its Plan leaves' requests are GOAP's).
+	if cfg.HTN != nil && (cfg.Tree == nil || r.byTask) {
 		opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps}
-		if cfg.HTNRoot != "" {
+		if r.byTask {
+			opt.Root, opt.HasRoot = r.task, true
+		} else if cfg.HTNRoot != "" {
 			opt.Root, _ = cfg.HTN.TaskByName(cfg.HTNRoot) // checked by New
 			opt.HasRoot = true
 		}

@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"slices"
+
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 )
@@ -158,6 +160,9 @@ func (a *Agent) emit(e Event) {
 	}
 	e.Tick = a.tick
 	e.Agent = a.cfg.Name
+	// The event's own copy: the MTR is the agent's result buffer, which
+	// the next decomposition overwrites, and a listener may keep events.
+	e.MTR = slices.Clone(e.MTR)
 	if e.Goal == "" {
 		e.Goal = a.goalName()
 	}

@@ -253,6 +253,7 @@ func (l *goapLeaf) Tick(a *Agent) Status {
 	}
 	if a.goal != &l.option {
 		a.dropPlan()
+		a.leaf = nil
 		a.goal = &l.option
 		a.emit(Event{Kind: GoalChosen})
 	}

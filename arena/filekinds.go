@@ -69,8 +69,8 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 			if err := cfg.FromFile(k, inputs); err != nil {
 				return nil, err
 			}
-			if k.HTN != nil && e.h == nil {
-				return nil, fmt.Errorf("arena: kind %q is an HTN agent, and the batch has no HTN", k.Name)
+			if k.HTN != nil && e.h != k.HTN {
+				return nil, fmt.Errorf("arena: kind %q decomposes its file's htn section, and the batch has another HTN or none", k.Name)
 			}
 			return agent.New(cfg)
 		}})

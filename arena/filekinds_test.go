@@ -119,3 +119,38 @@ func TestKindsFromRefuses(t *testing.T) {
 		t.Errorf("an input the arena cannot supply: %v", err)
 	}
 }
+
+// TestHybridKindFights runs a tree agent from a file whose leaves plan:
+// an htn leaf fights with lesson 5's Fight task, a plan leaf heals with
+// GOAP (seed 001's hybrid). It fights and kills.
+func TestHybridKindFights(t *testing.T) {
+	src, _ := fs.ReadFile(domains.Files, "battlemage.yaml")
+	text := string(src)
+	text = text[:strings.Index(text, "\ninputs:")] + `
+inputs: {health: 100}
+agents:
+  - name: hybrid
+    title: tree with planning leaves
+    tree:
+      selector:
+        - sequence: [{when: {health: "< 40"}}, {plan: GetHealthy}]
+        - sequence: [{when: {enemy_dead: false}}, {htn: Fight}]
+        - {htn: ChargeStaff}
+`
+	f, err := domain.Parse("hybrid.yaml", []byte(text))
+	if err != nil {
+		t.Fatalf("%s", domain.Format(err, []byte(text)))
+	}
+	kinds, err := arena.KindsFrom(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, err := arena.Run(arena.Config{GOAP: f.GOAP, HTN: f.HTN, Fights: 4, Seed: 1, Kinds: kinds})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := table.Rows[0]
+	if r.Kind != "hybrid" || r.Killed == 0 || r.Plans == 0 || r.StepsPerPlan == nil || r.ExpandedPerPlan == nil {
+		t.Errorf("the hybrid's row: %+v; want kills, decompositions and GOAP searches", r)
+	}
+}

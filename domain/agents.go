@@ -36,10 +36,11 @@ type Agent struct {
 	// Profile is it compiled, nil when it changes nothing.
 	ProfileSpec goap.ProfileSpec
 	Profile     *goap.Profile
-	// HTN is an HTN agent's domain (nil for a GOAP agent), Root the task
-	// it decomposes, and Interrupt its mode: decompose again whenever the
-	// facts change and switch to a plan with a smaller MTR (lesson 5),
-	// rather than only when the plan breaks.
+	// HTN is an HTN agent's domain (nil for a GOAP agent; a tree agent's
+	// when its tree has htn leaves), Root the task it decomposes, and
+	// Interrupt its mode: decompose again whenever the facts change and
+	// switch to a plan with a smaller MTR (lesson 5), rather than only
+	// when the plan breaks.
 	HTN       *htn.Domain
 	Root      htn.Task
 	Interrupt bool
@@ -64,6 +65,10 @@ type AgentGoal struct {
 
 	path string // in the file, for lint: "agents[2].goals[0]"
 }
+
+// IsHTN reports whether a is an HTN agent: it decomposes a root task
+// rather than choosing goals or ticking a tree.
+func (a *Agent) IsHTN() bool { return a.HTN != nil && a.Tree == nil }
 
 // Choose returns the goal option the agent pursues with the facts s and
 // the input values inputs (indexed as File.Inputs), as the agent runtime
@@ -135,7 +140,8 @@ type agentSpec struct {
 	root         string
 	mode         string
 	tree         *Node
-	resolve      []func(g *goap.Domain) bool
+	resolve      []func(g *goap.Domain, h *htn.Domain) bool
+	usesHTN      bool // its tree has an htn leaf
 }
 
 type agentGoalSpec struct {
@@ -501,7 +507,7 @@ func (l *loader) points(path string, n ast.Node) [][2]float64 {
 }
 
 // nodeKeys are a tree node's keys: exactly one per node.
-var nodeKeys = []string{"sequence", "selector", "when", "action", "plan", "utility"}
+var nodeKeys = []string{"sequence", "selector", "when", "action", "plan", "htn", "utility"}
 
 // node reads a behaviour-tree node: a mapping of one of nodeKeys.
 func (l *loader) node(a *agentSpec, path string, n ast.Node) *Node {
@@ -535,7 +541,7 @@ func (l *loader) node(a *agentSpec, path string, n ast.Node) *Node {
 			node.Kind = Act
 			name, _ := l.name(mv.Value, "an action")
 			l.pos[path+".action"] = position(mv.Value)
-			a.resolve = append(a.resolve, func(g *goap.Domain) bool {
+			a.resolve = append(a.resolve, func(g *goap.Domain, _ *htn.Domain) bool {
 				id, ok := g.ActionByName(name)
 				if !ok && name != "" {
 					l.errorAt(lookup(l.pos, path+".action"), "%s", l.unknownName("action", name, actionNames(g)))
@@ -547,12 +553,30 @@ func (l *loader) node(a *agentSpec, path string, n ast.Node) *Node {
 			node.Kind = Plan
 			name, _ := l.name(mv.Value, "a goal")
 			l.pos[path+".plan"] = position(mv.Value)
-			a.resolve = append(a.resolve, func(g *goap.Domain) bool {
+			a.resolve = append(a.resolve, func(g *goap.Domain, _ *htn.Domain) bool {
 				node.Goal = g.Goal(name)
 				if node.Goal == nil && name != "" {
 					l.errorAt(lookup(l.pos, path+".plan"), "%s", l.unknownName("goal", name, goalNames(g)))
 				}
 				return node.Goal != nil
+			})
+		case "htn":
+			node.Kind = PlanHTN
+			node.Task, _ = l.name(mv.Value, "a compound task")
+			l.pos[path+".htn"] = position(mv.Value)
+			a.usesHTN = true
+			a.resolve = append(a.resolve, func(_ *goap.Domain, h *htn.Domain) bool {
+				if h == nil {
+					l.errorAt(lookup(l.pos, path+".htn"), "an htn leaf decomposes with the file's htn section, and the file has none")
+					return false
+				}
+				if t, ok := h.TaskByName(node.Task); ok && !t.IsPrimitive() {
+					return true
+				}
+				if node.Task != "" {
+					l.errorAt(lookup(l.pos, path+".htn"), "%s is no compound task of the file's htn", quote(node.Task))
+				}
+				return false
 			})
 		case "utility":
 			node.Kind = UtilitySelector
@@ -594,7 +618,7 @@ func (l *loader) utilityNode(a *agentSpec, node *Node, path string, n ast.Node) 
 			l.errorf(item, "a utility option needs a score: a number, a curve over an input, or rules")
 		}
 		opt := &node.Options[i]
-		a.resolve = append(a.resolve, func(g *goap.Domain) bool {
+		a.resolve = append(a.resolve, func(g *goap.Domain, _ *htn.Domain) bool {
 			id, ok := g.ActionByName(name)
 			if !ok && name != "" {
 				l.errorAt(lookup(l.pos, op+".action"), "%s", l.unknownName("action", name, actionNames(g)))
@@ -701,7 +725,10 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 			a.Goals = append(a.Goals, AgentGoal{Goal: goal, Priority: gs.priority, Utility: gs.utility, When: gs.when, path: gs.path})
 		}
 		for _, resolve := range s.resolve {
-			ok = resolve(g) && ok
+			ok = resolve(g, h) && ok
+		}
+		if s.usesHTN && h != nil {
+			a.HTN, a.Root = h, h.Root() // for its tree's htn leaves
 		}
 		for _, name := range slices.Sorted(maps.Keys(s.costs)) {
 			if _, known := g.ActionByName(name); !known {

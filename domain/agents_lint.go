@@ -51,7 +51,7 @@ func (t *treeLint) node(n *Node) bool {
 			t.capable(fmt.Sprintf("%s.utility.options[%d].action", n.path, i), o.Action)
 		}
 		return false
-	case Plan:
+	case Plan, PlanHTN:
 		return false
 	case Sequence:
 		t.contradictions(n)

@@ -180,9 +180,11 @@ const (
 	// UtilitySelector runs the best-scored of Options whose action
 	// applies, with Hysteresis.
 	UtilitySelector
+	// PlanHTN decomposes Task with the file's HTN and runs the plan.
+	PlanHTN
 )
 
-var nodeKindText = [...]string{"sequence", "selector", "when", "action", "plan", "utility"}
+var nodeKindText = [...]string{"sequence", "selector", "when", "action", "plan", "utility", "htn"}
 
 // String returns the node kind's key in the file.
 func (k NodeKind) String() string { return nodeKindText[k] }
@@ -195,6 +197,7 @@ type Node struct {
 	Condition Condition
 	Action    goap.ActionID // Act
 	Goal      *goap.Goal    // Plan
+	Task      string        // PlanHTN: a compound task of the file's htn
 	// UtilitySelector's: its options, and how much more another must
 	// score to take over from the running one.
 	Options    []UtilityOption

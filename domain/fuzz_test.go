@@ -105,7 +105,7 @@ func FuzzParse(f *testing.F) {
 		// Every accepted agent plans as itself: its choice of goal with its
 		// profile, or its root with its capabilities.
 		for _, a := range file.Agents {
-			if a.HTN != nil {
+			if a.IsHTN() {
 				var res htn.Result
 				htn.NewPlanner(a.HTN).Plan(&res, g.Initial(), htn.Options{Root: a.Root, HasRoot: true, Profile: a.Profile, MaxSteps: fuzzBudget})
 				continue

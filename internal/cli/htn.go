@@ -58,7 +58,10 @@ func runHTN(e *env, args []string) int {
 		if err != nil {
 			return usageErr(e, fset, "--agent: %s", err)
 		}
-		if a.HTN == nil {
+		switch {
+		case a.Tree != nil:
+			return usageErr(e, fset, "--agent: %q is a behaviour-tree agent: it decomposes or plans only in its tree's leaves", a.Name)
+		case !a.IsHTN():
 			return usageErr(e, fset, "--agent: %q is a GOAP agent: plan as it with ploy plan --agent %s", a.Name, a.Name)
 		}
 		root = a.Root

@@ -100,7 +100,10 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 		if err != nil {
 			return pr, usageErr(e, fset, "--agent: %s", err)
 		}
-		if a.HTN != nil {
+		switch {
+		case a.Tree != nil:
+			return pr, usageErr(e, fset, "--agent: %q is a behaviour-tree agent: it plans only in its tree's leaves; give ploy plan a GOAP agent", a.Name)
+		case a.IsHTN():
 			return pr, usageErr(e, fset, "--agent: %q is an HTN agent: decompose as it with ploy htn --agent %s", a.Name, a.Name)
 		}
 		pr.agent, pr.opt.Profile = a, a.Profile
