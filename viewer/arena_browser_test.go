@@ -65,11 +65,7 @@ const readArena = `(() => {
 
 func arenaShown(t *testing.T, tab context.Context) arenaFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[arenaFigure](readArena))
-	if err != nil {
-		t.Fatalf("reading figure 7: %v", err)
-	}
-	return f
+	return readPage[arenaFigure](t, tab, "figure 7", readArena)
 }
 
 // waitArena waits until the JavaScript condition cond holds on the page.

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -115,14 +114,40 @@ const readFigure = `(() => {
 	};
 })()`
 
+// readPage evaluates read, a script that reads what from the page, into
+// a T.
+func readPage[T any](t *testing.T, tab context.Context, what, read string) T {
+	t.Helper()
+	v, err := chromedp.Run(tab, chromedp.Evaluate[T](read))
+	if err != nil {
+		t.Fatalf("reading %s: %v", what, err)
+	}
+	return v
+}
+
+// waitAnswer runs act and waits for the figure figureID to show the
+// answer to it: an answer after seq (its data-seq), and to the last
+// request it sent (data-sent), not to an earlier one. Figure 1's own
+// answer must be on screen too, since the figures below it answer its
+// problem: the page is done moving.
+func waitAnswer(t *testing.T, tab context.Context, figureID string, seq int, what string, act chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(tab, act); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	wait := fmt.Sprintf(`(() => {
+		const d = document.getElementById(%q).dataset, p = document.getElementById('planner').dataset;
+		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
+	})()`, figureID, seq)
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("%s: #%s shows no new answer: %v", what, figureID, err)
+	}
+}
+
 // shown reads the figure.
 func shown(t *testing.T, tab context.Context) figure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[figure](readFigure))
-	if err != nil {
-		t.Fatalf("reading the figure: %v", err)
-	}
-	return f
+	return readPage[figure](t, tab, "the figure", readFigure)
 }
 
 // after runs act and waits for the figure to show the answer to it: the
@@ -131,14 +156,7 @@ func shown(t *testing.T, tab context.Context) figure {
 func after(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) (figure, time.Duration) {
 	t.Helper()
 	start := time.Now()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	// The answer to the last request sent, not to an earlier one.
-	wait := fmt.Sprintf(`(() => { const d = document.getElementById('planner').dataset; return Number(d.seq) > %d && d.seq === d.sent; })()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: no new answer on screen: %v", what, err)
-	}
+	waitAnswer(t, tab, "planner", seq, what, act)
 	took := time.Since(start)
 	return shown(t, tab), took
 }
@@ -248,32 +266,7 @@ func TestBrowserPlanner(t *testing.T) {
 	defer ts.Close()
 	tab := browser(t, 20*time.Second)
 
-	// Whatever the page writes to its console (an exception, a refused
-	// request, a violation of the page's Content-Security-Policy) is a
-	// failure.
-	var consoleMu sync.Mutex
-	var console []string
-	listen, stopListening := context.WithCancel(tab)
-	messages := chromedp.Console(listen)
-	listened := make(chan struct{})
-	go func() {
-		defer close(listened)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			consoleMu.Lock()
-			console = append(console, m.String())
-			consoleMu.Unlock()
-		}
-	}()
-	defer func() {
-		stopListening()
-		<-listened
-		for _, m := range console {
-			t.Errorf("the page's console: %s", m)
-		}
-	}()
+	defer watchConsole(t, tab)()
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

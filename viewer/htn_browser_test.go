@@ -3,7 +3,6 @@ package viewer_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"net/http/httptest"
 	"slices"
 	"strings"
@@ -51,27 +50,14 @@ const readHTN = `(() => {
 
 func htnShown(t *testing.T, tab context.Context) htnFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[htnFigure](readHTN))
-	if err != nil {
-		t.Fatalf("reading figure 3: %v", err)
-	}
-	return f
+	return readPage[htnFigure](t, tab, "figure 3", readHTN)
 }
 
 // newHTN runs act and waits for figure 3 to show an answer newer than seq
 // (and figure 1 its own: the page is done moving).
 func newHTN(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) htnFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('htn-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 3 shows no new decomposition: %v", what, err)
-	}
+	waitAnswer(t, tab, "htn-figure", seq, what, act)
 	return htnShown(t, tab)
 }
 

@@ -65,11 +65,7 @@ func liveUntil(t *testing.T, tab context.Context, what, cond string) liveFigure 
 		f, _ := chromedp.Run(tab, chromedp.Evaluate[liveFigure](readLive))
 		t.Fatalf("%s: figure 4 never had %s: %v; it shows %+v", what, cond, err, f)
 	}
-	f, err := chromedp.Run(tab, chromedp.Evaluate[liveFigure](readLive))
-	if err != nil {
-		t.Fatalf("reading figure 4: %v", err)
-	}
-	return f
+	return readPage[liveFigure](t, tab, "figure 4", readLive)
 }
 
 // apiRun is the API's stream for the page's request, run unpaced: the

@@ -58,23 +58,13 @@ const readResolver = `(() => {
 // than seq.
 func newResolve(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) resolverFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => { const d = document.getElementById('resolver-figure').dataset; return Number(d.seq) > %d && d.seq === d.sent; })()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 8 shows no new answer: %v", what, err)
-	}
+	waitAnswer(t, tab, "resolver-figure", seq, what, act)
 	return readFigure8(t, tab)
 }
 
 func readFigure8(t *testing.T, tab context.Context) resolverFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[resolverFigure](readResolver))
-	if err != nil {
-		t.Fatalf("reading figure 8: %v", err)
-	}
-	return f
+	return readPage[resolverFigure](t, tab, "figure 8", readResolver)
 }
 
 // setInput types value into the input sel and fires its change, as a

@@ -103,27 +103,13 @@ const readSearch = `(() => {
 
 func searchShown(t *testing.T, tab context.Context) searchFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[searchFigure](readSearch))
-	if err != nil {
-		t.Fatalf("reading figure 2: %v", err)
-	}
-	return f
+	return readPage[searchFigure](t, tab, "figure 2", readSearch)
 }
 
 // newTrace runs act and waits for figure 2 to show a trace newer than seq.
 func newTrace(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) searchFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	// Figure 1's answer too: the page is done moving.
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('search-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 2 shows no new trace: %v", what, err)
-	}
+	waitAnswer(t, tab, "search-figure", seq, what, act)
 	return searchShown(t, tab)
 }
 

@@ -50,21 +50,8 @@ const readTree = `(() => {
 // seq (and figure 1 its own).
 func newTree(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) treeFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('tree-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 5 shows no new answer: %v", what, err)
-	}
-	f, err := chromedp.Run(tab, chromedp.Evaluate[treeFigure](readTree))
-	if err != nil {
-		t.Fatalf("reading figure 5: %v", err)
-	}
-	return f
+	waitAnswer(t, tab, "tree-figure", seq, what, act)
+	return readPage[treeFigure](t, tab, "figure 5", readTree)
 }
 
 // wantTree checks figure 5 against the tree and plan APIs' answers for
