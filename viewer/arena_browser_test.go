@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,10 +117,7 @@ func lastTick(t *testing.T, log []byte) int {
 // is refused with its line. It prints the replay's frame times.
 func TestBrowserArena(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 60*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 60*time.Second)
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

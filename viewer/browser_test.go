@@ -80,6 +80,19 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 	return tab
 }
 
+// servePage serves h on a loopback httptest server and starts a browser
+// for at most timeout, its console watched as watchConsole does
+// (expected: the refusals the test provokes). At the test's end the
+// console is checked, then the browser and the server stop.
+func servePage(t *testing.T, h http.Handler, timeout time.Duration, expected ...string) (*httptest.Server, context.Context) {
+	t.Helper()
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	tab := browser(t, timeout)
+	t.Cleanup(watchConsole(t, tab, expected...))
+	return ts, tab
+}
+
 // figure is what figure 1 shows, read from the page.
 type figure struct {
 	Seq      int      `json:"seq"`      // answers shown so far
@@ -222,19 +235,7 @@ func postTo(t *testing.T, server, path, request string) (int, []byte) {
 // screenshot saves the figure as testdata/screenshots/NAME.png.
 func screenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(tab, chromedp.Screenshot(chromedp.ID("planner")))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	dir := filepath.Join("testdata", "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	screenshotOf(t, tab, "planner", name)
 }
 
 // TestBrowserPlanner drives figure 1, the planner, through the seeds'
@@ -252,7 +253,7 @@ func TestBrowserPlanner(t *testing.T) {
 	// after the answer to a later click.
 	var slow atomic.Bool
 	late := make(chan struct{}, 16) // a late answer has been sent
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts, tab := servePage(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if slow.Load() && r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -262,11 +263,7 @@ func TestBrowserPlanner(t *testing.T) {
 			}
 		}
 		s.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-
-	defer watchConsole(t, tab)()
+	}), 20*time.Second)
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

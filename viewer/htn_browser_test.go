@@ -3,7 +3,6 @@ package viewer_test
 import (
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -107,10 +106,7 @@ func stepHTN(t *testing.T, tab context.Context, a apiHTN, name string, clicks in
 // against the trace API's answers.
 func TestBrowserHTN(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 20*time.Second)
 
 	f := newHTN(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	mage := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}

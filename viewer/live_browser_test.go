@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -91,10 +90,7 @@ func apiRun(t *testing.T, server, request string) liveRun {
 // each as the API streams it for the page's own request.
 func TestBrowserLive(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 40*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 40*time.Second)
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -130,10 +129,7 @@ func wantPersonalities(t *testing.T, server string, f personalitiesFigure, name 
 // takes the axe (cost 10). Figure 1's toggles change both sides.
 func TestBrowserPersonalities(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 20*time.Second)
 
 	f := newPersonalities(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if len(f.Sides) != 1 || f.Sides[0].Name != "goap" || f.Sides[0].Chosen != "Kill" || f.Sides[0].Summary != "Kill: 4 steps · cost 7" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -132,10 +131,7 @@ func TestBrowserResolver(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{started, wide}})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 30*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 30*time.Second)
 
 	f := newResolve(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if f.Domain != "survivor.yaml" || f.Goal != "Warm" {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,11 +189,7 @@ func stepThrough(t *testing.T, tab context.Context, a apiTrace, name string, ste
 // API's answer, the command's bytes), the plan path coloured.
 func TestBrowserSearch(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 25*time.Second)
-
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 25*time.Second)
 
 	f := newTrace(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if f.Error != "" {

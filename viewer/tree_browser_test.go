@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -94,10 +93,7 @@ func wantTree(t *testing.T, server string, f treeFigure, name string, unset ...s
 // and plan APIs' answers.
 func TestBrowserTree(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 20*time.Second)
 
 	f := newTree(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if !strings.Contains(f.Error, "the tree is the soldier's") {

@@ -97,13 +97,7 @@
 		$('arena-progress-text').textContent = 'starting…';
 		let ended = false;
 		try {
-			const r = await fetch('/api/v1/arena/batch', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(request),
-				signal: controller.signal,
-			});
-			if (!r.ok) throw await ploy.failure(r, 'arena');
+			const r = await ploy.fetchAPI('arena/batch', request, controller.signal);
 			await events(r.body, (name, data) => {
 				if (batch !== controller) return;
 				switch (name) {
@@ -636,13 +630,7 @@
 		}
 		figure.dataset.replay = 'loading';
 		try {
-			const r = await fetch('/api/v1/arena/fight', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ ...request, fight, agent }),
-			});
-			if (!r.ok) throw await ploy.failure(r, 'arena/fight');
-			const text = await r.text();
+			const text = await (await ploy.fetchAPI('arena/fight', { ...request, fight, agent })).text();
 			const name = `${agent}-${String(fight).padStart(2, '0')}.jsonl`;
 			show(parseLog(text, name), `${name}: ${agent}, fight ${fight} of seed ${request.seed}, fought again on the server`);
 		} catch (e) {

@@ -74,9 +74,10 @@
 		return e;
 	}
 
-	// api asks /api/v1/PATH: a GET without a body, else a POST of body as
-	// JSON; an error answer is thrown as an Error (failure's).
-	async function api(path, body, signal) {
+	// fetchAPI asks /api/v1/PATH: a GET without a body, else a POST of
+	// body as JSON. It gives the response, for the caller to read; an
+	// error answer is thrown as an Error (failure's).
+	async function fetchAPI(path, body, signal) {
 		const init = body === undefined ? { signal } : {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
@@ -85,6 +86,12 @@
 		};
 		const r = await fetch('/api/v1/' + path, init);
 		if (!r.ok) throw await failure(r, path);
+		return r;
+	}
+
+	// api is fetchAPI's answer read as JSON.
+	async function api(path, body, signal) {
+		const r = await fetchAPI(path, body, signal);
 		try {
 			return await r.json();
 		} catch (e) {
@@ -121,5 +128,5 @@
 		};
 	}
 
-	window.ploy = Object.freeze({ html, svg, option, actionItem, showError, number, plural, shellWord, failure, api, newest });
+	window.ploy = Object.freeze({ html, svg, option, actionItem, showError, number, plural, shellWord, fetchAPI, api, newest });
 })();

@@ -222,13 +222,7 @@
 		figure.dataset.runs = String(seq);
 		$('live-command').textContent = 'curl -sN -H \'Content-Type: application/json\' -d ' + ploy.shellWord(JSON.stringify(q)) + ' ' + location.origin + '/api/v1/live';
 		try {
-			const r = await fetch('/api/v1/live', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(q),
-				signal: c.signal,
-			});
-			if (!r.ok) throw await ploy.failure(r, 'live');
+			const r = await ploy.fetchAPI('live', q, c.signal);
 			const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
 			let buffer = '';
 			let ended = false;
