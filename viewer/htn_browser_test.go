@@ -60,23 +60,10 @@ func newHTN(t *testing.T, tab context.Context, seq int, what string, act chromed
 	return htnShown(t, tab)
 }
 
-// apiHTN is the trace API's answer with htn (`ploy trace --htn --format json`).
-type apiHTN struct {
-	Status     string
-	Steps      int
-	Backtracks int
-	Plan       []string
-	MTR        []int
-	Trace      []struct {
-		Step int
-		Kind string
-	}
-}
-
 // stepHTN clicks step once per row of the trace (its first clicks rows),
 // checking each click
 // shows one more row and the step it reached.
-func stepHTN(t *testing.T, tab context.Context, a apiHTN, name string, clicks int) htnFigure {
+func stepHTN(t *testing.T, tab context.Context, a decompositionAnswer, name string, clicks int) htnFigure {
 	t.Helper()
 	f := htnShown(t, tab)
 	if f.Row != 0 || f.Rows != len(a.Trace) || f.Shown != 0 {
@@ -110,7 +97,7 @@ func TestBrowserHTN(t *testing.T) {
 
 	f := newHTN(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	mage := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}
-	var a apiHTN
+	var a decompositionAnswer // the trace API's rows, without the tasks and facts
 	if code, body := postTo(t, ts.URL, "/api/v1/trace", `{"htn": true}`); code != 200 || json.Unmarshal(body, &a) != nil {
 		t.Fatalf("the trace API: %d %s", code, body)
 	}
