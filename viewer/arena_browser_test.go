@@ -70,11 +70,7 @@ func arenaShown(t *testing.T, tab context.Context) arenaFigure {
 // waitArena waits until the JavaScript condition cond holds on the page.
 func waitArena(t *testing.T, tab context.Context, what, cond string) arenaFigure {
 	t.Helper()
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-		f := arenaShown(t, tab)
-		t.Fatalf("%s: %v; the figure shows %+v", what, err, f)
-	}
-	return arenaShown(t, tab)
+	return waitFor[arenaFigure](t, tab, what, cond, 15*time.Second, readArena)
 }
 
 // logWorld is a log's world line.

@@ -138,6 +138,18 @@ func readPage[T any](t *testing.T, tab context.Context, what, read string) T {
 	return v
 }
 
+// waitFor waits up to timeout for the script cond to hold, then reads the
+// page with read; if cond never holds, the test fails with what read
+// sees.
+func waitFor[T any](t *testing.T, tab context.Context, what, cond string, timeout time.Duration, read string) T {
+	t.Helper()
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(timeout))); err != nil {
+		shows, _ := chromedp.Run(tab, chromedp.Evaluate[T](read))
+		t.Fatalf("%s: never %s: %v; the page shows %+v", what, cond, err, shows)
+	}
+	return readPage[T](t, tab, "the page after "+what, read)
+}
+
 // waitAnswer runs act and waits for the figure figureID to show the
 // answer to it: an answer after seq (its data-seq), and to the last
 // request it sent (data-sent), not to an earlier one. Figure 1's own

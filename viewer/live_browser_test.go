@@ -60,11 +60,7 @@ const readLive = `(() => {
 func liveUntil(t *testing.T, tab context.Context, what, cond string) liveFigure {
 	t.Helper()
 	wait := fmt.Sprintf(`(() => { const f = document.getElementById('live-figure').dataset; return %s; })()`, cond)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingTimeout(8*time.Second))); err != nil {
-		f, _ := chromedp.Run(tab, chromedp.Evaluate[liveFigure](readLive))
-		t.Fatalf("%s: figure 4 never had %s: %v; it shows %+v", what, cond, err, f)
-	}
-	return readPage[liveFigure](t, tab, "figure 4", readLive)
+	return waitFor[liveFigure](t, tab, what, wait, 8*time.Second, readLive)
 }
 
 // apiRun is the API's stream for the page's request, run unpaced: the
