@@ -110,12 +110,12 @@
 	}
 
 	async function load(q) {
-		const answer = await ask(async (signal) => {
+		const reply = await ask(async (signal) => {
 			if (!q.described.htn) throw new Error((q.domain || 'your domain') + ' has no htn section: nothing to decompose');
 			return ploy.api('decomposition', { domain: q.domain, source: q.source, set: q.set, unset: q.unset }, signal);
 		});
-		if (!answer) return;
-		const { seq, value: t, error } = answer;
+		if (!reply) return;
+		const { seq, value: t, error } = reply;
 		ploy.showError($('htn-error'), error);
 		$('htn-body').hidden = !!error;
 		trace = error ? null : t;

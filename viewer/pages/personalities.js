@@ -110,9 +110,9 @@
 
 	async function load(q) {
 		const body = { domain: q.domain, source: q.source, set: q.set, unset: q.unset, search: q.search, heuristic: q.heuristic };
-		const answer = await ask((signal) => ploy.api('personalities', body, signal));
-		if (!answer) return;
-		const { seq, value: a, error } = answer;
+		const reply = await ask((signal) => ploy.api('personalities', body, signal));
+		if (!reply) return;
+		const { seq, value: a, error } = reply;
 		ploy.showError($('personalities-error'), error);
 		if (error) {
 			$('personalities-body').hidden = true;

@@ -257,13 +257,13 @@
 	async function replan(started) {
 		const q = request();
 		remember(q);
-		const answer = await ask(async (signal) => {
+		const reply = await ask(async (signal) => {
 			const plan = await api('plan', q, signal);
 			if (plan.status !== 'no_plan') return { plan };
 			return { plan, why: (await api('explain', Object.assign({ alternatives: 0 }, q), signal)).why };
 		});
-		if (!answer) return; // a newer answer is on its way
-		const { seq, value, error } = answer;
+		if (!reply) return; // a newer answer is on its way
+		const { seq, value, error } = reply;
 		show(q, value && value.plan, value && value.why, error);
 		const answered = performance.now() - started;
 		// "On screen" is the next frame after the answer is in the page.

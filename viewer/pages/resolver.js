@@ -308,7 +308,7 @@
 	async function resolve(started) {
 		const name = $('resolver-domain').value;
 		const q = request();
-		const answer = await ask(async (signal) => {
+		const reply = await ask(async (signal) => {
 			if (q.capabilities && q.capabilities.length === 0) throw new Error('no action is capable: give this agent at least one');
 			if (q.invalid) throw new Error(q.invalid);
 			if (!graphs.has(name)) draw(name, await api('graph', { domain: name }, signal));
@@ -316,8 +316,8 @@
 			if (trace.status === 'found') return { trace };
 			return { trace, why: (await api('explain', Object.assign({ alternatives: 0 }, q), signal)).why };
 		});
-		if (!answer) return;
-		const { seq, value, error } = answer;
+		if (!reply) return;
+		const { seq, value, error } = reply;
 		ploy.showError($('resolver-error'), error);
 		if (error) {
 			$('resolver-summary').className = 'summary none';

@@ -232,9 +232,9 @@
 	// load traces figure 1's problem and shows it from its first step.
 	async function load(q) {
 		pause();
-		const answer = await ask((signal) => ploy.api('trace', q, signal));
-		if (!answer) return;
-		const { seq, value: t, error } = answer;
+		const reply = await ask((signal) => ploy.api('trace', q, signal));
+		if (!reply) return;
+		const { seq, value: t, error } = reply;
 		ploy.showError($('search-error'), error);
 		if (error) {
 			trace = null;

@@ -54,7 +54,7 @@
 
 	async function load(q) {
 		const state = { domain: q.domain, source: q.source, set: q.set, unset: q.unset };
-		const answer = await ask(async (signal) => {
+		const reply = await ask(async (signal) => {
 			if (!q.described.goals.includes(goal)) throw new Error((q.domain || 'your domain') + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
 			return Promise.all([
 				api('tree', state, signal),
@@ -62,8 +62,8 @@
 				api('plan', Object.assign({ goal, search: q.search, heuristic: q.heuristic }, state), signal),
 			]);
 		});
-		if (!answer) return;
-		const { seq, value, error } = answer;
+		if (!reply) return;
+		const { seq, value, error } = reply;
 		ploy.showError($('tree-error'), error);
 		$('tree-body').hidden = !!error;
 		if (!error) show(value[0], value[1]);
