@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"regexp"
 	"strings"
@@ -33,13 +32,7 @@ const arenaWriteWait = 5 * time.Second
 // an "error" event with the same JSON ends the stream. The batch stops
 // when the client goes or after Config.Timeout.
 func (s *Server) arenaBatch(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			fail(w, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)})
-			return
-		}
-	}
-	body, apiErr := readBody(w, r, s.cfg.MaxBody)
+	body, apiErr := readJSONBody(w, r, s.cfg.MaxBody)
 	if apiErr != nil {
 		fail(w, apiErr)
 		return
@@ -117,14 +110,6 @@ func (s *Server) arenaBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st.send("done", []byte("{}"))
-}
-
-func asAPIError(err error) *apiError {
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		ae = &apiError{Status: http.StatusInternalServerError, Message: err.Error()}
-	}
-	return ae
 }
 
 // eventStream writes Server-Sent Events, its headers with the first.

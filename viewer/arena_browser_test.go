@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,21 +64,13 @@ const readArena = `(() => {
 
 func arenaShown(t *testing.T, tab context.Context) arenaFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[arenaFigure](readArena))
-	if err != nil {
-		t.Fatalf("reading figure 7: %v", err)
-	}
-	return f
+	return readPage[arenaFigure](t, tab, "figure 7", readArena)
 }
 
 // waitArena waits until the JavaScript condition cond holds on the page.
 func waitArena(t *testing.T, tab context.Context, what, cond string) arenaFigure {
 	t.Helper()
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(15*time.Second))); err != nil {
-		f := arenaShown(t, tab)
-		t.Fatalf("%s: %v; the figure shows %+v", what, err, f)
-	}
-	return arenaShown(t, tab)
+	return waitFor[arenaFigure](t, tab, what, cond, 15*time.Second, readArena)
 }
 
 // logWorld is a log's world line.
@@ -122,10 +113,7 @@ func lastTick(t *testing.T, log []byte) int {
 // is refused with its line. It prints the replay's frame times.
 func TestBrowserArena(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 60*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 60*time.Second)
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

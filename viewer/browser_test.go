@@ -14,7 +14,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -81,6 +80,19 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 	return tab
 }
 
+// servePage serves h on a loopback httptest server and starts a browser
+// for at most timeout, its console watched as watchConsole does
+// (expected: the refusals the test provokes). At the test's end the
+// console is checked, then the browser and the server stop.
+func servePage(t *testing.T, h http.Handler, timeout time.Duration, expected ...string) (*httptest.Server, context.Context) {
+	t.Helper()
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	tab := browser(t, timeout)
+	t.Cleanup(watchConsole(t, tab, expected...))
+	return ts, tab
+}
+
 // figure is what figure 1 shows, read from the page.
 type figure struct {
 	Seq      int      `json:"seq"`      // answers shown so far
@@ -115,14 +127,52 @@ const readFigure = `(() => {
 	};
 })()`
 
+// readPage evaluates read, a script that reads what from the page, into
+// a T.
+func readPage[T any](t *testing.T, tab context.Context, what, read string) T {
+	t.Helper()
+	v, err := chromedp.Run(tab, chromedp.Evaluate[T](read))
+	if err != nil {
+		t.Fatalf("reading %s: %v", what, err)
+	}
+	return v
+}
+
+// waitFor waits up to timeout for the script cond to hold, then reads the
+// page with read; if cond never holds, the test fails with what read
+// sees.
+func waitFor[T any](t *testing.T, tab context.Context, what, cond string, timeout time.Duration, read string) T {
+	t.Helper()
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(timeout))); err != nil {
+		shows, _ := chromedp.Run(tab, chromedp.Evaluate[T](read))
+		t.Fatalf("%s: never %s: %v; the page shows %+v", what, cond, err, shows)
+	}
+	return readPage[T](t, tab, "the page after "+what, read)
+}
+
+// waitAnswer runs act and waits for the figure figureID to show the
+// answer to it: an answer after seq (its data-seq), and to the last
+// request it sent (data-sent), not to an earlier one. Figure 1's own
+// answer must be on screen too, since the figures below it answer its
+// problem: the page is done moving.
+func waitAnswer(t *testing.T, tab context.Context, figureID string, seq int, what string, act chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(tab, act); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	wait := fmt.Sprintf(`(() => {
+		const d = document.getElementById(%q).dataset, p = document.getElementById('planner').dataset;
+		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
+	})()`, figureID, seq)
+	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Fatalf("%s: #%s shows no new answer: %v", what, figureID, err)
+	}
+}
+
 // shown reads the figure.
 func shown(t *testing.T, tab context.Context) figure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[figure](readFigure))
-	if err != nil {
-		t.Fatalf("reading the figure: %v", err)
-	}
-	return f
+	return readPage[figure](t, tab, "the figure", readFigure)
 }
 
 // after runs act and waits for the figure to show the answer to it: the
@@ -131,14 +181,7 @@ func shown(t *testing.T, tab context.Context) figure {
 func after(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) (figure, time.Duration) {
 	t.Helper()
 	start := time.Now()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	// The answer to the last request sent, not to an earlier one.
-	wait := fmt.Sprintf(`(() => { const d = document.getElementById('planner').dataset; return Number(d.seq) > %d && d.seq === d.sent; })()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: no new answer on screen: %v", what, err)
-	}
+	waitAnswer(t, tab, "planner", seq, what, act)
 	took := time.Since(start)
 	return shown(t, tab), took
 }
@@ -204,19 +247,7 @@ func postTo(t *testing.T, server, path, request string) (int, []byte) {
 // screenshot saves the figure as testdata/screenshots/NAME.png.
 func screenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(tab, chromedp.Screenshot(chromedp.ID("planner")))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	dir := filepath.Join("testdata", "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
+	screenshotOf(t, tab, "planner", name)
 }
 
 // TestBrowserPlanner drives figure 1, the planner, through the seeds'
@@ -234,7 +265,7 @@ func TestBrowserPlanner(t *testing.T) {
 	// after the answer to a later click.
 	var slow atomic.Bool
 	late := make(chan struct{}, 16) // a late answer has been sent
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts, tab := servePage(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if slow.Load() && r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -244,36 +275,7 @@ func TestBrowserPlanner(t *testing.T) {
 			}
 		}
 		s.ServeHTTP(w, r)
-	}))
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-
-	// Whatever the page writes to its console (an exception, a refused
-	// request, a violation of the page's Content-Security-Policy) is a
-	// failure.
-	var consoleMu sync.Mutex
-	var console []string
-	listen, stopListening := context.WithCancel(tab)
-	messages := chromedp.Console(listen)
-	listened := make(chan struct{})
-	go func() {
-		defer close(listened)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			consoleMu.Lock()
-			console = append(console, m.String())
-			consoleMu.Unlock()
-		}
-	}()
-	defer func() {
-		stopListening()
-		<-listened
-		for _, m := range console {
-			t.Errorf("the page's console: %s", m)
-		}
-	}()
+	}), 20*time.Second)
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

@@ -9,19 +9,14 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/report"
 )
 
 // decompositionRow is one entry of an HTN trace as `ploy trace --htn
 // --format json` writes it, with what figure 3 shows beside it: the task
 // list and the predicted facts once the entry is done.
 type decompositionRow struct {
-	Step   int    `json:"step,omitempty"`
-	Kind   string `json:"kind"`
-	Task   string `json:"task"`
-	Method string `json:"method,omitempty"`
-	Number int32  `json:"number,omitempty"`
-	Holds  *bool  `json:"holds,omitempty"`
-	Depth  int32  `json:"depth"`
+	report.HTNStep
 	// Tasks is the task list, first task first; Facts the facts true in
 	// the predicted state.
 	Tasks []string `json:"tasks"`
@@ -93,17 +88,7 @@ func (s *Server) decomposition(body []byte) ([]byte, error) {
 		var choices []replayChoice
 		step := 0
 		for i, e := range tr.Steps {
-			row := decompositionRow{Kind: e.Kind.String(), Task: d.TaskName(e.Task), Depth: e.Depth}
-			if e.Kind != htn.Backtrack {
-				step++
-				row.Step = step
-				holds := e.Holds
-				row.Holds = &holds
-			}
-			if e.Kind != htn.TakeTask {
-				row.Method = d.MethodName(e.Task, int(e.Method))
-				row.Number = e.Method + 1
-			}
+			row := decompositionRow{HTNStep: report.HTNStepOf(d, e, &step)}
 			switch e.Kind {
 			case htn.TakeTask:
 				if len(list) == 0 || list[0] != e.Task {

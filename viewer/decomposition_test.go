@@ -12,7 +12,9 @@ import (
 	"github.com/ploy-ai/ploy/viewer"
 )
 
-// decompositionAnswer is POST /api/v1/decomposition's answer.
+// decompositionAnswer is POST /api/v1/decomposition's answer; the trace
+// API's answer with htn (`ploy trace --htn --format json`) is the same but
+// for each row's tasks and facts.
 type decompositionAnswer struct {
 	Status     string
 	Steps      int
@@ -77,11 +79,7 @@ func TestDecomposition(t *testing.T) {
 		}
 		// The facts predicted once the plan is built are the start state
 		// with the plan's actions applied, by goap.
-		state := g.Initial()
-		for _, name := range c.unset {
-			f, _ := g.Fact(name)
-			state.Set(f, false)
-		}
+		state := startState(t, g, nil, c.unset)
 		for _, name := range a.Plan {
 			id, _ := g.ActionByName(name)
 			g.Apply(id, state)

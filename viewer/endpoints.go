@@ -62,6 +62,16 @@ func (s *Server) load(src source) (*domain.File, error) {
 	return nil, e
 }
 
+// loadBody decodes a body that is a source, and loads its domain.
+func (s *Server) loadBody(body []byte) (source, *domain.File, error) {
+	var q source
+	if err := decode(body, &q); err != nil {
+		return q, nil, err
+	}
+	f, err := s.load(q)
+	return q, f, err
+}
+
 // stateSpace loads a state-space domain (facts:), refusing an engine-model
 // file as the commands do.
 func (s *Server) stateSpace(src source, endpoint string) (*domain.File, error) {
@@ -379,11 +389,7 @@ func (s *Server) htn(body []byte) ([]byte, error) {
 
 // lint answers with the warnings `ploy lint` prints, as JSON.
 func (s *Server) lint(body []byte) ([]byte, error) {
-	var q source
-	if err := decode(body, &q); err != nil {
-		return nil, err
-	}
-	f, err := s.load(q)
+	_, f, err := s.loadBody(body)
 	if err != nil {
 		return nil, err
 	}

@@ -3,8 +3,6 @@ package viewer_test
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -51,47 +49,21 @@ const readHTN = `(() => {
 
 func htnShown(t *testing.T, tab context.Context) htnFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[htnFigure](readHTN))
-	if err != nil {
-		t.Fatalf("reading figure 3: %v", err)
-	}
-	return f
+	return readPage[htnFigure](t, tab, "figure 3", readHTN)
 }
 
 // newHTN runs act and waits for figure 3 to show an answer newer than seq
 // (and figure 1 its own: the page is done moving).
 func newHTN(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) htnFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('htn-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 3 shows no new decomposition: %v", what, err)
-	}
+	waitAnswer(t, tab, "htn-figure", seq, what, act)
 	return htnShown(t, tab)
-}
-
-// apiHTN is the trace API's answer with htn (`ploy trace --htn --format json`).
-type apiHTN struct {
-	Status     string
-	Steps      int
-	Backtracks int
-	Plan       []string
-	MTR        []int
-	Trace      []struct {
-		Step int
-		Kind string
-	}
 }
 
 // stepHTN clicks step once per row of the trace (its first clicks rows),
 // checking each click
 // shows one more row and the step it reached.
-func stepHTN(t *testing.T, tab context.Context, a apiHTN, name string, clicks int) htnFigure {
+func stepHTN(t *testing.T, tab context.Context, a decompositionAnswer, name string, clicks int) htnFigure {
 	t.Helper()
 	f := htnShown(t, tab)
 	if f.Row != 0 || f.Rows != len(a.Trace) || f.Shown != 0 {
@@ -121,14 +93,11 @@ func stepHTN(t *testing.T, tab context.Context, a apiHTN, name string, clicks in
 // against the trace API's answers.
 func TestBrowserHTN(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 20*time.Second)
 
 	f := newHTN(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	mage := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}
-	var a apiHTN
+	var a decompositionAnswer // the trace API's rows, without the tasks and facts
 	if code, body := postTo(t, ts.URL, "/api/v1/trace", `{"htn": true}`); code != 200 || json.Unmarshal(body, &a) != nil {
 		t.Fatalf("the trace API: %d %s", code, body)
 	}

@@ -2,10 +2,8 @@ package viewer
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
-	"mime"
 	"net/http"
 	"slices"
 	"time"
@@ -372,15 +370,7 @@ func (sim *liveSim) end(why string) *liveEnd {
 // slot, for as long as the stream runs; the stream ends at its end, at
 // Config.MaxStreamTime, or when the client goes.
 func (s *Server) live(w http.ResponseWriter, r *http.Request) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		// As for the other POSTs: a JSON body makes a cross-site page ask
-		// first.
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			fail(w, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)})
-			return
-		}
-	}
-	body, aerr := readBody(w, r, s.cfg.MaxBody)
+	body, aerr := readJSONBody(w, r, s.cfg.MaxBody)
 	if aerr != nil {
 		fail(w, aerr)
 		return
@@ -405,11 +395,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		return s.liveProblem(&q)
 	}()
 	if err != nil {
-		var ae *apiError
-		if !errors.As(err, &ae) {
-			ae = &apiError{Status: http.StatusInternalServerError, Message: err.Error()}
-		}
-		fail(w, ae)
+		fail(w, asAPIError(err))
 		return
 	}
 	tps := q.TicksPerSecond

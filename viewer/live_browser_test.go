@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -61,15 +60,7 @@ const readLive = `(() => {
 func liveUntil(t *testing.T, tab context.Context, what, cond string) liveFigure {
 	t.Helper()
 	wait := fmt.Sprintf(`(() => { const f = document.getElementById('live-figure').dataset; return %s; })()`, cond)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingTimeout(8*time.Second))); err != nil {
-		f, _ := chromedp.Run(tab, chromedp.Evaluate[liveFigure](readLive))
-		t.Fatalf("%s: figure 4 never had %s: %v; it shows %+v", what, cond, err, f)
-	}
-	f, err := chromedp.Run(tab, chromedp.Evaluate[liveFigure](readLive))
-	if err != nil {
-		t.Fatalf("reading figure 4: %v", err)
-	}
-	return f
+	return waitFor[liveFigure](t, tab, what, wait, 8*time.Second, readLive)
 }
 
 // apiRun is the API's stream for the page's request, run unpaced: the
@@ -95,10 +86,7 @@ func apiRun(t *testing.T, server, request string) liveRun {
 // each as the API streams it for the page's own request.
 func TestBrowserLive(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 40*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 40*time.Second)
 
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)

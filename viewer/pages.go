@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"net/http"
 	"path"
-	"strconv"
 
 	"github.com/ploy-ai/ploy/arena"
 	"github.com/ploy-ai/ploy/domain"
@@ -85,10 +84,7 @@ func (s *Server) serveDomains(w http.ResponseWriter, r *http.Request) {
 		fail(w, err.(*apiError))
 		return
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
-	w.Write(b)
+	writeBody(w, "application/json", b)
 }
 
 // describeSource answers POST /api/v1/domain: the description GET
@@ -96,11 +92,7 @@ func (s *Server) serveDomains(w http.ResponseWriter, r *http.Request) {
 // or pasted into it, so that a page can build its controls for a pasted
 // domain; a source with errors gets them with their positions.
 func (s *Server) describeSource(body []byte) ([]byte, error) {
-	var q source
-	if err := decode(body, &q); err != nil {
-		return nil, err
-	}
-	f, err := s.load(q)
+	q, f, err := s.loadBody(body)
 	if err != nil {
 		return nil, err
 	}
@@ -150,13 +142,10 @@ func assetRoutes() map[string]route {
 			panic("viewer: " + err.Error())
 		}
 		routes["/"+e.Name()] = route{http.MethodGet, func(s *Server, w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", contentType)
-			w.Header().Set("X-Content-Type-Options", "nosniff")
 			// Embedded in the binary, so the same until it is rebuilt:
 			// a browser asks again each load, cheaply.
 			w.Header().Set("Cache-Control", "no-cache")
-			w.Header().Set("Content-Length", strconv.Itoa(len(body)))
-			w.Write(body)
+			writeBody(w, contentType, body)
 		}}
 	}
 	return routes

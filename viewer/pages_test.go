@@ -3,6 +3,7 @@ package viewer_test
 import (
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ func TestPageAssets(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	for path, want := range map[string]string{
 		"/planner.js": "text/javascript; charset=utf-8",
+		"/common.js":  "text/javascript; charset=utf-8",
 		"/style.css":  "text/css; charset=utf-8",
 	} {
 		w := httptest.NewRecorder()
@@ -45,6 +47,15 @@ func TestPageAssets(t *testing.T) {
 		if !strings.Contains(page, ref) {
 			t.Errorf("the page does not load %s", ref)
 		}
+	}
+	// The figures' scripts use the helpers common.js defines: it runs
+	// first, deferred like them (deferred scripts run in the page's order).
+	scripts := regexp.MustCompile(`<script src="/([^"]+)" defer></script>`).FindAllStringSubmatch(page, -1)
+	if len(scripts) < 2 || scripts[0][1] != "common.js" {
+		t.Errorf("the page's scripts %q: want common.js first, deferred", scripts)
+	}
+	if n := strings.Count(page, "<script"); n != len(scripts) {
+		t.Errorf("the page has %d scripts, %d of them deferred from /NAME: want all", n, len(scripts))
 	}
 	// Only the soldier and the battle mage can be planned with GOAP: the
 	// picker offers those, not the engine-model files (figure 8's picker

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -63,26 +62,13 @@ const readPersonalities = `(() => {
 // newer than seq.
 func newPersonalities(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) personalitiesFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('personalities-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 6 shows no new answer: %v", what, err)
-	}
+	waitAnswer(t, tab, "personalities-figure", seq, what, act)
 	return readFigure6(t, tab)
 }
 
 func readFigure6(t *testing.T, tab context.Context) personalitiesFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[personalitiesFigure](readPersonalities))
-	if err != nil {
-		t.Fatalf("reading figure 6: %v", err)
-	}
-	return f
+	return readPage[personalitiesFigure](t, tab, "figure 6", readPersonalities)
 }
 
 // wantPersonalities checks figure 6 against the personalities API's answer
@@ -143,10 +129,7 @@ func wantPersonalities(t *testing.T, server string, f personalitiesFigure, name 
 // takes the axe (cost 10). Figure 1's toggles change both sides.
 func TestBrowserPersonalities(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 20*time.Second)
 
 	f := newPersonalities(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if len(f.Sides) != 1 || f.Sides[0].Name != "goap" || f.Sides[0].Chosen != "Kill" || f.Sides[0].Summary != "Kill: 4 steps · cost 7" {

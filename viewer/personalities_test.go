@@ -50,6 +50,19 @@ func soldierPlan(t *testing.T, spec goap.ProfileSpec, goal string, set, unset []
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := startState(t, d, set, unset)
+	res, err := goap.NewPlanner(d).Plan(nil, s, d.Goal(goal), goap.Options{Profile: prof})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// startState is d's initial state with the facts set on and unset off,
+// as a request's set and unset change it; a fact d does not have fails
+// the test.
+func startState(t testing.TB, d *goap.Domain, set, unset []string) goap.State {
+	t.Helper()
 	s := d.Initial()
 	for _, list := range []struct {
 		names []string
@@ -63,11 +76,7 @@ func soldierPlan(t *testing.T, spec goap.ProfileSpec, goal string, set, unset []
 			s.Set(f, list.v)
 		}
 	}
-	res, err := goap.NewPlanner(d).Plan(nil, s, d.Goal(goal), goap.Options{Profile: prof})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return s
 }
 
 func actionNames(d *goap.Domain, plan []goap.ActionID) []string {
@@ -180,16 +189,7 @@ func TestPersonalitiesChooseGoals(t *testing.T) {
 					t.Errorf("%s: %s %s: %s; plan answers %s", name, p.Name, g.Goal, g.Plan, plan)
 				}
 				goal := d.Goal(g.Goal)
-				start := d.Initial()
-				for _, f := range c.set {
-					id, _ := d.Fact(f)
-					start.Set(id, true)
-				}
-				for _, f := range c.unset {
-					id, _ := d.Fact(f)
-					start.Set(id, false)
-				}
-				if g.Holds != goal.Holds(start) {
+				if g.Holds != goal.Holds(startState(t, d, c.set, c.unset)) {
 					t.Errorf("%s: %s %s holds %v", name, p.Name, g.Goal, g.Holds)
 				}
 			}

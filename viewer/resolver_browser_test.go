@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -58,23 +57,13 @@ const readResolver = `(() => {
 // than seq.
 func newResolve(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) resolverFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => { const d = document.getElementById('resolver-figure').dataset; return Number(d.seq) > %d && d.seq === d.sent; })()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 8 shows no new answer: %v", what, err)
-	}
+	waitAnswer(t, tab, "resolver-figure", seq, what, act)
 	return readFigure8(t, tab)
 }
 
 func readFigure8(t *testing.T, tab context.Context) resolverFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[resolverFigure](readResolver))
-	if err != nil {
-		t.Fatalf("reading figure 8: %v", err)
-	}
-	return f
+	return readPage[resolverFigure](t, tab, "figure 8", readResolver)
 }
 
 // setInput types value into the input sel and fires its change, as a
@@ -142,10 +131,7 @@ func TestBrowserResolver(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{started, wide}})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 30*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 30*time.Second)
 
 	f := newResolve(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if f.Domain != "survivor.yaml" || f.Goal != "Warm" {

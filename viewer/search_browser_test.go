@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,27 +102,13 @@ const readSearch = `(() => {
 
 func searchShown(t *testing.T, tab context.Context) searchFigure {
 	t.Helper()
-	f, err := chromedp.Run(tab, chromedp.Evaluate[searchFigure](readSearch))
-	if err != nil {
-		t.Fatalf("reading figure 2: %v", err)
-	}
-	return f
+	return readPage[searchFigure](t, tab, "figure 2", readSearch)
 }
 
 // newTrace runs act and waits for figure 2 to show a trace newer than seq.
 func newTrace(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) searchFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	// Figure 1's answer too: the page is done moving.
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('search-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 2 shows no new trace: %v", what, err)
-	}
+	waitAnswer(t, tab, "search-figure", seq, what, act)
 	return searchShown(t, tab)
 }
 
@@ -204,11 +189,7 @@ func stepThrough(t *testing.T, tab context.Context, a apiTrace, name string, ste
 // API's answer, the command's bytes), the plan path coloured.
 func TestBrowserSearch(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 25*time.Second)
-
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 25*time.Second)
 
 	f := newTrace(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if f.Error != "" {

@@ -377,20 +377,11 @@ func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, h
 // workAs is work for an endpoint whose answer has another content type.
 func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
 	return func(s *Server, w http.ResponseWriter, r *http.Request) {
-		if ct := r.Header.Get("Content-Type"); ct != "" {
-			// A browser sends a cross-site form or text/plain POST without
-			// asking; a JSON content type makes it ask first, and the
-			// server never says yes.
-			if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-				fail(w, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)})
-				return
-			}
-		}
 		// The body is read before a slot is taken, so that a slow sender
 		// holds a connection (bounded by the server's read timeout), not
 		// a slot; and on this goroutine, since the request is not to be
 		// used once the handler returns.
-		body, err := readBody(w, r, s.cfg.MaxBody)
+		body, err := readJSONBody(w, r, s.cfg.MaxBody)
 		if err != nil {
 			fail(w, err)
 			return
@@ -418,17 +409,10 @@ func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, e
 		select {
 		case a := <-done:
 			if a.err != nil {
-				var ae *apiError
-				if !errors.As(a.err, &ae) {
-					ae = &apiError{Status: http.StatusInternalServerError, Message: a.err.Error()}
-				}
-				fail(w, ae)
+				fail(w, asAPIError(a.err))
 				return
 			}
-			w.Header().Set("Content-Type", contentType)
-			w.Header().Set("X-Content-Type-Options", "nosniff")
-			w.Header().Set("Content-Length", strconv.Itoa(len(a.body)))
-			w.Write(a.body)
+			writeBody(w, contentType, a.body)
 		case <-timer.C:
 			fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("timeout: no answer within %s", s.cfg.Timeout)})
 		case <-r.Context().Done():
@@ -479,6 +463,37 @@ func (s *Server) traceAnswer(write func(w *bufio.Writer) error) ([]byte, error) 
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// readJSONBody reads a POST's body, at most limit bytes, refusing a
+// content type other than JSON: a browser sends a cross-site form or
+// text/plain POST without asking; a JSON content type makes it ask first,
+// and the server never says yes.
+func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *apiError) {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)}
+		}
+	}
+	return readBody(w, r, limit)
+}
+
+// writeBody answers with b, of the content type given.
+func writeBody(w http.ResponseWriter, contentType string, b []byte) {
+	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	w.Write(b)
+}
+
+// asAPIError is err as the API answers it: an apiError as it is, any
+// other error a 500.
+func asAPIError(err error) *apiError {
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		ae = &apiError{Status: http.StatusInternalServerError, Message: err.Error()}
+	}
+	return ae
 }
 
 // readBody reads the request body, at most limit bytes of it.

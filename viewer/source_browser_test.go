@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -71,12 +70,9 @@ func paste(text string) chromedp.Action[chromedp.Void] {
 // source.
 func TestBrowserPastedDomain(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 25*time.Second)
 	// The browser notes the two refusals the test provokes.
 	refused := "the server responded with a status of 422"
-	defer watchConsole(t, tab, refused, refused)()
+	ts, tab := servePage(t, s, 25*time.Second, refused, refused)
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatalf("opening the page: %v", err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -50,21 +49,8 @@ const readTree = `(() => {
 // seq (and figure 1 its own).
 func newTree(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) treeFigure {
 	t.Helper()
-	if err := chromedp.Do(tab, act); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	wait := fmt.Sprintf(`(() => {
-		const d = document.getElementById('tree-figure').dataset, p = document.getElementById('planner').dataset;
-		return Number(d.seq) > %d && d.seq === d.sent && p.seq === p.sent;
-	})()`, seq)
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](wait, chromedp.WithPollingMutation(), chromedp.WithPollingTimeout(5*time.Second))); err != nil {
-		t.Fatalf("%s: figure 5 shows no new answer: %v", what, err)
-	}
-	f, err := chromedp.Run(tab, chromedp.Evaluate[treeFigure](readTree))
-	if err != nil {
-		t.Fatalf("reading figure 5: %v", err)
-	}
-	return f
+	waitAnswer(t, tab, "tree-figure", seq, what, act)
+	return readPage[treeFigure](t, tab, "figure 5", readTree)
 }
 
 // wantTree checks figure 5 against the tree and plan APIs' answers for
@@ -107,10 +93,7 @@ func wantTree(t *testing.T, server string, f treeFigure, name string, unset ...s
 // and plan APIs' answers.
 func TestBrowserTree(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts := httptest.NewServer(s)
-	defer ts.Close()
-	tab := browser(t, 20*time.Second)
-	defer watchConsole(t, tab)()
+	ts, tab := servePage(t, s, 20*time.Second)
 
 	f := newTree(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if !strings.Contains(f.Error, "the tree is the soldier's") {

@@ -247,7 +247,9 @@ func appendEstimate(b []byte, v float64) []byte {
 	return appendJSONFloat(b, v)
 }
 
-type htnStepJSON struct {
+// HTNStep is an entry of an HTN trace as `ploy trace --htn --format json`
+// writes it.
+type HTNStep struct {
 	Step   int    `json:"step,omitempty"`
 	Kind   string `json:"kind"`
 	Task   string `json:"task"`
@@ -268,20 +270,23 @@ func WriteHTNTraceJSON(w *bufio.Writer, tr *htn.Trace, res *htn.Result) {
 	o.array("plan", len(res.Plan), func(i int) any { return d.GOAP().ActionName(res.Plan[i]) })
 	o.field("mtr", append([]int32{}, res.MTR...))
 	step := 0
-	o.array("trace", len(tr.Steps), func(i int) any {
-		s := tr.Steps[i]
-		js := htnStepJSON{Kind: s.Kind.String(), Task: d.TaskName(s.Task), Depth: s.Depth}
-		if s.Kind != htn.Backtrack {
-			step++
-			js.Step = step
-			holds := s.Holds
-			js.Holds = &holds
-		}
-		if s.Kind != htn.TakeTask {
-			js.Method = d.MethodName(s.Task, int(s.Method))
-			js.Number = s.Method + 1
-		}
-		return js
-	})
+	o.array("trace", len(tr.Steps), func(i int) any { return HTNStepOf(d, tr.Steps[i], &step) })
 	o.close()
+}
+
+// HTNStepOf is the entry for s, a step of a trace of d. Every entry but a
+// backtrack is a step, numbered from 1: *steps counts them.
+func HTNStepOf(d *htn.Domain, s htn.TraceStep, steps *int) HTNStep {
+	js := HTNStep{Kind: s.Kind.String(), Task: d.TaskName(s.Task), Depth: s.Depth}
+	if s.Kind != htn.Backtrack {
+		*steps++
+		js.Step = *steps
+		holds := s.Holds
+		js.Holds = &holds
+	}
+	if s.Kind != htn.TakeTask {
+		js.Method = d.MethodName(s.Task, int(s.Method))
+		js.Number = s.Method + 1
+	}
+	return js
 }

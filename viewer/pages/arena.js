@@ -11,6 +11,7 @@
 
 (function () {
 	const $ = (id) => document.getElementById(id);
+	const { html } = ploy;
 	const figure = $('arena-figure');
 	if (!figure) return;
 
@@ -21,17 +22,8 @@
 	const maxEnemies = 256;
 	const maxCover = 1000;
 
-	function html(name, cls, text) {
-		const e = document.createElement(name);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
-
 	function showError(id, message) {
-		const e = $(id);
-		e.textContent = message || '';
-		e.hidden = !message;
+		ploy.showError($(id), message);
 	}
 
 	// fixed formats x with d decimals as Go's fmt does, so that the table
@@ -105,16 +97,7 @@
 		$('arena-progress-text').textContent = 'starting…';
 		let ended = false;
 		try {
-			const r = await fetch('/api/v1/arena/batch', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(request),
-				signal: controller.signal,
-			});
-			if (!r.ok) {
-				const answer = await r.json();
-				throw new Error(answer.error || 'arena: ' + r.status);
-			}
+			const r = await ploy.fetchAPI('arena/batch', request, controller.signal);
 			await events(r.body, (name, data) => {
 				if (batch !== controller) return;
 				switch (name) {
@@ -163,11 +146,7 @@
 		// The replay offers the fights of this batch.
 		const agent = $('arena-agent');
 		const was = agent.value;
-		agent.replaceChildren(...request.agents.map((k) => {
-			const o = html('option', '', k);
-			o.value = k;
-			return o;
-		}));
+		agent.replaceChildren(...request.agents.map((k) => ploy.option(k)));
 		if (request.agents.includes(was)) agent.value = was;
 		$('arena-fight').max = request.fights - 1;
 		if (Number($('arena-fight').value) > request.fights - 1) $('arena-fight').value = request.fights - 1;
@@ -651,13 +630,7 @@
 		}
 		figure.dataset.replay = 'loading';
 		try {
-			const r = await fetch('/api/v1/arena/fight', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ ...request, fight, agent }),
-			});
-			const text = await r.text();
-			if (!r.ok) throw new Error(JSON.parse(text).error);
+			const text = await (await ploy.fetchAPI('arena/fight', { ...request, fight, agent })).text();
 			const name = `${agent}-${String(fight).padStart(2, '0')}.jsonl`;
 			show(parseLog(text, name), `${name}: ${agent}, fight ${fight} of seed ${request.seed}, fought again on the server`);
 		} catch (e) {
@@ -685,11 +658,7 @@
 	// Before any batch, the replay offers every kind.
 	ran = null;
 	const agent = $('arena-agent');
-	for (const input of document.querySelectorAll('#arena-kinds input')) {
-		const o = html('option', '', input.value);
-		o.value = input.value;
-		agent.append(o);
-	}
+	for (const input of document.querySelectorAll('#arena-kinds input')) agent.append(ploy.option(input.value));
 	$('arena-run').addEventListener('click', runBatch);
 	$('arena-replay-run').addEventListener('click', replayFight);
 	$('arena-file').addEventListener('change', openFile);

@@ -8,18 +8,11 @@
 
 (function () {
 	const $ = (id) => document.getElementById(id);
+	const { html, plural } = ploy;
 	const figure = $('htn-figure');
-	let latest = 0;
-	let inFlight = null;
+	const ask = ploy.newest(figure);
 	let trace = null;
 	let shown = 0; // rows of the trace on screen
-
-	function html(name, cls, text) {
-		const e = document.createElement(name);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
 
 	// compound says whether row i takes a compound task: its methods are
 	// tested next. A primitive task's row says whether its preconditions
@@ -98,7 +91,7 @@
 		figure.dataset.rows = String(rows.length);
 		figure.dataset.steps = String(steps);
 		figure.dataset.backtracks = String(backtracks);
-		$('htn-count').textContent = 'step ' + steps + ' of ' + t.steps + ' · ' + backtracks + ' of ' + t.backtracks + (t.backtracks === 1 ? ' backtrack' : ' backtracks');
+		$('htn-count').textContent = 'step ' + steps + ' of ' + t.steps + ' · ' + backtracks + ' of ' + plural(t.backtracks, 'backtrack', 'backtracks');
 		$('htn-plan').replaceChildren(...plan.map((a) => html('li', '', a)));
 		// The task list and the facts after the last row shown; before the
 		// first, the root alone and the start state.
@@ -112,36 +105,18 @@
 		$('htn-stepper').disabled = done;
 		$('htn-end-button').disabled = done;
 		$('htn-result').textContent = !done ? '' : t.status === 'found'
-			? 'Plan found in ' + t.steps + ' steps with ' + t.backtracks + (t.backtracks === 1 ? ' backtrack' : ' backtracks') + ' · MTR ' + t.mtr.join(', ')
+			? 'Plan found in ' + t.steps + ' steps with ' + plural(t.backtracks, 'backtrack', 'backtracks') + ' · MTR ' + t.mtr.join(', ')
 			: 'No plan: ' + t.status.replace('_', ' ') + '.';
 	}
 
-
 	async function load(q) {
-		const seq = ++latest;
-		figure.dataset.sent = String(seq);
-		if (inFlight) inFlight.abort();
-		const controller = inFlight = new AbortController();
-		let t, error;
-		try {
+		const reply = await ask(async (signal) => {
 			if (!q.described.htn) throw new Error((q.domain || 'your domain') + ' has no htn section: nothing to decompose');
-			const r = await fetch('/api/v1/decomposition', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify({ domain: q.domain, source: q.source, set: q.set, unset: q.unset }),
-				signal: controller.signal,
-			});
-			const answer = await r.json();
-			if (!r.ok) throw new Error(answer.error || ('decomposition: ' + r.status));
-			t = answer;
-		} catch (e) {
-			if (e.name === 'AbortError') return;
-			error = e.message;
-		}
-		if (seq !== latest) return;
-		inFlight = null;
-		$('htn-error').hidden = !error;
-		$('htn-error').textContent = error || '';
+			return ploy.api('decomposition', { domain: q.domain, source: q.source, set: q.set, unset: q.unset }, signal);
+		});
+		if (!reply) return;
+		const { seq, value: t, error } = reply;
+		ploy.showError($('htn-error'), error);
 		$('htn-body').hidden = !!error;
 		trace = error ? null : t;
 		if (trace) show(0);

@@ -8,6 +8,7 @@
 
 (function () {
 	const $ = (id) => document.getElementById(id);
+	const { html } = ploy;
 	const figure = $('live-figure');
 	// Seed 001's figure 3 names three toggles for the soldier; they come
 	// first, with the lesson's words.
@@ -40,13 +41,6 @@
 
 	function fresh() {
 		return { tick: -1, last: null, plan: [], step: 0, planDone: false, log: [], replans: [], failure: null, end: null, toggleOk: false };
-	}
-
-	function html(name, cls, text) {
-		const e = document.createElement(name);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
 	}
 
 	function planText(plan) {
@@ -210,13 +204,8 @@
 		return q;
 	}
 
-	function shellWord(s) {
-		return "'" + s.replace(/'/g, "'\\''") + "'";
-	}
-
 	function showError(message) {
-		$('live-error').hidden = !message;
-		$('live-error').textContent = message || '';
+		ploy.showError($('live-error'), message);
 	}
 
 	// run starts a stream for the current toggles, replaying up to
@@ -231,21 +220,9 @@
 		const seq = ++runs;
 		figure.dataset.request = JSON.stringify(q);
 		figure.dataset.runs = String(seq);
-		$('live-command').textContent = 'curl -sN -H \'Content-Type: application/json\' -d ' + shellWord(JSON.stringify(q)) + ' ' + location.origin + '/api/v1/live';
+		$('live-command').textContent = 'curl -sN -H \'Content-Type: application/json\' -d ' + ploy.shellWord(JSON.stringify(q)) + ' ' + location.origin + '/api/v1/live';
 		try {
-			const r = await fetch('/api/v1/live', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(q),
-				signal: c.signal,
-			});
-			if (!r.ok) {
-				let message = 'live: ' + r.status;
-				try {
-					message = (await r.json()).error || message;
-				} catch (e) { /* not JSON */ }
-				throw new Error(message);
-			}
+			const r = await ploy.fetchAPI('live', q, c.signal);
 			const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
 			let buffer = '';
 			let ended = false;

@@ -7,26 +7,11 @@
 
 (function () {
 	const $ = (id) => document.getElementById(id);
+	const { html, number, plural } = ploy;
 	const figure = $('personalities-figure');
-	let latest = 0;
-	let inFlight = null;
+	const ask = ploy.newest(figure);
 	let answer = null; // the answer on screen
 	let problem = null; // figure 1's request it answers
-
-	function html(name, cls, text) {
-		const e = document.createElement(name);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
-
-	function number(x) {
-		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
-	}
-
-	function plural(n, one, many) {
-		return n + ' ' + (n === 1 ? one : many);
-	}
 
 	// planLine is a plan's summary: "3 steps · cost 9", or why there is none.
 	function planLine(plan) {
@@ -36,11 +21,7 @@
 
 	function planList(plan) {
 		const ol = html('ol', 'plan');
-		for (const a of plan.plan) {
-			const li = html('li');
-			li.append(html('span', 'action', a));
-			ol.append(li);
-		}
+		ol.append(...plan.plan.map(ploy.actionItem));
 		return ol;
 	}
 
@@ -119,11 +100,7 @@
 		const goals = goalsOf(a);
 		const select = $('personalities-goal');
 		const before = select.value;
-		select.replaceChildren(...goals.map((g) => {
-			const o = html('option', '', g);
-			o.value = g;
-			return o;
-		}));
+		select.replaceChildren(...goals.map((g) => ploy.option(g)));
 		const first = a.personalities[0].chosen || goals[0];
 		// A goal picked here stays until figure 1's domain or goal changes.
 		const kept = problem && problem.domain === q.domain && problem.source === q.source && problem.goal === q.goal && goals.includes(before);
@@ -132,29 +109,11 @@
 	}
 
 	async function load(q) {
-		const seq = ++latest;
-		figure.dataset.sent = String(seq);
-		if (inFlight) inFlight.abort();
-		const controller = inFlight = new AbortController();
 		const body = { domain: q.domain, source: q.source, set: q.set, unset: q.unset, search: q.search, heuristic: q.heuristic };
-		let a, error;
-		try {
-			const r = await fetch('/api/v1/personalities', {
-				method: 'POST',
-				headers: { 'Content-Type': 'application/json' },
-				body: JSON.stringify(body),
-				signal: controller.signal,
-			});
-			a = await r.json();
-			if (!r.ok) throw new Error(a.error || ('personalities: ' + r.status));
-		} catch (e) {
-			if (e.name === 'AbortError') return;
-			error = e.message;
-		}
-		if (seq !== latest) return;
-		inFlight = null;
-		$('personalities-error').hidden = !error;
-		$('personalities-error').textContent = error || '';
+		const reply = await ask((signal) => ploy.api('personalities', body, signal));
+		if (!reply) return;
+		const { seq, value: a, error } = reply;
+		ploy.showError($('personalities-error'), error);
 		if (error) {
 			$('personalities-body').hidden = true;
 		} else {

@@ -7,31 +7,9 @@
 (function () {
 	const $ = (id) => document.getElementById(id);
 	const figure = $('planner');
+	const { api, shellWord, plural, number } = ploy;
 	const domains = new Map(); // name -> the API's description
-	let latest = 0; // the sequence number of the newest request
-	let inFlight = null; // the AbortController of the newest request
-
-	async function api(path, body, signal) {
-		const init = body === undefined ? { signal } : {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-			signal,
-		};
-		const r = await fetch('/api/v1/' + path, init);
-		let answer;
-		try {
-			answer = await r.json();
-		} catch (e) {
-			throw new Error(path + ': ' + r.status + ' ' + r.statusText);
-		}
-		if (!r.ok) {
-			const e = new Error(answer.error || (path + ': ' + r.status));
-			e.answer = answer; // errors with positions, for a pasted domain
-			throw e;
-		}
-		return answer;
-	}
+	const ask = ploy.newest(figure);
 
 	// A pasted or opened domain is offered as "<source>", the name its
 	// errors carry; its text stays in the tab's session storage, so that a
@@ -154,20 +132,13 @@
 		replan(started);
 	}
 
-	function option(value, selected) {
-		const o = document.createElement('option');
-		o.value = o.textContent = value;
-		o.selected = selected;
-		return o;
-	}
-
 	// showDomain rebuilds the goal picker and the fact toggles, each toggle
 	// set as in the domain's initial state.
 	function showDomain() {
 		const d = domains.get($('domain').value);
 		if (!d) return;
 		const goal = $('goal');
-		goal.replaceChildren(...d.goals.map((g, i) => option(g, i === 0)));
+		goal.replaceChildren(...d.goals.map((g, i) => ploy.option(g, i === 0)));
 		const initial = new Set(d.initial);
 		const facts = $('facts');
 		facts.replaceChildren(...d.facts.map((name) => {
@@ -238,10 +209,6 @@
 		}
 	}
 
-	function shellWord(s) {
-		return /^[\w.\/:=,+-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
-	}
-
 	function command(q) {
 		const words = ['ploy', 'plan', q.domain || sourceFile, '--goal', q.goal];
 		if (q.set.length) words.push('--set', q.set.join(','));
@@ -249,14 +216,6 @@
 		if (q.search !== 'forward') words.push('--search', q.search);
 		if (q.heuristic !== 'goal-count') words.push('--heuristic', q.heuristic);
 		return words.map(shellWord).join(' ');
-	}
-
-	function plural(n, one, many) {
-		return n + ' ' + (n === 1 ? one : many);
-	}
-
-	function number(x) {
-		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
 	}
 
 	const stopped = {
@@ -269,8 +228,7 @@
 		const steps = $('plan');
 		steps.replaceChildren();
 		$('why').hidden = true;
-		$('error').hidden = !error;
-		$('error').textContent = error || '';
+		ploy.showError($('error'), error);
 		$('command').textContent = command(q);
 		if (error) {
 			summary.className = 'summary none';
@@ -281,30 +239,14 @@
 		if (plan.status === 'found') {
 			summary.className = 'summary';
 			summary.textContent = plural(plan.plan.length, 'step', 'steps') + ' · cost ' + number(plan.cost) + ' · ' + counts;
-			for (const name of plan.plan) {
-				const li = document.createElement('li');
-				const span = document.createElement('span');
-				span.className = 'action';
-				span.textContent = name;
-				li.append(span);
-				steps.append(li);
-			}
-			if (plan.plan.length === 0) {
-				const li = document.createElement('li');
-				li.className = 'hint';
-				li.textContent = 'the start state already meets the goal';
-				steps.append(li);
-			}
+			steps.append(...plan.plan.map(ploy.actionItem));
+			if (plan.plan.length === 0) steps.append(ploy.html('li', 'hint', 'the start state already meets the goal'));
 			return;
 		}
 		summary.className = 'summary none';
 		summary.textContent = (stopped[plan.status] || 'no plan') + ' · ' + counts + (plan.bound ? ' (bound: ' + plan.bound + ')' : '');
 		if (why && why.length) {
-			$('why-list').replaceChildren(...why.map((reason) => {
-				const li = document.createElement('li');
-				li.textContent = reason;
-				return li;
-			}));
+			$('why-list').replaceChildren(...why.map((reason) => ploy.html('li', '', reason)));
 			$('why').hidden = false;
 		}
 	}
@@ -313,26 +255,16 @@
 	// newer request has been sent meanwhile. started is when the user acted
 	// (performance.now()), for the figure's own timing.
 	async function replan(started) {
-		const seq = ++latest;
-		figure.dataset.sent = String(seq);
-		// A newer change makes the answer in flight useless: dropping it
-		// keeps quick clicks from piling requests on the server.
-		if (inFlight) inFlight.abort();
-		const controller = inFlight = new AbortController();
 		const q = request();
 		remember(q);
-		let plan, why, error;
-		try {
-			plan = await api('plan', q, controller.signal);
-			if (plan.status === 'no_plan') {
-				why = (await api('explain', Object.assign({ alternatives: 0 }, q), controller.signal)).why;
-			}
-		} catch (e) {
-			error = e.message;
-		}
-		if (seq !== latest) return; // a newer answer is on its way
-		inFlight = null;
-		show(q, plan, why, error);
+		const reply = await ask(async (signal) => {
+			const plan = await api('plan', q, signal);
+			if (plan.status !== 'no_plan') return { plan };
+			return { plan, why: (await api('explain', Object.assign({ alternatives: 0 }, q), signal)).why };
+		});
+		if (!reply) return; // a newer answer is on its way
+		const { seq, value, error } = reply;
+		show(q, value && value.plan, value && value.why, error);
 		const answered = performance.now() - started;
 		// "On screen" is the next frame after the answer is in the page.
 		requestAnimationFrame(() => {

@@ -9,48 +9,18 @@
 
 (function () {
 	const $ = (id) => document.getElementById(id);
+	const { html, number, api } = ploy;
+	const el = ploy.svg;
 	const figure = $('resolver-figure');
-	const svgNS = 'http://www.w3.org/2000/svg';
 	// Past this many nodes or edges the layout takes seconds and the
 	// drawing is a blur (a keys: file may have 2^20 edges): the chain and
 	// the summary still show, the graph says why it is missing.
 	const maxNodes = 400, maxEdges = 2000;
 	const domains = new Map(); // name -> the API's description
 	const graphs = new Map(); // name -> {graph: the API's answer, layout, svg parts}
-	let latest = 0;
-	let inFlight = null;
+	const ask = ploy.newest(figure);
 	let shown = null; // {graph, trace} on screen
 	let selected = ''; // the action clicked
-
-	function el(name, attrs, text) {
-		const e = document.createElementNS(svgNS, name);
-		for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
-
-	function html(name, cls, text) {
-		const e = document.createElement(name);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
-
-	function number(x) {
-		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
-	}
-
-	async function post(path, body, signal) {
-		const r = await fetch('/api/v1/' + path, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-			signal,
-		});
-		const answer = await r.json();
-		if (!r.ok) throw new Error(answer.error || (path + ': ' + r.status));
-		return answer;
-	}
 
 	function chip(cls, label, input) {
 		const l = html('label', cls);
@@ -73,11 +43,7 @@
 	function showDomain() {
 		const d = domains.get($('resolver-domain').value);
 		if (!d) return;
-		$('resolver-goal').replaceChildren(...d.goals.map((g) => {
-			const o = html('option', '', g);
-			o.value = g;
-			return o;
-		}));
+		$('resolver-goal').replaceChildren(...d.goals.map((g) => ploy.option(g)));
 		const keys = $('resolver-keys');
 		keys.replaceChildren(...d.keys.map((k) => {
 			if (k.kind === 'bool') {
@@ -287,11 +253,7 @@
 		}
 		const summary = $('resolver-summary');
 		const counts = trace.expanded + ' expanded · ' + trace.generated + ' generated';
-		$('resolver-chain').replaceChildren(...chain.map((a) => {
-			const li = html('li');
-			li.append(html('span', 'action', a));
-			return li;
-		}));
+		$('resolver-chain').replaceChildren(...chain.map(ploy.actionItem));
 		$('resolver-why').hidden = true;
 		if (trace.status === 'found') {
 			summary.className = 'summary';
@@ -344,33 +306,25 @@
 	// change came meanwhile. started is when the user acted, for the
 	// figure's own timing (data-ms: to the frame that draws the answer).
 	async function resolve(started) {
-		const seq = ++latest;
-		figure.dataset.sent = String(seq);
-		if (inFlight) inFlight.abort();
-		const controller = inFlight = new AbortController();
 		const name = $('resolver-domain').value;
-		let trace, why, error;
 		const q = request();
-		try {
+		const reply = await ask(async (signal) => {
 			if (q.capabilities && q.capabilities.length === 0) throw new Error('no action is capable: give this agent at least one');
 			if (q.invalid) throw new Error(q.invalid);
-			if (!graphs.has(name)) draw(name, await post('graph', { domain: name }, controller.signal));
-			trace = await post('trace', q, controller.signal);
-			if (trace.status !== 'found') why = (await post('explain', Object.assign({ alternatives: 0 }, q), controller.signal)).why;
-		} catch (e) {
-			if (e.name === 'AbortError') return;
-			error = e.message;
-		}
-		if (seq !== latest) return;
-		inFlight = null;
-		$('resolver-error').hidden = !error;
-		$('resolver-error').textContent = error || '';
+			if (!graphs.has(name)) draw(name, await api('graph', { domain: name }, signal));
+			const trace = await api('trace', q, signal);
+			if (trace.status === 'found') return { trace };
+			return { trace, why: (await api('explain', Object.assign({ alternatives: 0 }, q), signal)).why };
+		});
+		if (!reply) return;
+		const { seq, value, error } = reply;
+		ploy.showError($('resolver-error'), error);
 		if (error) {
 			$('resolver-summary').className = 'summary none';
 			$('resolver-summary').textContent = 'no answer';
 			$('resolver-chain').replaceChildren();
 		} else {
-			show(name, trace, why);
+			show(name, value.trace, value.why);
 		}
 		figure.dataset.seq = String(seq);
 		if (typeof started === 'number') requestAnimationFrame(() => { figure.dataset.ms = (performance.now() - started).toFixed(2); });
@@ -409,8 +363,7 @@
 
 	(async () => {
 		try {
-			const r = await fetch('/api/v1/domains');
-			for (const d of (await r.json()).domains) if (d.kind === 'engine-model') domains.set(d.name, d);
+			for (const d of (await api('domains')).domains) if (d.kind === 'engine-model') domains.set(d.name, d);
 		} catch (e) {
 			$('resolver-summary').textContent = 'cannot list the domains: ' + e.message;
 			return;

@@ -6,29 +6,10 @@
 
 (function () {
 	const $ = (id) => document.getElementById(id);
+	const { html, plural, api } = ploy;
 	const figure = $('tree-figure');
 	const goal = 'KillPlayer'; // the goal the soldier's tree is written for
-	let latest = 0;
-	let inFlight = null;
-
-	function html(name, cls, text) {
-		const e = document.createElement(name);
-		if (cls) e.className = cls;
-		if (text !== undefined) e.textContent = text;
-		return e;
-	}
-
-	async function post(path, body, signal) {
-		const r = await fetch('/api/v1/' + path, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-			signal,
-		});
-		const answer = await r.json();
-		if (!r.ok) throw new Error(answer.error || (path + ': ' + r.status));
-		return answer;
-	}
+	const ask = ploy.newest(figure);
 
 	// verdict says which of the two acts: the tree when it reaches the
 	// goal, GOAP when it finds a plan.
@@ -56,50 +37,36 @@
 		}));
 		const treeActs = tree.status === 'done';
 		$('tree-status').className = 'badge ' + (treeActs ? 'acts' : 'idle');
-		$('tree-status').textContent = treeActs ? 'kills the player in ' + tree.steps.length + (tree.steps.length === 1 ? ' step' : ' steps')
+		$('tree-status').textContent = treeActs ? 'kills the player in ' + plural(tree.steps.length, 'step', 'steps')
 			: tree.status === 'idle' ? 'idle ⚠' : 'still going after ' + tree.ticks.length + ' ticks';
 		const goapActs = plan.status === 'found';
 		$('tree-goap-status').className = 'badge ' + (goapActs ? 'acts' : 'idle');
 		$('tree-goap-status').textContent = goapActs ? 'plans' : 'no plan';
 		$('tree-goap-summary').textContent = goapActs
-			? plan.plan.length + (plan.plan.length === 1 ? ' step' : ' steps') + ' · cost ' + plan.cost
+			? plural(plan.plan.length, 'step', 'steps') + ' · cost ' + plan.cost
 			: 'no plan: ' + plan.status.replace('_', ' ') + ' (' + plan.expanded + ' expanded)';
-		$('tree-goap-plan').replaceChildren(...plan.plan.map((a) => {
-			const li = html('li');
-			li.append(html('span', 'action', a));
-			return li;
-		}));
+		$('tree-goap-plan').replaceChildren(...plan.plan.map(ploy.actionItem));
 		const [who, text] = verdict(tree, plan);
 		$('tree-verdict').textContent = text;
 		$('tree-verdict').className = 'summary ' + (who === 'both' ? 'acts' : 'none');
 		figure.dataset.verdict = who;
 	}
 
-
 	async function load(q) {
-		const seq = ++latest;
-		figure.dataset.sent = String(seq);
-		if (inFlight) inFlight.abort();
-		const controller = inFlight = new AbortController();
 		const state = { domain: q.domain, source: q.source, set: q.set, unset: q.unset };
-		let tree, plan, error;
-		try {
+		const reply = await ask(async (signal) => {
 			if (!q.described.goals.includes(goal)) throw new Error((q.domain || 'your domain') + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
-			[tree, plan] = await Promise.all([
-				post('tree', state, controller.signal),
+			return Promise.all([
+				api('tree', state, signal),
 				// figure 1's search and heuristic too: the same planner
-				post('plan', Object.assign({ goal, search: q.search, heuristic: q.heuristic }, state), controller.signal),
+				api('plan', Object.assign({ goal, search: q.search, heuristic: q.heuristic }, state), signal),
 			]);
-		} catch (e) {
-			if (e.name === 'AbortError') return;
-			error = e.message;
-		}
-		if (seq !== latest) return;
-		inFlight = null;
-		$('tree-error').hidden = !error;
-		$('tree-error').textContent = error || '';
+		});
+		if (!reply) return;
+		const { seq, value, error } = reply;
+		ploy.showError($('tree-error'), error);
 		$('tree-body').hidden = !!error;
-		if (!error) show(tree, plan);
+		if (!error) show(value[0], value[1]);
 		else delete figure.dataset.verdict;
 		figure.dataset.seq = String(seq);
 	}
