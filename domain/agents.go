@@ -55,15 +55,32 @@ type Agent struct {
 type AgentGoal struct {
 	// Goal is one of the file's goals, or the agent's own, which its
 	// option defines with conditions: (lesson 4's "restock if idle").
-	Goal     *goap.Goal
+	Goal *goap.Goal
+	Weighing
+
+	path string // in the file, for lint: "agents[2].goals[0]"
+}
+
+// Weighing is how an agent weighs a goal option.
+type Weighing struct {
 	Priority float64
 	// Utility, if not nil, scores the option instead of Priority.
 	Utility *Score
 	// When must hold for the option to apply (lesson 4's "heal if hurt"
 	// is when: {health: "< 40"}); the zero Condition always does.
 	When Condition
+}
 
-	path string // in the file, for lint: "agents[2].goals[0]"
+// score is the option's score with the facts s and the inputs, and
+// whether it applies (its When holds).
+func (w *Weighing) score(s goap.State, inputs []float64) (float64, bool) {
+	if !w.When.Holds(s, inputs) {
+		return 0, false
+	}
+	if w.Utility != nil {
+		return w.Utility.At(s, inputs), true
+	}
+	return w.Priority, true
 }
 
 // IsHTN reports whether a is an HTN agent: it decomposes a root task
@@ -90,27 +107,31 @@ func (a *Agent) Choose(s goap.State, inputs []float64) (option AgentGoal, ok boo
 // takes the first; when it finds no plan, the next, a while later.
 func (a *Agent) Ranked(s goap.State, inputs []float64) []AgentGoal {
 	return rank(a.Goals, func(o AgentGoal) (float64, bool) {
-		if o.Goal.Holds(s) || !o.When.Holds(s, inputs) {
+		if o.Goal.Holds(s) {
 			return 0, false
 		}
-		if o.Utility != nil {
-			return o.Utility.At(s, inputs), true
-		}
-		return o.Priority, true
+		return o.score(s, inputs)
 	})
 }
 
 // Agent returns the file's agent kind named name, or an error naming the
 // kinds there are.
 func (f *File) Agent(name string) (*Agent, error) {
+	return named(f.Path, name, f.Agents, func(a *Agent) string { return a.Name })
+}
+
+// named returns the agent of agents called name, or an error naming the
+// file's agents.
+func named[T any](path, name string, agents []T, nameOf func(T) string) (T, error) {
 	var names []string
-	for _, a := range f.Agents {
-		if a.Name == name {
+	for _, a := range agents {
+		if nameOf(a) == name {
 			return a, nil
 		}
-		names = append(names, a.Name)
+		names = append(names, nameOf(a))
 	}
-	return nil, unknownAgent(f.Path, name, names)
+	var none T
+	return none, unknownAgent(path, name, names)
 }
 
 // unknownAgent says name is none of a file's agents.
@@ -142,6 +163,10 @@ type agentSpec struct {
 	tree         *Node
 	resolve      []func(g *goap.Domain, h *htn.Domain) bool
 	usesHTN      bool // its tree has an htn leaf
+}
+
+func (gs agentGoalSpec) weighing() Weighing {
+	return Weighing{Priority: gs.priority, Utility: gs.utility, When: gs.when}
 }
 
 type agentGoalSpec struct {
@@ -722,7 +747,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 				continue
 			}
 			chosen[gs.goal] = true
-			a.Goals = append(a.Goals, AgentGoal{Goal: goal, Priority: gs.priority, Utility: gs.utility, When: gs.when, path: gs.path})
+			a.Goals = append(a.Goals, AgentGoal{Goal: goal, Weighing: gs.weighing(), path: gs.path})
 		}
 		for _, resolve := range s.resolve {
 			ok = resolve(g, h) && ok

@@ -30,9 +30,7 @@ type EngineAgent struct {
 // EngineGoal is one goal option of an engine-model agent.
 type EngineGoal struct {
 	Goal     *resolver.Goal
-	Priority float64
-	Utility  *Score    // if not nil, scores the option instead of Priority
-	When     Condition // over the keys; the zero Condition always holds
+	Weighing // its When tests keys, as inputs
 
 	path string
 }
@@ -46,27 +44,17 @@ func (a *EngineAgent) Ranked(s *resolver.Snapshot) []EngineGoal {
 		inputs[i] = float64(v)
 	}
 	return rank(a.Goals, func(o EngineGoal) (float64, bool) {
-		if o.Goal.Holds(s) || !o.When.Holds(noFacts, inputs) {
+		if o.Goal.Holds(s) {
 			return 0, false
 		}
-		if o.Utility != nil {
-			return o.Utility.At(noFacts, inputs), true
-		}
-		return o.Priority, true
+		return o.score(noFacts, inputs)
 	})
 }
 
 // EngineAgent returns the engine-model file's agent kind named name, or an
 // error naming the kinds there are.
 func (f *File) EngineAgent(name string) (*EngineAgent, error) {
-	var names []string
-	for _, a := range f.EngineAgents {
-		if a.Name == name {
-			return a, nil
-		}
-		names = append(names, a.Name)
-	}
-	return nil, unknownAgent(f.Path, name, names)
+	return named(f.Path, name, f.EngineAgents, func(a *EngineAgent) string { return a.Name })
 }
 
 // engineAgentsSection reads an engine-model file's agents: once its keys
@@ -184,7 +172,7 @@ func (l *loader) buildEngineAgents(d *resolver.Domain) []*EngineAgent {
 				continue
 			}
 			chosen[gs.goal] = true
-			a.Goals = append(a.Goals, EngineGoal{Goal: goal, Priority: gs.priority, Utility: gs.utility, When: gs.when, path: gs.path})
+			a.Goals = append(a.Goals, EngineGoal{Goal: goal, Weighing: gs.weighing(), path: gs.path})
 		}
 		a.ProfileSpec = resolver.ProfileSpec{Capabilities: s.capabilities, Costs: s.costs}
 		if s.capabilities != nil || len(s.costs) > 0 {
