@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -163,10 +164,15 @@ type costAnswer struct {
 	Base   float64 `json:"base"`
 }
 
+// maxPersonalitySearches bounds figure 6's searches in one request: one
+// per goal option of each personality. A pasted file may give 256 agents
+// a hundred options each, and every search may run to the plan's caps;
+// the shipped files need four.
+const maxPersonalitySearches = 64
+
 // personalities answers figure 6: each personality of the domain on one
-// start state. Its work is a search per goal per personality, both fixed
-// by the file (at most domain.MaxAgents agents), each held to the plan's
-// budget.
+// start state. Its work is a search per goal per personality, at most
+// maxPersonalitySearches in all, each held to the plan's budget.
 func (s *Server) personalities(body []byte) ([]byte, error) {
 	var q personalitiesRequest
 	if err := decode(body, &q); err != nil {
@@ -177,6 +183,13 @@ func (s *Server) personalities(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	g := f.GOAP
+	searches := 0
+	for _, p := range personalitiesOf(f) {
+		searches += len(p.agent.Goals)
+	}
+	if searches > maxPersonalitySearches {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("the domain's personalities have %d goal options in all: figure 6 plans each, and at most %d in one request", searches, maxPersonalitySearches)}
+	}
 	answer := personalitiesAnswer{Personalities: []personalityAnswer{}}
 	// The request is checked in full even for a domain without
 	// personalities: a misspelt fact is an error either way.

@@ -312,3 +312,34 @@ func TestDomainsListPersonalities(t *testing.T) {
 		}
 	}
 }
+
+// TestPersonalitiesSearchesAreBounded pastes a domain whose personalities
+// have more goal options than figure 6 plans in one request (a search
+// each, every one of which may run to the plan's caps): 422 before any
+// search, naming the count; at the bound, an answer.
+func TestPersonalitiesSearchesAreBounded(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	src := func(agents, goals int) string {
+		var sb strings.Builder
+		sb.WriteString("name: many\nfacts: [a]\nactions: [{name: A, effects: {a: true}, cost: 1}]\ngoals:\n")
+		for i := range goals {
+			fmt.Fprintf(&sb, "  - {name: G%d, conditions: {a: true}}\n", i)
+		}
+		sb.WriteString("agents:\n")
+		for k := range agents {
+			fmt.Fprintf(&sb, "  - name: k%d\n    goals:\n", k)
+			for i := range goals {
+				fmt.Fprintf(&sb, "      - {goal: G%d, priority: %d}\n", i, i)
+			}
+		}
+		q, _ := json.Marshal(map[string]any{"source": sb.String()})
+		return string(q)
+	}
+	code, body := post(t, s, "/api/v1/personalities", src(256, 20))
+	if code != http.StatusUnprocessableEntity || !strings.Contains(string(body), "5120 goal options") {
+		t.Errorf("256 personalities of 20 goals each: %d %s, want 422 naming 5120 goal options", code, body)
+	}
+	if code, body := post(t, s, "/api/v1/personalities", src(4, 16)); code != http.StatusOK {
+		t.Errorf("4 personalities of 16 goals each: %d %s, want 200", code, body)
+	}
+}
