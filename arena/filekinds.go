@@ -79,9 +79,14 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 }
 
 // KindsOf returns the agent kinds a batch over f fights: those of its
-// agents: section, or the built-in Kinds when it has none.
+// agents: section, or the built-in Kinds when it has none, which need its
+// htn section (lesson 5's agents are among them). A file whose agents
+// include no HTN agent needs none.
 func KindsOf(f *domain.File) ([]Kind, error) {
 	if len(f.Agents) == 0 {
+		if f.HTN == nil {
+			return nil, fmt.Errorf("arena: %s: the arena needs the domain's htn section for its built-in agent kinds, or an agents: section", f.Path)
+		}
 		return Kinds, nil
 	}
 	return KindsFrom(f)

@@ -221,9 +221,6 @@ func (s *Server) arenaFight(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if f.HTN == nil {
-		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
-	}
 	kinds, err := arena.KindsOf(f)
 	if err != nil {
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: strings.TrimPrefix(err.Error(), "arena: ")}

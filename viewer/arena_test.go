@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -178,7 +180,7 @@ func TestArenaBadRequests(t *testing.T) {
 		{"/api/v1/arena/fight", `{"agent": "robot"}`, 400, "agent", `unknown agent kind "robot"`},
 		{"/api/v1/arena/fight", `{"agent": "goap", "fights": 3}`, 400, "fights", `unknown field "fights"`},
 		{"/api/v1/arena/fight", `{"agent": "goap", "seed": -1}`, 400, "seed", `"seed" must be a number`},
-		{"/api/v1/arena/fight", `{"agent": "goap", "domain": "soldier"}`, 422, "domain", "needs the domain's htn section"},
+		{"/api/v1/arena/fight", `{"agent": "goap", "domain": "soldier"}`, 422, "domain", "soldier.yaml lacks facts the arena's world drives: in_range"},
 		{"/api/v1/arena/fight", `{"agent": "goap", "domain": "survivor"}`, 422, "domain", "engine-model file"},
 		{"/api/v1/arena/fight", `{"agent": "goap", "fight": 1e9}`, 400, "fight", "must be a number"},
 		{"/api/v1/arena/fight", `{"agent": "goap"} {}`, 400, "", "more after the request object"},
@@ -205,7 +207,8 @@ func TestArenaBadRequests(t *testing.T) {
 		{`{"fights": 1, "agents": ["gaop"]}`, 400, "agents", `unknown agent kind "gaop"`},
 		{`{"fights": 1, "fight": 2}`, 400, "fight", `unknown field "fight"`},
 		{`{"fights": 1, "agents": ["bt", "goap", "bt"]}`, 400, "agents", `agent kind "bt" is named twice`},
-		{`{"fights": 1, "domain": "soldier"}`, 422, "domain", "needs the domain's htn section"},
+		{`{"fights": 1, "domain": "soldier"}`, 422, "domain", "soldier.yaml lacks facts the arena's world drives: in_range"},
+		{`{"fights": 1, "source": "name: x\nfacts: [a]\nactions: []\n"}`, 422, "domain", "needs the domain's htn section for its built-in agent kinds"},
 		{`{"fights": 1, "source": "name: x\nfacts: [a]\nactions: []\nhtn:\n  root: T\n  tasks: []\n"}`, 422, "", ""},
 		{`[`, 400, "", "malformed JSON"},
 	} {
@@ -281,4 +284,33 @@ func FuzzArenaFight(f *testing.F) {
 			t.Fatalf("%q: status %d: %s", body, w.Code, w.Body)
 		}
 	})
+}
+
+// TestArenaFileWithoutHTN fights a battle mage whose file has no htn
+// section and only GOAP and tree agents: the htn section is needed by the
+// built-in kinds (lesson 5's HTN agents), not by a file's own.
+func TestArenaFileWithoutHTN(t *testing.T) {
+	src, err := fs.ReadFile(domains.Files, "battlemage.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	start, end := strings.Index(text, "\nhtn:\n"), strings.Index(text, "\ninputs:")
+	if start < 0 || end < start {
+		t.Fatal("the battle mage's file no longer has htn: before inputs:")
+	}
+	text = text[:start+1] + text[end+1:]
+	for _, kind := range []string{"htn", "htn-break"} {
+		i := strings.Index(text, "  - name: "+kind+"\n")
+		j := strings.Index(text[i:], "mode:")
+		text = text[:i] + text[i+j+strings.Index(text[i+j:], "\n")+1:]
+	}
+	q, _ := json.Marshal(map[string]any{"source": text, "agent": "goap"})
+	r := httptest.NewRequest(http.MethodPost, "/api/v1/arena/fight", bytes.NewReader(q))
+	r.Header.Set("Content-Type", "application/json")
+	w := httptest.NewRecorder()
+	newServer(t, viewer.Config{}).ServeHTTP(w, r)
+	if w.Code != http.StatusOK || !strings.HasPrefix(w.Body.String(), `{"layout":`) {
+		t.Errorf("a fight of a file without htn and without HTN agents: %d %.300s", w.Code, w.Body)
+	}
 }

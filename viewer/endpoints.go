@@ -446,9 +446,6 @@ func (s *Server) arenaConfig(body []byte) (arena.Config, error) {
 	if err != nil {
 		return arena.Config{}, err
 	}
-	if f.HTN == nil {
-		return arena.Config{}, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("%s: the arena needs the domain's htn section", f.Path)}
-	}
 	// The file's own kinds (its agents: section), else the built-in ones.
 	kinds, err := arena.KindsOf(f)
 	if err != nil {

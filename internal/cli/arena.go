@@ -49,10 +49,6 @@ func runArena(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	if f.HTN == nil {
-		fmt.Fprintf(e.stderr, "%s: the arena needs the domain's htn section\n", f.Path)
-		return exitInvalid
-	}
 	chosen, err := arena.KindsOf(f)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ploy arena: %s\n", strings.TrimPrefix(err.Error(), "arena: "))
