@@ -137,10 +137,19 @@ func Lint(f *File) ErrorList {
 
 	// An agent whose capabilities leave out actions may never reach a
 	// goal the domain can: it would choose it, fail to plan, and wait.
+	// An agent's own goal (conditions: in its option) is said here, as a
+	// file's goal is above: no other warning would name it.
 	for _, a := range f.Agents {
 		a.conditions(func(c Condition) { mark(c.Facts(), read) })
 		var agentReach *relax.Reach
 		for _, o := range a.Goals {
+			mark(o.Goal.Condition(), read)
+			if g.Goal(o.Goal.Name()) != o.Goal {
+				if miss, ok := reach.Missing(o.Goal.Condition()); !ok {
+					warn(o.path+".goal", "agent %q: its own goal %q is unreachable from the initial state: %s", a.Name, o.Goal.Name(), reach.Why(miss))
+					continue
+				}
+			}
 			if a.Profile == nil || len(a.ProfileSpec.Incapable) == 0 {
 				continue
 			}
