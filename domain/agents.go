@@ -700,16 +700,19 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 		if s.name == "" {
 			continue // said: no name
 		}
+		// A second agent of a name is still resolved, so that its own
+		// errors are said with the rest; it is not kept.
+		ok := true
 		if first, dup := seen[s.name]; dup {
 			l.errorAt(lookup(l.pos, s.path+".name"), "agent %s is defined twice (first at line %d)", quote(s.name), lookup(l.pos, first).Line)
-			continue
+			ok = false
+		} else {
+			seen[s.name] = s.path + ".name"
 		}
-		seen[s.name] = s.path + ".name"
 		a := &Agent{Name: s.name, Title: s.title, Tree: s.tree, path: s.path}
 		if a.Title == "" {
 			a.Title = a.Name
 		}
-		ok := true
 		chosen := map[string]bool{}
 		for _, gs := range s.goals {
 			if gs.goal == "" {
