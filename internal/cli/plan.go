@@ -136,6 +136,17 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 		}
 		return pr, -1
 	}
+	if pr.agent != nil {
+		// The agent's own goals (conditions: in its options) are goals
+		// for it: its choice may be one, and the hint after no plan
+		// names it with --goal.
+		for _, o := range pr.agent.Goals {
+			if o.Goal.Name() == s.goal && g.Goal(s.goal) == nil {
+				pr.goal = o.Goal
+				return pr, -1
+			}
+		}
+	}
 	pr.goal, st = goalByName(e, fset, g, s.goal)
 	return pr, st
 }
