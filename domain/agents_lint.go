@@ -61,14 +61,20 @@ func (t *treeLint) node(n *Node) bool {
 		}
 		return always
 	case Selector:
+		// It always succeeds when one of its children does, the last
+		// included: then the branches after it never run, here or in a
+		// selector above.
 		for i, c := range n.Children {
-			if t.node(c) && i < len(n.Children)-1 {
+			if !t.node(c) {
+				continue
+			}
+			if i < len(n.Children)-1 {
 				t.warn(n.Children[i+1].path, "agent %q: this branch never runs: the one before it always succeeds", t.a.Name)
 				for _, rest := range n.Children[i+1:] {
 					t.node(rest) // still linted for what else is wrong
 				}
-				return true
 			}
+			return true
 		}
 	}
 	return false
