@@ -32,6 +32,9 @@ type treeLint struct {
 	a     *Agent
 	reach *relax.Reach
 	warn  func(path, format string, args ...any)
+	// agentReach is reach over the actions the agent can do, made when
+	// first needed.
+	agentReach *relax.Reach
 }
 
 // node lints n and its children; it returns whether n always succeeds
@@ -51,7 +54,10 @@ func (t *treeLint) node(n *Node) bool {
 			t.capable(fmt.Sprintf("%s.utility.options[%d].action", n.path, i), o.Action)
 		}
 		return false
-	case Plan, PlanHTN:
+	case Plan:
+		t.reachable(n)
+		return false
+	case PlanHTN:
 		return false
 	case Sequence:
 		t.contradictions(n)
@@ -78,6 +84,25 @@ func (t *treeLint) node(n *Node) bool {
 		}
 	}
 	return false
+}
+
+// reachable warns when a plan leaf's goal, which the domain can reach,
+// the agent's capabilities never can: the leaf would plan, fail, and fail
+// its branch every tick.
+func (t *treeLint) reachable(n *Node) {
+	if t.a.Profile == nil || len(t.a.ProfileSpec.Incapable) == 0 {
+		return
+	}
+	c := n.Goal.Condition()
+	if _, ok := t.reach.Missing(c); !ok {
+		return // no agent can: said at the goal
+	}
+	if t.agentReach == nil {
+		t.agentReach = relax.From(t.g, t.g.Initial(), t.a.Profile.Capable, t.f.Sensed...)
+	}
+	if miss, ok := t.agentReach.Missing(c); !ok {
+		t.warn(n.path+".plan", "agent %q can never reach goal %q with its capabilities, so this leaf never succeeds: %s", t.a.Name, n.Goal.Name(), t.agentReach.Why(miss))
+	}
 }
 
 // capable warns when the agent's capabilities leave out a tree's action:
