@@ -191,6 +191,12 @@ func (l *loader) inputsSection(section *ast.MappingValueNode) {
 			continue
 		}
 		l.pos["inputs."+name] = position(mv.Key) // the parser refuses a repeated key
+		if slices.Contains(l.spec.Facts, name) {
+			// A condition {name: true} would be refused as an input's, and
+			// {name: "< 1"} would test the input: the fact could not be
+			// tested at all.
+			l.errorf(mv.Key, "input %s has the name of a fact: conditions could not tell them apart; rename one", quote(name))
+		}
 		v, ok := l.number(mv.Value, "an input's default")
 		if ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
 			l.errorf(mv.Value, "input %s: the default must be a finite number", quote(name))
