@@ -222,6 +222,10 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 		}
 		f := l.fields(l.mapping(item, "an agent"), "an agent", "name", "title", "goals", "costs", "capabilities", "htn", "tree")
 		a := &agentSpec{path: path, name: l.itemName(f, item, path, "agent")}
+		if bad, ok := unsafeOnCommandLine(a.name); ok {
+			// ploy arena --agents a,b and the API's lists name agents
+			l.errorAt(lookup(l.pos, path+".name"), "agent name %s holds %s; --agents NAME,NAME picks agents, so write it as letters, digits, - and _, such as %s", quote(a.name), bad, underscored(a.name))
+		}
 		if mv, ok := f["title"]; ok {
 			a.title, _ = l.name(mv.Value, "the title")
 		}
