@@ -25,6 +25,7 @@ func (cfg *Config) FromFile(k *domain.Agent, inputs Inputs) error {
 	}
 	cfg.Profile = k.Profile
 	cfg.Goals, cfg.HTN, cfg.Tree = nil, nil, nil
+	cfg.HTNMode, cfg.HTNRoot = ReplanOnBreak, ""
 	for _, o := range k.Goals {
 		option := GoalOption{Goal: o.Goal, Priority: o.Priority}
 		if !o.When.Empty() {
@@ -41,11 +42,10 @@ func (cfg *Config) FromFile(k *domain.Agent, inputs Inputs) error {
 		cfg.HTN = k.HTN // for the tree's htn leaves
 	}
 	if k.IsHTN() {
-		cfg.HTN, cfg.HTNMode = k.HTN, ReplanOnBreak
+		cfg.HTN = k.HTN
 		if k.Interrupt {
 			cfg.HTNMode = Interrupt
 		}
-		cfg.HTNRoot = ""
 		if k.Root != k.HTN.Root() {
 			cfg.HTNRoot = k.HTN.TaskName(k.Root)
 		}

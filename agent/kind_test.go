@@ -8,6 +8,7 @@ import (
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
 )
 
 // goalsChosen lists the goals an agent's events say it chose, in order.
@@ -63,5 +64,51 @@ func TestResolverKindsFromTheFile(t *testing.T) {
 		if camp.values["warmth"] != c.warmth || camp.values["hunger"] != c.hunger {
 			t.Errorf("%s: the world's warmth %d, hunger %d; want %d, %d", c.kind, camp.values["warmth"], camp.values["hunger"], c.warmth, c.hunger)
 		}
+	}
+}
+
+// TestFromFileReplacesTheKind sets a config from an HTN kind with its own
+// root, then from a GOAP kind: nothing of the first is left, and the
+// agent builds.
+func TestFromFileReplacesTheKind(t *testing.T) {
+	f, err := domain.Parse("k.yaml", []byte(`name: k
+facts: [a, b]
+actions:
+  - {name: A, effects: {a: true}, cost: 1}
+  - {name: B, effects: {b: true}, cost: 1}
+goals: [{name: G, conditions: {a: true}}]
+htn:
+  root: Top
+  tasks:
+    - {name: Top, methods: [{name: m, subtasks: [Side]}]}
+    - {name: Side, methods: [{name: n, subtasks: [B]}]}
+agents:
+  - {name: side, htn: {root: Side, mode: interrupt}}
+  - {name: plain, goals: [{goal: G, priority: 1}]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := f.GOAP
+	cfg := agent.Config{Domain: d, Behaviours: map[string]agent.Behaviour{}}
+	for a := range d.NumActions() {
+		cfg.Behaviours[d.ActionName(goap.ActionID(a))] = agent.Funcs{}
+	}
+	side, _ := f.Agent("side")
+	plain, _ := f.Agent("plain")
+	if err := cfg.FromFile(side, nil); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTNRoot != "Side" || cfg.HTNMode != agent.Interrupt {
+		t.Fatalf("HTN kind: root %q, mode %v", cfg.HTNRoot, cfg.HTNMode)
+	}
+	if err := cfg.FromFile(plain, nil); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTNRoot != "" || cfg.HTNMode != agent.ReplanOnBreak {
+		t.Errorf("GOAP kind after an HTN one: root %q, mode %v left over", cfg.HTNRoot, cfg.HTNMode)
+	}
+	if _, err := agent.New(cfg); err != nil {
+		t.Errorf("GOAP kind after an HTN one: %v", err)
 	}
 }
