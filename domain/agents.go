@@ -241,12 +241,14 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 			for _, c := range l.mapping(mv.Value, "an agent's costs") {
 				name := keyName(c.Key)
 				cp := path + ".costs." + name
-				l.pos[cp] = position(c.Key)
 				if _, dup := a.costs[name]; dup {
 					l.errorf(c.Key, "agent %s gives action %s two costs", quote(a.name), quote(name))
 					continue
 				}
-				a.costs[name] = l.cost(cp+".cost", c.Value, -1)
+				// At goap's paths for the profile's errors: costs.NAME (the
+				// action's name is the key), costs.NAME[i].cost and .when.
+				a.costs[name] = l.cost(cp, c.Value, -1)
+				l.pos[cp] = position(c.Key)
 			}
 		}
 		if mv, ok := f["capabilities"]; ok {
@@ -805,8 +807,11 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 			switch {
 			case errors.As(err, &es):
 				for _, e := range es {
-					// costs.NAME: the action's name is the key; costs.NAME.x: its cost.
-					l.errorAt(lookup(l.pos, s.path+"."+e.Path), "%s", e.Msg)
+					// A rule whose facts were all unknown (said) is no rule
+					// without a condition.
+					if !l.unknown[s.path+"."+e.Path] {
+						l.errorAt(lookup(l.pos, s.path+"."+e.Path), "%s", e.Msg)
+					}
 				}
 				ok = false
 			case err != nil:
