@@ -308,6 +308,7 @@ func (l *loader) agentGoal(path string, item ast.Node) agentGoalSpec {
 	switch {
 	case hasPriority && hasUtility:
 		l.errorf(f["utility"].Key, "an agent's goal option has a priority and a utility: the utility scores the option instead of the priority; keep one")
+		l.score(path+".utility", f["utility"].Value) // for its own errors
 	case hasPriority:
 		mv := f["priority"]
 		l.pos[path+".priority"] = position(mv.Value)
@@ -459,6 +460,7 @@ func (l *loader) score(path string, n ast.Node) Score {
 				l.errorf(item, "only the last score rule may omit when: it is the default")
 			case hasWhen && j == len(v.Values)-1:
 				l.errorf(item, "score rule list has no default: end it with a rule without when, such as {score: 0}")
+				l.condition(rp+".when", mv.Value) // for its own errors
 			case hasWhen:
 				r.When = l.condition(rp+".when", mv.Value)
 			}
