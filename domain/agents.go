@@ -510,36 +510,53 @@ func (l *loader) score(path string, n ast.Node) Score {
 
 // finite reads a finite number; 0 if it is none (the error reported).
 func (l *loader) finite(n ast.Node, what string) float64 {
+	x, _ := l.finiteOK(n, what)
+	return x
+}
+
+// finiteOK is finite, saying whether the number was one.
+func (l *loader) finiteOK(n ast.Node, what string) (float64, bool) {
 	x, ok := l.number(n, what)
 	if !ok {
-		return 0
+		return 0, false
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > goap.MaxCost {
 		l.errorf(n, "%s must be a finite number of at most %g in size", what, goap.MaxCost)
-		return 0
+		return 0, false
 	}
-	return x
+	return x, true
 }
 
 // points reads a curve's points: [[x, y], ...], at least two, x strictly
 // increasing.
 func (l *loader) points(path string, n ast.Node) [][2]float64 {
 	var out [][2]float64
+	bad := false // a point said to be wrong: the count and order are not judged again
 	for _, item := range l.sequence(n, "a curve's points") {
 		pair := l.sequence(item, "a point [x, y]")
 		if len(pair) != 2 {
 			l.errorf(item, "a curve's point is [x, y], not %d numbers", len(pair))
+			bad = true
 			continue
 		}
-		p := [2]float64{l.finite(pair[0], "x"), l.finite(pair[1], "y")}
+		x, okX := l.finiteOK(pair[0], "x")
+		y, okY := l.finiteOK(pair[1], "y")
+		if !okX || !okY {
+			bad = true
+			continue
+		}
+		p := [2]float64{x, y}
 		if len(out) > 0 && p[0] <= out[len(out)-1][0] {
 			l.errorf(item, "a curve's points go left to right: x %g does not follow %g", p[0], out[len(out)-1][0])
+			bad = true
 			continue
 		}
 		out = append(out, p)
 	}
 	if len(out) < 2 {
-		l.errorf(n, "a curve needs at least two points, such as [[0, 10], [100, 0]]")
+		if !bad {
+			l.errorf(n, "a curve needs at least two points, such as [[0, 10], [100, 0]]")
+		}
 		return [][2]float64{{0, 0}, {1, 0}}
 	}
 	return out
