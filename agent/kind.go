@@ -90,6 +90,9 @@ func treeOf(d *goap.Domain, n *domain.Node, inputs Inputs) (Node, error) {
 	case domain.UtilitySelector:
 		options := make([]UtilityOption, len(n.Options))
 		for i := range n.Options {
+			if int(n.Options[i].Action) >= d.NumActions() {
+				return nil, fmt.Errorf("action %d is not in domain %s", n.Options[i].Action, d.Name())
+			}
 			score := &n.Options[i].Score
 			options[i] = UtilityOption{Action: d.ActionName(n.Options[i].Action), Score: func(a *Agent) float64 { return score.At(a.facts, inputs(a)) }}
 		}

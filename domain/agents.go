@@ -727,6 +727,11 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 	var out []*Agent
 	seen := map[string]string{}
 	goals, actions := goalNames(g), actionNames(g)
+	// the goals the file declares, some perhaps left out of g for errors
+	declared := make(map[string]bool, len(l.spec.Goals))
+	for _, s := range l.spec.Goals {
+		declared[s.Name] = true
+	}
 	for _, s := range l.agents {
 		if s.name == "" {
 			continue // said: no name
@@ -763,7 +768,7 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 					ok = false
 					continue
 				}
-			case goal == nil && slices.ContainsFunc(l.spec.Goals, func(s goap.GoalSpec) bool { return s.Name == gs.goal }):
+			case goal == nil && declared[gs.goal]:
 				ok = false // the goal has errors of its own, said
 				continue
 			case goal == nil:

@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -209,19 +210,21 @@ func boolKeyTest(input int, v bool) InputTest {
 // rank returns the options that apply, highest score first, ties in their
 // order: score says whether an option applies and its score.
 func rank[T any](options []T, score func(T) (float64, bool)) []T {
-	var out []T
-	var scores []float64
+	type scored struct {
+		option T
+		score  float64
+	}
+	var all []scored
 	for _, o := range options {
-		sc, applies := score(o)
-		if !applies {
-			continue
+		if sc, applies := score(o); applies {
+			all = append(all, scored{o, sc})
 		}
-		i := len(out)
-		for i > 0 && scores[i-1] < sc {
-			i--
-		}
-		out = slices.Insert(out, i, o)
-		scores = slices.Insert(scores, i, sc)
+	}
+	// A stable sort keeps ties in the file's order, in n log n.
+	slices.SortStableFunc(all, func(a, b scored) int { return cmp.Compare(b.score, a.score) })
+	out := make([]T, len(all))
+	for i, s := range all {
+		out[i] = s.option
 	}
 	return out
 }

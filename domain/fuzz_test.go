@@ -64,7 +64,7 @@ func FuzzParse(f *testing.F) {
 			if !errors.As(err, &list) || len(list) == 0 {
 				t.Fatalf("error %v is not a non-empty ErrorList", err)
 			}
-			lines := strings.Count(string(src), "\n") + 1
+			lines := yamlLines(src)
 			for _, e := range list {
 				if e.Pos.Line < 1 || e.Pos.Line > lines || e.Pos.Col < 1 {
 					t.Fatalf("error %v is outside the file's %d lines", e, lines)
@@ -148,7 +148,7 @@ func checkEngineFile(t *testing.T, file *domain.File) {
 			}
 		}
 	}
-	lines := strings.Count(string(file.Source), "\n") + 1
+	lines := yamlLines(file.Source)
 	for _, w := range domain.Lint(file) {
 		if w.Pos.Line < 1 || w.Pos.Line > lines {
 			t.Fatalf("warning %v is outside the file's %d lines", w, lines)
@@ -163,4 +163,11 @@ func checkPrintable(t *testing.T, s string) {
 			t.Fatalf("unprintable %q in the rendering:\n%s", r, s)
 		}
 	}
+}
+
+// yamlLines counts src's lines as YAML does: "\r\n", "\r" and "\n" each
+// end one.
+func yamlLines(src []byte) int {
+	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	return strings.Count(text, "\n") + strings.Count(text, "\r") + 1
 }
