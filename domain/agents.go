@@ -412,14 +412,16 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 			continue
 		}
 		if !ok {
-			var names []string
-			for _, in := range l.inputs {
-				names = append(names, in.Name)
-			}
 			msg := fmt.Sprintf("unknown input %s: declare it under inputs: with its default, such as inputs: {%s: 0}", quote(k), k)
-			if sg := suggest.Closest(k, names); sg != "" && l.suggested < maxSuggestions {
+			if l.suggested < maxSuggestions { // past the errors shown, no lookup: linear
 				l.suggested++
-				msg = fmt.Sprintf("unknown input %s; did you mean %s?", quote(k), quote(sg))
+				names := make([]string, len(l.inputs))
+				for i, in := range l.inputs {
+					names[i] = in.Name
+				}
+				if sg := suggest.Closest(k, names); sg != "" {
+					msg = fmt.Sprintf("unknown input %s; did you mean %s?", quote(k), quote(sg))
+				}
 			}
 			l.errorf(mv.Key, "%s", msg)
 			continue

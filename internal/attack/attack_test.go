@@ -225,6 +225,35 @@ func TestSuggestions(t *testing.T) { // class 8
 	})
 }
 
+// TestAgentSuggestions: an agents: section's many unknown names against
+// many declared ones, each needing a did-you-mean over all of them, must
+// stay linear, as the facts' do (issue 12).
+func TestAgentSuggestions(t *testing.T) {
+	const n = 25_000 // about 470 000 tokens, within domain.MaxTokens
+	var sb strings.Builder
+	sb.WriteString("name: agents\nfacts: [a]\nactions:\n  - {name: A, effects: {a: true}, cost: 1}\ngoals:\n  - {name: G, conditions: {a: true}}\ninputs: {")
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "input_%d: 0", i)
+	}
+	sb.WriteString("}\nagents:\n  - name: k\n    goals:\n      - goal: G\n        priority: 1\n        when: {")
+	for i := range n {
+		if i > 0 {
+			sb.WriteString(", ")
+		}
+		fmt.Fprintf(&sb, "inptu_%d: \"< 1\"", i)
+	}
+	sb.WriteString("}\n")
+	runAttack(t, attack{
+		args:   []string{"lint", "agents.yaml"},
+		files:  map[string][]byte{"agents.yaml": fileUnderLimit(t, sb.String())},
+		exits:  []int{1},
+		stderr: regexp.MustCompile(`agents.yaml:\d+:\d+: unknown input "inptu_0"; did you mean "input_0"\?`),
+	})
+}
+
 func TestHTNCycle(t *testing.T) { // class 9
 	for _, n := range []int{30_000, 100_000} {
 		src := fileUnderLimit(t, cycle(n))
