@@ -23,6 +23,9 @@ type searchFlags struct {
 	maxDepth  int
 	agent     string
 	inputs    listFlag
+	// json, if set, is the command's --json: an agent that pursues
+	// nothing is then said as JSON on standard output too.
+	json *bool
 }
 
 func (s *searchFlags) register(fset *flag.FlagSet) {
@@ -120,8 +123,7 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 		// has no plan, the next that has one.
 		ranked := pr.agent.Ranked(pr.start, inputs)
 		if len(ranked) == 0 {
-			fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), pr.agent.Name, g.FormatState(pr.start))
-			return pr, exitNoPlan
+			return pr, noGoal(e, fset, s.json != nil && *s.json, pr.agent.Name, g.FormatState(pr.start))
 		}
 		pr.goal, pr.chosen = ranked[0].Goal, true
 		p := goap.NewPlanner(g)
@@ -151,6 +153,21 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	return pr, st
 }
 
+// noGoal says an agent pursues no goal from where it stands, and returns
+// the exit status: on standard error, or as JSON with status "no_goal".
+func noGoal(e *env, fset *flag.FlagSet, asJSON bool, agent, where string) int {
+	if asJSON {
+		b, _ := json.Marshal(struct {
+			report.Plan
+			Agent string `json:"agent"`
+		}{report.Plan{Status: "no_goal", Plan: []string{}}, agent})
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), agent, where)
+	}
+	return exitNoPlan
+}
+
 // planJSON is `ploy plan --json`'s answer: with --agent, also the agent
 // and the goal planned for (its choice, without --goal).
 type planJSON struct {
@@ -178,7 +195,8 @@ func runPlan(e *env, args []string) int {
   ploy plan domains/soldier.yaml --agent defensive
 `)
 	sf.register(fset)
-	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}, and "bound" ("states", "bytes" or "work") when the budget ran out`)
+	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}, and "bound" ("states", "bytes" or "work") when the budget ran out; with --agent, "agent" and "goal", and "status": "no_goal" when the agent pursues nothing`)
+	sf.json = &asJSON // read after setup has parsed the flags
 	pr, st := sf.setup(e, fset, args)
 	if st >= 0 {
 		return st

@@ -35,6 +35,8 @@ type engineFlags struct {
 	at           string
 	targets      listFlag
 	capabilities listFlag
+	// json, if set, is ploy resolve's --json (see searchFlags.json).
+	json *bool
 }
 
 func (f *engineFlags) register(fset *flag.FlagSet) {
@@ -253,8 +255,7 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 			// or, when it has no chain, the next that has one.
 			ranked := k.Ranked(pr.snap)
 			if len(ranked) == 0 {
-				fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), k.Name, d.FormatSnapshot(pr.snap))
-				return pr, exitNoPlan
+				return pr, noGoal(e, fset, ef.json != nil && *ef.json, k.Name, d.FormatSnapshot(pr.snap))
 			}
 			pr.goal, pr.chosen = ranked[0].Goal, true
 			r := resolver.NewResolver(d)
@@ -322,6 +323,7 @@ func runResolve(e *env, args []string) int {
 	fset.Var(&set, "set", "key values KEY=VALUE (true or false for a boolean, a whole number for an integer; KEY alone is KEY=true), comma-separated (repeatable)")
 	fset.Var(&unset, "unset", "boolean keys to make false, comma-separated (repeatable)")
 	ef.register(fset)
+	ef.json = &asJSON
 	fset.IntVar(&budget, "budget", resolver.DefaultBudget, fmt.Sprintf("most partial chains to expand, from 1 to %d", maxResolveBudget))
 	fset.IntVar(&maxDepth, "max-depth", resolver.DefaultMaxDepth, fmt.Sprintf("longest chain, in actions, from 1 to %d", maxResolveDepth))
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "cost", "expanded", "generated"}, and "bound" ("chains" or "work") when the budget ran out`)
