@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"os"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -60,8 +61,19 @@ func init() {
 	}
 }
 
+// memoryLimit is the soft memory limit the command gives the Go runtime
+// (unless GOMEMLIMIT says otherwise). Everything it holds is bounded: a
+// search by goap.DefaultMaxBytes (256 MiB), a file by domain.MaxFileSize;
+// so a heap growing past this is mostly garbage, which the collector then
+// takes back at once rather than let the process grow to twice what it
+// holds (GOGC's default). The attack tests hold ploy to 512 MiB of RSS.
+const memoryLimit = 384 << 20
+
 // Main runs ploy with the given arguments and returns its exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		usage(stderr)
