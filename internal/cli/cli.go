@@ -348,13 +348,7 @@ func inputValues(e *env, fset *flag.FlagSet, f *domain.File, given listFlag) ([]
 		case i < 0 && len(names) == 0:
 			return nil, usageErr(e, fset, "--input: unknown input %q: the file declares no inputs", name)
 		case i < 0:
-			msg := fmt.Sprintf("--input: unknown input %q", name)
-			if sg := suggest.Closest(name, names); sg != "" {
-				msg += fmt.Sprintf("; did you mean %q?", sg)
-			} else {
-				msg += "; the file's inputs: " + strings.Join(names, ", ")
-			}
-			return nil, usageErr(e, fset, "%s", msg)
+			return nil, usageErr(e, fset, "--input: unknown input %q%s", name, suggestion(name, names, "the file's inputs"))
 		}
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -419,11 +413,18 @@ func goalByName(e *env, fset *flag.FlagSet, g *goap.Domain, name string) (*goap.
 	for _, goal := range g.Goals() {
 		names = append(names, goal.Name())
 	}
-	msg := fmt.Sprintf("unknown goal %q", name)
+	return nil, usageErr(e, fset, "unknown goal %q%s", name, suggestion(name, names, "the domain's goals"))
+}
+
+// suggestion ends a message about an unknown name: the closest of names,
+// or else, when listed says what they are ("the domain's goals"), all of
+// them.
+func suggestion(name string, names []string, listed string) string {
 	if s := suggest.Closest(name, names); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	} else {
-		msg += "; the domain's goals: " + strings.Join(names, ", ")
+		return fmt.Sprintf("; did you mean %q?", s)
 	}
-	return nil, usageErr(e, fset, "%s", msg)
+	if listed == "" {
+		return ""
+	}
+	return "; " + listed + ": " + strings.Join(names, ", ")
 }

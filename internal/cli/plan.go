@@ -125,17 +125,12 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 		if len(ranked) == 0 {
 			return pr, noGoal(e, fset, s.json != nil && *s.json, pr.agent.Name, g.FormatState(pr.start))
 		}
-		pr.goal, pr.chosen = ranked[0].Goal, true
 		p := goap.NewPlanner(g)
-		for i, o := range ranked {
-			if res, _ := p.Plan(nil, pr.start, o.Goal, pr.opt); res.Status == goap.Found {
-				pr.goal = o.Goal
-				for _, skipped := range ranked[:i] {
-					pr.skipped = append(pr.skipped, skipped.Goal.Name())
-				}
-				break
-			}
-		}
+		i, skipped := firstSolved(ranked, func(o domain.AgentGoal) bool {
+			res, _ := p.Plan(nil, pr.start, o.Goal, pr.opt)
+			return res.Status == goap.Found
+		}, func(o domain.AgentGoal) string { return o.Goal.Name() })
+		pr.goal, pr.chosen, pr.skipped = ranked[i].Goal, true, skipped
 		return pr, -1
 	}
 	if pr.agent != nil {
@@ -151,6 +146,22 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	}
 	pr.goal, st = goalByName(e, fset, g, s.goal)
 	return pr, st
+}
+
+// firstSolved is the agent's choice among its ranked options, as the
+// runtime makes it: the first that solved says has a plan (or chain),
+// with the names of those before it; the first, when none has.
+func firstSolved[O any](ranked []O, solved func(O) bool, name func(O) string) (int, []string) {
+	for i, o := range ranked {
+		if solved(o) {
+			var skipped []string
+			for _, s := range ranked[:i] {
+				skipped = append(skipped, name(s))
+			}
+			return i, skipped
+		}
+	}
+	return 0, nil
 }
 
 // noGoal says an agent pursues no goal from where it stands, and returns

@@ -153,13 +153,7 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 		keyNames = append(keyNames, k.Name)
 	}
 	unknownKey := func(flagName, name string) int {
-		msg := fmt.Sprintf("%s: unknown key %q", flagName, name)
-		if s := suggest.Closest(name, keyNames); s != "" {
-			msg += fmt.Sprintf("; did you mean %q?", s)
-		} else {
-			msg += "; the domain's keys: " + strings.Join(keyNames, ", ")
-		}
-		return usageErr(e, fset, "%s", msg)
+		return usageErr(e, fset, "%s: unknown key %q%s", flagName, name, suggestion(name, keyNames, "the domain's keys"))
 	}
 	for _, name := range sortedNames(p.values) {
 		k, ok := d.Key(name)
@@ -210,13 +204,11 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	}
 	for _, name := range sortedNames(p.targets) {
 		if _, ok := d.Target(name); !ok {
-			msg := fmt.Sprintf("--target: no action targets %q", name)
-			if s := suggest.Closest(name, d.Targets()); s != "" {
-				msg += fmt.Sprintf("; did you mean %q?", s)
-			} else if len(d.Targets()) > 0 {
-				msg += "; the domain's targets: " + strings.Join(d.Targets(), ", ")
+			listed := "the domain's targets"
+			if len(d.Targets()) == 0 {
+				listed = ""
 			}
-			return pr, usageErr(e, fset, "%s", msg)
+			return pr, usageErr(e, fset, "--target: no action targets %q%s", name, suggestion(name, d.Targets(), listed))
 		}
 		targets[name] = p.targets[name]
 	}
@@ -257,17 +249,12 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 			if len(ranked) == 0 {
 				return pr, noGoal(e, fset, ef.json != nil && *ef.json, k.Name, d.FormatSnapshot(pr.snap))
 			}
-			pr.goal, pr.chosen = ranked[0].Goal, true
 			r := resolver.NewResolver(d)
-			for i, o := range ranked {
-				if res, _ := r.Resolve(nil, pr.snap, o.Goal, pr.opt); res.Status == resolver.Found {
-					pr.goal = o.Goal
-					for _, skipped := range ranked[:i] {
-						pr.skipped = append(pr.skipped, skipped.Goal.Name())
-					}
-					break
-				}
-			}
+			i, skipped := firstSolved(ranked, func(o domain.EngineGoal) bool {
+				res, _ := r.Resolve(nil, pr.snap, o.Goal, pr.opt)
+				return res.Status == resolver.Found
+			}, func(o domain.EngineGoal) string { return o.Goal.Name() })
+			pr.goal, pr.chosen, pr.skipped = ranked[i].Goal, true, skipped
 			return pr, -1
 		}
 	}
