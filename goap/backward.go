@@ -37,6 +37,8 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 			return 0
 		case HMax:
 			return max(conditionMax(p.dist, mask, value), countBound(unmet(start, mask, value), per, unit))
+		case GoalCost:
+			return max(p.levels.at(start, mask, value), countBound(unmet(start, mask, value), per, unit))
 		}
 		return countBound(unmet(start, mask, value), per, unit)
 	}

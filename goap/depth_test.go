@@ -29,7 +29,7 @@ func TestDepthLimitKeepsDearShortPath(t *testing.T) {
 	}
 	d := mustDomain(t, spec)
 	p := goap.NewPlanner(d)
-	for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax, goap.Blind} {
+	for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.HMax, goap.Blind} {
 		res, err := p.Plan(nil, d.Initial(), d.Goal("G"), goap.Options{Heuristic: h, MaxDepth: 3})
 		got := fixture.Names(d, res.Plan)
 		if err != nil || res.Status != goap.Found || res.Cost != 6 || len(got) != 3 || got[0] != "ToB" {

@@ -110,7 +110,8 @@ func ExampleDomain_NewProfile() {
 	// PickUpAxe → ApproachPlayer → AttackMelee → 10
 }
 
-// A trace records every expansion and what each action did there.
+// A trace records every expansion and what each action did there. With the
+// lessons' goal-count heuristic, h is the number of goal facts still false.
 func ExampleTrace() {
 	d, _ := goap.NewDomain(domains.BattleMage())
 	p := goap.NewPlanner(d)
@@ -118,7 +119,7 @@ func ExampleTrace() {
 	s := d.Initial()
 	charged, _ := d.Fact("staff_charged")
 	s.Set(charged, true)
-	p.Plan(nil, s, d.Goal("Kill"), goap.Options{Trace: &tr, MaxDepth: 2})
+	p.Plan(nil, s, d.Goal("Kill"), goap.Options{Heuristic: goap.GoalCount, Trace: &tr, MaxDepth: 2})
 	tr.WriteText(os.Stdout)
 	// Output:
 	// forward search for Kill: found, cost 6, 5 expanded, 9 nodes

@@ -169,9 +169,12 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				continue
 			}
 			var h float64
-			if heur == GoalCount {
+			switch heur {
+			case GoalCount:
 				h = byUnmet[unmet(next, gm, gv)]
-			} else {
+			case GoalCost:
+				h = max(byUnmet[unmet(next, gm, gv)], p.levels.at(next, gm, gv))
+			default:
 				h = p.forwardEstimate(heur, prof, next, gm, gv, per, unit)
 				// A relaxation per successor, its passes unknown in
 				// advance: counted as done, and the limit tested each time,
@@ -227,6 +230,8 @@ func (p *Planner) forwardEstimate(heur Heuristic, prof *Profile, s, gm, gv []uin
 	case HMax:
 		p.relaxWork += prof.relaxed.fill(p.dist, s, len(p.d.facts))
 		return max(conditionMax(p.dist, gm, gv), countBound(unmet(s, gm, gv), per, unit))
+	case GoalCost:
+		return max(p.levels.at(s, gm, gv), countBound(unmet(s, gm, gv), per, unit))
 	}
 	return countBound(unmet(s, gm, gv), per, unit)
 }

@@ -1,8 +1,10 @@
 package goap
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Heuristic chooses the estimate of remaining cost that orders A*'s open
@@ -12,6 +14,23 @@ import (
 type Heuristic uint8
 
 const (
+	// GoalCost is GoalCount with a second bound, the larger of the two: a
+	// goal fact still wrong needs an action that sets it right, so the cost
+	// to go is at least that of the dearest such fact's cheapest achiever
+	// (the least cost, in any state, of a capable action whose effects set
+	// the fact to its goal value). Both bounds are admissible; the second
+	// is consistent too, since an action either leaves that fact wrong, and
+	// the bound with it, or sets it right and costs at least its cheapest
+	// achiever; so their maximum is both. A goal fact that no capable action
+	// sets makes every state where it is wrong a dead end, which the search
+	// drops. Where every goal fact's cheapest achiever costs the least of
+	// any action (uniform costs) it is exactly GoalCount; where costs vary
+	// it prunes far more (4 to 7 times fewer expansions on the random
+	// benchmark domains) for a few instructions per state: a mask test per
+	// group of goal facts sharing an achiever cost. Backward search bounds
+	// the facts of the partial state the start gets wrong the same way.
+	// It is the default: the zero Options use it.
+	GoalCost Heuristic = iota
 	// GoalCount is the lessons' heuristic, scaled to stay admissible on
 	// every domain: ceil(u/k)·c, where u is the number of goal facts still
 	// wrong, k the most goal facts one action can set right, and c the least
@@ -22,8 +41,10 @@ const (
 	// and fixes at most one goal fact (the battle mage), it is exactly the
 	// lessons' count. Backward search counts the facts of the partial state
 	// the start gets wrong and divides by the most facts one action sets.
-	// It costs a popcount per state: the default.
-	GoalCount Heuristic = iota
+	// It costs a popcount per state. The command line and the viewer use
+	// it by default, so that their traces show h as the lessons describe
+	// it: the goal facts still false.
+	GoalCount
 	// HMax is the cost of the dearest goal fact in the relaxation in which
 	// facts, once reached, are never lost (Bonet and Geffner's h_max), over
 	// the exact cost cases of every action, or the GoalCount estimate where
@@ -50,6 +71,8 @@ func (h Heuristic) String() string {
 		return "hmax"
 	case Blind:
 		return "blind"
+	case GoalCost:
+		return "goal-cost"
 	}
 	return "heuristic(?)"
 }
@@ -167,4 +190,106 @@ func countBound(unmet, per int, unit float64) float64 {
 		per = 1
 	}
 	return float64((unmet+per-1)/per) * unit
+}
+
+// cheapestAchievers returns, for every literal (2f: fact f true, 2f+1:
+// false), the least cost of one of p's capable actions whose effects make
+// it so, or +Inf.
+func cheapestAchievers(d *Domain, p *Profile) []float64 {
+	ach := make([]float64, 2*len(d.facts))
+	for i := range ach {
+		ach[i] = math.Inf(1)
+	}
+	var lits []int32
+	for a := range d.actions {
+		if !p.Capable(ActionID(a)) {
+			continue
+		}
+		act := &d.actions[a]
+		lits = appendLiterals(lits[:0], act.effMask, act.effValue)
+		for _, l := range lits {
+			ach[l] = min(ach[l], p.costs[a].min)
+		}
+	}
+	return ach
+}
+
+// achieverLevels is GoalCost's second bound for one search: the facts the
+// search may find wrong, grouped by the cost of their cheapest achiever,
+// dearest group first. An estimate is the cost of the first group holding
+// a wrong fact. Only groups dearer than the goal count's own bound for one
+// wrong fact are kept, since the estimate is the larger of the two: with
+// uniform costs there are none. A group of cost +Inf holds facts nothing
+// sets right.
+type achieverLevels struct {
+	w     int
+	mask  []uint64 // group i's facts are mask[i*w : (i+1)*w]
+	cost  []float64
+	whole []int // cost in the profile's scaled units, -1 for +Inf
+	order []factCost
+}
+
+type factCost struct {
+	cost float64
+	fact int32
+}
+
+// build groups the facts set in facts (w words) whose achiever cost, need,
+// is above floor; scale converts costs to the delayed searches' whole units.
+func (l *achieverLevels) build(w int, facts []uint64, need func(f int) float64, floor, scale float64) {
+	l.w = w
+	l.mask, l.cost, l.whole, l.order = l.mask[:0], l.cost[:0], l.whole[:0], l.order[:0]
+	for k, m := range facts {
+		for m != 0 {
+			f := k<<6 | bits.TrailingZeros64(m)
+			m &= m - 1
+			if c := need(f); c > floor {
+				l.order = append(l.order, factCost{c, int32(f)})
+			}
+		}
+	}
+	slices.SortFunc(l.order, func(a, b factCost) int { return cmp.Compare(b.cost, a.cost) })
+	for i, fc := range l.order {
+		if i == 0 || fc.cost != l.order[i-1].cost {
+			l.cost = append(l.cost, fc.cost)
+			whole := -1
+			if !math.IsInf(fc.cost, 1) {
+				whole = int(fc.cost * scale)
+			}
+			l.whole = append(l.whole, whole)
+			for range w {
+				l.mask = append(l.mask, 0)
+			}
+		}
+		g := len(l.cost) - 1
+		l.mask[g*w+int(fc.fact>>6)] |= 1 << (uint(fc.fact) & 63)
+	}
+}
+
+// at returns the bound for state s against (mask, value), whose wrong
+// facts are (s ^ value) & mask: the cost of the first group holding one, or
+// 0.
+func (l *achieverLevels) at(s, mask, value []uint64) float64 {
+	for g, c := range l.cost {
+		gm := l.mask[g*l.w : (g+1)*l.w]
+		for k, m := range gm {
+			if (s[k]^value[k])&mask[k]&m != 0 {
+				return c
+			}
+		}
+	}
+	return 0
+}
+
+// wholeAt is at in scaled units, -1 for a dead end.
+func (l *achieverLevels) wholeAt(s, mask, value []uint64) int {
+	for g, c := range l.whole {
+		gm := l.mask[g*l.w : (g+1)*l.w]
+		for k, m := range gm {
+			if (s[k]^value[k])&mask[k]&m != 0 {
+				return c
+			}
+		}
+	}
+	return 0
 }

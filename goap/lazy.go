@@ -45,9 +45,10 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
 	open := &p.buckets
 	open.Reset()
-	h0 := hOf[bits.OnesCount64((start^gv)&gm)]
-	open.Push(h0, h0, 0)
+	lvMask, lvWhole := p.levels.mask, p.levels.whole // GoalCost's groups, one word each
 	res := Result{Plan: dst}
+	h0 := max(wholeWordEstimate(&hOf, lvMask, lvWhole, (start^gv)&gm), 0) // a dead start is expanded, as forward does
+	open.Push(h0, h0, 0)
 	defer func() { p.lazy = nodes }()
 
 	for open.Len() > 0 {
@@ -57,9 +58,9 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		if !p.closed.add(s) {
 			continue // taken before, at no greater cost
 		}
-		u := bits.OnesCount64((s ^ gv) & gm)
-		g := f - hOf[u]
-		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, false) {
+		un := (s ^ gv) & gm
+		g := f - max(wholeWordEstimate(&hOf, lvMask, lvWhole, un), 0) // only the start can be dead
+		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, bits.OnesCount64(un), &m, false) {
 			return res, true
 		}
 		if len(nodes) > limit {
@@ -86,9 +87,12 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				}
 				ci := int(cost * scale)
 				res.Generated++
+				h := wholeWordEstimate(&hOf, lvMask, lvWhole, (ns^gv)&gm)
+				if h < 0 {
+					continue // a dead end
+				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
-				h := hOf[bits.OnesCount64((ns^gv)&gm)]
 				open.Push(g+ci+h, h, idx)
 			}
 		}
@@ -110,6 +114,35 @@ func (p *Planner) wholeEstimates(n, per int, prof *Profile, heur Heuristic) []in
 		p.hOf = append(p.hOf, int(h*prof.costScale))
 	}
 	return p.hOf
+}
+
+// wholeWordEstimate is wordEstimate in the delayed searches' whole units,
+// -1 for a dead end.
+func wholeWordEstimate(hOf *[65]int, lvMask []uint64, lvWhole []int, un uint64) int {
+	h := hOf[bits.OnesCount64(un)]
+	for g, m := range lvMask {
+		if un&m != 0 {
+			if c := lvWhole[g]; c >= 0 {
+				return max(h, c)
+			}
+			return -1
+		}
+	}
+	return h
+}
+
+// wholeEstimate is wholeWordEstimate for states of several words, against
+// (mask, value): -1 for a dead end.
+func wholeEstimate(hOf []int, lv *achieverLevels, s, mask, value []uint64) int {
+	h := hOf[unmet(s, mask, value)]
+	if len(lv.whole) > 0 {
+		if c := lv.wholeAt(s, mask, value); c < 0 {
+			return -1
+		} else if c > h {
+			return c
+		}
+	}
+	return h
 }
 
 // settleDelayed is settle for the delayed searches: an entry taken with u
@@ -167,9 +200,10 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	words := append(p.wideWords[:0], start...)
 	open := &p.buckets
 	open.Reset()
-	h0 := hOf[unmet(start, gm, gv)]
-	open.Push(h0, h0, 0)
+	lv := &p.levels
 	res := Result{Plan: dst}
+	h0 := max(wholeEstimate(hOf, lv, start, gm, gv), 0) // a dead start is expanded, as forward does
+	open.Push(h0, h0, 0)
 	defer func() { p.wideNodes, p.wideWords = nodes, words }()
 
 	for open.Len() > 0 {
@@ -179,7 +213,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 			continue // taken before, at no greater cost
 		}
 		u := unmet(cur, gm, gv)
-		g := f - hOf[u]
+		g := f - max(wholeEstimate(hOf, lv, cur, gm, gv), 0) // only the start can be dead
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, false) {
 			return res, true
 		}
@@ -211,9 +245,13 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 					cost = c.at(cur) // bucketed costs: a rule list, not a Func
 				}
 				res.Generated++
+				h := wholeEstimate(hOf, lv, words[len(words)-W:], gm, gv)
+				if h < 0 {
+					words = words[:len(words)-W]
+					continue // a dead end
+				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				h := hOf[unmet(words[len(words)-W:], gm, gv)]
 				open.Push(g+int(cost*scale)+h, h, idx)
 			}
 		}
@@ -328,9 +366,14 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	words := append(append(p.wideWords[:0], goal.cond.mask...), goal.cond.value...)
 	open := &p.buckets
 	open.Reset()
-	h0 := hOf[unmet(start, goal.cond.mask, goal.cond.value)]
-	open.Push(h0, h0, 0)
+	lv := &p.levels
 	res := Result{Plan: dst}
+	h0 := wholeEstimate(hOf, lv, start, goal.cond.mask, goal.cond.value)
+	if h0 < 0 {
+		res.Status = NoPlan // the goal needs a fact nothing sets: backward queues nothing
+		return res, true
+	}
+	open.Push(h0, h0, 0)
 	defer func() { p.wideNodes, p.wideWords = nodes, words }()
 
 	for open.Len() > 0 {
@@ -341,7 +384,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		}
 		mask, value := cur[:W], cur[W:]
 		u := unmet(start, mask, value)
-		g := f - hOf[u]
+		g := f - wholeEstimate(hOf, lv, start, mask, value)
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, true) {
 			return res, true
 		}
@@ -367,9 +410,13 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 					continue
 				}
 				res.Generated++
+				h := wholeEstimate(hOf, lv, start, next[:W], next[W:])
+				if h < 0 {
+					words = words[:base]
+					continue // a dead end
+				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				h := hOf[unmet(start, next[:W], next[W:])]
 				open.Push(g+int(c.cost*scale)+h, h, idx)
 			}
 		}

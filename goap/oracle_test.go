@@ -155,11 +155,12 @@ func (o *oracle) simulate(s uint64, plan []goap.ActionID) (end uint64, total flo
 // the state's cost to the goal (best); backward, the cost from start to
 // the cheapest state meeting the partial state (dist). An estimate made
 // inadmissible anywhere shows on the first domain, not only when it
-// happens to change a plan's cost.
+// happens to change a plan's cost. It checks that the estimates are
+// consistent along every edge the search made, too.
 func (o *oracle) checkAdmissible(t *testing.T, name string, p *goap.Planner, prof *goap.Profile, goal *goap.Goal, start uint64, best, dist []float64) {
 	t.Helper()
 	for _, search := range searches {
-		for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax} {
+		for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.HMax} {
 			var tr goap.Trace
 			if _, err := p.Plan(nil, goap.StateFromWords([]uint64{start}), goal, goap.Options{Search: search, Heuristic: h, Profile: prof, Trace: &tr}); err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -179,6 +180,13 @@ func (o *oracle) checkAdmissible(t *testing.T, name string, p *goap.Planner, pro
 				}
 				if n.H > want {
 					t.Fatalf("%s %v %v: node #%d %s has h %g, above its true cost %g", name, search, h, i, tr.FormatNode(int32(i)), n.H, want)
+				}
+				// Consistent: along an edge, h drops by at most its cost.
+				if n.Parent >= 0 {
+					up := tr.Nodes[n.Parent]
+					if step := n.G - up.G; up.H > step+n.H+1e-9 {
+						t.Fatalf("%s %v %v: h %g at node #%d, %g at its successor #%d over a step of %g: not consistent", name, search, h, up.H, n.Parent, n.H, i, step)
+					}
 				}
 			}
 		}
@@ -248,7 +256,7 @@ func TestAgainstBruteForce(t *testing.T) {
 						want = best[depth][s]
 					}
 					for _, search := range searches {
-						for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax, goap.Blind} {
+						for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.HMax, goap.Blind} {
 							opt := goap.Options{Search: search, Heuristic: h, Profile: prof, MaxDepth: depth}
 							name := fmt.Sprintf("domain %d goal %s start %s depth %d %v %v", i, goal.Name(), d.FormatState(start), depth, search, h)
 							res, err := p.Plan(nil, start, goal, opt)

@@ -213,7 +213,8 @@ type Planner struct {
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
-	lazyLimit    int // maxLazyNodes, but for tests: see lazyEntries
+	levels       achieverLevels // GoalCost's second bound, for this search
+	lazyLimit    int            // maxLazyNodes, but for tests: see lazyEntries
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -278,6 +279,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
 	}
+	p.prepareLevels(opt, start.words, goal, prof)
 	// A plain search (no trace, depth limit or HMax) may take a fast path;
 	// with costs whole once scaled, one that delays duplicate detection.
 	plain := opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral
@@ -331,6 +333,28 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		opt.Trace.Cost = res.Cost
 	}
 	return res, err
+}
+
+// prepareLevels builds GoalCost's groups of facts for this search, or
+// empties them for the other heuristics. Forward, the facts are the goal's,
+// each needing its goal value; backward, any fact of a partial state may be
+// wrong in the start, and then needs the value the start does not have.
+func (p *Planner) prepareLevels(opt Options, start []uint64, goal *Goal, prof *Profile) {
+	lv := &p.levels
+	if opt.Heuristic != GoalCost {
+		lv.build(p.d.words, nil, nil, 0, 0)
+		return
+	}
+	if opt.Search == Forward {
+		value := goal.cond.value
+		lv.build(p.d.words, goal.cond.mask, func(f int) float64 {
+			return prof.achieve[2*f+int(value[f>>6]>>(uint(f)&63)&1^1)]
+		}, countBound(1, goal.fixMax, prof.minCost), prof.costScale)
+		return
+	}
+	lv.build(p.d.words, p.d.allFacts, func(f int) float64 {
+		return prof.achieve[2*f+int(start[f>>6]>>(uint(f)&63)&1)]
+	}, countBound(1, prof.maxEffects, prof.minCost), prof.costScale)
 }
 
 // reset prepares the arena for a search over keys of width words.

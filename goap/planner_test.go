@@ -41,7 +41,7 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 			goap.SetLazyLimit(fast, r.IntN(500)) // hand over mid-search, or not at all
 		}
 		for _, goal := range d.Goals() {
-			for _, h := range []goap.Heuristic{goap.GoalCount, goap.Blind} {
+			for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.Blind} {
 				start := d.NewState()
 				for f := 0; f < cfg.Facts; f++ {
 					start.Set(goap.Fact(f), r.IntN(2) == 0)
@@ -225,7 +225,7 @@ func TestDeterministic(t *testing.T) {
 		d := mustDomain(t, domains.BattleMage())
 		p := goap.NewPlanner(d)
 		for _, search := range searches {
-			for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax} {
+			for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.HMax} {
 				var tr goap.Trace
 				p.Plan(nil, fixture.StateWith(t, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{Search: search, Heuristic: h, Trace: &tr})
 				tr.WriteText(&out)

@@ -39,6 +39,10 @@ type Profile struct {
 	// NoAction: backward search cannot use such a profile.
 	funcAction ActionID
 	relaxed    relaxation
+	// achieve is, per literal (2f: fact f true, 2f+1: false), the least
+	// cost of a capable action whose effects make it so, +Inf if none:
+	// the GoalCost heuristic's second bound.
+	achieve    []float64
 	allCapable bool // no action is masked out: searches skip the test
 	// costScale, when not 0, is the least power of two, 1 to maxCostScale,
 	// that makes every capable action's costs whole numbers of at most
@@ -159,6 +163,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		p.minCost = 1 // no capable action: nothing is reachable, any scale will do
 	}
 	p.relaxed = newRelaxation(d, p)
+	p.achieve = cheapestAchievers(d, p)
 	return p, nil
 }
 

@@ -78,7 +78,12 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	// then gives the heap's exact order at a fraction of its cost.
 	scale := prof.costScale
 	buckets := scale > 0
-	f0 := byUnmet[bits.OnesCount64((start^gv)&gm)]
+	lvMask, lvCost := p.levels.mask, p.levels.cost // GoalCost's groups, one word each
+	res := Result{Plan: dst}
+	f0 := wordEstimate(byUnmet, lvMask, lvCost, (start^gv)&gm)
+	if math.IsInf(f0, 1) {
+		f0 = 0 // a dead end, expanded as forward expands it: it makes only dead ends
+	}
 	if buckets {
 		p.buckets.Reset()
 		p.buckets.Push(int(f0*scale), int(f0*scale), 0)
@@ -86,7 +91,6 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		p.open.Reset()
 		p.open.Push(pq.Entry{F: f0, H: f0, Node: 0})
 	}
-	res := Result{Plan: dst}
 	defer func() { p.small = nodes }()
 
 	for {
@@ -153,9 +157,12 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 					}
 					slot.g = g
 				}
+				h := wordEstimate(byUnmet, lvMask, lvCost, (ns^gv)&gm)
+				if math.IsInf(h, 1) {
+					continue // a dead end
+				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
-				h := byUnmet[bits.OnesCount64((ns^gv)&gm)]
 				f := g + h
 				if buckets {
 					p.buckets.Push(int(f*scale), int(h*scale), idx)
@@ -165,6 +172,20 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			}
 		}
 	}
+}
+
+// wordEstimate is the goal-count or GoalCost estimate of a one-word state
+// whose wrong goal facts are un: the count's bound, raised to the cost of
+// the first of GoalCost's groups that holds a wrong fact (none for the
+// other heuristics).
+func wordEstimate(byUnmet []float64, lvMask []uint64, lvCost []float64, un uint64) float64 {
+	h := byUnmet[bits.OnesCount64(un)]
+	for g, m := range lvMask {
+		if un&m != 0 {
+			return max(h, lvCost[g])
+		}
+	}
+	return h
 }
 
 func (n *smallNode) link() (int32, ActionID) { return n.parent, n.action }

@@ -139,7 +139,7 @@ func TestCostSumsStayFinite(t *testing.T) {
 	d := mustDomain(t, spec)
 	p := goap.NewPlanner(d)
 	for _, search := range searches {
-		for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax, goap.Blind} {
+		for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.HMax, goap.Blind} {
 			for _, depth := range []int{0, n} {
 				res, err := p.Plan(nil, d.Initial(), d.Goal("Last"), goap.Options{Search: search, Heuristic: h, MaxDepth: depth, Trace: &goap.Trace{}})
 				if err != nil || res.Status != goap.Found || len(res.Plan) != n || math.IsInf(res.Cost, 0) || res.Cost < n*1e290*(1-1e-9) {

@@ -159,7 +159,7 @@ func TestBadRequests(t *testing.T) {
 		{"/api/v1/trace", `{"goal": "Kill", "budget": 10001}`, 400, "budget", "above the server's cap of 10000"},
 		{"/api/v1/plan", `{"goal": "Kill", "max_depth": -2}`, 400, "max_depth", "must not be negative"},
 		{"/api/v1/plan", `{"goal": "Kill", "search": "sideways"}`, 400, "search", "forward or backward"},
-		{"/api/v1/plan", `{"goal": "Kill", "heuristic": "magic"}`, 400, "heuristic", "goal-count, hmax or blind"},
+		{"/api/v1/plan", `{"goal": "Kill", "heuristic": "magic"}`, 400, "heuristic", "goal-count, goal-cost, hmax or blind"},
 		{"/api/v1/plan", `{"goal": "Kill", "set": ["in_rnage"]}`, 400, "set", `unknown fact "in_rnage"; did you mean "in_range"?`},
 		{"/api/v1/plan", `{"goal": "Kill", "set": ["healthy"], "unset": ["healthy"]}`, 400, "unset", "both set and unset"},
 		{"/api/v1/plan", `{"goal": "Kill", "gaol": 1}`, 400, "gaol", `unknown field "gaol"`},

@@ -156,12 +156,14 @@ func (q *searchRequest) problem(f *domain.File, maxBudget, maxBytes int) (proble
 	switch q.Heuristic {
 	case "", "goal-count":
 		pr.opt.Heuristic = goap.GoalCount
+	case "goal-cost":
+		pr.opt.Heuristic = goap.GoalCost
 	case "hmax":
 		pr.opt.Heuristic = goap.HMax
 	case "blind":
 		pr.opt.Heuristic = goap.Blind
 	default:
-		return pr, badField("heuristic", "heuristic must be goal-count, hmax or blind, not %q", q.Heuristic)
+		return pr, badField("heuristic", "heuristic must be goal-count, goal-cost, hmax or blind, not %q", q.Heuristic)
 	}
 	switch {
 	case q.Budget < 0:

@@ -33,7 +33,7 @@ func (s *searchFlags) register(fset *flag.FlagSet) {
 	fset.Var(&s.set, "set", "facts to set in the initial state, comma-separated (repeatable)")
 	fset.Var(&s.unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
 	fset.StringVar(&s.search, "search", "forward", "search direction: forward or backward")
-	fset.StringVar(&s.heuristic, "heuristic", "goal-count", "heuristic: goal-count, hmax or blind (all admissible)")
+	fset.StringVar(&s.heuristic, "heuristic", "goal-count", "heuristic: goal-count (the lessons' count of goal facts still false), goal-cost (the library's default: also the dearest wrong goal fact's cheapest achiever), hmax or blind (all admissible)")
 	fset.IntVar(&s.budget, "budget", goap.DefaultBudget, "most states to expand before giving up")
 	fset.IntVar(&s.maxDepth, "max-depth", 0, "longest plan to consider, in steps (0: no limit)")
 	fset.Var(&s.inputs, "input", "with --agent: an input's value, `NAME=VALUE` (comma-separated, repeatable); the file's inputs: give the rest")
@@ -83,12 +83,14 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	switch s.heuristic {
 	case "goal-count":
 		pr.opt.Heuristic = goap.GoalCount
+	case "goal-cost":
+		pr.opt.Heuristic = goap.GoalCost
 	case "hmax":
 		pr.opt.Heuristic = goap.HMax
 	case "blind":
 		pr.opt.Heuristic = goap.Blind
 	default:
-		return pr, usageErr(e, fset, "--heuristic must be goal-count, hmax or blind, not %q", s.heuristic)
+		return pr, usageErr(e, fset, "--heuristic must be goal-count, goal-cost, hmax or blind, not %q", s.heuristic)
 	}
 	if s.budget < 1 {
 		return pr, usageErr(e, fset, "--budget must be at least 1, not %d", s.budget)

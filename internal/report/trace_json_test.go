@@ -147,7 +147,7 @@ func TestTraceJSONMatchesEncodingJSON(t *testing.T) {
 	for _, d := range ds {
 		for _, goal := range d.Goals() {
 			for _, search := range []goap.Search{goap.Forward, goap.Backward} {
-				for _, h := range []goap.Heuristic{goap.GoalCount, goap.HMax, goap.Blind} {
+				for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.HMax, goap.Blind} {
 					var tr goap.Trace
 					_, err := goap.NewPlanner(d).Plan(nil, d.Initial(), goal, goap.Options{Search: search, Heuristic: h, Trace: &tr})
 					if err != nil && len(tr.Nodes) == 0 {
