@@ -59,7 +59,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	costs := prof.costs
 	app := p.applicable[:len(prof.capable)]
 	clear(app)
-	byUnmet := p.countTable(goal.cond.Len(), per, unit)
+	byUnmet := p.byUnmet
 
 	for p.open.Len() > 0 {
 		e := p.open.Pop()
@@ -211,16 +211,6 @@ const touchSlots = 1 << 15
 
 // isZero is 1 if x is 0 and 0 otherwise, without a branch.
 func isZero(x uint64) uint64 { return ((x | -x) >> 63) ^ 1 }
-
-// countTable fills the goal-count estimate for 0..n unmet facts, so that the
-// inner loop looks it up instead of dividing.
-func (p *Planner) countTable(n, per int, unit float64) []float64 {
-	p.byUnmet = p.byUnmet[:0]
-	for u := 0; u <= n; u++ {
-		p.byUnmet = append(p.byUnmet, countBound(u, per, unit))
-	}
-	return p.byUnmet
-}
 
 // forwardEstimate is the heuristic's estimate for state s.
 func (p *Planner) forwardEstimate(heur Heuristic, prof *Profile, s, gm, gv []uint64, per int, unit float64) float64 {

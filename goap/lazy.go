@@ -28,14 +28,13 @@ import "math/bits"
 // queued: on a domain with many applicable actions per state, queueing every
 // duplicate would take far more memory than forwardWord, which then makes
 // the same search from the start.
-func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic) (Result, bool) {
+func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	m := p.meter(lazyNodeBytes, 0, len(d.actions), len(d.actions), 2)
 	limit := min(p.lazyLimit, m.nodeCap)
 	p.closed.reset()
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
-	var hOf [65]int // an array: the compiler drops the bounds checks
-	copy(hOf[:], p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof, heur))
+	hOf := &p.hOfWord
 	scale := prof.costScale
 	costs := prof.costs
 	capable := prof.capable
@@ -47,7 +46,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	open.Reset()
 	lvMask, lvWhole := p.levels.mask, p.levels.whole // GoalCost's groups, one word each
 	res := Result{Plan: dst}
-	h0 := max(wholeWordEstimate(&hOf, lvMask, lvWhole, (start^gv)&gm), 0) // a dead start is expanded, as forward does
+	h0 := max(wholeWordEstimate(hOf, lvMask, lvWhole, (start^gv)&gm), 0) // a dead start is expanded, as forward does
 	open.Push(h0, h0, 0)
 	defer func() { p.lazy = nodes }()
 
@@ -59,7 +58,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			continue // taken before, at no greater cost
 		}
 		un := (s ^ gv) & gm
-		g := f - max(wholeWordEstimate(&hOf, lvMask, lvWhole, un), 0) // only the start can be dead
+		g := f - max(wholeWordEstimate(hOf, lvMask, lvWhole, un), 0) // only the start can be dead
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, bits.OnesCount64(un), &m, false) {
 			return res, true
 		}
@@ -87,7 +86,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				}
 				ci := int(cost * scale)
 				res.Generated++
-				h := wholeWordEstimate(&hOf, lvMask, lvWhole, (ns^gv)&gm)
+				h := wholeWordEstimate(hOf, lvMask, lvWhole, (ns^gv)&gm)
 				if h < 0 {
 					continue // a dead end
 				}
@@ -99,21 +98,6 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	}
 	res.Status = NoPlan
 	return res, true
-}
-
-// wholeEstimates is countTable in the profile's scaled units, whole
-// numbers, all zero for Blind: the delayed searches run only where every
-// cost, and so every estimate, is whole once scaled.
-func (p *Planner) wholeEstimates(n, per int, prof *Profile, heur Heuristic) []int {
-	byUnmet := p.countTable(n, per, prof.minCost)
-	p.hOf = p.hOf[:0]
-	for _, h := range byUnmet {
-		if heur == Blind {
-			h = 0
-		}
-		p.hOf = append(p.hOf, int(h*prof.costScale))
-	}
-	return p.hOf
 }
 
 // wholeWordEstimate is wordEstimate in the delayed searches' whole units,
@@ -182,13 +166,13 @@ func (p *Planner) lazyEntries(words int) int { return p.lazyLimit * 20 / (12 + 8
 // kept in one flat arena, W words each, beside their nodes; the set of
 // expanded states is an intern table. It returns false, as forwardLazy
 // does, once its queue would take more memory than forwardLazy's limit.
-func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic) (Result, bool) {
+func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words
 	m := p.meter(wideNodeBytes+32*W, 0, len(d.actions), len(d.actions)*W, W+1)
 	p.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
-	hOf := p.wholeEstimates(goal.cond.Len(), goal.fixMax, prof, heur)
+	hOf := p.hOf
 	scale := prof.costScale
 	costs := prof.costs
 	masks := d.masks
@@ -350,13 +334,13 @@ func (m *wordSet) grow() {
 // no depth limit and no trace. It regresses in the same order as backward,
 // so it makes the same search, and returns false, handing over, once its
 // queue would take more memory than forwardLazy's limit.
-func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof *Profile, heur Heuristic) (Result, bool) {
+func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words
 	nActions, nCases := len(d.actions), len(prof.cases)
 	m := p.meter(wideNodeBytes+64*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
 	p.closedWide.Reset(2 * W)
-	hOf := p.wholeEstimates(len(d.facts), prof.maxEffects, prof, heur)
+	hOf := p.hOf
 	scale := prof.costScale
 	cases, caseOf := prof.cases, prof.caseOf
 	cur := p.cur[:2*W]

@@ -187,6 +187,9 @@ const (
 	// link and a share of the buckets' groups (below), a 16-byte map slot
 	// and its 4-byte index.
 	wordNodeBytes = 2*24 + 2*(4+bucketGroupBytes) + 4*16 + 2*4
+	// forwardDense: a 16-byte node and an 8-byte heap key (its table is
+	// fixed, 2^12 slots at most).
+	denseNodeBytes = 2*16 + 2*8
 	// forwardLazy: a 16-byte node, a bucket link and group, an 8-byte set
 	// slot and its 4-byte index.
 	lazyNodeBytes = 2*16 + 2*(4+bucketGroupBytes) + 4*8 + 2*4

@@ -191,10 +191,20 @@ type Planner struct {
 	sink      uint64 // keeps the table touches observable
 	// applicable is one bit per action, for an expansion's first pass.
 	applicable []uint64
-	byUnmet    []float64 // goal-count estimate by number of unmet facts
+	// The estimate tables (prepareEstimates): the goal-count estimate by
+	// number of wrong facts, in cost units and scaled to whole ones, the
+	// latter again as an array for one-word states (65 entries: the
+	// compiler drops the bounds checks), and what they were made for.
+	byUnmet []float64
+	hOf     []int
+	hOfWord [65]int
+	est     estimateKey
 	// forwardWord's dense state table and nodes.
 	dense      []denseSlot
 	denseEpoch uint32
+	denseWhole []wholeSlot // forwardDense's table, with its own epoch
+	wholeEpoch uint32
+	denseNodes []denseNode
 	small      []smallNode
 	words      wordMap
 	closed     wordSet // forwardLazy's expanded states
@@ -204,8 +214,8 @@ type Planner struct {
 	closedWide intern.Table[struct{}]
 	wideNodes  []wideNode
 	wideWords  []uint64
-	hOf        []int
 	buckets    pq.Buckets
+	keys       pq.Keys // forwardDense's open list
 	// The current search's limits, from its Options.
 	budget, maxBytes, maxWork int
 	spent                     int // work of a delayed search that handed over
@@ -279,7 +289,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
 	}
-	p.prepareLevels(opt, start.words, goal, prof)
+	p.prepareEstimates(opt, start.words, goal, prof)
 	// A plain search (no trace, depth limit or HMax) may take a fast path;
 	// with costs whole once scaled, one that delays duplicate detection.
 	plain := opt.Trace == nil && opt.MaxDepth == 0 && opt.Heuristic != HMax && !p.forceGeneral
@@ -293,7 +303,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		} else {
 			done := false
 			if delayed {
-				res, done = p.backwardLazy(dst, start.words, goal, prof, opt.Heuristic)
+				res, done = p.backwardLazy(dst, start.words, goal, prof)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt)
@@ -306,16 +316,19 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		// ones, sums that differ in their last bit must still be compared
 		// where forward compares them.
 		done := false
-		if delayed && len(p.d.facts) > maxDenseFacts {
-			res, done = p.forwardLazy(dst, start.words[0], goal, prof, opt.Heuristic)
+		switch {
+		case delayed && len(p.d.facts) > maxDenseFacts:
+			res, done = p.forwardLazy(dst, start.words[0], goal, prof)
+		case delayed:
+			res, done = p.forwardDense(dst, start.words[0], goal, prof)
 		}
 		if !done {
-			res = p.forwardWord(dst, start.words[0], goal, prof, opt.Heuristic)
+			res = p.forwardWord(dst, start.words[0], goal, prof)
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
-			res, done = p.forwardLazyWide(dst, start.words, goal, prof, opt.Heuristic)
+			res, done = p.forwardLazyWide(dst, start.words, goal, prof)
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, opt)
@@ -335,26 +348,60 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	return res, err
 }
 
-// prepareLevels builds GoalCost's groups of facts for this search, or
-// empties them for the other heuristics. Forward, the facts are the goal's,
-// each needing its goal value; backward, any fact of a partial state may be
-// wrong in the start, and then needs the value the start does not have.
-func (p *Planner) prepareLevels(opt Options, start []uint64, goal *Goal, prof *Profile) {
-	lv := &p.levels
-	if opt.Heuristic != GoalCost {
-		lv.build(p.d.words, nil, nil, 0, 0)
+// prepareEstimates fills the estimate tables of a search: the goal count
+// by number of wrong facts, in the costs' units and, when they are whole
+// once scaled, in the scaled units (zero for Blind); and GoalCost's groups
+// of facts (none for the other heuristics). Forward, they depend on the
+// goal, the profile and the heuristic only, and are kept while those stay
+// the same: an agent replanning one goal pays for them once. Backward,
+// GoalCost's groups depend on the start too, and are made every time.
+//
+// Forward, the facts grouped are the goal's, each needing its goal value;
+// backward, any fact of a partial state may be wrong in the start, and then
+// needs the value the start does not have.
+func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof *Profile) {
+	forward := opt.Search == Forward
+	if e := p.est; forward && e.forward && e.goal == goal && e.prof == prof && e.heur == opt.Heuristic {
 		return
 	}
-	if opt.Search == Forward {
+	n, per := goal.cond.Len(), goal.fixMax
+	if !forward {
+		n, per = len(p.d.facts), prof.maxEffects
+	}
+	blind := opt.Heuristic == Blind
+	p.byUnmet, p.hOf = p.byUnmet[:0], p.hOf[:0]
+	for u := 0; u <= n; u++ {
+		h := countBound(u, per, prof.minCost)
+		if blind {
+			h = 0
+		}
+		p.byUnmet = append(p.byUnmet, h)
+		p.hOf = append(p.hOf, int(h*prof.costScale))
+	}
+	copy(p.hOfWord[:], p.hOf)
+	lv := &p.levels
+	switch {
+	case opt.Heuristic != GoalCost:
+		lv.build(p.d.words, nil, nil, 0, 0)
+	case forward:
 		value := goal.cond.value
 		lv.build(p.d.words, goal.cond.mask, func(f int) float64 {
 			return prof.achieve[2*f+int(value[f>>6]>>(uint(f)&63)&1^1)]
-		}, countBound(1, goal.fixMax, prof.minCost), prof.costScale)
-		return
+		}, countBound(1, per, prof.minCost), prof.costScale)
+	default:
+		lv.build(p.d.words, p.d.allFacts, func(f int) float64 {
+			return prof.achieve[2*f+int(start[f>>6]>>(uint(f)&63)&1)]
+		}, countBound(1, per, prof.minCost), prof.costScale)
 	}
-	lv.build(p.d.words, p.d.allFacts, func(f int) float64 {
-		return prof.achieve[2*f+int(start[f>>6]>>(uint(f)&63)&1)]
-	}, countBound(1, prof.maxEffects, prof.minCost), prof.costScale)
+	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
+}
+
+// estimateKey is what a search's estimate tables were made for.
+type estimateKey struct {
+	goal    *Goal
+	prof    *Profile
+	heur    Heuristic
+	forward bool
 }
 
 // reset prepares the arena for a search over keys of width words.

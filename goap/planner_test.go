@@ -422,3 +422,56 @@ func TestTiesGoToTheLeastEstimate(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedPlannerMatchesNewOnes: a planner keeps its estimate tables
+// while the goal, profile, heuristic and direction stay the same. Searches
+// in a random order of those, on one planner, must give what a new planner
+// gives for each.
+func TestReusedPlannerMatchesNewOnes(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	heuristics := []goap.Heuristic{goap.GoalCost, goap.GoalCount, goap.HMax, goap.Blind}
+	for i := 0; i < 30; i++ {
+		cfg := randdomain.Small
+		cfg.Facts = 5 + r.IntN(60)
+		d := mustDomain(t, randdomain.Spec(r, cfg))
+		profiles := []*goap.Profile{nil}
+		for range 2 {
+			prof, _ := randomProfile(r, d)
+			profiles = append(profiles, prof)
+		}
+		dear := goap.ProfileSpec{Costs: map[string]goap.Cost{}} // every estimate differs
+		for a := 0; a < d.NumActions(); a++ {
+			dear.Costs[d.ActionName(goap.ActionID(a))] = goap.Const(7)
+		}
+		prof, err := d.NewProfile(dear)
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles = append(profiles, prof)
+		reused := goap.NewPlanner(d)
+		goal := d.Goals()[0]
+		opt := goap.Options{Budget: 2000}
+		for k := 0; k < 60; k++ {
+			// One of what the tables are kept for changes at each step.
+			switch r.IntN(4) {
+			case 0:
+				goal = d.Goals()[r.IntN(len(d.Goals()))]
+			case 1:
+				opt.Search = searches[r.IntN(len(searches))]
+			case 2:
+				opt.Heuristic = heuristics[r.IntN(len(heuristics))]
+			case 3:
+				opt.Profile = profiles[r.IntN(len(profiles))]
+			}
+			start := d.NewState()
+			for f := 0; f < cfg.Facts; f++ {
+				start.Set(goap.Fact(f), r.IntN(2) == 0)
+			}
+			a, errA := reused.Plan(nil, start, goal, opt)
+			b, errB := goap.NewPlanner(d).Plan(nil, start, goal, opt)
+			if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("domain %d search %d, goal %s %v %v: reused planner %+v %v, new one %+v %v", i, k, goal.Name(), opt.Search, opt.Heuristic, a, errA, b, errB)
+			}
+		}
+	}
+}

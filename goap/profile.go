@@ -50,6 +50,9 @@ type Profile struct {
 	// are exact, and f values scaled by it whole and small enough for a
 	// bucketed open list.
 	costScale float64
+	// wholeCost is, when costScale is not 0, each action's constant cost
+	// in those units, or -1 where it is a rule list.
+	wholeCost []int32
 }
 
 // maxBucketCost bounds the scaled costs for which searches use a bucketed
@@ -158,6 +161,15 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	p.caseOf[len(d.actions)] = int32(len(p.cases))
 	if bucketable {
 		p.costScale = bucketScale(costs)
+	}
+	if p.costScale > 0 {
+		p.wholeCost = make([]int32, len(d.actions))
+		for i := range p.costs {
+			p.wholeCost[i] = -1
+			if c := &p.costs[i]; c.kind == costConst {
+				p.wholeCost[i] = int32(c.value * p.costScale)
+			}
+		}
 	}
 	if p.minCost == 0 {
 		p.minCost = 1 // no capable action: nothing is reachable, any scale will do

@@ -38,7 +38,7 @@ type smallNode struct {
 // forward (successors in action order, ties on f to the lesser h, then to
 // the older node), so
 // results are identical; a test checks that they are, on random domains.
-func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile, heur Heuristic) Result {
+func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile) Result {
 	d := p.d
 	useDense := len(d.facts) <= maxDenseFacts
 	m := p.meter(wordNodeBytes, 0, len(d.actions), len(d.actions), 2)
@@ -62,10 +62,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 		p.words.insert(start).g = negZero // 0, but not an empty slot
 	}
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
-	byUnmet := p.countTable(goal.cond.Len(), goal.fixMax, prof.minCost)
-	if heur == Blind {
-		clear(byUnmet)
-	}
+	byUnmet := p.byUnmet
 	costs := prof.costs
 	capable := prof.capable
 	allCapable := prof.allCapable
@@ -306,3 +303,134 @@ func (m *wordMap) grow() {
 		m.used = append(m.used, uint32(i))
 	}
 }
+
+// wholeSlot is forwardDense's cheapest known cost of one state, in the
+// profile's scaled units, valid in its epoch.
+type wholeSlot struct {
+	g     int32
+	epoch uint32
+}
+
+// denseNode is a forwardDense search node.
+type denseNode struct {
+	g      int32
+	state  uint32
+	parent int32
+	action ActionID
+}
+
+func (n *denseNode) link() (int32, ActionID) { return n.parent, n.action }
+
+// forwardDense is forwardWord for its commonest case, the battle mage's: at
+// most maxDenseFacts facts, every cost whole once scaled, the goal-count,
+// GoalCost or blind estimate, no depth limit and no trace. Costs, g and
+// estimates are integers in the profile's scaled units, constant costs come
+// from a table, states index an 8-byte slot directly, and nodes are 16
+// bytes: no conversion between floating point and integers in the loop. It
+// makes the same nodes in the same order as forwardWord, so results are
+// identical (TestWordSearchMatchesGeneral).
+//
+// Its open list is a binary heap of keys packing (f, h, node), the
+// buckets' order: with at most 2^12 states whose costs are at most
+// maxBucketCost, g stays under 2^22 and h under 2^14, so that one integer
+// comparison orders two entries. It returns false, for forwardWord to make
+// the search from the start, should its nodes outgrow their 27 bits (a
+// memory ceiling above 8 GiB and millions of actions).
+func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *Profile) (Result, bool) {
+	d := p.d
+	m := p.meter(denseNodeBytes, 0, len(d.actions), len(d.actions), 2)
+	if len(p.denseWhole) != 1<<len(d.facts) {
+		p.denseWhole = make([]wholeSlot, 1<<len(d.facts))
+		p.wholeEpoch = 0
+	}
+	p.wholeEpoch++
+	if p.wholeEpoch == 0 {
+		clear(p.denseWhole)
+		p.wholeEpoch = 1
+	}
+	ep := p.wholeEpoch
+	dense := p.denseWhole[:1<<len(d.facts)]
+	dense[start] = wholeSlot{g: 0, epoch: ep}
+	gm, gv := goal.cond.mask[0], goal.cond.value[0]
+	hOf := &p.hOfWord
+	lvMask, lvWhole := p.levels.mask, p.levels.whole
+	scale := prof.costScale
+	costs, whole := prof.costs, prof.wholeCost
+	capable, allCapable := prof.capable, prof.allCapable
+	one := d.one
+	app := p.applicable
+
+	nodes := append(p.denseNodes[:0], denseNode{state: uint32(start), parent: -1, action: NoAction})
+	open := &p.keys
+	open.Reset()
+	h0 := max(wholeWordEstimate(hOf, lvMask, lvWhole, (start^gv)&gm), 0) // a dead start is expanded, as forward does
+	open.Push(denseKey(h0, h0, 0))
+	res := Result{Plan: dst}
+	defer func() { p.denseNodes = nodes }()
+
+	for open.Len() > 0 {
+		ni := int32(open.Pop() & denseNodeMask)
+		n := nodes[ni]
+		s := uint64(n.state)
+		if n.g > dense[s].g {
+			continue // a cheaper path to this state was found after this entry
+		}
+		if s&gm == gv {
+			res.Status, res.Cost, res.Plan = Found, float64(n.g)/scale, appendPath(dst, nodes, ni, false)
+			return res, true
+		}
+		if m.over(&res, len(nodes)) {
+			return res, true
+		}
+		if len(nodes) > denseNodeMask-len(d.actions) {
+			return p.handOver(dst, &m, &res)
+		}
+		res.Expanded++
+		d.applicableWord(s, app)
+		for k, word := range app {
+			if !allCapable {
+				word &= capable[k]
+			}
+			for word != 0 {
+				ai := k<<6 | bits.TrailingZeros64(word)
+				word &= word - 1
+				a := &one[ai]
+				ns := s&^a.effMask | a.effValue
+				if ns == s {
+					continue
+				}
+				cost := whole[ai]
+				if cost < 0 {
+					cost = int32(costs[ai].ruleWord(s) * scale)
+				}
+				g := n.g + cost
+				res.Generated++
+				slot := &dense[ns]
+				if slot.epoch == ep && slot.g <= g {
+					continue
+				}
+				*slot = wholeSlot{g: g, epoch: ep}
+				h := wholeWordEstimate(hOf, lvMask, lvWhole, (ns^gv)&gm)
+				if h < 0 {
+					continue // a dead end
+				}
+				idx := int32(len(nodes))
+				nodes = append(nodes, denseNode{g: g, state: uint32(ns), parent: ni, action: ActionID(ai)})
+				open.Push(denseKey(int(g)+h, h, idx))
+			}
+		}
+	}
+	res.Status = NoPlan
+	return res, true
+}
+
+// denseKey packs forwardDense's open-list order: f, then h, then node.
+func denseKey(f, h int, node int32) uint64 {
+	return uint64(f)<<(denseHBits+denseNodeBits) | uint64(h)<<denseNodeBits | uint64(node)
+}
+
+const (
+	denseNodeBits = 27
+	denseHBits    = 14
+	denseNodeMask = 1<<denseNodeBits - 1
+)

@@ -202,3 +202,46 @@ func TestBucketsWarmAllocatesNothing(t *testing.T) {
 		t.Fatalf("warm buckets allocated %v times per run", allocs)
 	}
 }
+
+// TestKeysInterleaved: random pushes and pops against a linear scan for
+// the least key, duplicates included, and a warm heap allocates nothing.
+func TestKeysInterleaved(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	var q Keys
+	var ref []uint64
+	for i := 0; i < 20000; i++ {
+		if r.IntN(3) > 0 || len(ref) == 0 {
+			k := r.Uint64N(64) << 40 // few distinct keys: equal keys are common
+			if r.IntN(2) == 0 {
+				k = r.Uint64()
+			}
+			q.Push(k)
+			ref = append(ref, k)
+			continue
+		}
+		best := 0
+		for j := range ref {
+			if ref[j] < ref[best] {
+				best = j
+			}
+		}
+		if got := q.Pop(); got != ref[best] {
+			t.Fatalf("step %d: got %#x, want %#x", i, got, ref[best])
+		}
+		ref = slices.Delete(ref, best, best+1)
+		if q.Len() != len(ref) {
+			t.Fatalf("step %d: Len %d, want %d", i, q.Len(), len(ref))
+		}
+	}
+	q.Reset()
+	if allocs := testing.AllocsPerRun(10, func() {
+		for i := range 1000 {
+			q.Push(uint64(i * 7919 % 1000))
+		}
+		for q.Len() > 0 {
+			q.Pop()
+		}
+	}); allocs != 0 {
+		t.Errorf("a warm heap allocated %v times per run", allocs)
+	}
+}
