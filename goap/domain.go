@@ -66,9 +66,6 @@ type Domain struct {
 	// fails finds a state's applicable actions by table lookups; its fail
 	// slice is nil where the table would be too large.
 	fails failTable
-	// allFacts has a bit set for every fact: the facts a backward
-	// GoalCost search groups.
-	allFacts []uint64
 }
 
 type oneWordAction struct {
@@ -220,10 +217,6 @@ func NewDomain(spec Spec) (*Domain, error) {
 		}
 	}
 	d.fails, _ = newFailTable(d.masks, w, len(d.actions))
-	d.allFacts = make([]uint64, w)
-	for f := range d.facts {
-		d.allFacts[f>>6] |= 1 << (uint(f) & 63)
-	}
 	for _, g := range d.goals {
 		g.fixMax = d.fixMax(g.cond)
 	}

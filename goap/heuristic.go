@@ -266,6 +266,41 @@ func (l *achieverLevels) build(w int, facts []uint64, need func(f int) float64, 
 	}
 }
 
+// buildBackward groups, for backward search from start, the literals
+// wrong in start whose cheapest achiever is dearer than floor, taking them
+// from the profile's literals in dearest-first order: linear in the facts,
+// no sort. A literal nothing sets, wrong in start, makes a group of cost
+// +Inf: a partial state that needs it is never met by start, since no
+// regression removes it.
+func (l *achieverLevels) buildBackward(w int, start []uint64, prof *Profile, floor, scale float64) {
+	l.w = w
+	l.mask, l.cost, l.whole = l.mask[:0], l.cost[:0], l.whole[:0]
+	for _, lit := range prof.dearest {
+		c := prof.achieve[lit]
+		if c <= floor {
+			break
+		}
+		f := int(lit >> 1)
+		// Literal 2f is "f true": wrong in start when start lacks f.
+		if start[f>>6]>>(uint(f)&63)&1 != uint64(lit&1) {
+			continue
+		}
+		if n := len(l.cost); n == 0 || l.cost[n-1] != c {
+			whole := -1
+			if !math.IsInf(c, 1) {
+				whole = int(c * scale)
+			}
+			l.cost = append(l.cost, c)
+			l.whole = append(l.whole, whole)
+			for range w {
+				l.mask = append(l.mask, 0)
+			}
+		}
+		g := len(l.cost) - 1
+		l.mask[g*w+f>>6] |= 1 << (uint(f) & 63)
+	}
+}
+
 // at returns the bound for state s against (mask, value), whose wrong
 // facts are (s ^ value) & mask: the cost of the first group holding one, or
 // 0.

@@ -389,9 +389,7 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 			return prof.achieve[2*f+int(value[f>>6]>>(uint(f)&63)&1^1)]
 		}, countBound(1, per, prof.minCost), prof.costScale)
 	default:
-		lv.build(p.d.words, p.d.allFacts, func(f int) float64 {
-			return prof.achieve[2*f+int(start[f>>6]>>(uint(f)&63)&1)]
-		}, countBound(1, per, prof.minCost), prof.costScale)
+		lv.buildBackward(p.d.words, start, prof, countBound(1, per, prof.minCost), prof.costScale)
 	}
 	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
 }

@@ -1,6 +1,7 @@
 package goap
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -43,6 +44,10 @@ type Profile struct {
 	// cost of a capable action whose effects make it so, +Inf if none:
 	// the GoalCost heuristic's second bound.
 	achieve    []float64
+	// dearest is every literal, dearest achiever first (those with none,
+	// +Inf, leading; ties in literal order): backward GoalCost picks a
+	// start's wrong literals from it, in order, without sorting.
+	dearest []int32
 	allCapable bool // no action is masked out: searches skip the test
 	// costScale, when not 0, is the least power of two, 1 to maxCostScale,
 	// that makes every capable action's costs whole numbers of at most
@@ -176,6 +181,11 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	}
 	p.relaxed = newRelaxation(d, p)
 	p.achieve = cheapestAchievers(d, p)
+	p.dearest = make([]int32, len(p.achieve))
+	for l := range p.dearest {
+		p.dearest[l] = int32(l)
+	}
+	slices.SortStableFunc(p.dearest, func(a, b int32) int { return cmp.Compare(p.achieve[b], p.achieve[a]) })
 	return p, nil
 }
 
