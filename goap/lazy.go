@@ -408,3 +408,16 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	res.Status = NoPlan
 	return res, true
 }
+
+// reserve makes room for n keys, touching the memory, and empties the set.
+func (m *wordSet) reserve(n int) {
+	if m.slots != nil {
+		m.reset()
+	}
+	size, shift := tableSize(n)
+	if len(m.slots) < size {
+		m.slots, m.shift, m.used = make([]uint64, size), shift, nil
+		clear(m.slots)
+	}
+	m.used = reserveTouched(m.used, n)
+}

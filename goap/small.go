@@ -434,3 +434,16 @@ const (
 	denseHBits    = 14
 	denseNodeMask = 1<<denseNodeBits - 1
 )
+
+// reserve makes room for n keys, touching the memory, and empties the map.
+func (m *wordMap) reserve(n int) {
+	if m.slots != nil {
+		m.reset()
+	}
+	size, shift := tableSize(n)
+	if len(m.slots) < size {
+		m.slots, m.shift, m.used = make([]wordSlot, size), shift, nil
+		clear(m.slots)
+	}
+	m.used = reserveTouched(m.used, n)
+}

@@ -175,3 +175,23 @@ func (t *Table[V]) grow() {
 		t.slots[i] = s
 	}
 }
+
+// Reserve makes room for n keys of width words, so that interning them
+// grows nothing, and touches the memory so that the first search does not
+// pay for the operating system's page faults either. It empties the table.
+func (t *Table[V]) Reserve(width, n int) {
+	size := minSlots
+	for size < 2*n {
+		size *= 2
+	}
+	if len(t.slots) < size {
+		t.slots = make([]slot[V], size)
+		t.shift = 64 - uint(bits.TrailingZeros(uint(size)))
+		t.epoch = 0
+	}
+	if cap(t.keys) < n*width {
+		t.keys = make([]uint64, n*width)
+		clear(t.keys) // fault the pages in now
+	}
+	t.Reset(width)
+}

@@ -158,3 +158,17 @@ func (b *Buckets) Pop() (f int, node int32) {
 	b.n--
 	return f, node
 }
+
+// Reserve makes room for nodes 0 to n-1 and for as many groups, touching
+// the memory. It empties the list.
+func (b *Buckets) Reserve(n int) {
+	if len(b.next) < n {
+		b.next = make([]int32, n)
+		clear(b.next)
+	}
+	b.groups = reserved(b.groups, n)
+	if len(b.ring) == 0 {
+		b.resize(16)
+	}
+	b.Reset()
+}

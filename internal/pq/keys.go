@@ -67,3 +67,16 @@ func (q *Keys) Pop() uint64 {
 	items[i] = last
 	return top
 }
+
+// Reserve makes room for n keys, touching the memory.
+func (q *Keys) Reserve(n int) { q.items = reserved(q.items, n) }
+
+// reserved returns s emptied, with a capacity of at least n whose memory has
+// been written once, so that a first search does not pay for page faults.
+func reserved[E any](s []E, n int) []E {
+	if cap(s) < n {
+		s = make([]E, n)
+		clear(s)
+	}
+	return s[:0]
+}

@@ -83,3 +83,6 @@ func (q *Queue) Pop() Entry {
 	items[i] = last
 	return top
 }
+
+// Reserve makes room for n entries, touching the memory.
+func (q *Queue) Reserve(n int) { q.items = reserved(q.items, n) }

@@ -1,0 +1,50 @@
+package goap_test
+
+import (
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// TestReservedPlannerAllocatesLikeAWarmOne: after Reserve(n), a new
+// planner's first search of up to n successors allocates no more than the
+// same search on a warm planner (nothing, or the budget's error), on each
+// of the default options' search paths.
+func TestReservedPlannerAllocatesLikeAWarmOne(t *testing.T) {
+	cases := []struct {
+		name string
+		spec goap.Spec
+		goal string
+	}{
+		{"dense (the battle mage)", domains.BattleMage(), "Kill"},
+		{"one word, whole costs", toggles(40, 0, 1), "Never"},
+		{"one word, fractional costs", toggles(40, 0, 1.3), "Never"},
+		{"several words, whole costs", toggles(40, 30, 1), "Never"},
+		{"several words, fractional costs", toggles(40, 30, 1.3), "Never"},
+	}
+	for _, c := range cases {
+		d := mustDomain(t, c.spec)
+		opt := goap.Options{Budget: 3000}
+		start, goal := d.Initial(), d.Goal(c.goal)
+		warm := goap.NewPlanner(d)
+		buf := make([]goap.ActionID, 0, 64)
+		want, wantErr := warm.Plan(buf[:0], start, goal, opt)
+		warmAllocs := testing.AllocsPerRun(3, func() { warm.Plan(buf[:0], start, goal, opt) })
+
+		p := goap.NewPlanner(d)
+		p.Reserve(want.Generated)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		got, gotErr := p.Plan(buf[:0], start, goal, opt)
+		runtime.ReadMemStats(&after)
+		if fmt.Sprint(got, gotErr) != fmt.Sprint(want, wantErr) {
+			t.Errorf("%s: reserved planner %+v %v, warm one %+v %v", c.name, got, gotErr, want, wantErr)
+		}
+		if allocs := after.Mallocs - before.Mallocs; float64(allocs) > warmAllocs {
+			t.Errorf("%s: the reserved planner's first search (%d generated) allocated %d times, a warm one %v", c.name, want.Generated, allocs, warmAllocs)
+		}
+	}
+}
