@@ -26,7 +26,7 @@ func ExampleRun() {
 	// 4 fights per agent kind, seed 1; per fight unless noted
 	//
 	// agent  survived  killed  health  plans  replans  expanded/plan  steps/plan  interrupts  top-level  work/tick
-	// goap        4/4    11.5    73.7   36.8     35.8            6.6           -         0.0        0.0       0.14
+	// goap        4/4    11.5    73.7   36.8     35.8            4.8           -         0.0        0.0       0.10
 	// htn         4/4    11.5    80.2   97.5     63.2              -        12.1        25.0        4.8       0.65
 	//
 	// replans per fight, by reason:

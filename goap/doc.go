@@ -34,7 +34,9 @@
 // Plans are least-cost on every domain: every [Heuristic] is admissible.
 // Forward search is lesson 4's A*: the best cost per state, stale entries
 // skipped, the goal tested when a state is taken from the open list, ties
-// on f going to the least estimate h and then to the state generated first,
+// on f going to the least goal-count estimate (h itself under [GoalCount],
+// its count under [GoalCost], h under the others) and then to the state
+// generated first,
 // and actions whose effects change nothing skipped. Backward search regresses the goal through actions that
 // serve it, splitting rule costs into exclusive cases so that costs stay
 // exact; it refuses Go-function costs rather than guess.

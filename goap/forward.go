@@ -19,7 +19,8 @@ type successor struct {
 // forward is lesson 4's A* over whole states: the best g per state, stale
 // open-list entries skipped, the goal tested when a state is taken from the
 // open list, and ties on f going to the state with the least estimate h
-// (the one believed nearest the goal), then to the state generated first.
+// (the one believed nearest the goal; under GoalCost, its goal-count part),
+// then to the state generated first.
 //
 // An expansion runs in passes. The first finds the applicable actions, into
 // a bitmask, by the fail table's lookups or by testing every action with no
@@ -173,7 +174,8 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 			case GoalCount:
 				h = byUnmet[unmet(next, gm, gv)]
 			case GoalCost:
-				h = max(byUnmet[unmet(next, gm, gv)], p.levels.at(next, gm, gv))
+				ch := &p.chain
+				h = chainAt(ch, d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), next, byUnmet[unmet(next, gm, gv)])
 			default:
 				h = p.forwardEstimate(heur, prof, next, gm, gv, per, unit)
 				// A relaxation per successor, its passes unknown in
@@ -194,7 +196,11 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				p.nodes[idx].dead = true // the relaxation proves the goal unreachable from here
 				continue
 			}
-			p.open.Push(pq.Entry{F: g + h, H: h, Node: idx})
+			hc := h
+			if heur == GoalCost {
+				hc = byUnmet[unmet(next, gm, gv)]
+			}
+			p.open.Push(pq.Entry{F: g + h, H: hc, Node: idx})
 		}
 	}
 	p.sink = sink
@@ -221,7 +227,8 @@ func (p *Planner) forwardEstimate(heur Heuristic, prof *Profile, s, gm, gv []uin
 		p.relaxWork += prof.relaxed.fill(p.dist, s, len(p.d.facts))
 		return max(conditionMax(p.dist, gm, gv), countBound(unmet(s, gm, gv), per, unit))
 	case GoalCost:
-		return max(p.levels.at(s, gm, gv), countBound(unmet(s, gm, gv), per, unit))
+		ch := &p.chain
+		return chainAt(ch, p.d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), s, countBound(unmet(s, gm, gv), per, unit))
 	}
 	return countBound(unmet(s, gm, gv), per, unit)
 }

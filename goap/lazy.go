@@ -44,9 +44,8 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
 	open := &p.buckets
 	open.Reset()
-	lvMask, lvWhole := p.levels.mask, p.levels.whole // GoalCost's groups, one word each
 	res := Result{Plan: dst}
-	h0 := max(wholeWordEstimate(hOf, lvMask, lvWhole, (start^gv)&gm), 0) // a dead start is expanded, as forward does
+	h0 := max(p.wholeWordEstimate(hOf, start, gm, gv), 0) // a dead start is expanded, as forward does
 	open.Push(h0, h0, 0)
 	defer func() { p.lazy = nodes }()
 
@@ -58,7 +57,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 			continue // taken before, at no greater cost
 		}
 		un := (s ^ gv) & gm
-		g := f - max(wholeWordEstimate(hOf, lvMask, lvWhole, un), 0) // only the start can be dead
+		g := f - max(p.wholeWordEstimate(hOf, s, gm, gv), 0) // only the start can be dead
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, bits.OnesCount64(un), &m, false) {
 			return res, true
 		}
@@ -86,13 +85,13 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				}
 				ci := int(cost * scale)
 				res.Generated++
-				h := wholeWordEstimate(hOf, lvMask, lvWhole, (ns^gv)&gm)
+				h := p.wholeWordEstimate(hOf, ns, gm, gv)
 				if h < 0 {
 					continue // a dead end
 				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
-				open.Push(g+ci+h, h, idx)
+				open.Push(g+ci+h, hOf[bits.OnesCount64((ns^gv)&gm)], idx)
 			}
 		}
 	}
@@ -100,24 +99,20 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	return res, true
 }
 
-// wholeWordEstimate is wordEstimate in the delayed searches' whole units,
-// -1 for a dead end.
-func wholeWordEstimate(hOf *[65]int, lvMask []uint64, lvWhole []int, un uint64) int {
-	h := hOf[bits.OnesCount64(un)]
-	for g, m := range lvMask {
-		if un&m != 0 {
-			if c := lvWhole[g]; c >= 0 {
-				return max(h, c)
-			}
-			return -1
-		}
+// wholeEstimate is wholeWordEstimate for states of several words.
+func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
+	ch := &p.chain
+	h := chainAt(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, p.hOf[unmet(s, gm, gv)])
+	if h >= wholeInf {
+		return -1
 	}
 	return h
 }
 
-// wholeEstimate is wholeWordEstimate for states of several words, against
-// (mask, value): -1 for a dead end.
-func wholeEstimate(hOf []int, lv *achieverLevels, s, mask, value []uint64) int {
+// backwardEstimate is the estimate of partial state (mask, value) from
+// start, in scaled units: the goal count, raised by GoalCost's groups of
+// the literals start gets wrong; -1 for a dead end.
+func backwardEstimate(hOf []int, lv *achieverLevels, s, mask, value []uint64) int {
 	h := hOf[unmet(s, mask, value)]
 	if len(lv.whole) > 0 {
 		if c := lv.wholeAt(s, mask, value); c < 0 {
@@ -172,7 +167,6 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	m := p.meter(wideNodeBytes+32*W, 0, len(d.actions), len(d.actions)*W, W+1)
 	p.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
-	hOf := p.hOf
 	scale := prof.costScale
 	costs := prof.costs
 	masks := d.masks
@@ -184,9 +178,8 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	words := append(p.wideWords[:0], start...)
 	open := &p.buckets
 	open.Reset()
-	lv := &p.levels
 	res := Result{Plan: dst}
-	h0 := max(wholeEstimate(hOf, lv, start, gm, gv), 0) // a dead start is expanded, as forward does
+	h0 := max(p.wholeEstimate(start, gm, gv), 0) // a dead start is expanded, as forward does
 	open.Push(h0, h0, 0)
 	defer func() { p.wideNodes, p.wideWords = nodes, words }()
 
@@ -197,7 +190,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 			continue // taken before, at no greater cost
 		}
 		u := unmet(cur, gm, gv)
-		g := f - max(wholeEstimate(hOf, lv, cur, gm, gv), 0) // only the start can be dead
+		g := f - max(p.wholeEstimate(cur, gm, gv), 0) // only the start can be dead
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, false) {
 			return res, true
 		}
@@ -229,14 +222,14 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 					cost = c.at(cur) // bucketed costs: a rule list, not a Func
 				}
 				res.Generated++
-				h := wholeEstimate(hOf, lv, words[len(words)-W:], gm, gv)
+				h := p.wholeEstimate(words[len(words)-W:], gm, gv)
 				if h < 0 {
 					words = words[:len(words)-W]
 					continue // a dead end
 				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(cost*scale)+h, h, idx)
+				open.Push(g+int(cost*scale)+h, p.hOf[unmet(words[len(words)-W:], gm, gv)], idx)
 			}
 		}
 	}
@@ -352,7 +345,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	open.Reset()
 	lv := &p.levels
 	res := Result{Plan: dst}
-	h0 := wholeEstimate(hOf, lv, start, goal.cond.mask, goal.cond.value)
+	h0 := backwardEstimate(hOf, lv, start, goal.cond.mask, goal.cond.value)
 	if h0 < 0 {
 		res.Status = NoPlan // the goal needs a fact nothing sets: backward queues nothing
 		return res, true
@@ -368,7 +361,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		}
 		mask, value := cur[:W], cur[W:]
 		u := unmet(start, mask, value)
-		g := f - wholeEstimate(hOf, lv, start, mask, value)
+		g := f - backwardEstimate(hOf, lv, start, mask, value)
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, true) {
 			return res, true
 		}
@@ -394,7 +387,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 					continue
 				}
 				res.Generated++
-				h := wholeEstimate(hOf, lv, start, next[:W], next[W:])
+				h := backwardEstimate(hOf, lv, start, next[:W], next[W:])
 				if h < 0 {
 					words = words[:base]
 					continue // a dead end

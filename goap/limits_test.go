@@ -21,15 +21,18 @@ import (
 // toggles is a domain of n facts, each set and cleared by its own action at
 // the given cost, plus unused facts that only widen the state, and a goal,
 // Never, that no action reaches: every search of it runs until a limit. Its
-// one achiever needs a fact nothing sets, so that no estimate sees through
-// it at once (GoalCost drops the states of a goal fact nothing sets).
+// one achiever needs a fact whose achiever needs a fact nothing sets, a
+// chain longer than GoalCost looks down, so that no estimate but h_max sees
+// through it at once.
 func toggles(n, unused int, cost float64) goap.Spec {
 	s := goap.Spec{Name: "toggles"}
 	for i := 0; i < n+unused; i++ {
 		s.Facts = append(s.Facts, randdomain.FactName(i))
 	}
-	s.Facts = append(s.Facts, "never", "blocked")
-	s.Actions = append(s.Actions, goap.ActionSpec{Name: "finish", Preconditions: map[string]bool{"blocked": true}, Effects: map[string]bool{"never": true}, Cost: goap.Const(cost)})
+	s.Facts = append(s.Facts, "never", "blocked", "locked")
+	s.Actions = append(s.Actions,
+		goap.ActionSpec{Name: "finish", Preconditions: map[string]bool{"blocked": true}, Effects: map[string]bool{"never": true}, Cost: goap.Const(cost)},
+		goap.ActionSpec{Name: "unblock", Preconditions: map[string]bool{"locked": true}, Effects: map[string]bool{"blocked": true}, Cost: goap.Const(cost)})
 	for i := 0; i < n; i++ {
 		f := randdomain.FactName(i)
 		s.Actions = append(s.Actions,
@@ -115,11 +118,11 @@ func TestWorkLimit(t *testing.T) {
 		if !errors.As(err, &se) || se.Bound != goap.BoundWork || se.Limit != limit || !strings.Contains(err.Error(), "work limit of 1048576") {
 			t.Fatalf("%v: %+v, %v: want the work limit reached", search, res, err)
 		}
-		// Forward: 81 actions tested (the toggles and finish) and at most 40
-		// successors of 2 units per expansion, so no more than limit/81
-		// expansions and at least limit/161 - 1 (the last one's worst case
-		// must fit).
-		if search == goap.Forward && (res.Expanded > limit/81 || res.Expanded < limit/161-1) {
+		// Forward: 82 actions tested (the toggles, finish and unblock) and
+		// at most 40 successors of 2 units per expansion, so no more than
+		// limit/82 expansions and at least limit/162 - 1 (the last one's
+		// worst case must fit).
+		if search == goap.Forward && (res.Expanded > limit/82 || res.Expanded < limit/162-1) {
 			t.Errorf("forward: %d expanded under a work limit of %d", res.Expanded, limit)
 		}
 	}
@@ -265,7 +268,7 @@ func runAttack(name string) {
 	case "trace":
 		spec, opt.Trace = toggles(100, 0, 1), &goap.Trace{}
 	case "actions":
-		spec = goap.Spec{Name: "many", Facts: []string{"never", "blocked"}}
+		spec = goap.Spec{Name: "many", Facts: []string{"never", "blocked", "locked"}}
 		for i := 0; i < 32; i++ {
 			spec.Facts = append(spec.Facts, randdomain.FactName(i))
 		}
@@ -273,7 +276,9 @@ func runAttack(name string) {
 			spec.Actions = append(spec.Actions, goap.ActionSpec{Name: fmt.Sprintf("a%d", i),
 				Effects: map[string]bool{randdomain.FactName(i % 32): true, randdomain.FactName((i/32)%32 ^ 1): false}, Cost: goap.Const(float64(1 + i%3))})
 		}
-		spec.Actions = append(spec.Actions, goap.ActionSpec{Name: "finish", Preconditions: map[string]bool{"blocked": true}, Effects: map[string]bool{"never": true}, Cost: goap.Const(1)})
+		spec.Actions = append(spec.Actions,
+			goap.ActionSpec{Name: "finish", Preconditions: map[string]bool{"blocked": true}, Effects: map[string]bool{"never": true}, Cost: goap.Const(1)},
+			goap.ActionSpec{Name: "unblock", Preconditions: map[string]bool{"locked": true}, Effects: map[string]bool{"blocked": true}, Cost: goap.Const(1)})
 		spec.Goals = []goap.GoalSpec{{Name: "Never", Conditions: map[string]bool{"never": true}}}
 	default:
 		panic("unknown attack " + name)

@@ -199,6 +199,9 @@ type Planner struct {
 	hOf     []int
 	hOfWord [65]int
 	est     estimateKey
+	// estEpoch numbers the estimate tables made; forwardDense's kept
+	// estimates are valid in the current one.
+	estEpoch uint32
 	// forwardWord's dense state table and nodes.
 	dense      []denseSlot
 	denseEpoch uint32
@@ -223,7 +226,8 @@ type Planner struct {
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
-	levels       achieverLevels // GoalCost's second bound, for this search
+	chain        chainBound     // GoalCost's second bound, forward
+	levels       achieverLevels // and backward
 	lazyLimit    int            // maxLazyNodes, but for tests: see lazyEntries
 }
 
@@ -379,19 +383,23 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 		p.hOf = append(p.hOf, int(h*prof.costScale))
 	}
 	copy(p.hOfWord[:], p.hOf)
-	lv := &p.levels
+	p.chain.clear()
+	p.levels.clear()
 	switch {
 	case opt.Heuristic != GoalCost:
-		lv.build(p.d.words, nil, nil, 0, 0)
 	case forward:
-		value := goal.cond.value
-		lv.build(p.d.words, goal.cond.mask, func(f int) float64 {
-			return prof.achieve[2*f+int(value[f>>6]>>(uint(f)&63)&1^1)]
-		}, countBound(1, per, prof.minCost), prof.costScale)
+		p.chain.build(p.d, goal, prof)
 	default:
-		lv.buildBackward(p.d.words, start, prof, countBound(1, per, prof.minCost), prof.costScale)
+		p.levels.buildBackward(p.d.words, start, prof, countBound(1, per, prof.minCost), prof.costScale)
 	}
 	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
+	p.estEpoch++ // forwardDense's kept estimates are for the old key
+	if p.estEpoch == 0 {
+		for i := range p.denseWhole {
+			p.denseWhole[i].hEpoch = 0
+		}
+		p.estEpoch = 1
+	}
 }
 
 // estimateKey is what a search's estimate tables were made for.

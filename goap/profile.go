@@ -43,11 +43,15 @@ type Profile struct {
 	// achieve is, per literal (2f: fact f true, 2f+1: false), the least
 	// cost of a capable action whose effects make it so, +Inf if none:
 	// the GoalCost heuristic's second bound.
-	achieve    []float64
+	achieve []float64
 	// dearest is every literal, dearest achiever first (those with none,
 	// +Inf, leading; ties in literal order): backward GoalCost picks a
 	// start's wrong literals from it, in order, without sorting.
 	dearest []int32
+	// achievers[achieverOf[l]:achieverOf[l+1]] are literal l's capable
+	// achievers, cheapest (least cost) first: GoalCost's chains.
+	achievers  []ActionID
+	achieverOf []int32
 	allCapable bool // no action is masked out: searches skip the test
 	// costScale, when not 0, is the least power of two, 1 to maxCostScale,
 	// that makes every capable action's costs whole numbers of at most
@@ -181,6 +185,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	}
 	p.relaxed = newRelaxation(d, p)
 	p.achieve = cheapestAchievers(d, p)
+	p.achievers, p.achieverOf = achieversByLiteral(d, p)
 	p.dearest = make([]int32, len(p.achieve))
 	for l := range p.dearest {
 		p.dearest[l] = int32(l)

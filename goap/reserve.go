@@ -17,16 +17,19 @@ func (p *Planner) Reserve(n int) {
 	n = min(max(n, 0), DefaultMaxBytes/lazyNodeBytes) + 1 // and the start's node
 	W := d.words
 	whole := d.base.costScale > 0
-	// The estimate tables, a goal's groups of facts (up to 64 costs), and
-	// an expansion's successors.
+	// The estimate tables: the goal count's, GoalCost's chains for each of
+	// the domain's goals (made once, so that they grow to the largest),
+	// backward's groups (up to 64 costs), and an expansion's successors.
 	p.byUnmet = reserveTouched(p.byUnmet, len(d.facts)+1)
 	p.hOf = reserveTouched(p.hOf, len(d.facts)+1)
+	for _, g := range d.goals {
+		p.chain.build(d, g, d.base)
+	}
 	groups := min(len(d.facts), 64) + 1
 	p.levels.mask = reserveTouched(p.levels.mask, groups*W)
 	p.levels.cost = reserveTouched(p.levels.cost, groups)
 	p.levels.whole = reserveTouched(p.levels.whole, groups)
-	p.levels.order = reserveTouched(p.levels.order, min(len(d.facts), 1<<16))
-	p.est = estimateKey{} // the tables are empty now
+	p.est = estimateKey{} // the tables are not made for any search now
 	p.succ = reserveTouched(p.succ, len(d.actions))
 	p.succWords = reserveTouched(p.succWords, len(d.actions)*W)
 	switch {

@@ -35,7 +35,7 @@ type smallNode struct {
 // compares the key in the slot itself. A node is stale when a cheaper path
 // to its state is known, which is checked when it is taken from the open
 // list, as lesson 4 does. It makes the same nodes in the same order as
-// forward (successors in action order, ties on f to the lesser h, then to
+// forward (successors in action order, ties on f to the lesser h or count, then to
 // the older node), so
 // results are identical; a test checks that they are, on random domains.
 func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Profile) Result {
@@ -75,9 +75,8 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	// then gives the heap's exact order at a fraction of its cost.
 	scale := prof.costScale
 	buckets := scale > 0
-	lvMask, lvCost := p.levels.mask, p.levels.cost // GoalCost's groups, one word each
 	res := Result{Plan: dst}
-	f0 := wordEstimate(byUnmet, lvMask, lvCost, (start^gv)&gm)
+	f0 := p.wordEstimate(byUnmet, start, gm, gv)
 	if math.IsInf(f0, 1) {
 		f0 = 0 // a dead end, expanded as forward expands it: it makes only dead ends
 	}
@@ -154,7 +153,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 					}
 					slot.g = g
 				}
-				h := wordEstimate(byUnmet, lvMask, lvCost, (ns^gv)&gm)
+				h := p.wordEstimate(byUnmet, ns, gm, gv)
 				if math.IsInf(h, 1) {
 					continue // a dead end
 				}
@@ -162,25 +161,30 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				nodes = append(nodes, smallNode{g: g, state: ns, parent: e.Node, action: ActionID(ai)})
 				f := g + h
 				if buckets {
-					p.buckets.Push(int(f*scale), int(h*scale), idx)
+					p.buckets.Push(int(f*scale), int(byUnmet[bits.OnesCount64((ns^gv)&gm)]*scale), idx)
 				} else {
-					p.open.Push(pq.Entry{F: f, H: h, Node: idx})
+					p.open.Push(pq.Entry{F: f, H: byUnmet[bits.OnesCount64((ns^gv)&gm)], Node: idx})
 				}
 			}
 		}
 	}
 }
 
-// wordEstimate is the goal-count or GoalCost estimate of a one-word state
-// whose wrong goal facts are un: the count's bound, raised to the cost of
-// the first of GoalCost's groups that holds a wrong fact (none for the
-// other heuristics).
-func wordEstimate(byUnmet []float64, lvMask []uint64, lvCost []float64, un uint64) float64 {
-	h := byUnmet[bits.OnesCount64(un)]
-	for g, m := range lvMask {
-		if un&m != 0 {
-			return max(h, lvCost[g])
-		}
+// wordEstimate is the estimate of one-word state s against the goal
+// (gm, gv): the goal count, raised by GoalCost's chains (empty for the
+// other heuristics); +Inf for a dead end.
+func (p *Planner) wordEstimate(byUnmet []float64, s, gm, gv uint64) float64 {
+	ch := &p.chain
+	return chainAtWord(ch, p.d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), s, byUnmet[bits.OnesCount64((s^gv)&gm)])
+}
+
+// wholeWordEstimate is wordEstimate in the profile's scaled units, -1 for a
+// dead end.
+func (p *Planner) wholeWordEstimate(hOf *[65]int, s, gm, gv uint64) int {
+	ch := &p.chain
+	h := chainAtWord(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, hOf[bits.OnesCount64((s^gv)&gm)])
+	if h >= wholeInf {
+		return -1
 	}
 	return h
 }
@@ -304,11 +308,14 @@ func (m *wordMap) grow() {
 	}
 }
 
-// wholeSlot is forwardDense's cheapest known cost of one state, in the
-// profile's scaled units, valid in its epoch.
+// wholeSlot is what forwardDense knows of one state: its cheapest known
+// cost in the profile's scaled units, valid in the search's epoch, and its
+// estimate, valid while the goal, profile and heuristic stay those it was
+// made for (the planner's estimate epoch): an agent replanning a goal in a
+// domain this small soon finds every estimate it needs already made.
 type wholeSlot struct {
-	g     int32
-	epoch uint32
+	g, h          int32
+	epoch, hEpoch uint32
 }
 
 // denseNode is a forwardDense search node.
@@ -350,10 +357,10 @@ func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *P
 	}
 	ep := p.wholeEpoch
 	dense := p.denseWhole[:1<<len(d.facts)]
-	dense[start] = wholeSlot{g: 0, epoch: ep}
+	dense[start].g, dense[start].epoch = 0, ep
+	hep := p.estEpoch
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	hOf := &p.hOfWord
-	lvMask, lvWhole := p.levels.mask, p.levels.whole
 	scale := prof.costScale
 	costs, whole := prof.costs, prof.wholeCost
 	capable, allCapable := prof.capable, prof.allCapable
@@ -363,7 +370,7 @@ func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *P
 	nodes := append(p.denseNodes[:0], denseNode{state: uint32(start), parent: -1, action: NoAction})
 	open := &p.keys
 	open.Reset()
-	h0 := max(wholeWordEstimate(hOf, lvMask, lvWhole, (start^gv)&gm), 0) // a dead start is expanded, as forward does
+	h0 := max(p.wholeWordEstimate(hOf, start, gm, gv), 0) // a dead start is expanded, as forward does
 	open.Push(denseKey(h0, h0, 0))
 	res := Result{Plan: dst}
 	defer func() { p.denseNodes = nodes }()
@@ -409,14 +416,17 @@ func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *P
 				if slot.epoch == ep && slot.g <= g {
 					continue
 				}
-				*slot = wholeSlot{g: g, epoch: ep}
-				h := wholeWordEstimate(hOf, lvMask, lvWhole, (ns^gv)&gm)
+				slot.g, slot.epoch = g, ep
+				if slot.hEpoch != hep {
+					slot.h, slot.hEpoch = int32(p.wholeWordEstimate(hOf, ns, gm, gv)), hep
+				}
+				h := int(slot.h)
 				if h < 0 {
 					continue // a dead end
 				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, denseNode{g: g, state: uint32(ns), parent: ni, action: ActionID(ai)})
-				open.Push(denseKey(int(g)+h, h, idx))
+				open.Push(denseKey(int(g)+h, hOf[bits.OnesCount64((ns^gv)&gm)], idx))
 			}
 		}
 	}

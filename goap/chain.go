@@ -1,0 +1,202 @@
+package goap
+
+import (
+	"cmp"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// chainBound is GoalCost's second bound for one forward search. A goal fact
+// wrong in state s needs one of its achievers, and an achiever whose own
+// preconditions are wrong in s needs those set right first, each by one of
+// its achievers. So the cost to go is at least, for every wrong goal fact
+// g,
+//
+//	v(g) = min over achievers a of g: cost(a) + max over the wrong preconditions p of a: ach(p)
+//
+// where cost(a) is a's least cost and ach(p) the least cost of an achiever
+// of p: Bonet and Geffner's h_max unrolled two levels, from below. It is
+// consistent: along an action b, ach(p) of a precondition b sets right is
+// at most cost(b), so no v(g) drops by more than b's cost, and if b sets g
+// right it is an achiever whose preconditions hold, v(g) <= cost(b). A goal
+// fact with no achiever, or whose every achiever needs a fact nothing sets,
+// makes s a dead end.
+//
+// The goal facts are kept dearest bound first, with the most each can
+// give; an estimate stops at the first that cannot raise it. Each goal
+// fact's achievers are kept cheapest first, and each achiever's
+// preconditions in groups of equal ach, dearest first, as masks: a wrong
+// precondition costs one mask test per group.
+type chainBound struct {
+	w     int
+	goals []chainGoal
+	achs  []chainAchiever
+	masks []uint64 // a group's preconditions, w words each
+	// Costs as floats and, when whole once scaled, in the scaled units:
+	// each goal fact's most, each achiever's cost, each group's ach. The
+	// searches read them by the type they count in.
+	ub, achCost, grpCost []float64
+	ubW, achW, grpW      []int
+	lits                 []int32 // scratch
+}
+
+type chainGoal struct {
+	word   int32
+	bit    uint64
+	want   uint64 // bit if the goal wants the fact true, else 0
+	a0, a1 int32  // its achievers
+	ub     float64
+	ubW    int
+}
+
+type chainAchiever struct {
+	pre    int32 // its preMask in the domain's masks; preValue follows w words on
+	g0, g1 int32 // its groups of preconditions
+}
+
+// wholeInf stands for +Inf in the scaled units: no search's estimate
+// reaches it (costs are at most 2^10 scaled, sums of fewer than 2^31).
+const wholeInf = 1 << 50
+
+// build makes the bound for goal under prof, in prof's whole units too.
+// Warm, it allocates nothing.
+func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
+	w := d.words
+	b.w = w
+	b.goals, b.achs, b.masks = b.goals[:0], b.achs[:0], b.masks[:0]
+	b.ub, b.achCost, b.grpCost = b.ub[:0], b.achCost[:0], b.grpCost[:0]
+	b.ubW, b.achW, b.grpW = b.ubW[:0], b.achW[:0], b.grpW[:0]
+	scale := prof.costScale
+	whole := func(c float64) int {
+		if math.IsInf(c, 1) {
+			return wholeInf
+		}
+		return int(c * scale)
+	}
+	for k, m := range goal.cond.mask {
+		for m != 0 {
+			bit := m & -m
+			m &= m - 1
+			f := k*64 + bits.TrailingZeros64(bit)
+			want := goal.cond.value[k] & bit
+			lit := 2 * f
+			if want == 0 {
+				lit++
+			}
+			g := chainGoal{word: int32(k), bit: bit, want: want, a0: int32(len(b.achs)), ub: math.Inf(1)}
+			for _, a := range prof.achievers[prof.achieverOf[lit]:prof.achieverOf[lit+1]] {
+				act := &d.actions[a]
+				ac := chainAchiever{pre: int32(int(a) * 4 * w), g0: int32(len(b.grpCost))}
+				b.lits = appendLiterals(b.lits[:0], act.preMask, act.preValue)
+				slices.SortStableFunc(b.lits, func(x, y int32) int { return cmp.Compare(prof.achieve[y], prof.achieve[x]) })
+				for i, l := range b.lits {
+					c := prof.achieve[l]
+					if i == 0 || c != prof.achieve[b.lits[i-1]] {
+						b.grpCost = append(b.grpCost, c)
+						b.grpW = append(b.grpW, whole(c))
+						for range w {
+							b.masks = append(b.masks, 0)
+						}
+					}
+					gi := len(b.grpCost) - 1
+					b.masks[gi*w+int(l>>7)] |= 1 << (uint(l>>1) & 63)
+				}
+				ac.g1 = int32(len(b.grpCost))
+				cost := prof.costs[a].min
+				most := cost
+				if ac.g1 > ac.g0 {
+					most += b.grpCost[ac.g0]
+				}
+				g.ub = min(g.ub, most)
+				b.achs = append(b.achs, ac)
+				b.achCost = append(b.achCost, cost)
+				b.achW = append(b.achW, whole(cost))
+			}
+			g.a1 = int32(len(b.achs))
+			g.ubW = whole(g.ub)
+			b.goals = append(b.goals, g)
+		}
+	}
+	// Dearest bound first: an estimate stops at the first goal fact that
+	// cannot raise it.
+	slices.SortStableFunc(b.goals, func(x, y chainGoal) int { return cmp.Compare(y.ub, x.ub) })
+	for _, g := range b.goals {
+		b.ub = append(b.ub, g.ub)
+		b.ubW = append(b.ubW, g.ubW)
+	}
+}
+
+// clear empties the bound: the estimate is then the count's.
+func (b *chainBound) clear() { b.goals = b.goals[:0] }
+
+// chainAt is the bound in state s (w words), raised from h, the goal
+// count's estimate: at least inf for a dead end. The costs are b's floats
+// or its whole numbers, whichever the search counts in.
+func chainAt[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCost []C, inf C, s []uint64, h C) C {
+	w := b.w
+	for i := range b.goals {
+		if ub[i] <= h {
+			break // no later goal fact can raise it either
+		}
+		g := &b.goals[i]
+		if s[g.word]&g.bit == g.want {
+			continue
+		}
+		best := inf
+		for a := g.a0; a < g.a1; a++ {
+			c := achCost[a]
+			if c >= best {
+				break // achievers are cheapest first
+			}
+			ac := &b.achs[a]
+			pre := masks[ac.pre : int(ac.pre)+2*w] // preMask, then preValue
+			v := C(0)
+		groups:
+			for gi := ac.g0; gi < ac.g1; gi++ {
+				gm := b.masks[int(gi)*w : int(gi+1)*w]
+				for k, m := range gm {
+					if (s[k]^pre[w+k])&pre[k]&m != 0 {
+						v = grpCost[gi]
+						break groups
+					}
+				}
+			}
+			best = min(best, c+v)
+		}
+		h = max(h, best)
+	}
+	return h
+}
+
+// chainAtWord is chainAt for one-word states.
+func chainAtWord[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCost []C, inf C, s uint64, h C) C {
+	for i := range b.goals {
+		if ub[i] <= h {
+			break
+		}
+		g := &b.goals[i]
+		if s&g.bit == g.want {
+			continue
+		}
+		best := inf
+		for a := g.a0; a < g.a1; a++ {
+			c := achCost[a]
+			if c >= best {
+				break
+			}
+			ac := &b.achs[a]
+			wrong := (s ^ masks[ac.pre+1]) & masks[ac.pre]
+			v := C(0)
+			for gi := ac.g0; gi < ac.g1; gi++ {
+				if wrong&b.masks[gi] != 0 {
+					v = grpCost[gi]
+					break
+				}
+			}
+			best = min(best, c+v)
+		}
+		h = max(h, best)
+	}
+	return h
+}
