@@ -36,6 +36,33 @@ func BenchmarkBattleMageKill(b *testing.B) {
 	benchPlan(b, d, d.Initial(), d.Goal("Kill"), goap.Options{})
 }
 
+// BenchmarkBattleMageKillFreshEstimates plans Kill as BattleMageKill does,
+// but alternating between two goals with Kill's conditions, so that no
+// search finds the estimates of the one before it kept (forwardDense keeps
+// them while the goal stays the same): the cost of a first plan for a goal.
+func BenchmarkBattleMageKillFreshEstimates(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	var goals [2]*goap.Goal
+	for i := range goals {
+		g, err := d.NewGoal("Kill", map[string]bool{"enemy_dead": true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		goals[i] = g
+	}
+	p := goap.NewPlanner(d)
+	start := d.Initial()
+	plan := make([]goap.ActionID, 0, 64)
+	b.ReportAllocs()
+	i, expanded := 0, 0
+	for b.Loop() {
+		res, _ := p.Plan(plan[:0], start, goals[i&1], goap.Options{})
+		expanded += res.Expanded
+		i++
+	}
+	b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
+}
+
 func BenchmarkBattleMageKillCrystalsOff(b *testing.B) {
 	d := mustDomain(b, domains.BattleMage())
 	benchPlan(b, d, fixture.StateWith(b, d, "!spare_crystals"), d.Goal("Kill"), goap.Options{})

@@ -59,7 +59,7 @@ func FuzzPlan(f *testing.F) {
 			opt.Trace = &goap.Trace{}
 		}
 		misuse := len(words) != (d.NumFacts()+63)/64 ||
-			search > 1 || heuristic > 2 || budget < 0 || maxDepth < 0 || maxBytes < 0 || maxWork < 0
+			search > 1 || heuristic > 3 || budget < 0 || maxDepth < 0 || maxBytes < 0 || maxWork < 0
 		if !misuse {
 			for i := d.NumFacts(); i < 64*len(words); i++ {
 				if words[i/64]>>(i%64)&1 == 1 {
