@@ -71,6 +71,7 @@ func TestAnswersEqualTheCommand(t *testing.T) {
 		{"/api/v1/plan", `{"domain": "soldier.yaml", "goal": "KillPlayer", "search": "backward", "heuristic": "hmax"}`, []string{"plan", "soldier", "--goal", "KillPlayer", "--search", "backward", "--heuristic", "hmax", "--json"}},
 		{"/api/v1/plan", `{"domain": "soldier", "goal": "KillPlayer", "unset": ["axe_nearby", "gun_nearby"]}`, []string{"plan", "soldier", "--goal", "KillPlayer", "--unset", "axe_nearby,gun_nearby", "--json"}},
 		{"/api/v1/plan", `{"goal": "Kill", "budget": 3}`, []string{"plan", "--goal", "Kill", "--budget", "3", "--json"}},
+		{"/api/v1/plan", `{"goal": "Kill", "heuristic": "goal-cost"}`, []string{"plan", "--goal", "Kill", "--heuristic", "goal-cost", "--json"}},
 		{"/api/v1/plan", `{"source": ` + string(pasted) + `, "goal": "KillPlayer"}`, []string{"plan", file, "--goal", "KillPlayer", "--json"}},
 		{"/api/v1/htn", `{}`, []string{"htn", "--json"}},
 		{"/api/v1/htn", `{"unset": ["spare_crystals"]}`, []string{"htn", "--unset", "spare_crystals", "--json"}},
