@@ -407,10 +407,5 @@ func (m *wordSet) reserve(n int) {
 	if m.slots != nil {
 		m.reset()
 	}
-	size, shift := tableSize(n)
-	if len(m.slots) < size {
-		m.slots, m.shift, m.used = make([]uint64, size), shift, nil
-		clear(m.slots)
-	}
-	m.used = reserveTouched(m.used, n)
+	m.slots, m.shift, m.used = reserveTable(m.slots, m.shift, m.used, n)
 }

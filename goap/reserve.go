@@ -75,6 +75,17 @@ func reserveTouched[E any](s []E, n int) []E {
 	return s[:0]
 }
 
+// reserveTable returns a linear-probing table's slots and shift, replaced
+// by a touched table for n keys if they are smaller, and its list of used
+// slots with room for n.
+func reserveTable[S any](slots []S, shift uint, used []uint32, n int) ([]S, uint, []uint32) {
+	if size, sh := tableSize(n); len(slots) < size {
+		slots, shift, used = make([]S, size), sh, nil
+		clear(slots)
+	}
+	return slots, shift, reserveTouched(used, n)
+}
+
 // tableSize returns the slots of a linear-probing table that holds n keys
 // at a load of at most a half (at least 1024), and the shift that takes a
 // hash's top bits to index it.
