@@ -14,6 +14,16 @@ import (
 
 // crowd makes n agents in n toy worlds, all planning through q.
 func crowd(t testing.TB, n int, q *agent.Queue, rec *agent.Recorder) ([]*agent.Agent, []*toy) {
+	var onEvent func(int) func(agent.Event)
+	if rec != nil {
+		onEvent = func(int) func(agent.Event) { return rec.Record }
+	}
+	return crowdWith(t, n, q, onEvent)
+}
+
+// crowdWith is crowd with agent i's event callback onEvent(i), if
+// onEvent is not nil.
+func crowdWith(t testing.TB, n int, q *agent.Queue, onEvent func(i int) func(agent.Event)) ([]*agent.Agent, []*toy) {
 	var agents []*agent.Agent
 	var worlds []*toy
 	d, err := goap.NewDomain(domains.BattleMage())
@@ -25,9 +35,9 @@ func crowd(t testing.TB, n int, q *agent.Queue, rec *agent.Recorder) ([]*agent.A
 		if i%3 == 0 {
 			w.set("spare_crystals", false)
 		}
-		cfg := goapConfig(w, d, rec)
-		if rec == nil {
-			cfg.OnEvent = nil
+		cfg := goapConfig(w, d, nil)
+		if onEvent != nil {
+			cfg.OnEvent = onEvent(i)
 		}
 		cfg.Name = "mage" + string(rune('A'+i%26)) + string(rune('a'+i/26))
 		cfg.Queue = q
@@ -99,6 +109,46 @@ func TestQueueIsDeterministic(t *testing.T) {
 		if log() != first {
 			t.Fatalf("run %d differs", i)
 		}
+	}
+}
+
+// TestQueueDeliversInOrder: a frame delivers quiet agents' results while
+// its workers still search, and the rest after; either way in submission
+// order, so that an event callback sees every agent before its own with a
+// plan and every one after it still waiting. Run it with -race: the early
+// deliveries run beside the searches.
+func TestQueueDeliversInOrder(t *testing.T) {
+	const n = 600
+	q := agent.NewQueue(2, n)
+	var agents []*agent.Agent
+	calls := 0
+	agents, _ = crowdWith(t, n, q, func(i int) func(agent.Event) {
+		if i < n/2 || i%7 != 0 {
+			return nil // quiet: the first half all, then most
+		}
+		return func(e agent.Event) {
+			if e.Kind != agent.PlanMade {
+				return
+			}
+			calls++
+			for j, a := range agents {
+				if waiting := a.Plan() == nil; j != i && waiting != (j > i) {
+					t.Fatalf("agent %d's callback: agent %d waiting %v", i, j, waiting)
+				}
+			}
+		}
+	})
+	for range 4 {
+		for _, a := range agents {
+			a.RequestReplan()
+			a.Tick()
+		}
+		if got := q.Frame(); got != n {
+			t.Fatalf("a frame resolved %d, want %d", got, n)
+		}
+	}
+	if want := 4 * len(agents[n/2:]) / 7; calls < want {
+		t.Errorf("%d callbacks, want %d at least", calls, want)
 	}
 }
 
