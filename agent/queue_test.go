@@ -449,3 +449,54 @@ func TestFrameFromACallbackPanics(t *testing.T) {
 	q.Frame()
 	t.Error("no panic")
 }
+
+// TestReservedAgentPlansWarm: an agent whose own planner is reserved
+// makes its first inline plan without allocating, like a warm one. The
+// agents' buffers are grown through a queue first, which they then leave.
+func TestReservedAgentPlansWarm(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Behaviours = map[string]agent.Behaviour{}
+	for id := range d.NumActions() {
+		cfg.Behaviours[d.ActionName(goap.ActionID(id))] = agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { return agent.Running }}
+	}
+	// firstPlan counts the allocations of a warm agent's first inline
+	// plan, its planner reserved or not.
+	firstPlan := func(reserve bool) uint64 {
+		q := agent.NewQueue(1, 1)
+		cfg.Queue = q
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			a.RequestReplan()
+			a.Tick()
+			q.Frame()
+		}
+		q.Remove(a)
+		if reserve {
+			a.Reserve(64)
+		}
+		a.RequestReplan()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		a.Tick()
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	// Mallocs counts the whole program's allocations, the runtime's and
+	// the testing package's included: the least of a few tries is the
+	// plan's.
+	reserved, cold := ^uint64(0), ^uint64(0)
+	for range 3 {
+		reserved, cold = min(reserved, firstPlan(true)), min(cold, firstPlan(false))
+	}
+	if reserved != 0 {
+		t.Errorf("a reserved agent's first inline plan allocates %d times", reserved)
+	}
+	if cold == 0 {
+		t.Error("an agent's first inline plan allocates nothing without Reserve: the test measures nothing")
+	}
+}
