@@ -86,7 +86,10 @@ type paddedInt struct {
 const cacheLine = 64
 
 // NewQueue returns a queue with the given number of workers that resolves
-// at most perFrame requests per Frame.
+// at most perFrame requests per Frame. The goroutine that calls Frame is
+// one of the workers; the others are goroutines that the queue starts in
+// the first frame that needs them (or in Reserve) and that wait for
+// frames until the queue is collected.
 func NewQueue(workers, perFrame int) *Queue {
 	workers = max(workers, 1)
 	q := &Queue{workers: workers, perFrame: max(perFrame, 1), crew: &crew{}}
