@@ -511,3 +511,28 @@ func TestReservedAgentPlansWarm(t *testing.T) {
 		t.Error("an agent's first inline plan allocates nothing without Reserve: the test measures nothing")
 	}
 }
+
+// TestSetProfileWhileWaiting: a profile set while the agent's request
+// waits applies to that request (the workers read the search's options
+// from the agent when they resolve it).
+func TestSetProfileWhileWaiting(t *testing.T) {
+	q := agent.NewQueue(2, 4)
+	agents, worlds := crowd(t, 2, q, nil)
+	d := worlds[0].d
+	noCover, err := d.NewProfile(goap.ProfileSpec{Incapable: []string{"TakeCover"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cover, _ := d.ActionByName("TakeCover")
+	for _, a := range agents {
+		a.Tick()
+	}
+	agents[1].SetProfile(noCover)
+	q.Frame()
+	if !slices.Contains(agents[0].Plan(), cover) {
+		t.Fatalf("the default plan %v does not take cover: the test measures nothing", agents[0].Plan())
+	}
+	if p := agents[1].Plan(); p == nil || slices.Contains(p, cover) {
+		t.Errorf("a profile set while the request waited was not used: plan %v", p)
+	}
+}
