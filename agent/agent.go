@@ -244,6 +244,25 @@ type Agent struct {
 	planStore  []goap.ActionID
 
 	stats Stats
+	// replans counts replans by reason, in the order of replanReasons,
+	// until Stats folds them into Stats.ReplanReasons: the map is a few
+	// cache lines of its own per agent, and a frame that delivers 20 000
+	// replans paid milliseconds for touching them.
+	replans [len(replanReasons)]int
+}
+
+// replanReasons are the reasons an Agent counts without its map.
+var replanReasons = [...]string{ReasonStart, ReasonGoalChanged, ReasonPlanDone, ReasonPrecondition, ReasonActionFailed, ReasonNoEffect, ReasonTimeout, ReasonNoPlan, ReasonStepEnded, ReasonProactive, ReasonRequested, ReasonInterruption, ReasonFactsChanged}
+
+// countReplan counts a replan for reason.
+func (a *Agent) countReplan(reason string) {
+	for i := range replanReasons {
+		if replanReasons[i] == reason {
+			a.replans[i]++
+			return
+		}
+	}
+	a.stats.ReplanReasons[reason]++
 }
 
 // DefaultName is the name of an agent whose Config has none, in its events.
@@ -415,7 +434,25 @@ func (a *Agent) Goal() *goap.Goal {
 func (a *Agent) MTR() htn.MTR { return a.mtr }
 
 // Stats returns what the agent has done so far.
-func (a *Agent) Stats() Stats { return a.stats }
+func (a *Agent) Stats() Stats {
+	for i, n := range a.replans {
+		if n != 0 {
+			a.stats.ReplanReasons[replanReasons[i]] += n
+			a.replans[i] = 0
+		}
+	}
+	return a.stats
+}
+
+// Reserve readies the agent's own planner, which plans when it has no
+// queue, for searches that generate up to successors states (see
+// Queue.Reserve): its first plan then runs as fast as a warm one.
+func (a *Agent) Reserve(successors int) {
+	if a.own == nil {
+		a.own = &planners{}
+	}
+	a.own.goapFor(a.cfg.Domain).Reserve(successors)
+}
 
 // RequestReplan asks for a new plan on the next tick (the Manual policy's
 // trigger; it works under every policy).

@@ -52,14 +52,21 @@ type result struct {
 // planners is what resolves requests: an agent's own, or a worker's.
 type planners struct {
 	goap map[*goap.Domain]*goap.Planner
-	htn  map[*htn.Domain]*htn.Planner
-	res  htn.Result
+	// lastDomain and lastGoap are the goap planner used last: a worker
+	// serves one domain's agents in a row, mostly, and skips the map.
+	lastDomain *goap.Domain
+	lastGoap   *goap.Planner
+	htn        map[*htn.Domain]*htn.Planner
+	res        htn.Result
 	// resolvers serve resolver agents (resolver_agent.go).
 	resolvers map[*resolver.Domain]*resolver.Resolver
 }
 
 func (p *planners) goapFor(d *goap.Domain) *goap.Planner {
-	return cached(&p.goap, d, goap.NewPlanner)
+	if d != p.lastDomain || p.lastGoap == nil {
+		p.lastDomain, p.lastGoap = d, cached(&p.goap, d, goap.NewPlanner)
+	}
+	return p.lastGoap
 }
 
 func (p *planners) htnFor(d *htn.Domain) *htn.Planner {
@@ -107,21 +114,22 @@ func (a *Agent) request(r request) {
 	if a.own == nil {
 		a.own = &planners{}
 	}
+	var res result
 	if a.cfg.TimePlanning {
 		start := time.Now()
-		res := resolve(a.own, r)
+		resolve(a.own, &r, &res)
 		a.stats.PlanningTime += time.Since(start)
-		a.apply(r, res)
-		return
+	} else {
+		resolve(a.own, &r, &res)
 	}
-	a.apply(r, resolve(a.own, r))
+	a.apply(&r, &res)
 }
 
-// resolve runs a request's search. It reads only the request and the
-// agent's immutable configuration, so it may run on any goroutine.
-func resolve(p *planners, r request) result {
+// resolve runs a request's search into out, which is zero. It reads only
+// the request and the agent's immutable configuration, so it may run on
+// any goroutine.
+func resolve(p *planners, r *request, out *result) {
 	cfg := &r.agent.cfg
-	var out result
 	// An HTN agent decomposes; a tree agent only for its PlanHTN leaves
 	// (its Plan leaves' requests are GOAP's).
 	if cfg.HTN != nil && (cfg.Tree == nil || r.byTask) {
@@ -141,7 +149,7 @@ func resolve(p *planners, r request) result {
 			out.mtr = append(r.mtr, p.res.MTR...)
 			out.replace = r.kind == interruptRequest && out.mtr.Less(r.running)
 		}
-		return out
+		return
 	}
 	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork})
 	out.found = res.Status == goap.Found
@@ -151,11 +159,10 @@ func resolve(p *planners, r request) result {
 	if out.found {
 		out.plan = res.Plan
 	}
-	return out
 }
 
 // apply takes a resolved request's result on the agent's goroutine.
-func (a *Agent) apply(r request, res result) {
+func (a *Agent) apply(r *request, res *result) {
 	a.pending = false
 	a.resultPlan, a.resultMTR = res.plan, res.mtr // keep the grown buffers
 	a.stats.Plans++
@@ -170,7 +177,7 @@ func (a *Agent) apply(r request, res result) {
 		top := len(a.mtr) == 0 || len(res.mtr) == 0 || a.mtr[0] != res.mtr[0]
 		a.stats.Interruptions++
 		a.stats.Replans++
-		a.stats.ReplanReasons[ReasonInterruption]++
+		a.countReplan(ReasonInterruption)
 		if top {
 			a.stats.TopLevelChanges++
 		}
@@ -180,8 +187,10 @@ func (a *Agent) apply(r request, res result) {
 	}
 	if a.planned {
 		a.stats.Replans++
-		a.stats.ReplanReasons[r.reason]++
-		a.emit(Event{Kind: Replanned, Reason: r.reason})
+		a.countReplan(r.reason)
+		if a.cfg.OnEvent != nil { // a crowd nobody observes builds no events
+			a.emit(Event{Kind: Replanned, Reason: r.reason})
+		}
 	}
 	if !res.found {
 		a.stats.NoPlan++
@@ -207,6 +216,8 @@ func (a *Agent) apply(r request, res result) {
 		}
 		return
 	}
-	a.emit(Event{Kind: PlanMade, Plan: a.actionNames(res.plan), Cost: res.cost, Expanded: res.expanded, Steps: res.steps, MTR: res.mtr})
+	if a.cfg.OnEvent != nil {
+		a.emit(Event{Kind: PlanMade, Plan: a.actionNames(res.plan), Cost: res.cost, Expanded: res.expanded, Steps: res.steps, MTR: res.mtr})
+	}
 	a.adopt(res.plan, res.mtr)
 }

@@ -1,8 +1,11 @@
 package agent
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
+
+	"github.com/ploy-ai/ploy/goap"
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
@@ -40,10 +43,7 @@ type Queue struct {
 	first uint64 // ticket of the request at head
 	next  uint64 // ticket of the next request submitted
 
-	batch    []request // the frame's requests, contiguous for the workers
-	results  []result
-	planners []*planners
-	wg       sync.WaitGroup
+	*crew // the frame's batch and results, shared with the workers
 
 	busy       atomic.Bool // set while a call is in the queue, to catch overlaps
 	delivering bool        // Frame is handing results to the agents
@@ -53,15 +53,78 @@ type Queue struct {
 	slotsVisited int
 }
 
+// crew is what a frame shares with the helper goroutines (workers 1 on;
+// the goroutine that calls Frame is worker 0). It holds no pointer to the
+// Queue, and between frames none to an agent, so that an abandoned queue
+// is collected; its cleanup then lets the helpers go.
+type crew struct {
+	batch    []request // the frame's requests, contiguous for the workers
+	results  []result
+	planners []*workerPlanners
+	chunk    int           // requests a worker claims at a time this frame
+	claimed  paddedInt     // end of the last chunk claimed this frame
+	done     []atomic.Bool // per chunk: resolved, its results written
+	wake     []chan struct{}
+	wg       sync.WaitGroup
+}
+
+// workerPlanners is a worker's planners, padded so that no two workers
+// write to one cache line.
+type workerPlanners struct {
+	planners
+	_ [cacheLine]byte
+}
+
+// paddedInt is an atomic counter on a cache line of its own: the workers
+// hammer it, and the fields around it should not move with it.
+type paddedInt struct {
+	_ [cacheLine]byte
+	n atomic.Int64
+	_ [cacheLine - 8]byte
+}
+
+const cacheLine = 64
+
 // NewQueue returns a queue with the given number of workers that resolves
-// at most perFrame requests per Frame.
+// at most perFrame requests per Frame. The goroutine that calls Frame is
+// one of the workers; the others are goroutines that the queue starts in
+// the first frame that needs them (or in Reserve) and that wait for
+// frames until the queue is collected.
 func NewQueue(workers, perFrame int) *Queue {
 	workers = max(workers, 1)
-	q := &Queue{workers: workers, perFrame: max(perFrame, 1)}
+	q := &Queue{workers: workers, perFrame: max(perFrame, 1), crew: &crew{}}
 	for range workers {
-		q.planners = append(q.planners, &planners{})
+		q.planners = append(q.planners, &workerPlanners{})
 	}
 	return q
+}
+
+// startHelpers starts the helper goroutines, once: they wait for frames
+// for as long as the queue lives, so that a frame starts no goroutine.
+func (q *Queue) startHelpers() {
+	if q.wake != nil || q.workers == 1 {
+		return
+	}
+	c := q.crew
+	for w := 1; w < q.workers; w++ {
+		wake := make(chan struct{}, 1)
+		c.wake = append(c.wake, wake)
+		go c.help(w, wake)
+	}
+	runtime.AddCleanup(q, func(wake []chan struct{}) {
+		for _, ch := range wake {
+			close(ch)
+		}
+	}, c.wake)
+}
+
+// help is helper w's life: one share of each frame it is woken for.
+func (c *crew) help(w int, wake <-chan struct{}) {
+	for range wake {
+		for c.resolveChunk(w) {
+		}
+		c.wg.Done()
+	}
 }
 
 func (q *Queue) enter(call string) {
@@ -88,12 +151,41 @@ func (q *Queue) submit(r request) uint64 {
 	return t
 }
 
-// grow doubles the ring, unwrapping it so that head is slot 0.
+// grow doubles the ring, unwrapping it so that head is slot 0, and the
+// frame's buffers up to the ring's length or perFrame.
 func (q *Queue) grow() {
 	bigger := make([]request, max(2*len(q.ring), 16))
 	n := copy(bigger, q.ring[q.head:])
 	copy(bigger[n:], q.ring[:q.head])
 	q.ring, q.head = bigger, 0
+	// The frame's buffers grow with the ring, here on the agents'
+	// goroutine, so that Frame allocates nothing of its own. (During a
+	// delivery, Frame goes on with the arrays it took.)
+	if want := min(q.perFrame, len(q.ring)); cap(q.batch) < want {
+		q.batch = make([]request, 0, want)
+		q.results = make([]result, want)
+		q.done = make([]atomic.Bool, want) // a chunk holds a request at least
+	}
+}
+
+// Reserve readies the queue's workers for searches on d that generate up
+// to successors states each (a search's goap.Result.Generated; a battle
+// mage's generate about 40): each worker makes its planner for d now and
+// reserves its arena (goap.Planner.Reserve). The workers keep their
+// planners from frame to frame anyway; Reserve moves the cost of a cold
+// planner's first searches, which grow the arena and touch its pages for
+// the first time and run several times slower than warm ones, out of the
+// first frames and into a loading screen. It starts the worker
+// goroutines too, which a queue otherwise starts in the first frame that
+// needs them (they live as long as the queue). Call it from the goroutine
+// that owns the queue, like Frame.
+func (q *Queue) Reserve(d *goap.Domain, successors int) {
+	q.enter("Reserve")
+	defer q.leave()
+	for _, w := range q.planners {
+		w.goapFor(d).Reserve(successors)
+	}
+	q.startHelpers()
 }
 
 // Len returns the number of requests waiting (cancelled ones not counted).
@@ -174,51 +266,102 @@ func (q *Queue) Frame() int {
 		q.results = make([]result, n)
 	}
 	results := q.results[:n]
-	// The calling goroutine takes worker 0's share: with one worker a
-	// frame starts no goroutine and allocates nothing.
-	for w := 1; w < q.workers && w < n; w++ {
-		q.wg.Add(1)
-		go q.work(w, n)
+	// The workers claim chunks of the batch as they go rather than fixed
+	// shares, so that a worker the machine delays (or wakes late) holds up
+	// the frame by a chunk at most; contiguous chunks keep the workers'
+	// results on different cache lines.
+	c := q.crew
+	c.chunk = min(max(n/(8*q.workers), 1), 64)
+	chunks := (n + c.chunk - 1) / c.chunk
+	if len(c.done) < chunks {
+		c.done = make([]atomic.Bool, chunks)
 	}
-	q.resolveShare(0, n)
-	q.wg.Wait()
+	c.claimed.n.Store(0)
+	if helpers := min(q.workers, chunks) - 1; helpers > 0 {
+		q.startHelpers()
+		c.wg.Add(helpers)
+		for _, wake := range c.wake[:helpers] {
+			wake <- struct{}{}
+		}
+	}
+	// Worker 0 delivers, between its chunks, the results ready so far, in
+	// order, as long as delivering them runs none of the game's code: a
+	// frame's delivery then overlaps the other workers' searches rather
+	// than following them. The first agent with an event callback, a step
+	// to stop or a resolver job ends that; the rest wait for every worker.
+	delivered, early := 0, true
+	for c.resolveChunk(0) {
+		if early {
+			delivered, early = q.deliverQuiet(delivered)
+		}
+	}
+	c.wg.Wait()
 	// Delivery runs the agents' event callbacks, which may call Cancel or
 	// Remove: the queue is consistent again, so let them in.
 	q.leave()
 	q.delivering = true
 	defer func() { q.delivering = false }()
-	for i := range batch {
-		r := &batch[i]
-		// A request cancelled after this frame took it is dropped here.
-		if r.job != nil {
-			r.job.deliver(q, r.ticket)
-		} else if r.agent.pending && r.agent.queuedIn == q && r.agent.ticket == r.ticket {
-			r.agent.queuedIn = nil
-			r.agent.apply(*r, results[i])
-		}
-		*r = request{}
-		results[i] = result{}
+	for i := delivered; i < n; i++ {
+		q.deliver(&batch[i], &results[i])
 	}
+	// Drop the references, so that the batch keeps no agent alive.
+	clear(batch)
+	clear(results)
+	clear(c.done[:chunks])
 	return n
 }
 
-// work resolves worker w's share of the frame's n requests on its own
-// goroutine.
-func (q *Queue) work(w, n int) {
-	defer q.wg.Done()
-	q.resolveShare(w, n)
+// deliver hands a resolved request to its agent, unless it was cancelled
+// after this frame took it.
+func (q *Queue) deliver(r *request, res *result) {
+	if r.job != nil {
+		r.job.deliver(q, r.ticket)
+	} else if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
+		a.queuedIn = nil
+		a.apply(r, res)
+	}
 }
 
-// resolveShare resolves every workers-th request of the batch from w, with
-// worker w's planners.
-func (q *Queue) resolveShare(w, n int) {
-	for i := w; i < n; i += q.workers {
-		if job := q.batch[i].job; job != nil {
-			job.run(q.planners[w])
+// deliverQuiet delivers, from the batch's request i on, the results whose
+// chunks are resolved, while the workers may still be searching. It stops
+// at a request whose delivery could run the game's code (an event
+// callback, a behaviour's Stop, a resolver agent's delivery), which could
+// touch agents whose requests are being resolved, and reports false
+// then. It returns where it stopped.
+func (q *Queue) deliverQuiet(i int) (int, bool) {
+	for ; i < len(q.batch); i++ {
+		if !q.done[i/q.chunk].Load() {
+			return i, true
+		}
+		r := &q.batch[i]
+		if r.job != nil || r.agent.cfg.OnEvent != nil || r.agent.running {
+			return i, false
+		}
+		q.deliver(r, &q.results[i])
+	}
+	return i, true
+}
+
+// resolveChunk claims the next chunk of the batch, if any is left,
+// resolves it with worker w's planners, and reports whether it did.
+func (c *crew) resolveChunk(w int) bool {
+	n := len(c.batch)
+	end := int(c.claimed.n.Add(int64(c.chunk)))
+	start := end - c.chunk
+	if start >= n {
+		return false
+	}
+	p := &c.planners[w].planners
+	for i := start; i < min(end, n); i++ {
+		r := &c.batch[i]
+		if r.job != nil {
+			r.job.run(p)
 			continue
 		}
-		q.results[i] = resolve(q.planners[w], q.batch[i])
+		resolve(p, r, &c.results[i])
 	}
+	c.done[start/c.chunk].Store(true)
+	return true
 }
 
 // take moves up to perFrame live requests from the head of the ring into

@@ -2,8 +2,10 @@ package agent
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
@@ -111,4 +113,86 @@ func BenchmarkQueueFrameWithBacklog(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestReservedQueueStartsWarm: after Reserve, a new queue's first frame
+// allocates no more than a warm frame does; without it, the first frame
+// makes the workers' planners and grows their arenas. The agents are
+// warmed on another queue first, so that only the queue's first frame is
+// new.
+func TestReservedQueueStartsWarm(t *testing.T) {
+	const n = 64
+	warmUp := NewQueue(2, n)
+	agents := queuedMages(t, n, warmUp)
+	d := agents[0].cfg.Domain
+	replan := func() {
+		for _, a := range agents {
+			a.RequestReplan()
+			a.Tick()
+		}
+	}
+	for range 3 {
+		replan()
+		warmUp.Frame()
+	}
+	// frame moves the agents to q and counts the allocations of one of
+	// q's frames.
+	frame := func(q *Queue) uint64 {
+		for _, a := range agents {
+			a.cfg.Queue = q
+		}
+		replan()
+		runtime.GC() // so that none runs inside the frame
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if got := q.Frame(); got != n {
+			t.Fatalf("a frame resolved %d, want %d", got, n)
+		}
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	// Mallocs counts the whole program's allocations, the runtime's own
+	// included: the least of a few tries is the frame's.
+	cold := frame(NewQueue(2, n))
+	first, warm := ^uint64(0), ^uint64(0)
+	for range 3 {
+		q := NewQueue(2, n)
+		q.Reserve(d, 64)
+		first = min(first, frame(q))
+		for range 3 {
+			warm = min(warm, frame(q))
+		}
+	}
+	t.Logf("allocations: a new queue's first frame %d, a reserved one's %d, a warm frame %d", cold, first, warm)
+	if first > warm {
+		t.Errorf("a reserved queue's first frame allocates %d times, a warm frame %d", first, warm)
+	}
+	if cold <= warm {
+		t.Errorf("a new queue's first frame allocates %d times, a warm frame %d: the test measures nothing", cold, warm)
+	}
+}
+
+// TestAbandonedQueueLetsItsWorkersGo: a queue's worker goroutines wait
+// for frames as long as the queue lives, and end once it is collected.
+func TestAbandonedQueueLetsItsWorkersGo(t *testing.T) {
+	before := runtime.NumGoroutine()
+	func() {
+		q := NewQueue(4, 8)
+		agents := queuedMages(t, 8, q)
+		for _, a := range agents {
+			a.Tick()
+		}
+		q.Frame()
+		if got := runtime.NumGoroutine(); got < before+3 {
+			t.Fatalf("%d goroutines during the queue's life, want %d at least", got, before+3)
+		}
+	}()
+	for range 200 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	t.Errorf("%d goroutines after the queue was dropped, %d before", runtime.NumGoroutine(), before)
 }
