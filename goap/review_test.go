@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -352,5 +353,62 @@ func TestReviewWarmAlternatingAllocatesNothing(t *testing.T) {
 		if allocs := testing.AllocsPerRun(5, run); allocs != 0 {
 			t.Errorf("%d facts: %v allocations per round of warm plans", n, allocs)
 		}
+	}
+}
+
+// revWideChains is a domain of 100 000 facts whose 64-fact goal is set by
+// 16 actions, each needing 8 facts of 8 different cheapest costs: each
+// goal fact has 16 achievers of 8 precondition groups.
+func revWideChains(t testing.TB) (*goap.Domain, *goap.Goal) {
+	const n = 100_000
+	spec := goap.Spec{Name: "wide chains", Initial: map[string]bool{}}
+	for i := 0; i < n; i++ {
+		spec.Facts = append(spec.Facts, revFact(i))
+	}
+	goal := map[string]bool{}
+	for g := 0; g < 64; g++ {
+		goal[revFact(g)] = true
+	}
+	for q := 0; q < 8; q++ {
+		spec.Actions = append(spec.Actions, goap.ActionSpec{
+			Name:    fmt.Sprintf("set%d", q),
+			Effects: map[string]bool{revFact(n - 1 - q*1000): true},
+			Cost:    goap.Const(float64(2 + q)),
+		})
+	}
+	for a := 0; a < 16; a++ {
+		pre := map[string]bool{}
+		for q := 0; q < 8; q++ {
+			pre[revFact(n-1-q*1000)] = true
+		}
+		spec.Actions = append(spec.Actions, goap.ActionSpec{
+			Name:          fmt.Sprintf("win%d", a),
+			Preconditions: pre,
+			Effects:       goal,
+			Cost:          goap.Const(float64(1 + a)),
+		})
+	}
+	spec.Goals = []goap.GoalSpec{{Name: "all", Conditions: goal}}
+	d := mustDomain(t, spec)
+	return d, d.Goal("all")
+}
+
+// TestReviewChainBuildIsSparse: GoalCost's chains for a goal must not
+// take memory in proportion to goal facts x achievers x precondition
+// groups x the state's width (here 64 x 16 x 8 x 1 563 words, 100 MiB,
+// allocated by each plan for a new goal, outside every limit of
+// Options). The domain's own masks are 24 actions x 4 x 1 563 words.
+func TestReviewChainBuildIsSparse(t *testing.T) {
+	d, goal := revWideChains(t)
+	p := goap.NewPlanner(d)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res, err := p.Plan(nil, d.NewState(), goal, goap.Options{MaxBytes: 8 << 20})
+	runtime.ReadMemStats(&after)
+	if err != nil || res.Status != goap.Found || res.Cost != 2+3+4+5+6+7+8+9+1 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 32<<20 {
+		t.Errorf("one plan allocated %d MiB", got>>20)
 	}
 }
