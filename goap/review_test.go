@@ -445,3 +445,78 @@ func TestReviewBackwardLevelsAreSparse(t *testing.T) {
 		t.Errorf("one backward plan allocated %d MiB", got>>20)
 	}
 }
+
+// TestReviewWideGoalCostMatchesBlind: on 64, 65, 128 and 200 facts, where
+// no brute force reaches, GoalCost must find plans as cheap as Dijkstra's
+// (Blind, general search), on every path.
+func TestReviewWideGoalCostMatchesBlind(t *testing.T) {
+	r := rand.New(rand.NewPCG(64, 65))
+	for i := 0; i < 120; i++ {
+		n := []int{64, 65, 128, 200}[i%4]
+		reg := revRegimes[(i/4)%len(revRegimes)]
+		funcs := i%5 == 0
+		// Few facts touched, so that the reachable states stay few.
+		spec := revSpec(r, 10, 14+r.IntN(10), reg.gen, funcs)
+		// Spread the ten facts over the wide domain's words.
+		perm := r.Perm(n)[:10]
+		rename := func(m map[string]bool) map[string]bool {
+			out := map[string]bool{}
+			for f, v := range m {
+				var k int
+				fmt.Sscanf(f, "f%d", &k)
+				out[revFact(perm[k])] = v
+			}
+			return out
+		}
+		spec.Facts = nil
+		for f := 0; f < n; f++ {
+			spec.Facts = append(spec.Facts, revFact(f))
+		}
+		for a := range spec.Actions {
+			spec.Actions[a].Preconditions = rename(spec.Actions[a].Preconditions)
+			spec.Actions[a].Effects = rename(spec.Actions[a].Effects)
+			if rules, otherwise, ok := spec.Actions[a].Cost.RuleList(); ok {
+				for k := range rules {
+					rules[k].When = rename(rules[k].When)
+				}
+				spec.Actions[a].Cost = goap.Rules(otherwise, rules...)
+			}
+		}
+		for g := range spec.Goals {
+			spec.Goals[g].Conditions = rename(spec.Goals[g].Conditions)
+		}
+		d := mustDomain(t, spec)
+		prof, _ := revProfile(r, d, reg.gen)
+		fast, general := goap.NewPlanner(d), goap.NewPlanner(d)
+		goap.ForceGeneral(general, true)
+		for _, goal := range d.Goals() {
+			for trial := 0; trial < 3; trial++ {
+				start := d.NewState()
+				for _, f := range perm {
+					start.Set(goap.Fact(f), r.IntN(2) == 0)
+				}
+				want, _ := general.Plan(nil, start, goal, goap.Options{Heuristic: goap.Blind, Profile: prof})
+				for _, search := range searches {
+					if search == goap.Backward && funcs {
+						continue
+					}
+					for _, h := range []goap.Heuristic{goap.GoalCost, goap.GoalCount, goap.HMax} {
+						opt := goap.Options{Search: search, Heuristic: h, Profile: prof, Budget: 50000}
+						a, errA := fast.Plan(nil, start, goal, opt)
+						b, errB := general.Plan(nil, start, goal, opt)
+						what := fmt.Sprintf("round %d (%d facts, %s) goal %s %v %v", i, n, reg.name, goal.Name(), search, h)
+						if fmt.Sprint(a) != fmt.Sprint(b) || (errA == nil) != (errB == nil) {
+							t.Fatalf("%s: fast %+v %v, general %+v %v", what, a, errA, b, errB)
+						}
+						if a.Status == goap.BudgetExhausted && search == goap.Backward {
+							continue
+						}
+						if a.Status != want.Status || !revSame(a.Cost, want.Cost, reg.exact && !funcs) {
+							t.Fatalf("%s: %v cost %g, Dijkstra %v %g", what, a.Status, a.Cost, want.Status, want.Cost)
+						}
+					}
+				}
+			}
+		}
+	}
+}
