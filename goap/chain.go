@@ -46,7 +46,10 @@ type chainBound struct {
 	// searches read them by the type they count in.
 	ub, achCost, grpCost []float64
 	ubW, achW, grpW      []int
-	lits                 []int32 // scratch
+	// grpOf is, per action, the range of its groups made in this build,
+	// or -1: an action setting several goal facts is grouped once.
+	grpOf []int32
+	lits  []int32 // scratch
 }
 
 type chainGoal struct {
@@ -76,6 +79,14 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 	b.grpOff, b.pairWord, b.pairMask = b.grpOff[:0], b.pairWord[:0], b.pairMask[:0]
 	b.ub, b.achCost, b.grpCost = b.ub[:0], b.achCost[:0], b.grpCost[:0]
 	b.ubW, b.achW, b.grpW = b.ubW[:0], b.achW[:0], b.grpW[:0]
+	if n := 2 * len(d.actions); cap(b.grpOf) < n {
+		b.grpOf = make([]int32, n)
+	} else {
+		b.grpOf = b.grpOf[:n]
+	}
+	for i := range b.grpOf {
+		b.grpOf[i] = -1
+	}
 	scale := prof.costScale
 	whole := func(c float64) int {
 		if math.IsInf(c, 1) {
@@ -95,28 +106,13 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 			}
 			g := chainGoal{word: int32(k), bit: bit, want: want, a0: int32(len(b.achs)), ub: math.Inf(1)}
 			for _, a := range prof.achievers[prof.achieverOf[lit]:prof.achieverOf[lit+1]] {
-				act := &d.actions[a]
-				ac := chainAchiever{pre: int32(int(a) * 4 * w), g0: int32(len(b.grpCost))}
-				b.lits = appendLiterals(b.lits[:0], act.preMask, act.preValue)
-				slices.SortStableFunc(b.lits, func(x, y int32) int { return cmp.Compare(prof.achieve[y], prof.achieve[x]) })
-				for i, l := range b.lits {
-					c := prof.achieve[l]
-					if i == 0 || c != prof.achieve[b.lits[i-1]] {
-						b.grpCost = append(b.grpCost, c)
-						b.grpW = append(b.grpW, whole(c))
-						b.grpOff = append(b.grpOff, int32(len(b.pairMask)))
-					}
-					// A group's literals come in fact order (the sort is
-					// stable), so that one word's are consecutive.
-					k, bit := int32(l>>7), uint64(1)<<(uint(l>>1)&63)
-					if n := len(b.pairMask); n > int(b.grpOff[len(b.grpOff)-1]) && b.pairWord[n-1] == k {
-						b.pairMask[n-1] |= bit
-					} else {
-						b.pairWord = append(b.pairWord, k)
-						b.pairMask = append(b.pairMask, bit)
-					}
+				ac := chainAchiever{pre: int32(int(a) * 4 * w)}
+				if b.grpOf[2*a] >= 0 { // made for another goal fact it sets
+					ac.g0, ac.g1 = b.grpOf[2*a], b.grpOf[2*a+1]
+				} else {
+					ac.g0, ac.g1 = b.groups(&d.actions[a], prof, whole)
+					b.grpOf[2*a], b.grpOf[2*a+1] = ac.g0, ac.g1
 				}
-				ac.g1 = int32(len(b.grpCost))
 				cost := prof.costs[a].min
 				most := cost
 				if ac.g1 > ac.g0 {
@@ -140,6 +136,32 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 		b.ub = append(b.ub, g.ub)
 		b.ubW = append(b.ubW, g.ubW)
 	}
+}
+
+// groups makes act's preconditions' groups, dearest ach first, and returns
+// their range.
+func (b *chainBound) groups(act *action, prof *Profile, whole func(float64) int) (g0, g1 int32) {
+	g0 = int32(len(b.grpCost))
+	b.lits = appendLiterals(b.lits[:0], act.preMask, act.preValue)
+	slices.SortStableFunc(b.lits, func(x, y int32) int { return cmp.Compare(prof.achieve[y], prof.achieve[x]) })
+	for i, l := range b.lits {
+		c := prof.achieve[l]
+		if i == 0 || c != prof.achieve[b.lits[i-1]] {
+			b.grpCost = append(b.grpCost, c)
+			b.grpW = append(b.grpW, whole(c))
+			b.grpOff = append(b.grpOff, int32(len(b.pairMask)))
+		}
+		// A group's literals come in fact order (the sort is stable), so
+		// that one word's are consecutive.
+		k, bit := int32(l>>7), uint64(1)<<(uint(l>>1)&63)
+		if n := len(b.pairMask); n > int(b.grpOff[len(b.grpOff)-1]) && b.pairWord[n-1] == k {
+			b.pairMask[n-1] |= bit
+		} else {
+			b.pairWord = append(b.pairWord, k)
+			b.pairMask = append(b.pairMask, bit)
+		}
+	}
+	return g0, int32(len(b.grpCost))
 }
 
 // clear empties the bound: the estimate is then the count's.
