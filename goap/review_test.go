@@ -520,3 +520,38 @@ func TestReviewWideGoalCostMatchesBlind(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReviewGoalCostWorkUncounted shows that MaxWork does not bound
+// GoalCost's estimates: a goal fact with 3 000 achievers that all need a
+// dear fact makes every successor's estimate scan them all, which MaxWork
+// does not count. The same search (476 expansions, ended by the same work
+// limit, 2^24) took 0.33 s under GoalCount and 28 s under GoalCost; here
+// with a limit of 2^20.
+func BenchmarkReviewGoalCostWorkUncounted(b *testing.B) {
+	spec := goap.Spec{Name: "w", Initial: map[string]bool{}}
+	for i := 0; i < 42; i++ {
+		spec.Facts = append(spec.Facts, revFact(i))
+	}
+	// f1 needs f41, which needs f40, which needs f41: never reached, but
+	// each is cheap in the relaxation.
+	spec.Actions = append(spec.Actions,
+		goap.ActionSpec{Name: "setq", Preconditions: map[string]bool{"f41": true}, Effects: map[string]bool{"f1": true}, Cost: goap.Const(1024)},
+		goap.ActionSpec{Name: "fin", Preconditions: map[string]bool{"f40": true}, Effects: map[string]bool{"f41": true}, Cost: goap.Const(1)},
+		goap.ActionSpec{Name: "mk", Preconditions: map[string]bool{"f41": true}, Effects: map[string]bool{"f40": true}, Cost: goap.Const(1)})
+	for a := 0; a < 3000; a++ {
+		spec.Actions = append(spec.Actions, goap.ActionSpec{Name: fmt.Sprintf("ach%d", a), Preconditions: map[string]bool{"f1": true}, Effects: map[string]bool{"f0": true}, Cost: goap.Const(float64(1 + a%1000))})
+	}
+	for a := 0; a < 3000; a++ {
+		spec.Actions = append(spec.Actions, goap.ActionSpec{Name: fmt.Sprintf("noise%d", a), Effects: map[string]bool{revFact(2 + a%38): a%76 < 38}, Cost: goap.Const(1)})
+	}
+	spec.Goals = []goap.GoalSpec{{Name: "g", Conditions: map[string]bool{"f0": true}}}
+	d := mustDomain(b, spec)
+	p := goap.NewPlanner(d)
+	for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost} {
+		b.Run(h.String(), func(b *testing.B) {
+			for b.Loop() {
+				p.Plan(nil, d.NewState(), d.Goal("g"), goap.Options{Heuristic: h, MaxWork: 1 << 20, Budget: 1 << 30})
+			}
+		})
+	}
+}
