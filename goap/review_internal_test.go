@@ -50,3 +50,51 @@ func TestReviewChainBuildSharesAchievers(t *testing.T) {
 		t.Errorf("%d precondition groups made, want 12: 4 achievers of 3 groups each", len(b.grpCost))
 	}
 }
+
+// TestReviewEpochWrap: forwardDense's kept estimates across the wrap of
+// the estimate epoch and of the search epoch, alternating goals.
+func TestReviewEpochWrap(t *testing.T) {
+	spec := Spec{Name: "wrap", Initial: map[string]bool{}}
+	for i := 0; i < 6; i++ {
+		spec.Facts = append(spec.Facts, fmt.Sprintf("f%d", i))
+	}
+	for i := 0; i < 6; i++ {
+		spec.Actions = append(spec.Actions, ActionSpec{
+			Name:          fmt.Sprintf("a%d", i),
+			Preconditions: map[string]bool{fmt.Sprintf("f%d", (i+5)%6): i%2 == 0},
+			Effects:       map[string]bool{fmt.Sprintf("f%d", i): true, fmt.Sprintf("f%d", (i+1)%6): false},
+			Cost:          Const(float64(1 + 3*(i%3))),
+		})
+	}
+	spec.Goals = []GoalSpec{
+		{Name: "a", Conditions: map[string]bool{"f0": true, "f3": true}},
+		{Name: "b", Conditions: map[string]bool{"f1": false, "f4": true, "f5": true}},
+	}
+	d, err := NewDomain(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	ref := NewPlanner(d)
+	ForceGeneral(ref, true)
+	for _, g := range d.Goals() {
+		res, _ := ref.Plan(nil, d.NewState(), g, Options{})
+		want[g.name] = fmt.Sprint(res.Status, res.Cost)
+	}
+	for _, start := range []uint32{math32 - 3, 0} {
+		p := NewPlanner(d)
+		p.estEpoch, p.wholeEpoch = start, start
+		for i := 0; i < 12; i++ {
+			g := d.Goals()[i%2]
+			if i%4 >= 2 {
+				g = d.Goals()[(i/4)%2] // twice the same goal: kept estimates
+			}
+			res, _ := p.Plan(nil, d.NewState(), g, Options{})
+			if got := fmt.Sprint(res.Status, res.Cost); got != want[g.name] {
+				t.Fatalf("epochs from %d, plan %d, goal %s: %s, want %s", start, i, g.name, got, want[g.name])
+			}
+		}
+	}
+}
+
+const math32 = 1<<32 - 1
