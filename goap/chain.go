@@ -26,19 +26,30 @@ import (
 // The goal facts are kept dearest bound first, with the most each can
 // give; an estimate stops at the first that cannot raise it. Each goal
 // fact's achievers are kept cheapest first, and each achiever's
-// preconditions in groups of equal ach, dearest first, as masks: a wrong
-// precondition costs one mask test per group.
+// preconditions in groups of equal ach, dearest first, as the few words
+// of the state they touch and a mask for each (a one-word domain's group
+// is one word): a wrong precondition costs one mask test per word of a
+// group, whatever the width of the state, and the bound's size is that of
+// the achievers' preconditions, not of the state.
 type chainBound struct {
 	w     int
 	goals []chainGoal
 	achs  []chainAchiever
-	masks []uint64 // a group's preconditions, w words each
+	// Group gi's preconditions are the words pairWord[j] masked by
+	// pairMask[j], for j in grpOff[gi] .. grpOff[gi+1]; with one-word
+	// states, j is gi.
+	grpOff   []int32
+	pairWord []int32
+	pairMask []uint64
 	// Costs as floats and, when whole once scaled, in the scaled units:
 	// each goal fact's most, each achiever's cost, each group's ach. The
 	// searches read them by the type they count in.
 	ub, achCost, grpCost []float64
 	ubW, achW, grpW      []int
-	lits                 []int32 // scratch
+	// grpOf is, per action, the range of its groups made in this build,
+	// or -1: an action setting several goal facts is grouped once.
+	grpOf []int32
+	lits  []int32 // scratch
 }
 
 type chainGoal struct {
@@ -64,9 +75,18 @@ const wholeInf = 1 << 50
 func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 	w := d.words
 	b.w = w
-	b.goals, b.achs, b.masks = b.goals[:0], b.achs[:0], b.masks[:0]
+	b.goals, b.achs = b.goals[:0], b.achs[:0]
+	b.grpOff, b.pairWord, b.pairMask = b.grpOff[:0], b.pairWord[:0], b.pairMask[:0]
 	b.ub, b.achCost, b.grpCost = b.ub[:0], b.achCost[:0], b.grpCost[:0]
 	b.ubW, b.achW, b.grpW = b.ubW[:0], b.achW[:0], b.grpW[:0]
+	if n := 2 * len(d.actions); cap(b.grpOf) < n {
+		b.grpOf = make([]int32, n)
+	} else {
+		b.grpOf = b.grpOf[:n]
+	}
+	for i := range b.grpOf {
+		b.grpOf[i] = -1
+	}
 	scale := prof.costScale
 	whole := func(c float64) int {
 		if math.IsInf(c, 1) {
@@ -86,23 +106,13 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 			}
 			g := chainGoal{word: int32(k), bit: bit, want: want, a0: int32(len(b.achs)), ub: math.Inf(1)}
 			for _, a := range prof.achievers[prof.achieverOf[lit]:prof.achieverOf[lit+1]] {
-				act := &d.actions[a]
-				ac := chainAchiever{pre: int32(int(a) * 4 * w), g0: int32(len(b.grpCost))}
-				b.lits = appendLiterals(b.lits[:0], act.preMask, act.preValue)
-				slices.SortStableFunc(b.lits, func(x, y int32) int { return cmp.Compare(prof.achieve[y], prof.achieve[x]) })
-				for i, l := range b.lits {
-					c := prof.achieve[l]
-					if i == 0 || c != prof.achieve[b.lits[i-1]] {
-						b.grpCost = append(b.grpCost, c)
-						b.grpW = append(b.grpW, whole(c))
-						for range w {
-							b.masks = append(b.masks, 0)
-						}
-					}
-					gi := len(b.grpCost) - 1
-					b.masks[gi*w+int(l>>7)] |= 1 << (uint(l>>1) & 63)
+				ac := chainAchiever{pre: int32(int(a) * 4 * w)}
+				if b.grpOf[2*a] >= 0 { // made for another goal fact it sets
+					ac.g0, ac.g1 = b.grpOf[2*a], b.grpOf[2*a+1]
+				} else {
+					ac.g0, ac.g1 = b.groups(&d.actions[a], prof, whole)
+					b.grpOf[2*a], b.grpOf[2*a+1] = ac.g0, ac.g1
 				}
-				ac.g1 = int32(len(b.grpCost))
 				cost := prof.costs[a].min
 				most := cost
 				if ac.g1 > ac.g0 {
@@ -118,6 +128,7 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 			b.goals = append(b.goals, g)
 		}
 	}
+	b.grpOff = append(b.grpOff, int32(len(b.pairMask))) // the last group's end
 	// Dearest bound first: an estimate stops at the first goal fact that
 	// cannot raise it.
 	slices.SortStableFunc(b.goals, func(x, y chainGoal) int { return cmp.Compare(y.ub, x.ub) })
@@ -125,6 +136,32 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 		b.ub = append(b.ub, g.ub)
 		b.ubW = append(b.ubW, g.ubW)
 	}
+}
+
+// groups makes act's preconditions' groups, dearest ach first, and returns
+// their range.
+func (b *chainBound) groups(act *action, prof *Profile, whole func(float64) int) (g0, g1 int32) {
+	g0 = int32(len(b.grpCost))
+	b.lits = appendLiterals(b.lits[:0], act.preMask, act.preValue)
+	slices.SortStableFunc(b.lits, func(x, y int32) int { return cmp.Compare(prof.achieve[y], prof.achieve[x]) })
+	for i, l := range b.lits {
+		c := prof.achieve[l]
+		if i == 0 || c != prof.achieve[b.lits[i-1]] {
+			b.grpCost = append(b.grpCost, c)
+			b.grpW = append(b.grpW, whole(c))
+			b.grpOff = append(b.grpOff, int32(len(b.pairMask)))
+		}
+		// A group's literals come in fact order (the sort is stable), so
+		// that one word's are consecutive.
+		k, bit := int32(l>>7), uint64(1)<<(uint(l>>1)&63)
+		if n := len(b.pairMask); n > int(b.grpOff[len(b.grpOff)-1]) && b.pairWord[n-1] == k {
+			b.pairMask[n-1] |= bit
+		} else {
+			b.pairWord = append(b.pairWord, k)
+			b.pairMask = append(b.pairMask, bit)
+		}
+	}
+	return g0, int32(len(b.grpCost))
 }
 
 // clear empties the bound: the estimate is then the count's.
@@ -154,9 +191,9 @@ func chainAt[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCos
 			v := C(0)
 		groups:
 			for gi := ac.g0; gi < ac.g1; gi++ {
-				gm := b.masks[int(gi)*w : int(gi+1)*w]
-				for k, m := range gm {
-					if (s[k]^pre[w+k])&pre[k]&m != 0 {
+				for j := b.grpOff[gi]; j < b.grpOff[gi+1]; j++ {
+					k := b.pairWord[j]
+					if (s[k]^pre[w+int(k)])&b.pairMask[j] != 0 {
 						v = grpCost[gi]
 						break groups
 					}
@@ -189,7 +226,7 @@ func chainAtWord[C int | float64](b *chainBound, masks []uint64, ub, achCost, gr
 			wrong := (s ^ masks[ac.pre+1]) & masks[ac.pre]
 			v := C(0)
 			for gi := ac.g0; gi < ac.g1; gi++ {
-				if wrong&b.masks[gi] != 0 {
+				if wrong&b.pairMask[gi] != 0 { // one word, one pair per group
 					v = grpCost[gi]
 					break
 				}

@@ -227,16 +227,24 @@ func cheapestAchievers(d *Domain, p *Profile) []float64 {
 // wrong fact are kept, since the estimate is the larger of the two: with
 // uniform costs there are none. A group of cost +Inf holds facts nothing
 // sets right.
+//
+// A group keeps only the words of the state its facts are in, each with a
+// mask: the groups take the size of the literals they hold, not a state's
+// width each, and an estimate tests a word per word held.
 type achieverLevels struct {
-	w     int
-	mask  []uint64 // group i's facts are mask[i*w : (i+1)*w]
+	// Group i's facts are the words word[j] masked by mask[j], for j in
+	// off[i] .. off[i+1].
+	off   []int32
+	word  []int32
+	mask  []uint64
 	cost  []float64
 	whole []int // cost in the profile's scaled units, -1 for +Inf
 }
 
 // clear empties the groups: the estimate is then the count's.
 func (l *achieverLevels) clear() {
-	l.mask, l.cost, l.whole = l.mask[:0], l.cost[:0], l.whole[:0]
+	l.off, l.word, l.mask = l.off[:0], l.word[:0], l.mask[:0]
+	l.cost, l.whole = l.cost[:0], l.whole[:0]
 }
 
 // buildBackward groups, for backward search from start, the literals
@@ -245,9 +253,8 @@ func (l *achieverLevels) clear() {
 // no sort. A literal nothing sets, wrong in start, makes a group of cost
 // +Inf: a partial state that needs it is never met by start, since no
 // regression removes it.
-func (l *achieverLevels) buildBackward(w int, start []uint64, prof *Profile, floor, scale float64) {
-	l.w = w
-	l.mask, l.cost, l.whole = l.mask[:0], l.cost[:0], l.whole[:0]
+func (l *achieverLevels) buildBackward(start []uint64, prof *Profile, floor, scale float64) {
+	l.clear()
 	for _, lit := range prof.dearest {
 		c := prof.achieve[lit]
 		if c <= floor {
@@ -265,12 +272,20 @@ func (l *achieverLevels) buildBackward(w int, start []uint64, prof *Profile, flo
 			}
 			l.cost = append(l.cost, c)
 			l.whole = append(l.whole, whole)
-			for range w {
-				l.mask = append(l.mask, 0)
-			}
+			l.off = append(l.off, int32(len(l.mask)))
 		}
-		g := len(l.cost) - 1
-		l.mask[g*w+f>>6] |= 1 << (uint(f) & 63)
+		// A group's literals come in literal order, so that one word's
+		// are consecutive.
+		k, bit := int32(f>>6), uint64(1)<<(uint(f)&63)
+		if n := len(l.mask); n > int(l.off[len(l.off)-1]) && l.word[n-1] == k {
+			l.mask[n-1] |= bit
+		} else {
+			l.word = append(l.word, k)
+			l.mask = append(l.mask, bit)
+		}
+	}
+	if len(l.cost) > 0 {
+		l.off = append(l.off, int32(len(l.mask))) // the last group's end
 	}
 }
 
@@ -279,9 +294,8 @@ func (l *achieverLevels) buildBackward(w int, start []uint64, prof *Profile, flo
 // 0.
 func (l *achieverLevels) at(s, mask, value []uint64) float64 {
 	for g, c := range l.cost {
-		gm := l.mask[g*l.w : (g+1)*l.w]
-		for k, m := range gm {
-			if (s[k]^value[k])&mask[k]&m != 0 {
+		for j := l.off[g]; j < l.off[g+1]; j++ {
+			if k := l.word[j]; (s[k]^value[k])&mask[k]&l.mask[j] != 0 {
 				return c
 			}
 		}
@@ -292,9 +306,8 @@ func (l *achieverLevels) at(s, mask, value []uint64) float64 {
 // wholeAt is at in scaled units, -1 for a dead end.
 func (l *achieverLevels) wholeAt(s, mask, value []uint64) int {
 	for g, c := range l.whole {
-		gm := l.mask[g*l.w : (g+1)*l.w]
-		for k, m := range gm {
-			if (s[k]^value[k])&mask[k]&m != 0 {
+		for j := l.off[g]; j < l.off[g+1]; j++ {
+			if k := l.word[j]; (s[k]^value[k])&mask[k]&l.mask[j] != 0 {
 				return c
 			}
 		}

@@ -390,7 +390,7 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 	case forward:
 		p.chain.build(p.d, goal, prof)
 	default:
-		p.levels.buildBackward(p.d.words, start, prof, countBound(1, per, prof.minCost), prof.costScale)
+		p.levels.buildBackward(start, prof, countBound(1, per, prof.minCost), prof.costScale)
 	}
 	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
 	p.estEpoch++ // forwardDense's kept estimates are for the old key

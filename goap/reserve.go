@@ -26,6 +26,8 @@ func (p *Planner) Reserve(n int) {
 		p.chain.build(d, g, d.base)
 	}
 	groups := min(len(d.facts), 64) + 1
+	p.levels.off = reserveTouched(p.levels.off, groups+1)
+	p.levels.word = reserveTouched(p.levels.word, groups*W)
 	p.levels.mask = reserveTouched(p.levels.mask, groups*W)
 	p.levels.cost = reserveTouched(p.levels.cost, groups)
 	p.levels.whole = reserveTouched(p.levels.whole, groups)
