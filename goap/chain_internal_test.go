@@ -5,14 +5,14 @@ import (
 	"testing"
 )
 
-// TestReviewChainBuildSharesAchievers: an action that sets several goal
+// TestChainBuildSharesAchievers: an action that sets several goal
 // facts is one achiever of each; its precondition groups depend on the
 // action alone and must be made once per build, not once per goal fact it
 // sets. On 100 000 facts, an achiever's groups cost a scan of its
 // precondition masks (1 563 words), and a goal of 64 facts set by 1 000
 // actions rebuilt on each change of goal cost 150 ms where the search
 // cost 3.
-func TestReviewChainBuildSharesAchievers(t *testing.T) {
+func TestChainBuildSharesAchievers(t *testing.T) {
 	spec := Spec{Name: "shared", Initial: map[string]bool{}}
 	for i := 0; i < 20; i++ {
 		spec.Facts = append(spec.Facts, fmt.Sprintf("f%d", i))
@@ -51,9 +51,9 @@ func TestReviewChainBuildSharesAchievers(t *testing.T) {
 	}
 }
 
-// TestReviewEpochWrap: forwardDense's kept estimates across the wrap of
+// TestEstimateEpochWrap: forwardDense's kept estimates across the wrap of
 // the estimate epoch and of the search epoch, alternating goals.
-func TestReviewEpochWrap(t *testing.T) {
+func TestEstimateEpochWrap(t *testing.T) {
 	spec := Spec{Name: "wrap", Initial: map[string]bool{}}
 	for i := 0; i < 6; i++ {
 		spec.Facts = append(spec.Facts, fmt.Sprintf("f%d", i))
