@@ -38,7 +38,9 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 		case HMax:
 			return max(conditionMax(p.dist, mask, value), countBound(unmet(start, mask, value), per, unit))
 		case GoalCost:
-			return max(p.levels.at(start, mask, value), countBound(unmet(start, mask, value), per, unit))
+			c, work := p.levels.at(start, mask, value)
+			p.estWork += work
+			return max(c, countBound(unmet(start, mask, value), per, unit))
 		}
 		return countBound(unmet(start, mask, value), per, unit)
 	}

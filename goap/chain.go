@@ -49,6 +49,9 @@ type chainBound struct {
 	// grpOf is, per action, the range of its groups made in this build,
 	// or -1: an action setting several goal facts is grouped once.
 	grpOf []int32
+	// worst is the most work one estimate can take, in chainAt's units:
+	// a unit per goal fact, achiever and group word looked at.
+	worst int
 	lits  []int32 // scratch
 }
 
@@ -132,9 +135,14 @@ func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
 	// Dearest bound first: an estimate stops at the first goal fact that
 	// cannot raise it.
 	slices.SortStableFunc(b.goals, func(x, y chainGoal) int { return cmp.Compare(y.ub, x.ub) })
+	b.worst = len(b.goals)
 	for _, g := range b.goals {
 		b.ub = append(b.ub, g.ub)
 		b.ubW = append(b.ubW, g.ubW)
+		for a := g.a0; a < g.a1; a++ {
+			ac := &b.achs[a]
+			b.worst += 1 + int(b.grpOff[ac.g1]-b.grpOff[ac.g0])
+		}
 	}
 }
 
@@ -165,18 +173,22 @@ func (b *chainBound) groups(act *action, prof *Profile, whole func(float64) int)
 }
 
 // clear empties the bound: the estimate is then the count's.
-func (b *chainBound) clear() { b.goals = b.goals[:0] }
+func (b *chainBound) clear() { b.goals, b.worst = b.goals[:0], 0 }
 
 // chainAt is the bound in state s (w words), raised from h, the goal
-// count's estimate: at least inf for a dead end. The costs are b's floats
+// count's estimate: at least inf for a dead end. It also returns its work,
+// a unit per goal fact, achiever and group word looked at, which the
+// searches count against Options.MaxWork. The costs are b's floats
 // or its whole numbers, whichever the search counts in.
-func chainAt[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCost []C, inf C, s []uint64, h C) C {
+func chainAt[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCost []C, inf C, s []uint64, h C) (C, int) {
 	w := b.w
+	work := 0
 	for i := range b.goals {
 		if ub[i] <= h {
 			break // no later goal fact can raise it either
 		}
 		g := &b.goals[i]
+		work++
 		if s[g.word]&g.bit == g.want {
 			continue
 		}
@@ -189,9 +201,11 @@ func chainAt[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCos
 			ac := &b.achs[a]
 			pre := masks[ac.pre : int(ac.pre)+2*w] // preMask, then preValue
 			v := C(0)
+			work++
 		groups:
 			for gi := ac.g0; gi < ac.g1; gi++ {
 				for j := b.grpOff[gi]; j < b.grpOff[gi+1]; j++ {
+					work++
 					k := b.pairWord[j]
 					if (s[k]^pre[w+int(k)])&b.pairMask[j] != 0 {
 						v = grpCost[gi]
@@ -203,16 +217,18 @@ func chainAt[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCos
 		}
 		h = max(h, best)
 	}
-	return h
+	return h, work
 }
 
 // chainAtWord is chainAt for one-word states.
-func chainAtWord[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCost []C, inf C, s uint64, h C) C {
+func chainAtWord[C int | float64](b *chainBound, masks []uint64, ub, achCost, grpCost []C, inf C, s uint64, h C) (C, int) {
+	work := 0
 	for i := range b.goals {
 		if ub[i] <= h {
 			break
 		}
 		g := &b.goals[i]
+		work++
 		if s&g.bit == g.want {
 			continue
 		}
@@ -225,7 +241,9 @@ func chainAtWord[C int | float64](b *chainBound, masks []uint64, ub, achCost, gr
 			ac := &b.achs[a]
 			wrong := (s ^ masks[ac.pre+1]) & masks[ac.pre]
 			v := C(0)
+			work++
 			for gi := ac.g0; gi < ac.g1; gi++ {
+				work++
 				if wrong&b.pairMask[gi] != 0 { // one word, one pair per group
 					v = grpCost[gi]
 					break
@@ -235,5 +253,5 @@ func chainAtWord[C int | float64](b *chainBound, masks []uint64, ub, achCost, gr
 		}
 		h = max(h, best)
 	}
-	return h
+	return h, work
 }

@@ -175,7 +175,9 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				h = byUnmet[unmet(next, gm, gv)]
 			case GoalCost:
 				ch := &p.chain
-				h = chainAt(ch, d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), next, byUnmet[unmet(next, gm, gv)])
+				var work int
+				h, work = chainAt(ch, d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), next, byUnmet[unmet(next, gm, gv)])
+				p.estWork += work
 			default:
 				h = p.forwardEstimate(heur, prof, next, gm, gv, per, unit)
 				// A relaxation per successor, its passes unknown in
@@ -228,7 +230,9 @@ func (p *Planner) forwardEstimate(heur Heuristic, prof *Profile, s, gm, gv []uin
 		return max(conditionMax(p.dist, gm, gv), countBound(unmet(s, gm, gv), per, unit))
 	case GoalCost:
 		ch := &p.chain
-		return chainAt(ch, p.d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), s, countBound(unmet(s, gm, gv), per, unit))
+		h, work := chainAt(ch, p.d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), s, countBound(unmet(s, gm, gv), per, unit))
+		p.estWork += work
+		return h
 	}
 	return countBound(unmet(s, gm, gv), per, unit)
 }

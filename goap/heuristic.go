@@ -291,28 +291,29 @@ func (l *achieverLevels) buildBackward(start []uint64, prof *Profile, floor, sca
 
 // at returns the bound for state s against (mask, value), whose wrong
 // facts are (s ^ value) & mask: the cost of the first group holding one, or
-// 0.
-func (l *achieverLevels) at(s, mask, value []uint64) float64 {
+// 0; and its work, a unit per word looked at (the groups' words are in
+// order, so that is the index of the last one looked at, plus one).
+func (l *achieverLevels) at(s, mask, value []uint64) (float64, int) {
 	for g, c := range l.cost {
 		for j := l.off[g]; j < l.off[g+1]; j++ {
 			if k := l.word[j]; (s[k]^value[k])&mask[k]&l.mask[j] != 0 {
-				return c
+				return c, int(j) + 1
 			}
 		}
 	}
-	return 0
+	return 0, len(l.word)
 }
 
 // wholeAt is at in scaled units, -1 for a dead end.
-func (l *achieverLevels) wholeAt(s, mask, value []uint64) int {
+func (l *achieverLevels) wholeAt(s, mask, value []uint64) (int, int) {
 	for g, c := range l.whole {
 		for j := l.off[g]; j < l.off[g+1]; j++ {
 			if k := l.word[j]; (s[k]^value[k])&mask[k]&l.mask[j] != 0 {
-				return c
+				return c, int(j) + 1
 			}
 		}
 	}
-	return 0
+	return 0, len(l.word)
 }
 
 // achieversByLiteral lists every literal's capable achievers, cheapest

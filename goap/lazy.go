@@ -102,7 +102,8 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 // wholeEstimate is wholeWordEstimate for states of several words.
 func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
 	ch := &p.chain
-	h := chainAt(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, p.hOf[unmet(s, gm, gv)])
+	h, work := chainAt(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, p.hOf[unmet(s, gm, gv)])
+	p.estWork += work
 	if h >= wholeInf {
 		return -1
 	}
@@ -112,10 +113,12 @@ func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
 // backwardEstimate is the estimate of partial state (mask, value) from
 // start, in scaled units: the goal count, raised by GoalCost's groups of
 // the literals start gets wrong; -1 for a dead end.
-func backwardEstimate(hOf []int, lv *achieverLevels, s, mask, value []uint64) int {
+func backwardEstimate(hOf []int, lv *achieverLevels, estWork *int, s, mask, value []uint64) int {
 	h := hOf[unmet(s, mask, value)]
 	if len(lv.whole) > 0 {
-		if c := lv.wholeAt(s, mask, value); c < 0 {
+		c, work := lv.wholeAt(s, mask, value)
+		*estWork += work
+		if c < 0 {
 			return -1
 		} else if c > h {
 			return c
@@ -142,7 +145,7 @@ func settleDelayed[N any, P interface {
 // handOver ends a delayed search whose queue outgrew its memory, handing
 // the work it spent to the search that takes over from the start.
 func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
-	p.spent = m.work(res.Expanded, res.Generated)
+	p.spent, p.estWork = m.work(res.Expanded, res.Generated), 0
 	return Result{Plan: dst}, false
 }
 
@@ -345,7 +348,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	open.Reset()
 	lv := &p.levels
 	res := Result{Plan: dst}
-	h0 := backwardEstimate(hOf, lv, start, goal.cond.mask, goal.cond.value)
+	h0 := backwardEstimate(hOf, lv, &p.estWork, start, goal.cond.mask, goal.cond.value)
 	if h0 < 0 {
 		res.Status = NoPlan // the goal needs a fact nothing sets: backward queues nothing
 		return res, true
@@ -361,7 +364,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		}
 		mask, value := cur[:W], cur[W:]
 		u := unmet(start, mask, value)
-		g := f - backwardEstimate(hOf, lv, start, mask, value)
+		g := f - backwardEstimate(hOf, lv, &p.estWork, start, mask, value)
 		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, u, &m, true) {
 			return res, true
 		}
@@ -387,7 +390,7 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 					continue
 				}
 				res.Generated++
-				h := backwardEstimate(hOf, lv, start, next[:W], next[W:])
+				h := backwardEstimate(hOf, lv, &p.estWork, start, next[:W], next[W:])
 				if h < 0 {
 					words = words[:base]
 					continue // a dead end

@@ -79,6 +79,9 @@ type meter struct {
 	// spent is the work of a delayed search that handed over to the one
 	// this meter bounds: the two together stay within the limit.
 	spent int
+	// est is the planner's count of its estimates' work (GoalCost's),
+	// which the search adds to as it goes.
+	est *int
 	// For a traced search, whose trace shares the memory ceiling: bytes per
 	// node, and the most bytes an expansion can add, trace included.
 	perNode, worstBytes int
@@ -114,9 +117,11 @@ func (opt *Options) validate() (budget, maxBytes, maxWork int) {
 // whatever the size, at most maxSucc successors per expansion, and the
 // work of an expansion and of a successor.
 func (p *Planner) meter(perNode, fixed, maxSucc, perExpansion, perSuccessor int) meter {
-	m := meter{budget: p.budget, maxBytes: p.maxBytes, maxWork: p.maxWork, perExpansion: perExpansion, perSuccessor: perSuccessor, spent: p.spent}
+	m := meter{budget: p.budget, maxBytes: p.maxBytes, maxWork: p.maxWork, perExpansion: perExpansion, perSuccessor: perSuccessor, spent: p.spent, est: &p.estWork}
 	m.nodeCap = min((p.maxBytes-fixed)/perNode, maxNodes) - maxSucc
-	m.workCap = p.maxWork - perExpansion - maxSucc*perSuccessor
+	// An expansion estimates each successor, and the delayed searches the
+	// state they take too: room for that at its worst, counted as done.
+	m.workCap = p.maxWork - perExpansion - maxSucc*perSuccessor - (maxSucc+1)*p.worstEstimate
 	m.perNode = perNode
 	m.worstBytes = fixed + maxSucc*perNode
 	return m
@@ -140,7 +145,7 @@ func (m *meter) traceOver(res *Result, nodes int, tr *Trace) bool {
 
 // work returns the work done after expanded states and generated successors.
 func (m *meter) work(expanded, generated int) int {
-	return m.spent + expanded*m.perExpansion + generated*m.perSuccessor
+	return m.spent + *m.est + expanded*m.perExpansion + generated*m.perSuccessor
 }
 
 // over reports whether a search of res's counts and nodes nodes must stop

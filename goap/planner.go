@@ -202,6 +202,9 @@ type Planner struct {
 	// estEpoch numbers the estimate tables made; forwardDense's kept
 	// estimates are valid in the current one.
 	estEpoch uint32
+	// estWork is the work of GoalCost's estimates in this search, which
+	// the meter counts; worstEstimate the most one estimate can take.
+	estWork, worstEstimate int
 	// forwardWord's dense state table and nodes.
 	dense      []denseSlot
 	denseEpoch uint32
@@ -283,7 +286,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
 	p.budget, p.maxBytes, p.maxWork = opt.validate()
-	p.spent = 0
+	p.spent, p.estWork = 0, 0
 	prof := opt.Profile
 	if prof == nil {
 		prof = p.d.base
@@ -392,6 +395,7 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 	default:
 		p.levels.buildBackward(start, prof, countBound(1, per, prof.minCost), prof.costScale)
 	}
+	p.worstEstimate = p.chain.worst + len(p.levels.word)
 	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
 	p.estEpoch++ // forwardDense's kept estimates are for the old key
 	if p.estEpoch == 0 {

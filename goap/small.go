@@ -175,14 +175,17 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 // other heuristics); +Inf for a dead end.
 func (p *Planner) wordEstimate(byUnmet []float64, s, gm, gv uint64) float64 {
 	ch := &p.chain
-	return chainAtWord(ch, p.d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), s, byUnmet[bits.OnesCount64((s^gv)&gm)])
+	h, work := chainAtWord(ch, p.d.masks, ch.ub, ch.achCost, ch.grpCost, math.Inf(1), s, byUnmet[bits.OnesCount64((s^gv)&gm)])
+	p.estWork += work
+	return h
 }
 
 // wholeWordEstimate is wordEstimate in the profile's scaled units, -1 for a
 // dead end.
 func (p *Planner) wholeWordEstimate(hOf *[65]int, s, gm, gv uint64) int {
 	ch := &p.chain
-	h := chainAtWord(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, hOf[bits.OnesCount64((s^gv)&gm)])
+	h, work := chainAtWord(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, hOf[bits.OnesCount64((s^gv)&gm)])
+	p.estWork += work
 	if h >= wholeInf {
 		return -1
 	}
