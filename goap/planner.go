@@ -143,8 +143,10 @@ type Options struct {
 	MaxBytes int
 	// MaxWork bounds the search's work: one unit per word of state read to
 	// test an action (and each of its cost cases, backward), per successor
-	// made one per word of its state plus one for its node, and, forward
-	// with HMax, one per operator and literal of each relaxation pass.
+	// made one per word of its state plus one for its node, forward with
+	// HMax one per operator and literal of each relaxation pass, and with
+	// GoalCost one per goal fact, achiever and precondition word an
+	// estimate looks at.
 	// 0 means DefaultMaxWork.
 	MaxWork int
 }

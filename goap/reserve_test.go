@@ -34,16 +34,23 @@ func TestReservedPlannerAllocatesLikeAWarmOne(t *testing.T) {
 		want, wantErr := warm.Plan(buf[:0], start, goal, opt)
 		warmAllocs := testing.AllocsPerRun(3, func() { warm.Plan(buf[:0], start, goal, opt) })
 
-		p := goap.NewPlanner(d)
-		p.Reserve(want.Generated)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		got, gotErr := p.Plan(buf[:0], start, goal, opt)
-		runtime.ReadMemStats(&after)
-		if fmt.Sprint(got, gotErr) != fmt.Sprint(want, wantErr) {
-			t.Errorf("%s: reserved planner %+v %v, warm one %+v %v", c.name, got, gotErr, want, wantErr)
+		// Mallocs counts the whole program's allocations, the runtime's
+		// own among them: the least of three new planners' is the search's.
+		allocs := ^uint64(0)
+		for range 3 {
+			p := goap.NewPlanner(d)
+			p.Reserve(want.Generated)
+			runtime.GC()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			got, gotErr := p.Plan(buf[:0], start, goal, opt)
+			runtime.ReadMemStats(&after)
+			if fmt.Sprint(got, gotErr) != fmt.Sprint(want, wantErr) {
+				t.Errorf("%s: reserved planner %+v %v, warm one %+v %v", c.name, got, gotErr, want, wantErr)
+			}
+			allocs = min(allocs, after.Mallocs-before.Mallocs)
 		}
-		if allocs := after.Mallocs - before.Mallocs; float64(allocs) > warmAllocs {
+		if float64(allocs) > warmAllocs {
 			t.Errorf("%s: the reserved planner's first search (%d generated) allocated %d times, a warm one %v", c.name, want.Generated, allocs, warmAllocs)
 		}
 	}
