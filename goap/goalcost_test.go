@@ -213,9 +213,9 @@ func revSame(a, b float64, exact bool) bool {
 func TestGoalCostAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 13))
 	sizes := []int{1, 2, 3, 5, 7, 8, 12, 13}
-	rounds := 120 // about 6 s, a minute under -race; 400 passed too
-	if testing.Short() {
-		rounds = 40
+	rounds := 120 // about 6 s; 400 passed too
+	if testing.Short() || raceEnabled {
+		rounds = 40 // the race detector makes it six times slower
 	}
 	for i := 0; i < rounds; i++ {
 		n := sizes[i%len(sizes)]
