@@ -60,8 +60,19 @@ type Profile struct {
 	// bucketed open list.
 	costScale float64
 	// wholeCost is, when costScale is not 0, each action's constant cost
-	// in those units, or -1 where it is a rule list.
-	wholeCost []int32
+	// in those units, or -1 where it is a rule list; on one-word domains
+	// the rule lists are wholeRules[wholeRuleOf[a]:wholeRuleOf[a+1]], in
+	// those units too, their default last (a rule every state meets).
+	wholeCost   []int32
+	wholeRules  []wholeRule
+	wholeRuleOf []int32
+}
+
+// wholeRule is a rule of a one-word domain's cost, in the profile's scaled
+// units: its cost where state & mask == value.
+type wholeRule struct {
+	mask, value uint64
+	cost        int32
 }
 
 // maxBucketCost bounds the scaled costs for which searches use a bucketed
@@ -173,10 +184,22 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	}
 	if p.costScale > 0 {
 		p.wholeCost = make([]int32, len(d.actions))
+		if d.words == 1 {
+			p.wholeRuleOf = make([]int32, len(d.actions)+1)
+		}
 		for i := range p.costs {
+			c := &p.costs[i]
 			p.wholeCost[i] = -1
-			if c := &p.costs[i]; c.kind == costConst {
+			if c.kind == costConst {
 				p.wholeCost[i] = int32(c.value * p.costScale)
+			} else if d.words == 1 {
+				for _, r := range c.rules {
+					p.wholeRules = append(p.wholeRules, wholeRule{r.mask[0], r.value[0], int32(r.cost * p.costScale)})
+				}
+				p.wholeRules = append(p.wholeRules, wholeRule{cost: int32(c.value * p.costScale)})
+			}
+			if d.words == 1 {
+				p.wholeRuleOf[i+1] = int32(len(p.wholeRules))
 			}
 		}
 	}

@@ -365,7 +365,7 @@ func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *P
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	hOf := &p.hOfWord
 	scale := prof.costScale
-	costs, whole := prof.costs, prof.wholeCost
+	whole, rules, ruleOf := prof.wholeCost, prof.wholeRules, prof.wholeRuleOf
 	capable, allCapable := prof.capable, prof.allCapable
 	one := d.one
 	app := p.applicable
@@ -410,8 +410,13 @@ func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *P
 					continue
 				}
 				cost := whole[ai]
-				if cost < 0 {
-					cost = int32(costs[ai].ruleWord(s) * scale)
+				if cost < 0 { // a rule list, the last rule met by every state
+					for _, r := range rules[ruleOf[ai]:ruleOf[ai+1]] {
+						if s&r.mask == r.value {
+							cost = r.cost
+							break
+						}
+					}
 				}
 				g := n.g + cost
 				res.Generated++
