@@ -115,30 +115,13 @@ func revSpec(r *rand.Rand, n, actions int, gen revCostGen, funcs bool) goap.Spec
 }
 
 func revProfile(r *rand.Rand, d *goap.Domain, gen revCostGen) (*goap.Profile, goap.ProfileSpec) {
-	var spec goap.ProfileSpec
-	if r.IntN(3) == 0 {
-		return nil, spec
-	}
-	for a := 0; a < d.NumActions(); a++ {
-		switch r.IntN(8) {
-		case 0:
-			spec.Incapable = append(spec.Incapable, d.ActionName(goap.ActionID(a)))
-		case 1, 2:
-			if spec.Costs == nil {
-				spec.Costs = map[string]goap.Cost{}
-			}
-			c := goap.Const(gen(r))
-			if r.IntN(3) == 0 {
-				c = goap.Rules(gen(r), goap.CostRule{When: revLits(r, d.NumFacts(), 1), Cost: gen(r)})
-			}
-			spec.Costs[d.ActionName(goap.ActionID(a))] = c
+	return randomProfileWith(r, d, func(r *rand.Rand) goap.Cost {
+		c := goap.Const(gen(r))
+		if r.IntN(3) == 0 {
+			c = goap.Rules(gen(r), goap.CostRule{When: revLits(r, d.NumFacts(), 1), Cost: gen(r)})
 		}
-	}
-	p, err := d.NewProfile(spec)
-	if err != nil {
-		panic(err)
-	}
-	return p, spec
+		return c
+	})
 }
 
 type revItem struct {

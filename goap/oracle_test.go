@@ -196,6 +196,17 @@ func (o *oracle) checkAdmissible(t *testing.T, name string, p *goap.Planner, pro
 // randomProfile returns a random profile of d, or nil for the domain's
 // own, and the spec it was made from.
 func randomProfile(r *rand.Rand, d *goap.Domain) (*goap.Profile, goap.ProfileSpec) {
+	return randomProfileWith(r, d, func(r *rand.Rand) goap.Cost {
+		c := float64(1 + r.IntN(7))
+		if r.IntN(2) == 0 {
+			c += 0.5 // not a whole cost: the searches use their heap, and sums stay exact
+		}
+		return goap.Const(c)
+	})
+}
+
+// randomProfileWith is randomProfile with the cost overrides drawn by costOf.
+func randomProfileWith(r *rand.Rand, d *goap.Domain, costOf func(*rand.Rand) goap.Cost) (*goap.Profile, goap.ProfileSpec) {
 	var spec goap.ProfileSpec
 	if r.IntN(3) == 0 {
 		return nil, spec
@@ -208,11 +219,7 @@ func randomProfile(r *rand.Rand, d *goap.Domain) (*goap.Profile, goap.ProfileSpe
 			if spec.Costs == nil {
 				spec.Costs = map[string]goap.Cost{}
 			}
-			c := float64(1 + r.IntN(7))
-			if r.IntN(2) == 0 {
-				c += 0.5 // not a whole cost: the searches use their heap, and sums stay exact
-			}
-			spec.Costs[d.ActionName(goap.ActionID(a))] = goap.Const(c)
+			spec.Costs[d.ActionName(goap.ActionID(a))] = costOf(r)
 		}
 	}
 	p, err := d.NewProfile(spec)
