@@ -10,13 +10,24 @@ import "math/bits"
 // on a warm planner. Reserve allocates at once and writes the memory once.
 // It sizes the search the zero Options make with the domain's own costs
 // (the other searches still grow what they need), for n up to what the
-// default memory ceiling allows; a larger n, or n of 0 or less, reserves
-// that much.
+// default memory ceiling allows that search (a larger n reserves that
+// much; n of 0 or less, room for the start alone).
 func (p *Planner) Reserve(n int) {
 	d := p.d
-	n = min(max(n, 0), DefaultMaxBytes/lazyNodeBytes) + 1 // and the start's node
 	W := d.words
 	whole := d.base.costScale > 0
+	perNode := generalNodeBytes + 16*W // the paths' bytes per node, as their meters count them
+	switch {
+	case W == 1 && len(d.facts) <= maxDenseFacts && whole:
+		perNode = denseNodeBytes
+	case W == 1 && whole:
+		perNode = lazyNodeBytes
+	case W == 1:
+		perNode = wordNodeBytes
+	case whole:
+		perNode = wideNodeBytes + 32*W
+	}
+	n = min(max(n, 0), DefaultMaxBytes/perNode) + 1 // and the start's node
 	// The estimate tables: the goal count's, GoalCost's chains for each of
 	// the domain's goals (made once, so that they grow to the largest),
 	// backward's groups (up to 64 costs), and an expansion's successors.

@@ -55,3 +55,22 @@ func TestReservedPlannerAllocatesLikeAWarmOne(t *testing.T) {
 		}
 	}
 }
+
+// TestReserveIsBounded: Reserve of any n holds no more than the default
+// memory ceiling allows the search it sizes, on a domain of 100 000 facts
+// (states of 1 563 words) as on a small one.
+func TestReserveIsBounded(t *testing.T) {
+	for _, spec := range []goap.Spec{toggles(40, 0, 1), toggles(20, 100_000, 1), toggles(20, 100_000, 1.3)} {
+		d := mustDomain(t, spec)
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		p := goap.NewPlanner(d)
+		p.Reserve(1 << 40)
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 2*goap.DefaultMaxBytes {
+			t.Errorf("%d facts: Reserve(2^40) allocated %d bytes, above twice the default ceiling", d.NumFacts(), grew)
+		}
+		runtime.KeepAlive(p)
+	}
+}
