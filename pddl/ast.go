@@ -138,7 +138,8 @@ type Problem struct {
 	// only metric of the subset; without it, a plan's cost is its length.
 	MinimizeTotalCost bool
 
-	objects map[string]*Object
+	objects   map[string]*Object
+	metricPos Pos
 }
 
 // NumericValue is one (= (f args) value) of :init.

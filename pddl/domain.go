@@ -58,7 +58,9 @@ func (p *parser) domain(src []byte) *Domain {
 		case refusedSections[kw] != "":
 			p.add(s.list[0].pos, "%s is not supported (it needs %s)", kw, refusedSections[kw])
 		default:
-			p.add(s.list[0].pos, "unknown domain section %q%s", kw, p.hint(kw, func() []string { return domainSections }))
+			p.add(s.list[0].pos, "unknown domain section %q%s", kw, p.hint(kw, func() []string {
+				return append(slices.Clone(domainSections), slices.Sorted(maps.Keys(refusedSections))...)
+			}))
 		}
 	}
 	for _, s := range byKind[":requirements"] {
@@ -377,7 +379,7 @@ func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
 // args)); increasing anything else is a numeric fluent.
 func (p *parser) increase(d *Domain, scope map[string]bool, n *node, e *Effect) {
 	if len(n.list) != 3 {
-		p.add(n.pos, `"increase" takes a function and a value, got %d arguments`, len(n.list)-1)
+		p.add(n.pos, `"increase" takes a function and a value, got %s`, count(len(n.list)-1, "argument"))
 		return
 	}
 	target, value := n.list[1], n.list[2]
@@ -437,7 +439,7 @@ func (p *parser) resolve(f *Formula, d *Domain, scope map[string]bool, objects m
 	}
 	ok := true
 	if len(f.Pred.Args) != len(pr.Params) {
-		p.add(f.Pred.Pos, "predicate %q takes %d arguments, got %d", pr.Name, len(pr.Params), len(f.Pred.Args))
+		p.add(f.Pred.Pos, "predicate %q takes %s, got %d", pr.Name, count(len(pr.Params), "argument"), len(f.Pred.Args))
 		ok = false
 	}
 	return p.terms(f.Pred.Args, d, scope, objects) && ok
@@ -452,7 +454,7 @@ func (p *parser) resolveFunc(a *AtomTerm, d *Domain, scope map[string]bool, obje
 	}
 	ok := true
 	if len(a.Args) != len(fn.Params) {
-		p.add(a.Pos, "function %q takes %d arguments, got %d", fn.Name, len(fn.Params), len(a.Args))
+		p.add(a.Pos, "function %q takes %s, got %d", fn.Name, count(len(fn.Params), "argument"), len(a.Args))
 		ok = false
 	}
 	return p.terms(a.Args, d, scope, objects) && ok

@@ -2,8 +2,10 @@ package pddl
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // unsupported names the constructs outside the subset and the requirement
@@ -49,7 +51,7 @@ type parser struct {
 
 // header reads src's one (define (KIND NAME) sections...) form and returns
 // its name and sections; ok is false if there is nothing to go on.
-func (p *parser) header(src []byte, kind string) (name string, namePos Pos, sections []*node, ok bool) {
+func (p *parser) header(src []byte, kind string) (name string, define Pos, sections []*node, ok bool) {
 	if len(src) > MaxSize {
 		p.add(Pos{}, "the file is %d bytes, more than the limit of %d", len(src), MaxSize)
 		return "", Pos{}, nil, false
@@ -91,7 +93,7 @@ func (p *parser) header(src []byte, kind string) (name string, namePos Pos, sect
 		p.add(h.pos, "expected (%s NAME) with one name", kind)
 		return "", Pos{}, nil, false
 	}
-	return h.list[1].text, h.list[1].pos, def.list[2:], true
+	return h.list[1].text, def.pos, def.list[2:], true
 }
 
 func isWord(n *node, w string) bool {
@@ -296,10 +298,23 @@ func (p *parser) wholeNumber(n *node, what string) (int64, bool) {
 	if n.isList || n.kind != tokNumber {
 		return 0, false
 	}
-	v, err := strconv.ParseInt(n.text, 10, 64)
-	if err != nil || v < 0 || n.text[0] == '+' {
-		p.add(n.pos, "%s must be a whole number from 0 to %d, got %s", what, int64(1<<63-1), n.text)
-		return 0, true
+	switch v, err := strconv.ParseInt(strings.TrimPrefix(n.text, "+"), 10, 64); {
+	case strings.HasPrefix(n.text, "-"):
+		p.add(n.pos, "%s cannot be negative, got %s", what, n.text)
+	case strings.Contains(n.text, "."):
+		p.add(n.pos, "%s must be a whole number, got %s", what, n.text)
+	case err != nil:
+		p.add(n.pos, "%s of %s is too large (at most %d)", what, n.text, int64(math.MaxInt64))
+	default:
+		return v, true
 	}
-	return v, true
+	return 0, true
+}
+
+// count says "1 argument" or "2 arguments".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -1,6 +1,9 @@
 package pddl
 
-import "slices"
+import (
+	"maps"
+	"slices"
+)
 
 var (
 	problemSections        = []string{":domain", ":requirements", ":objects", ":init", ":goal", ":metric"}
@@ -24,7 +27,7 @@ func ParseProblem(name string, src []byte) (*Problem, error) {
 }
 
 func (p *parser) problem(src []byte) *Problem {
-	name, _, sections, ok := p.header(src, "problem")
+	name, at, sections, ok := p.header(src, "problem")
 	if !ok {
 		return nil
 	}
@@ -40,7 +43,9 @@ func (p *parser) problem(src []byte) *Problem {
 			continue
 		}
 		if !slices.Contains(problemSections, kw) {
-			p.add(s.list[0].pos, "unknown problem section %q%s", kw, p.hint(kw, func() []string { return problemSections }))
+			p.add(s.list[0].pos, "unknown problem section %q%s", kw, p.hint(kw, func() []string {
+				return append(slices.Clone(problemSections), slices.Sorted(maps.Keys(refusedProblemSections))...)
+			}))
 			continue
 		}
 		if prev, dup := seen[kw]; dup {
@@ -77,14 +82,15 @@ func (p *parser) problem(src []byte) *Problem {
 			}
 			pr.Goal = p.formula(body[0])
 		case ":metric":
+			pr.metricPos = s.pos
 			p.metric(pr, s)
 		}
 	}
 	if _, ok := seen[":domain"]; !ok {
-		p.add(Pos{1, 1}, "missing (:domain NAME)")
+		p.add(at, "missing (:domain NAME)")
 	}
 	if _, ok := seen[":goal"]; !ok {
-		p.add(Pos{1, 1}, "missing (:goal ...)")
+		p.add(at, "missing (:goal ...)")
 	}
 	if pr.Goal == nil {
 		pr.Goal = &Formula{Kind: And}
@@ -188,7 +194,7 @@ func (pr *Problem) Check(d *Domain) error {
 	}
 	p.resolve(pr.Goal, d, nil, pr.objects)
 	if pr.MinimizeTotalCost && d.funcs["total-cost"] == nil {
-		p.add(Pos{}, `the metric minimizes "total-cost", which the domain does not declare`)
+		p.add(pr.metricPos, `the metric minimizes "total-cost", which the domain does not declare`)
 	}
 	return p.err()
 }
