@@ -147,22 +147,29 @@ func (p *parser) types(d *Domain, items []*node) {
 			ty.Parent = "object"
 		}
 	}
-	// A cycle: walking up from a type meets it again before object. Each
-	// walk stops after len(Types) steps, and a cycle is reported once, at
-	// its first type, then cut, so later walks do not see it.
-	for _, ty := range d.Types {
-		t := ty.Parent
-		for range len(d.Types) {
-			if t == ty.Name {
-				p.add(ty.Pos, "type %q is its own ancestor", ty.Name)
+	// A cycle: walking up from a type meets a type of the same walk. Each
+	// type is walked through once (later walks stop at a type already
+	// done), so this is linear; a cycle is reported at the type where it
+	// closes, then cut there.
+	const (
+		unseen = iota
+		walking
+		done
+	)
+	state := make(map[string]uint8, len(d.Types))
+	var path []*Type
+	for _, start := range d.Types {
+		path = path[:0]
+		for ty := start; ty != nil && state[ty.Name] == unseen; ty = d.types[ty.Parent] {
+			state[ty.Name] = walking
+			path = append(path, ty)
+			if up := d.types[ty.Parent]; up != nil && state[up.Name] == walking {
+				p.add(up.Pos, "type %q is its own ancestor", up.Name)
 				ty.Parent = "object"
-				break
 			}
-			up := d.types[t]
-			if up == nil {
-				break
-			}
-			t = up.Parent
+		}
+		for _, ty := range path {
+			state[ty.Name] = done
 		}
 	}
 }

@@ -18,6 +18,11 @@ const (
 	// MaxSize is the largest input, in bytes: the largest competition
 	// files are a few hundred KiB.
 	MaxSize = 16 << 20
+	// MaxTokens is the most names, numbers and parentheses a file may
+	// hold: the syntax tree takes about 100 bytes a token, so this bounds
+	// it near 100 MiB where MaxSize alone would allow 800 (a file of
+	// one-letter names). Competition files hold far fewer.
+	MaxTokens = 1 << 20
 	// MaxDepth is the deepest parenthesis nesting: real files need fewer
 	// than ten levels, and the formula walkers recurse once per level.
 	MaxDepth = 256
@@ -65,33 +70,68 @@ func printable(s string) string {
 	return s
 }
 
-// errors collects a file's errors.
+// errors collects a file's errors. It holds at most a few times
+// MaxErrors: past that it keeps the first MaxErrors by position, which are
+// the ones shown, and counts the rest, so that a file of a million errors
+// costs no more memory than a file of twenty.
 type errors struct {
-	file string
-	list ErrorList
+	file    string
+	list    ErrorList
+	dropped int
+	// cutoff is set once MaxErrors errors are kept: an error after it
+	// will not be shown, so it is counted without being formatted.
+	cutoff *Pos
 }
 
 func (e *errors) add(pos Pos, format string, args ...any) {
+	if e.cutoff != nil && after(pos, *e.cutoff) {
+		e.dropped++
+		return
+	}
 	e.list = append(e.list, &Error{File: e.file, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	if len(e.list) >= 4*MaxErrors {
+		if e.list = sortErrors(e.list); len(e.list) >= MaxErrors {
+			e.dropped += len(e.list) - MaxErrors
+			e.list = e.list[:MaxErrors:MaxErrors]
+			last := e.list[MaxErrors-1].Pos
+			e.cutoff = &last
+		}
+	}
 }
 
-// err returns the collected errors, sorted and capped, or nil.
-func (e *errors) err() error {
-	if len(e.list) == 0 {
-		return nil
-	}
-	l := slices.Clone(e.list)
+func after(a, b Pos) bool {
+	return a.Line > b.Line || (a.Line == b.Line && a.Col > b.Col)
+}
+
+// sortErrors orders l by position and drops exact duplicates.
+func sortErrors(l ErrorList) ErrorList {
 	slices.SortStableFunc(l, func(a, b *Error) int {
 		if a.Pos.Line != b.Pos.Line {
 			return a.Pos.Line - b.Pos.Line
 		}
 		return a.Pos.Col - b.Pos.Col
 	})
-	l = slices.CompactFunc(l, func(a, b *Error) bool { return *a == *b })
+	return slices.CompactFunc(l, func(a, b *Error) bool { return *a == *b })
+}
+
+// failed says whether any error was found.
+func (e *errors) failed() bool { return len(e.list) > 0 }
+
+// err returns the collected errors, sorted and capped, or nil.
+func (e *errors) err() error {
+	if !e.failed() {
+		return nil
+	}
+	l := sortErrors(slices.Clone(e.list))
+	more := e.dropped
 	if len(l) > MaxErrors {
-		more := len(l) - MaxErrors
-		next := l[MaxErrors].Pos
-		l = append(l[:MaxErrors:MaxErrors], &Error{File: e.file, Pos: next,
+		more += len(l) - MaxErrors
+		l = l[:MaxErrors:MaxErrors]
+	}
+	if more > 0 {
+		// The count is at the last error shown: the first one not shown
+		// may have been dropped already.
+		l = append(l, &Error{File: e.file, Pos: l[len(l)-1].Pos,
 			Msg: fmt.Sprintf("too many errors (%d more not shown)", more)})
 	}
 	return l
@@ -141,7 +181,7 @@ func quoteRune(s string) string {
 // hints of a broken file would cost a search of the candidates each, for
 // errors that are mostly not shown.
 func (e *errors) hint(name string, candidates func() []string) string {
-	if len(e.list) >= MaxErrors {
+	if len(e.list)+e.dropped >= MaxErrors {
 		return ""
 	}
 	return didYouMean(name, candidates())

@@ -53,9 +53,17 @@ func read(src []byte, errs *errors) []*node {
 	stack := []*node{root}
 	line, col := 1, 1
 	bad := false
+	tokens := 0
+	names := map[string]string{}
 	for i := 0; i < len(src); {
 		c := src[i]
 		pos := Pos{line, col}
+		if c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != ';' {
+			if tokens++; tokens > MaxTokens {
+				errs.add(pos, "more than %d tokens (names, numbers and parentheses) in the file", MaxTokens)
+				return nil
+			}
+		}
 		switch {
 		case c == '\n':
 			line, col = line+1, 1
@@ -92,13 +100,21 @@ func read(src []byte, errs *errors) []*node {
 			for j < len(src) && !isDelimiter(src[j]) {
 				j++
 			}
-			text := string(src[i:j])
+			text, seen := names[string(src[i:j])]
+			if !seen {
+				text = string(src[i:j])
+			}
 			n, msg, at := classify(text)
 			if msg != "" {
 				bad = true
 				errs.add(Pos{line, col + utf8.RuneCountInString(text[:at])}, "%s", msg)
 			} else {
 				n.pos = pos
+				if !seen {
+					// Names repeat: one string each saves most of the
+					// token text's memory.
+					names[text] = n.text
+				}
 				top := stack[len(stack)-1]
 				top.list = append(top.list, n)
 			}

@@ -57,7 +57,7 @@ func (p *parser) header(src []byte, kind string) (name string, define Pos, secti
 		return "", Pos{}, nil, false
 	}
 	forms := read(src, &p.errors)
-	if len(p.list) > 0 {
+	if p.failed() {
 		return "", Pos{}, nil, false
 	}
 	want := fmt.Sprintf(`"(define (%s NAME) ...)"`, kind)
@@ -150,7 +150,7 @@ type typedName struct {
 // typedList reads "a b - t c - u d": names (or variables, if vars) with
 // their types, "object" where none is given.
 func (p *parser) typedList(items []*node, vars bool, what string) []typedName {
-	var out []typedName
+	out := make([]typedName, 0, len(items))
 	pending := 0 // entries at the end of out still waiting for a type
 	want, wantKind := "name", tokName
 	if vars {
