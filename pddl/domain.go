@@ -6,7 +6,10 @@ import (
 )
 
 // ParseDomain parses a domain file; name is the file name used in errors.
-// The error, if any, is an ErrorList of every problem found.
+// The error, if any, is an ErrorList of every problem found (the first
+// MaxErrors). A src of more than MaxSize bytes or MaxTokens tokens is
+// refused: a caller reading from a file or network should stop reading at
+// MaxSize+1 bytes.
 func ParseDomain(name string, src []byte) (*Domain, error) {
 	p := &parser{errors{file: name}}
 	d := p.domain(src)

@@ -58,7 +58,7 @@ func read(src []byte, errs *errors) []*node {
 	for i := 0; i < len(src); {
 		c := src[i]
 		pos := Pos{line, col}
-		if c != ' ' && c != '\n' && c != '\t' && c != '\r' && c != ';' {
+		if c == '(' || c == ')' || !isDelimiter(c) {
 			if tokens++; tokens > MaxTokens {
 				errs.add(pos, "more than %d tokens (names, numbers and parentheses) in the file", MaxTokens)
 				return nil

@@ -16,7 +16,8 @@ var (
 // ParseProblem parses a problem file; name is the file name used in
 // errors. It checks what the file alone can tell (syntax, the subset,
 // duplicate objects); Check then checks it against its domain. The error,
-// if any, is an ErrorList of every problem found.
+// if any, is an ErrorList of every problem found; the limits are
+// ParseDomain's.
 func ParseProblem(name string, src []byte) (*Problem, error) {
 	p := &parser{errors{file: name}}
 	pr := p.problem(src)
