@@ -1,7 +1,6 @@
 package pddl_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 // seeds adds the shared instances' files and the malformed corpus's files
 // of the given name (domain.pddl or problem.pddl) to f.
 func seeds(f *testing.F, problems bool) {
-	if _, err := os.Stat(sharedDir); err == nil {
+	if sharedDir != "" {
 		for _, in := range instances(f) {
 			dom, prob := readInstance(f, in)
 			if problems {

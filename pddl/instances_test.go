@@ -9,8 +9,22 @@ import (
 	"github.com/ploy-ai/ploy/pddl"
 )
 
-// sharedDir holds the competition instances, outside the repository.
-const sharedDir = "../../../shared/pddl"
+// sharedDir holds the competition instances, outside the repository: the
+// project's ../shared/pddl, found from the package's folder whether the
+// checkout is the project's root or a worktree below it; "" if none is.
+var sharedDir = func() string {
+	for up := "../.."; len(up) <= len("../../../.."); up += "/.." {
+		if dir := filepath.Join(up, "shared", "pddl"); fileExists(filepath.Join(dir, "instances.tsv")) {
+			return dir
+		}
+	}
+	return ""
+}()
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 type instance struct {
 	dir, problem, domain string
@@ -19,10 +33,10 @@ type instance struct {
 // instances reads instances.tsv; the test is skipped where the shared
 // folder is not there (a checkout elsewhere), never on a bad line.
 func instances(t testing.TB) []instance {
-	tsv, err := os.ReadFile(filepath.Join(sharedDir, "instances.tsv"))
-	if os.IsNotExist(err) {
-		t.Skipf("no shared instances at %s", sharedDir)
+	if sharedDir == "" {
+		t.Skip("no ../shared/pddl beside this checkout: the competition instances are not in the repository")
 	}
+	tsv, err := os.ReadFile(filepath.Join(sharedDir, "instances.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
