@@ -1,0 +1,183 @@
+package pddl
+
+import "strings"
+
+// Domain is a parsed domain file. Every name in it is lower-case.
+type Domain struct {
+	File string
+	Name string
+	// Requirements as written, such as ":typing"; the parser accepts the
+	// subset's constructs whether declared or not, as other planners do.
+	Requirements []string
+	// Types in declaration order, without the implicit root "object".
+	Types      []*Type
+	Constants  []*Object
+	Predicates []*Predicate
+	// Functions are numeric: total-cost, and static ones that give
+	// action costs from :init.
+	Functions []*Function
+	Actions   []*Action
+
+	types  map[string]*Type
+	consts map[string]*Object
+	preds  map[string]*Predicate
+	funcs  map[string]*Function
+}
+
+// Type is a declared type and its parent ("object" at the root).
+type Type struct {
+	Name, Parent string
+	Pos          Pos
+}
+
+// Object is a domain constant or a problem object, with its type.
+type Object struct {
+	Name, Type string
+	Pos        Pos
+
+	typePos Pos
+}
+
+// Param is a typed variable: of a predicate, function or action. Its
+// name starts with "?".
+type Param struct {
+	Name, Type string
+	Pos        Pos
+}
+
+// Predicate is a declared predicate.
+type Predicate struct {
+	Name   string
+	Params []Param
+	Pos    Pos
+}
+
+// Function is a declared numeric function.
+type Function struct {
+	Name   string
+	Params []Param
+	Pos    Pos
+}
+
+// Action is an action schema.
+type Action struct {
+	Name   string
+	Params []Param
+	// Precondition is never nil: an empty And is true.
+	Precondition *Formula
+	Effect       Effect
+	Pos          Pos
+}
+
+// FormulaKind says what a Formula node is.
+type FormulaKind uint8
+
+const (
+	And   FormulaKind = iota // Sub holds the conjuncts (none: true)
+	Not                      // Sub[0] is the negated Atom or Equal
+	Atom                     // Pred holds the predicate and its arguments
+	Equal                    // Pred holds "=" and the two terms
+)
+
+// Formula is a precondition or goal: a conjunction of literals over atoms
+// and equalities, which is all the subset allows.
+type Formula struct {
+	Kind FormulaKind
+	Sub  []*Formula
+	Pred AtomTerm
+	Pos  Pos
+}
+
+// AtomTerm is a predicate (or "=", or a function) applied to terms.
+type AtomTerm struct {
+	Name string
+	Args []Term
+	Pos  Pos
+}
+
+// Term is a variable (its name starts with "?") or an object or constant.
+type Term struct {
+	Name string
+	Pos  Pos
+}
+
+// IsVariable says whether t is a variable.
+func (t Term) IsVariable() bool { return strings.HasPrefix(t.Name, "?") }
+
+// Effect is an action's effect: atoms added, atoms deleted, and what is
+// added to total-cost.
+type Effect struct {
+	Add, Delete []AtomTerm
+	// Cost is summed: (increase (total-cost) ...) may appear more than once.
+	Cost []Cost
+}
+
+// Cost is one (increase (total-cost) X): a whole number, or a static
+// function's value (Func.Name set).
+type Cost struct {
+	Value int64
+	Func  *AtomTerm
+	Pos   Pos
+}
+
+// Problem is a parsed problem file. Check binds it to its domain.
+type Problem struct {
+	File         string
+	Name         string
+	Domain       string
+	DomainPos    Pos
+	Requirements []string
+	Objects      []*Object
+	// Init holds the true atoms; NumericInit the function values, such as
+	// (= (road-length a b) 5) and (= (total-cost) 0).
+	Init        []AtomTerm
+	NumericInit []NumericValue
+	// Goal is never nil.
+	Goal *Formula
+	// MinimizeTotalCost is set by (:metric minimize (total-cost)), the
+	// only metric of the subset; without it, a plan's cost is its length.
+	MinimizeTotalCost bool
+
+	objects   map[string]*Object
+	metricPos Pos
+}
+
+// NumericValue is one (= (f args) value) of :init.
+type NumericValue struct {
+	Func  AtomTerm
+	Value int64
+	Pos   Pos
+}
+
+// Type returns the named type (not "object"), or nil.
+func (d *Domain) Type(name string) *Type { return d.types[name] }
+
+// Predicate returns the named predicate, or nil.
+func (d *Domain) Predicate(name string) *Predicate { return d.preds[name] }
+
+// Function returns the named function, or nil.
+func (d *Domain) Function(name string) *Function { return d.funcs[name] }
+
+// Constant returns the named constant, or nil.
+func (d *Domain) Constant(name string) *Object { return d.consts[name] }
+
+// IsSubtype says whether type t is of type of: itself, or a descendant.
+// The hierarchy has no cycles (the parser refuses them), and the walk is
+// bounded by the number of types besides.
+func (d *Domain) IsSubtype(t, of string) bool {
+	for range len(d.Types) + 1 {
+		if t == of {
+			return true
+		}
+		ty := d.types[t]
+		if ty == nil {
+			return of == "object"
+		}
+		t = ty.Parent
+	}
+	return false
+}
+
+// Object returns the problem object of that name, or nil (a domain
+// constant is not a problem object).
+func (p *Problem) Object(name string) *Object { return p.objects[name] }

@@ -1,0 +1,45 @@
+// Package pddl reads the classical-planning language PDDL: domain and
+// problem files, in the subset that ploy plans with, into a syntax tree
+// for grounding.
+//
+// # The subset
+//
+// Requirements :strips, :typing (a type hierarchy rooted at "object"),
+// :negative-preconditions, :equality and :action-costs; domain
+// :constants. Preconditions and goals are conjunctions of atoms, negated
+// atoms, equalities and negated equalities; effects add and delete atoms
+// and increase total-cost by a whole number or by a static function's
+// value, such as (increase (total-cost) (road-length ?from ?to)), given in
+// the problem's :init. The only metric is (:metric minimize (total-cost)).
+// A file that uses the subset's constructs without declaring their
+// requirement is accepted, as other planners do (competition files often
+// forget :equality).
+//
+// Everything else is refused with an error at its position naming the
+// construct and the requirement it belongs to, never accepted and
+// ignored: disjunction, quantifiers, conditional effects, union types
+// (either), numeric fluents and comparisons, derived predicates, durative
+// actions, timed initial literals, preferences and constraints.
+//
+// PDDL is case-insensitive: every name, variable and keyword is
+// lower-cased. Comments run from ";" to the end of the line. Names start
+// with a letter and hold letters, digits, "-" and "_".
+//
+// # Checks
+//
+// ParseDomain checks the domain on its own: undefined types, predicates,
+// functions, constants and action parameters, wrong arities, duplicate
+// declarations, cycles in the type hierarchy. ParseProblem checks what a
+// problem file alone can tell, and Problem.Check the rest against its
+// domain: the domain's name, object types, and every atom of :init and
+// the goal. Type compatibility of arguments is not checked: grounding
+// instantiates parameters with objects of their types only.
+//
+// # Errors and limits
+//
+// Errors are an ErrorList of *Error, each rendered FILE:LINE:COL:
+// message, sorted by position; at most MaxErrors are kept, and one more
+// counts the rest. A file larger than MaxSize or nested deeper than
+// MaxDepth is refused. Parsing is linear in the input, and no input makes
+// it panic (the fuzz tests check).
+package pddl

@@ -1,0 +1,494 @@
+package pddl
+
+import (
+	"maps"
+	"slices"
+)
+
+// ParseDomain parses a domain file; name is the file name used in errors.
+// The error, if any, is an ErrorList of every problem found (the first
+// MaxErrors). A src of more than MaxSize bytes or MaxTokens tokens is
+// refused: a caller reading from a file or network should stop reading at
+// MaxSize+1 bytes.
+func ParseDomain(name string, src []byte) (*Domain, error) {
+	p := &parser{errors{file: name}}
+	d := p.domain(src)
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// domainSections are the sections a domain may have, for suggestions;
+// refusedSections are PDDL's others, refused by name.
+var (
+	domainSections  = []string{":requirements", ":types", ":constants", ":predicates", ":functions", ":action"}
+	refusedSections = map[string]string{
+		":derived":         ":derived-predicates",
+		":durative-action": ":durative-actions",
+		":constraints":     ":constraints",
+		":process":         "PDDL+ processes",
+		":event":           "PDDL+ events",
+		":axiom":           ":domain-axioms",
+		":timeless":        "PDDL 1.2 timeless facts",
+	}
+)
+
+func (p *parser) domain(src []byte) *Domain {
+	name, _, sections, ok := p.header(src, "domain")
+	if !ok {
+		return nil
+	}
+	d := &Domain{File: p.file, Name: name,
+		types: map[string]*Type{}, consts: map[string]*Object{},
+		preds: map[string]*Predicate{}, funcs: map[string]*Function{}}
+
+	// Sections are read by kind, types first, so that a reference to a
+	// type does not depend on the order a file puts them in.
+	byKind := map[string][]*node{}
+	for _, s := range sections {
+		kw, ok := p.section(s)
+		if !ok {
+			continue
+		}
+		switch {
+		case slices.Contains(domainSections, kw):
+			if kw != ":action" && len(byKind[kw]) > 0 {
+				p.add(s.pos, "duplicate %s section (the first is at %s)", kw, byKind[kw][0].pos)
+				continue
+			}
+			byKind[kw] = append(byKind[kw], s)
+		case refusedSections[kw] != "":
+			p.add(s.list[0].pos, "%s is not supported (it needs %s)", kw, refusedSections[kw])
+		default:
+			p.add(s.list[0].pos, "unknown domain section %q%s", kw, p.hint(kw, func() []string {
+				return append(slices.Clone(domainSections), slices.Sorted(maps.Keys(refusedSections))...)
+			}))
+		}
+	}
+	for _, s := range byKind[":requirements"] {
+		d.Requirements = p.requirements(s.list[1:])
+	}
+	for _, s := range byKind[":types"] {
+		p.types(d, s.list[1:])
+	}
+	for _, s := range byKind[":constants"] {
+		for _, c := range p.typedList(s.list[1:], false, ":constants") {
+			if prev := d.consts[c.name]; prev != nil {
+				p.add(c.pos, "duplicate constant %q (first declared at %s)", c.name, prev.Pos)
+				continue
+			}
+			p.checkType(d, c.typ, c.typePos)
+			o := &Object{Name: c.name, Type: c.typ, Pos: c.pos}
+			d.consts[c.name] = o
+			d.Constants = append(d.Constants, o)
+		}
+	}
+	for _, s := range byKind[":predicates"] {
+		for _, n := range s.list[1:] {
+			name, params, ok := p.signature(d, n, "predicate")
+			if !ok {
+				continue
+			}
+			if name == "=" {
+				p.add(n.pos, `"=" is built in and cannot be declared`)
+				continue
+			}
+			if prev := d.preds[name]; prev != nil {
+				p.add(n.pos, "duplicate predicate %q (first declared at %s)", name, prev.Pos)
+				continue
+			}
+			pr := &Predicate{Name: name, Params: params, Pos: n.pos}
+			d.preds[name] = pr
+			d.Predicates = append(d.Predicates, pr)
+		}
+	}
+	for _, s := range byKind[":functions"] {
+		p.functions(d, s.list[1:])
+	}
+	names := map[string]Pos{}
+	for _, s := range byKind[":action"] {
+		if a := p.action(d, s); a != nil {
+			if prev, dup := names[a.Name]; dup {
+				p.add(a.Pos, "duplicate action %q (first declared at %s)", a.Name, prev)
+				continue
+			}
+			names[a.Name] = a.Pos
+			d.Actions = append(d.Actions, a)
+		}
+	}
+	return d
+}
+
+// types reads the :types section and checks the hierarchy.
+func (p *parser) types(d *Domain, items []*node) {
+	for _, t := range p.typedList(items, false, ":types") {
+		if t.name == "object" {
+			if t.typ != "object" {
+				p.add(t.pos, `the root type "object" cannot have a parent`)
+			}
+			continue
+		}
+		if t.name == "number" {
+			p.add(t.pos, `"number" is built in and cannot be declared as a type`)
+			continue
+		}
+		if prev := d.types[t.name]; prev != nil {
+			p.add(t.pos, "duplicate type %q (first declared at %s)", t.name, prev.Pos)
+			continue
+		}
+		ty := &Type{Name: t.name, Parent: t.typ, Pos: t.pos}
+		if t.typ == "" {
+			ty.Parent = "object" // its error is reported; go on as if object
+		}
+		d.types[t.name] = ty
+		d.Types = append(d.Types, ty)
+	}
+	for _, ty := range d.Types {
+		if ty.Parent != "object" && d.types[ty.Parent] == nil {
+			p.add(ty.Pos, "undefined parent type %q of %q%s", ty.Parent, ty.Name, p.hint(ty.Parent, func() []string { return typeNames(d) }))
+			ty.Parent = "object"
+		}
+	}
+	// A cycle: walking up from a type meets a type of the same walk. Each
+	// type is walked through once (later walks stop at a type already
+	// done), so this is linear; a cycle is reported at the type where it
+	// closes, then cut there.
+	const (
+		unseen = iota
+		walking
+		done
+	)
+	state := make(map[string]uint8, len(d.Types))
+	var path []*Type
+	for _, start := range d.Types {
+		path = path[:0]
+		for ty := start; ty != nil && state[ty.Name] == unseen; ty = d.types[ty.Parent] {
+			state[ty.Name] = walking
+			path = append(path, ty)
+			if up := d.types[ty.Parent]; up != nil && state[up.Name] == walking {
+				p.add(up.Pos, "type %q is its own ancestor", up.Name)
+				ty.Parent = "object"
+			}
+		}
+		for _, ty := range path {
+			state[ty.Name] = done
+		}
+	}
+}
+
+func typeNames(d *Domain) []string {
+	names := []string{"object"}
+	for _, t := range d.Types {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// checkType reports an undefined type ("" is an error already reported).
+func (p *parser) checkType(d *Domain, name string, pos Pos) bool {
+	if name == "" {
+		return false
+	}
+	if name == "object" || d.types[name] != nil {
+		return true
+	}
+	p.add(pos, "undefined type %q%s", name, p.hint(name, func() []string { return typeNames(d) }))
+	return false
+}
+
+// params reads a typed variable list, checking types and, for actions,
+// duplicates: a predicate's parameter names say nothing, and a
+// competition domain declares (in ?obj ?obj).
+func (p *parser) params(d *Domain, items []*node, what string, distinct bool) []Param {
+	var out []Param
+	seen := map[string]Pos{}
+	for _, v := range p.typedList(items, true, what) {
+		if prev, dup := seen[v.name]; dup && distinct {
+			p.add(v.pos, "duplicate parameter %q (first at %s)", v.name, prev)
+			continue
+		}
+		seen[v.name] = v.pos
+		p.checkType(d, v.typ, v.typePos)
+		out = append(out, Param{Name: v.name, Type: v.typ, Pos: v.pos})
+	}
+	return out
+}
+
+// signature reads (NAME ?a - t ...), a predicate's or function's.
+func (p *parser) signature(d *Domain, n *node, what string) (string, []Param, bool) {
+	if !n.isList || len(n.list) == 0 || n.list[0].isList || (n.list[0].kind != tokName && !isWord(n.list[0], "=")) {
+		p.add(n.pos, "expected a %s such as (NAME ?x - TYPE), got %s", what, quote(n.describe()))
+		return "", nil, false
+	}
+	name := n.list[0].text
+	return name, p.params(d, n.list[1:], what+" "+quote(name), false), true
+}
+
+// functions reads :functions: (f ?x - t) entries, each optionally
+// followed by "- number".
+func (p *parser) functions(d *Domain, items []*node) {
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		if isWord(n, "-") {
+			if i+1 == len(items) {
+				p.add(n.pos, `expected "number" after "-"`)
+				break
+			}
+			i++
+			if t := items[i]; !isWord(t, "number") {
+				p.add(t.pos, "function type %s is not supported (only number; other types need :object-fluents)", quote(t.describe()))
+			}
+			continue
+		}
+		name, params, ok := p.signature(d, n, "function")
+		if !ok {
+			continue
+		}
+		if prev := d.funcs[name]; prev != nil {
+			p.add(n.pos, "duplicate function %q (first declared at %s)", name, prev.Pos)
+			continue
+		}
+		if name == "total-cost" && len(params) > 0 {
+			p.add(n.pos, `"total-cost" takes no arguments`)
+		}
+		f := &Function{Name: name, Params: params, Pos: n.pos}
+		d.funcs[name] = f
+		d.Functions = append(d.Functions, f)
+	}
+}
+
+// action reads (:action NAME :parameters (...) :precondition F :effect E).
+func (p *parser) action(d *Domain, s *node) *Action {
+	items := s.list[1:]
+	if len(items) == 0 || items[0].isList || items[0].kind != tokName {
+		at := s.end
+		if len(items) > 0 {
+			at = items[0].pos
+		}
+		p.add(at, "expected the action's name after :action")
+		return nil
+	}
+	a := &Action{Name: items[0].text, Pos: items[0].pos}
+	var pre, eff *node
+	seen := map[string]Pos{}
+	for i := 1; i < len(items); i++ {
+		k := items[i]
+		if k.isList || k.kind != tokKeyword {
+			p.add(k.pos, "expected :parameters, :precondition or :effect in action %q, got %s", a.Name, quote(k.describe()))
+			continue
+		}
+		if i+1 == len(items) {
+			p.add(k.pos, "%s of action %q has no value", k.text, a.Name)
+			break
+		}
+		i++
+		v := items[i]
+		switch k.text {
+		case ":parameters", ":precondition", ":effect":
+		case ":duration", ":condition":
+			p.add(k.pos, "%s belongs to durative actions, which are not supported (they need :durative-actions)", k.text)
+			continue
+		default:
+			p.add(k.pos, "unknown action key %q%s", k.text, p.hint(k.text, func() []string { return []string{":parameters", ":precondition", ":effect"} }))
+			continue
+		}
+		if prev, dup := seen[k.text]; dup {
+			p.add(k.pos, "duplicate %s in action %q (the first is at %s)", k.text, a.Name, prev)
+			continue
+		}
+		seen[k.text] = k.pos
+		switch k.text {
+		case ":parameters":
+			if !v.isList {
+				p.add(v.pos, "expected a parameter list in parentheses, got %s", quote(v.describe()))
+				continue
+			}
+			a.Params = p.params(d, v.list, "the parameters of "+quote(a.Name), true)
+		case ":precondition":
+			pre = v
+		case ":effect":
+			eff = v
+		}
+	}
+	scope := map[string]bool{}
+	for _, prm := range a.Params {
+		scope[prm.Name] = true
+	}
+	a.Precondition = &Formula{Kind: And, Pos: a.Pos}
+	if pre != nil {
+		if f := p.formula(pre); f != nil {
+			p.resolve(f, d, scope, nil)
+			a.Precondition = f
+		}
+	}
+	if eff != nil {
+		p.effect(d, scope, eff, &a.Effect)
+	}
+	return a
+}
+
+// effect reads an effect into e: (and ...) of atoms, (not atom) and
+// (increase (total-cost) X).
+func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
+	if !n.isList {
+		p.add(n.pos, "expected an effect in parentheses, got %s", quote(n.describe()))
+		return
+	}
+	if len(n.list) == 0 {
+		return
+	}
+	head := n.list[0]
+	if head.isList || (head.kind != tokName && head.kind != tokSymbol) {
+		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"increase\", got %s", quote(head.describe()))
+		return
+	}
+	if p.unsupportedHead(head) {
+		return
+	}
+	switch head.text {
+	case "and":
+		for _, c := range n.list[1:] {
+			p.effect(d, scope, c, e)
+		}
+		return
+	case "increase":
+		p.increase(d, scope, n, e)
+		return
+	case "=":
+		p.add(head.pos, `"=" cannot be an effect`)
+		return
+	case "not":
+		if len(n.list) != 2 {
+			p.add(n.pos, `"not" takes one atom, got %d`, len(n.list)-1)
+			return
+		}
+		f := p.formula(n.list[1])
+		if f == nil {
+			return
+		}
+		if f.Kind != Atom {
+			p.add(n.list[1].pos, `an effect can only delete an atom`)
+			return
+		}
+		if p.resolve(f, d, scope, nil) {
+			e.Delete = append(e.Delete, f.Pred)
+		}
+		return
+	}
+	f := p.formula(n)
+	if f == nil {
+		return
+	}
+	if p.resolve(f, d, scope, nil) {
+		e.Add = append(e.Add, f.Pred)
+	}
+}
+
+// increase reads (increase (total-cost) N) or (increase (total-cost) (f
+// args)); increasing anything else is a numeric fluent.
+func (p *parser) increase(d *Domain, scope map[string]bool, n *node, e *Effect) {
+	if len(n.list) != 3 {
+		p.add(n.pos, `"increase" takes a function and a value, got %s`, count(len(n.list)-1, "argument"))
+		return
+	}
+	target, value := n.list[1], n.list[2]
+	if !target.isList || len(target.list) != 1 || !isWord(target.list[0], "total-cost") {
+		p.add(target.pos, `only (increase (total-cost) ...) is supported, not of %s (other numeric fluents need :numeric-fluents)`, quote(target.describe()))
+		return
+	}
+	if d.funcs["total-cost"] == nil {
+		p.add(target.pos, `"total-cost" is not declared in :functions`)
+	}
+	c := Cost{Pos: n.pos}
+	if v, isNum := p.wholeNumber(value, "an action cost"); isNum {
+		c.Value = v
+		e.Cost = append(e.Cost, c)
+		return
+	}
+	if !value.isList || len(value.list) == 0 || value.list[0].isList || value.list[0].kind != tokName {
+		p.add(value.pos, "expected a whole number or (FUNCTION args...) as the cost, got %s", quote(value.describe()))
+		return
+	}
+	if p.unsupportedHead(value.list[0]) {
+		return
+	}
+	a, ok := p.atom(value)
+	if !ok {
+		return
+	}
+	if a.Name == "total-cost" {
+		p.add(value.pos, `a cost cannot be read from "total-cost" itself`)
+		return
+	}
+	if !p.resolveFunc(&a, d, scope, nil) {
+		return
+	}
+	c.Func = &a
+	e.Cost = append(e.Cost, c)
+}
+
+// resolve checks a formula's predicates, arities and terms: variables
+// must be in scope (nil: none allowed), names must be constants or, in a
+// problem, objects. It reports whether all was well.
+func (p *parser) resolve(f *Formula, d *Domain, scope map[string]bool, objects map[string]*Object) bool {
+	switch f.Kind {
+	case And, Not:
+		ok := true
+		for _, s := range f.Sub {
+			ok = p.resolve(s, d, scope, objects) && ok
+		}
+		return ok
+	case Equal:
+		return p.terms(f.Pred.Args, d, scope, objects)
+	}
+	pr := d.preds[f.Pred.Name]
+	if pr == nil {
+		p.add(f.Pred.Pos, "undefined predicate %q%s", f.Pred.Name, p.hint(f.Pred.Name, func() []string { return slices.Sorted(maps.Keys(d.preds)) }))
+		return false
+	}
+	ok := true
+	if len(f.Pred.Args) != len(pr.Params) {
+		p.add(f.Pred.Pos, "predicate %q takes %s, got %d", pr.Name, count(len(pr.Params), "argument"), len(f.Pred.Args))
+		ok = false
+	}
+	return p.terms(f.Pred.Args, d, scope, objects) && ok
+}
+
+// resolveFunc checks a function term like resolve does an atom.
+func (p *parser) resolveFunc(a *AtomTerm, d *Domain, scope map[string]bool, objects map[string]*Object) bool {
+	fn := d.funcs[a.Name]
+	if fn == nil {
+		p.add(a.Pos, "undefined function %q%s", a.Name, p.hint(a.Name, func() []string { return slices.Sorted(maps.Keys(d.funcs)) }))
+		return false
+	}
+	ok := true
+	if len(a.Args) != len(fn.Params) {
+		p.add(a.Pos, "function %q takes %s, got %d", fn.Name, count(len(fn.Params), "argument"), len(a.Args))
+		ok = false
+	}
+	return p.terms(a.Args, d, scope, objects) && ok
+}
+
+func (p *parser) terms(args []Term, d *Domain, scope map[string]bool, objects map[string]*Object) bool {
+	ok := true
+	for _, t := range args {
+		switch {
+		case t.IsVariable() && scope == nil:
+			p.add(t.Pos, "variable %q where only objects are allowed", t.Name)
+			ok = false
+		case t.IsVariable() && !scope[t.Name]:
+			p.add(t.Pos, "undefined variable %q: not a parameter of the action%s", t.Name, p.hint(t.Name, func() []string { return slices.Sorted(maps.Keys(scope)) }))
+			ok = false
+		case t.IsVariable() || d.consts[t.Name] != nil:
+		case objects == nil:
+			p.add(t.Pos, "undefined constant %q%s", t.Name, p.hint(t.Name, func() []string { return slices.Sorted(maps.Keys(d.consts)) }))
+			ok = false
+		case objects[t.Name] == nil:
+			cands := slices.Sorted(maps.Keys(objects))
+			p.add(t.Pos, "undefined object %q%s", t.Name, p.hint(t.Name, func() []string { return append(cands, slices.Sorted(maps.Keys(d.consts))...) }))
+			ok = false
+		}
+	}
+	return ok
+}

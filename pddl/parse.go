@@ -1,0 +1,320 @@
+package pddl
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// unsupported names the constructs outside the subset and the requirement
+// each belongs to, so that the error says what the file asks for.
+var unsupported = map[string]string{
+	"or":           ":disjunctive-preconditions",
+	"imply":        ":disjunctive-preconditions",
+	"exists":       ":existential-preconditions",
+	"forall":       ":universal-preconditions",
+	"when":         ":conditional-effects",
+	"either":       ":typing with either (union types)",
+	"<":            ":numeric-fluents",
+	">":            ":numeric-fluents",
+	"<=":           ":numeric-fluents",
+	">=":           ":numeric-fluents",
+	"decrease":     ":numeric-fluents",
+	"assign":       ":numeric-fluents",
+	"scale-up":     ":numeric-fluents",
+	"scale-down":   ":numeric-fluents",
+	"preference":   ":preferences",
+	"at-most-once": ":constraints",
+}
+
+// supportedRequirements are the subset's; knownRequirements the rest of
+// PDDL 3.1's, refused by name.
+var (
+	supportedRequirements = []string{":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs"}
+	knownRequirements     = []string{
+		":disjunctive-preconditions", ":existential-preconditions", ":universal-preconditions",
+		":quantified-preconditions", ":conditional-effects", ":fluents", ":numeric-fluents",
+		":object-fluents", ":adl", ":durative-actions", ":duration-inequalities",
+		":continuous-effects", ":derived-predicates", ":timed-initial-literals", ":preferences",
+		":constraints", ":domain-axioms", ":safety-constraints", ":expression-evaluation",
+		":open-world", ":true-negation", ":ucpop", ":action-expansions", ":foreach-expansions",
+		":dag-expansions", ":subgoals-through-axioms", ":timed-initial-fluents",
+	}
+)
+
+// parser holds one file's errors.
+type parser struct {
+	errors
+}
+
+// header reads src's one (define (KIND NAME) sections...) form and returns
+// its name and sections; ok is false if there is nothing to go on.
+func (p *parser) header(src []byte, kind string) (name string, define Pos, sections []*node, ok bool) {
+	if len(src) > MaxSize {
+		p.add(Pos{}, "the file is %d bytes, more than the limit of %d", len(src), MaxSize)
+		return "", Pos{}, nil, false
+	}
+	forms := read(src, &p.errors)
+	if p.failed() {
+		return "", Pos{}, nil, false
+	}
+	want := fmt.Sprintf(`"(define (%s NAME) ...)"`, kind)
+	if len(forms) == 0 {
+		p.add(Pos{1, 1}, "empty file: expected %s", want)
+		return "", Pos{}, nil, false
+	}
+	def := forms[0]
+	for _, extra := range forms[1:] {
+		p.add(extra.pos, "unexpected %s after the definition", quote(extra.describe()))
+	}
+	if !def.isList || len(def.list) == 0 || !isWord(def.list[0], "define") {
+		p.add(def.pos, "expected %s, got %s", want, quote(def.describe()))
+		return "", Pos{}, nil, false
+	}
+	if len(def.list) < 2 || !def.list[1].isList || len(def.list[1].list) == 0 || !isWord(def.list[1].list[0], kind) {
+		at := def.end
+		got := "nothing"
+		if len(def.list) >= 2 {
+			at, got = def.list[1].pos, quote(def.list[1].describe())
+		}
+		if kind == "problem" && len(def.list) >= 2 && def.list[1].isList && len(def.list[1].list) > 0 && isWord(def.list[1].list[0], "domain") {
+			p.add(at, "this is a domain file; expected a problem file, %s", want)
+		} else if kind == "domain" && len(def.list) >= 2 && def.list[1].isList && len(def.list[1].list) > 0 && isWord(def.list[1].list[0], "problem") {
+			p.add(at, "this is a problem file; expected a domain file, %s", want)
+		} else {
+			p.add(at, "expected (%s NAME) after define, got %s", kind, got)
+		}
+		return "", Pos{}, nil, false
+	}
+	h := def.list[1]
+	if len(h.list) != 2 || h.list[1].isList || h.list[1].kind != tokName {
+		p.add(h.pos, "expected (%s NAME) with one name", kind)
+		return "", Pos{}, nil, false
+	}
+	return h.list[1].text, def.pos, def.list[2:], true
+}
+
+func isWord(n *node, w string) bool {
+	return !n.isList && (n.kind == tokName || n.kind == tokSymbol) && n.text == w
+}
+
+// section checks that n is a (:keyword ...) section and returns its keyword.
+func (p *parser) section(n *node) (string, bool) {
+	if !n.isList || len(n.list) == 0 || n.list[0].isList || n.list[0].kind != tokKeyword {
+		p.add(n.pos, "expected a section such as (:requirements ...), got %s", quote(n.describe()))
+		return "", false
+	}
+	return n.list[0].text, true
+}
+
+// requirements reads a :requirements section's body.
+func (p *parser) requirements(items []*node) []string {
+	var out []string
+	for _, it := range items {
+		if it.isList || it.kind != tokKeyword {
+			p.add(it.pos, "expected a requirement such as :strips, got %s", quote(it.describe()))
+			continue
+		}
+		switch {
+		case slices.Contains(supportedRequirements, it.text):
+			out = append(out, it.text)
+		case slices.Contains(knownRequirements, it.text):
+			p.add(it.pos, "requirement %q is not supported (the subset is %s)", it.text, subsetList())
+		default:
+			p.add(it.pos, "unknown requirement %q%s", it.text,
+				p.hint(it.text, func() []string { return append(slices.Clone(supportedRequirements), knownRequirements...) }))
+		}
+	}
+	return out
+}
+
+func subsetList() string {
+	s := ""
+	for i, r := range supportedRequirements {
+		if i > 0 {
+			s += " "
+		}
+		s += r
+	}
+	return s
+}
+
+// typedName is one entry of a typed list: NAME or NAME - TYPE.
+type typedName struct {
+	name, typ    string
+	pos, typePos Pos
+}
+
+// typedList reads "a b - t c - u d": names (or variables, if vars) with
+// their types, "object" where none is given.
+func (p *parser) typedList(items []*node, vars bool, what string) []typedName {
+	out := make([]typedName, 0, len(items))
+	pending := 0 // entries at the end of out still waiting for a type
+	want, wantKind := "name", tokName
+	if vars {
+		want, wantKind = "variable", tokVariable
+	}
+	for i := 0; i < len(items); i++ {
+		it := items[i]
+		if isWord(it, "-") {
+			if pending == 0 {
+				p.add(it.pos, `"-" with no %s before it in %s`, want, what)
+			}
+			if i+1 == len(items) {
+				p.add(it.pos, `expected a type after "-" in %s`, what)
+				break
+			}
+			i++
+			t := items[i]
+			typ := ""
+			switch {
+			case t.isList && len(t.list) > 0 && isWord(t.list[0], "either"):
+				p.add(t.pos, `"either" (union types) is not supported`)
+			case t.isList || t.kind != tokName:
+				p.add(t.pos, `expected a type name after "-", got %s`, quote(t.describe()))
+			default:
+				typ = t.text
+			}
+			for k := len(out) - pending; k < len(out); k++ {
+				out[k].typ, out[k].typePos = typ, t.pos
+			}
+			pending = 0
+			continue
+		}
+		if it.isList || it.kind != wantKind {
+			p.add(it.pos, "expected a %s in %s, got %s", want, what, quote(it.describe()))
+			continue
+		}
+		out = append(out, typedName{name: it.text, typ: "object", pos: it.pos})
+		pending++
+	}
+	return out
+}
+
+// unsupportedHead reports n if it is a construct outside the subset.
+func (p *parser) unsupportedHead(head *node) bool {
+	if head.isList {
+		return false
+	}
+	req, ok := unsupported[head.text]
+	if !ok {
+		return false
+	}
+	p.add(head.pos, "%q is not supported (it needs %s)", head.text, req)
+	return true
+}
+
+// formula reads a precondition or goal: (and ...), (not A), atoms and
+// equalities. Anything else is reported and dropped. It recurses once
+// per nesting level, which read bounds by MaxDepth.
+func (p *parser) formula(n *node) *Formula {
+	if !n.isList {
+		p.add(n.pos, "expected a formula in parentheses, got %s", quote(n.describe()))
+		return nil
+	}
+	if len(n.list) == 0 {
+		return &Formula{Kind: And, Pos: n.pos}
+	}
+	head := n.list[0]
+	if head.isList || (head.kind != tokName && head.kind != tokSymbol) {
+		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"=\", got %s", quote(head.describe()))
+		return nil
+	}
+	if p.unsupportedHead(head) {
+		return nil
+	}
+	switch head.text {
+	case "and":
+		f := &Formula{Kind: And, Pos: n.pos}
+		for _, c := range n.list[1:] {
+			if sub := p.formula(c); sub != nil {
+				f.Sub = append(f.Sub, sub)
+			}
+		}
+		return f
+	case "not":
+		if len(n.list) != 2 {
+			p.add(n.pos, `"not" takes one formula, got %d`, len(n.list)-1)
+			return nil
+		}
+		sub := p.formula(n.list[1])
+		if sub == nil {
+			return nil
+		}
+		switch sub.Kind {
+		case Atom, Equal:
+		case Not:
+			return sub.Sub[0] // double negation
+		default:
+			p.add(n.list[1].pos, `"not" of a conjunction is a disjunction, which is not supported (it needs :disjunctive-preconditions)`)
+			return nil
+		}
+		return &Formula{Kind: Not, Sub: []*Formula{sub}, Pos: n.pos}
+	case "=":
+		a, ok := p.atom(n)
+		if !ok {
+			return nil
+		}
+		if len(a.Args) != 2 {
+			p.add(n.pos, `"=" takes two terms, got %d`, len(a.Args))
+			return nil
+		}
+		return &Formula{Kind: Equal, Pred: a, Pos: n.pos}
+	}
+	if head.kind == tokSymbol {
+		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"=\", got %q", head.text)
+		return nil
+	}
+	a, ok := p.atom(n)
+	if !ok {
+		return nil
+	}
+	return &Formula{Kind: Atom, Pred: a, Pos: n.pos}
+}
+
+// atom reads (NAME term...), the terms being names or variables.
+func (p *parser) atom(n *node) (AtomTerm, bool) {
+	a := AtomTerm{Name: n.list[0].text, Pos: n.pos}
+	ok := true
+	for _, t := range n.list[1:] {
+		switch {
+		case t.isList:
+			p.add(t.pos, "function terms such as %s are not supported (they need :object-fluents)", quote(t.describe()))
+			ok = false
+		case t.kind == tokName || t.kind == tokVariable:
+			a.Args = append(a.Args, Term{Name: t.text, Pos: t.pos})
+		default:
+			p.add(t.pos, "expected an object or a variable, got %s", quote(t.describe()))
+			ok = false
+		}
+	}
+	return a, ok
+}
+
+// wholeNumber reads a non-negative whole number, for costs.
+func (p *parser) wholeNumber(n *node, what string) (int64, bool) {
+	if n.isList || n.kind != tokNumber {
+		return 0, false
+	}
+	switch v, err := strconv.ParseInt(strings.TrimPrefix(n.text, "+"), 10, 64); {
+	case strings.HasPrefix(n.text, "-"):
+		p.add(n.pos, "%s cannot be negative, got %s", what, n.text)
+	case strings.Contains(n.text, "."):
+		p.add(n.pos, "%s must be a whole number, got %s", what, n.text)
+	case err != nil:
+		p.add(n.pos, "%s of %s is too large (at most %d)", what, n.text, int64(math.MaxInt64))
+	default:
+		return v, true
+	}
+	return 0, true
+}
+
+// count says "1 argument" or "2 arguments".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
