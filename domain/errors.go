@@ -3,9 +3,7 @@ package domain
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
@@ -65,36 +63,7 @@ const (
 // escaped the way strconv.Quote would (a NUL as \x00, an escape sequence's
 // ESC as \x1b, invalid UTF-8 as \xff, a bidirectional override as
 // \u202e), and the rest untouched.
-func Printable(s string) string {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return printableSlow(s)
-		}
-	}
-	return s
-}
-
-func printableSlow(s string) string {
-	var sb strings.Builder
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		sb.WriteString(escapeRune(r, s[:size]))
-		s = s[size:]
-	}
-	return sb.String()
-}
-
-// escapeRune renders the rune r, encoded as raw, printably.
-func escapeRune(r rune, raw string) string {
-	switch {
-	case r == utf8.RuneError && len(raw) == 1:
-		return fmt.Sprintf(`\x%02x`, raw[0])
-	case unicode.IsPrint(r):
-		return raw
-	}
-	q := strconv.QuoteRune(r)
-	return q[1 : len(q)-1]
-}
+func Printable(s string) string { return errlist.Printable(s) }
 
 // cut returns s cut to max runes, with an ellipsis if it was longer.
 func cut(s string, max int) string {
@@ -192,7 +161,7 @@ func window(line string, col int) (echo, pad string) {
 	var cells []cell
 	for len(cells) < caret+MaxEcho && i < len(line) {
 		r, size := utf8.DecodeRuneInString(line[i:])
-		text := escapeRune(r, line[i:i+size])
+		text := errlist.EscapeRune(r, line[i:i+size])
 		if r == '\t' {
 			text = "\t" // echoed as it is, so that the caret's padding can copy it
 		}

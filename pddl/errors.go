@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
@@ -47,28 +46,19 @@ type Error struct {
 }
 
 // Error renders e as FILE:LINE:COL: message. Every piece of the input in
-// a message is quoted with %q, and the file name escaped, so that a
-// hostile file cannot drive the terminal it is reported on.
+// a message is quoted with %q, and whatever is not printable text in the
+// file name or the message escaped (as the domain package's errors do), so
+// that a hostile file cannot drive the terminal it is reported on.
 func (e *Error) Error() string {
 	if e.Pos.Line == 0 {
-		return fmt.Sprintf("%s: %s", printable(e.File), e.Msg)
+		return fmt.Sprintf("%s: %s", errlist.Printable(e.File), errlist.Printable(e.Msg))
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", printable(e.File), e.Pos.Line, e.Pos.Col, e.Msg)
+	return fmt.Sprintf("%s:%d:%d: %s", errlist.Printable(e.File), e.Pos.Line, e.Pos.Col, errlist.Printable(e.Msg))
 }
 
 // ErrorList is the errors found in a file, sorted by position, at most
 // MaxErrors of them and a last one saying how many more there were.
 type ErrorList = errlist.List[*Error]
-
-func printable(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || !unicode.IsPrint(r) {
-			q := strconv.Quote(s)
-			return q[1 : len(q)-1]
-		}
-	}
-	return s
-}
 
 // errors collects a file's errors. It holds at most a few times
 // MaxErrors: past that it keeps the first MaxErrors by position, which are
