@@ -1,0 +1,5 @@
+//go:build race
+
+package pddl_test
+
+const raceEnabled = true
