@@ -38,7 +38,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 		case HMax:
 			return max(conditionMax(p.dist, mask, value), countBound(unmet(start, mask, value), per, unit))
 		case GoalCost:
-			c, work := p.levels.at(start, mask, value)
+			c, work := levelAt(&p.levels, p.levels.cost, start, mask, value)
 			p.estWork += work
 			return max(c, countBound(unmet(start, mask, value), per, unit))
 		}

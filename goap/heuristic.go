@@ -200,21 +200,13 @@ func countBound(unmet, per int, unit float64) float64 {
 
 // cheapestAchievers returns, for every literal (2f: fact f true, 2f+1:
 // false), the least cost of one of p's capable actions whose effects make
-// it so, or +Inf.
-func cheapestAchievers(d *Domain, p *Profile) []float64 {
-	ach := make([]float64, 2*len(d.facts))
-	for i := range ach {
-		ach[i] = math.Inf(1)
-	}
-	var lits []int32
-	for a := range d.actions {
-		if !p.Capable(ActionID(a)) {
-			continue
-		}
-		act := &d.actions[a]
-		lits = appendLiterals(lits[:0], act.effMask, act.effValue)
-		for _, l := range lits {
-			ach[l] = min(ach[l], p.costs[a].min)
+// it so, or +Inf: the cost of the first of its achievers, cheapest first.
+func cheapestAchievers(p *Profile) []float64 {
+	ach := make([]float64, len(p.achieverOf)-1)
+	for l := range ach {
+		ach[l] = math.Inf(1)
+		if first := p.achieverOf[l]; first < p.achieverOf[l+1] {
+			ach[l] = p.costs[p.achievers[first]].min
 		}
 	}
 	return ach
@@ -289,24 +281,13 @@ func (l *achieverLevels) buildBackward(start []uint64, prof *Profile, floor, sca
 	}
 }
 
-// at returns the bound for state s against (mask, value), whose wrong
-// facts are (s ^ value) & mask: the cost of the first group holding one, or
-// 0; and its work, a unit per word looked at (the groups' words are in
-// order, so that is the index of the last one looked at, plus one).
-func (l *achieverLevels) at(s, mask, value []uint64) (float64, int) {
-	for g, c := range l.cost {
-		for j := l.off[g]; j < l.off[g+1]; j++ {
-			if k := l.word[j]; (s[k]^value[k])&mask[k]&l.mask[j] != 0 {
-				return c, int(j) + 1
-			}
-		}
-	}
-	return 0, len(l.word)
-}
-
-// wholeAt is at in scaled units, -1 for a dead end.
-func (l *achieverLevels) wholeAt(s, mask, value []uint64) (int, int) {
-	for g, c := range l.whole {
+// levelAt returns the bound for state s against (mask, value), whose
+// wrong facts are (s ^ value) & mask: of costs, l's costs as floats or in
+// scaled units (-1 for +Inf), the first group's holding one, or 0; and its
+// work, a unit per word looked at (the groups' words are in order, so that
+// is the index of the last one looked at, plus one).
+func levelAt[C int | float64](l *achieverLevels, costs []C, s, mask, value []uint64) (C, int) {
+	for g, c := range costs {
 		for j := l.off[g]; j < l.off[g+1]; j++ {
 			if k := l.word[j]; (s[k]^value[k])&mask[k]&l.mask[j] != 0 {
 				return c, int(j) + 1

@@ -116,7 +116,7 @@ func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
 func backwardEstimate(hOf []int, lv *achieverLevels, estWork *int, s, mask, value []uint64) int {
 	h := hOf[unmet(s, mask, value)]
 	if len(lv.whole) > 0 {
-		c, work := lv.wholeAt(s, mask, value)
+		c, work := levelAt(lv, lv.whole, s, mask, value)
 		*estWork += work
 		if c < 0 {
 			return -1

@@ -207,8 +207,8 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		p.minCost = 1 // no capable action: nothing is reachable, any scale will do
 	}
 	p.relaxed = newRelaxation(d, p)
-	p.achieve = cheapestAchievers(d, p)
 	p.achievers, p.achieverOf = achieversByLiteral(d, p)
+	p.achieve = cheapestAchievers(p)
 	p.dearest = make([]int32, len(p.achieve))
 	for l := range p.dearest {
 		p.dearest[l] = int32(l)
