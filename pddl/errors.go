@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
@@ -133,15 +132,6 @@ func didYouMean(name string, candidates []string) string {
 		return fmt.Sprintf(" (did you mean %q?)", c)
 	}
 	return ""
-}
-
-// quoteList renders names as "a", "b" and "c", for messages.
-func quoteList(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return strings.Join(q, ", ")
 }
 
 // quote quotes a piece of the input for a message, cut to a readable
