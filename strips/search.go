@@ -1,0 +1,487 @@
+package strips
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ploy-ai/ploy/internal/pq"
+)
+
+// Heuristic chooses A*'s estimate of the remaining cost. Each is
+// admissible, so every plan a search returns is a cheapest one.
+type Heuristic uint8
+
+const (
+	// LMCut is Helmert and Domshlak's landmark-cut heuristic: it finds
+	// disjoint sets of operators (cuts) every relaxed plan must use one
+	// of, and sums their cheapest costs. Admissible, not consistent in
+	// general (the search reopens states when it finds them cheaper); it
+	// dominates HMax. The default.
+	LMCut Heuristic = iota
+	// HMax is Bonet and Geffner's h_max: the cost of the dearest goal
+	// fact in the delete relaxation. Admissible and consistent.
+	HMax
+	// Blind estimates 0 for a goal state and the cheapest operator's cost
+	// for any other, as Fast Downward's blind heuristic does: admissible
+	// and consistent, and 0 everywhere when some operator is free.
+	Blind
+)
+
+func (h Heuristic) String() string {
+	switch h {
+	case LMCut:
+		return "lmcut"
+	case HMax:
+		return "hmax"
+	case Blind:
+		return "blind"
+	}
+	return "heuristic(?)"
+}
+
+// ParseHeuristic returns the heuristic String names.
+func ParseHeuristic(name string) (Heuristic, error) {
+	for _, h := range []Heuristic{LMCut, HMax, Blind} {
+		if h.String() == name {
+			return h, nil
+		}
+	}
+	return 0, fmt.Errorf("strips: unknown heuristic %q (lmcut, hmax or blind)", name)
+}
+
+// Status is how a search ended.
+type Status uint8
+
+const (
+	// Found: Result.Plan is a cheapest plan.
+	Found Status = iota
+	// Unsolvable: every state reachable from the start was expanded or
+	// proved a dead end, and none meets the goal.
+	Unsolvable
+	// OutOfMemory: going on would take the search's memory past
+	// Options.MaxBytes.
+	OutOfMemory
+	// OutOfExpansions: Options.MaxExpansions states were expanded.
+	OutOfExpansions
+)
+
+func (s Status) String() string {
+	switch s {
+	case Found:
+		return "found"
+	case Unsolvable:
+		return "unsolvable"
+	case OutOfMemory:
+		return "out of memory"
+	case OutOfExpansions:
+		return "out of expansions"
+	}
+	return "status(?)"
+}
+
+// ErrOutOfMemory and ErrOutOfExpansions are the errors a search that ran
+// out returns with its Result, for errors.Is.
+var (
+	ErrOutOfMemory     = errors.New("strips: the search reached its memory limit")
+	ErrOutOfExpansions = errors.New("strips: the search reached its expansion limit")
+)
+
+// DefaultMaxBytes is the memory limit of a search whose Options leave
+// MaxBytes zero: 4 GiB of states, state table, open list and search
+// information, enough for about 80 million states of up to 64 facts.
+const DefaultMaxBytes = 4 << 30
+
+// Options configure a search. The zero Options run A* with LM-cut within
+// DefaultMaxBytes.
+type Options struct {
+	Heuristic Heuristic
+	// MaxBytes bounds the memory the search holds (DefaultMaxBytes if 0).
+	MaxBytes int64
+	// MaxExpansions bounds the states expanded (no bound but memory if 0).
+	MaxExpansions int64
+	// OnExpand, if set, is called for every state expanded, in order.
+	OnExpand func(Expansion)
+}
+
+// Expansion describes one expanded state to Options.OnExpand.
+type Expansion struct {
+	N     int64    // 1 for the first state expanded
+	State []uint64 // read-only, valid only during the call
+	G, H  int64
+	// Op is the operator that reached the state on its cheapest known
+	// path, -1 for the start; Reopened says it was expanded before, at
+	// a greater g.
+	Op       int32
+	Reopened bool
+}
+
+// Result is a search's outcome and statistics.
+type Result struct {
+	Status Status
+	Plan   []int32 // operator indices, start to goal
+	Cost   int64
+	// InitialH is the heuristic's estimate of the start state.
+	InitialH int64
+	// Expanded counts states expanded (reopened ones again), Generated
+	// successors made, Evaluated heuristic estimates, Reopened states
+	// expanded again at a smaller g, DeadEnds states the heuristic proved
+	// hopeless, and States the distinct states stored.
+	Expanded, Generated, Evaluated, Reopened, DeadEnds, States int64
+	// Bytes is the memory the search held at its end.
+	Bytes int64
+}
+
+// estimator is an admissible estimate of the cheapest plan's cost from a
+// state, or dead when no plan exists from it.
+type estimator interface {
+	estimate(s []uint64) (h int64, dead bool)
+}
+
+// blind is Fast Downward's blind heuristic.
+type blind struct {
+	t       *Task
+	minCost int64
+}
+
+func (b *blind) estimate(s []uint64) (int64, bool) {
+	if b.t.IsGoal(s) {
+		return 0, false
+	}
+	return b.minCost, false
+}
+
+// pageBits is log2 of the states per page of the state store: pages keep
+// growth from copying (and briefly doubling) gigabytes of states.
+const pageBits = 16
+
+// Searcher runs A* searches on one task, keeping its memory between
+// searches. It is not safe for concurrent use.
+type Searcher struct {
+	t     *Task
+	words int
+	succ  successors
+
+	lmcut *lmCut
+	hmax  *hMax
+	blind blind
+
+	// The state registry: state i's bits are in pages[i>>pageBits].
+	pages [][]uint64
+	table []int32 // open addressing: state id + 1, 0 when empty
+	info  []stateInfo
+	n     int32 // states stored
+
+	open    pq.Buckets
+	entries []int32 // the state each open-list entry stands for
+	scratch []uint64
+}
+
+// stateInfo is what the search knows of a stored state.
+type stateInfo struct {
+	g, h   int64
+	parent int32 // state id, -1 for the start
+	op     int32
+	closed   bool
+	expanded bool // at some g: a later expansion is a reopening
+	dead     bool
+}
+
+const stateInfoBytes = 40 // unsafe.Sizeof(stateInfo{}), counted by the memory limit
+
+// NewSearcher validates t and prepares to search it.
+func NewSearcher(t *Task) (*Searcher, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	s := &Searcher{t: t, words: max(t.Words(), 1)}
+	s.succ = newSuccessors(t)
+	s.blind = blind{t: t, minCost: math.MaxInt64}
+	for i := range t.Ops {
+		s.blind.minCost = min(s.blind.minCost, t.Ops[i].Cost)
+	}
+	if len(t.Ops) == 0 {
+		s.blind.minCost = 0
+	}
+	s.scratch = make([]uint64, s.words)
+	return s, nil
+}
+
+// Search plans t optimally with opt; see also Searcher.Search.
+func Search(t *Task, opt Options) (Result, error) {
+	s, err := NewSearcher(t)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.Search(opt)
+}
+
+func (s *Searcher) estimator(h Heuristic) (estimator, error) {
+	switch h {
+	case LMCut:
+		if s.lmcut == nil {
+			s.lmcut = newLMCut(s.t)
+		}
+		return s.lmcut, nil
+	case HMax:
+		if s.hmax == nil {
+			s.hmax = newHMax(s.t)
+		}
+		return s.hmax, nil
+	case Blind:
+		return &s.blind, nil
+	}
+	return nil, fmt.Errorf("strips: unknown heuristic %d", h)
+}
+
+// state returns the bits of stored state id.
+func (s *Searcher) state(id int32) []uint64 {
+	p := s.pages[id>>pageBits]
+	off := int(id&(1<<pageBits-1)) * s.words
+	return p[off : off+s.words : off+s.words]
+}
+
+func hashState(w []uint64) uint64 {
+	h := uint64(0x9E3779B97F4A7C15)
+	for _, x := range w {
+		h = (h ^ x) * 0xbf58476d1ce4e5b9
+		h ^= h >> 31
+	}
+	return h
+}
+
+func equalState(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lookup returns the id of the stored state equal to w, or -1 and the
+// table slot where it would go.
+func (s *Searcher) lookup(w []uint64) (int32, int) {
+	mask := len(s.table) - 1
+	i := int(hashState(w)) & mask
+	for {
+		e := s.table[i]
+		if e == 0 {
+			return -1, i
+		}
+		if equalState(s.state(e-1), w) {
+			return e - 1, i
+		}
+		i = (i + 1) & mask
+	}
+}
+
+// bytes is the memory the search holds, as the limit counts it.
+func (s *Searcher) bytes() int64 {
+	return int64(len(s.pages))<<pageBits*int64(s.words)*8 +
+		int64(len(s.table))*4 + int64(cap(s.info))*stateInfoBytes +
+		int64(cap(s.entries))*8 // the entry and the open list's link
+}
+
+// grow makes room for one more open-list entry and, if newState, one more
+// state, doubling the table when it would be more than half full; it
+// reports false, changing nothing, when that would pass maxBytes.
+func (s *Searcher) grow(maxBytes int64, newState bool) bool {
+	need := int64(0)
+	if len(s.entries) == cap(s.entries) {
+		need += int64(max(cap(s.entries), 1024)) * 8
+	}
+	if newState {
+		if int(s.n)>>pageBits >= len(s.pages) {
+			need += 1 << pageBits * int64(s.words) * 8
+		}
+		if 2*(int(s.n)+1) > len(s.table) {
+			need += int64(len(s.table)) * 4 * 2
+		}
+		if len(s.info) == cap(s.info) {
+			need += int64(max(cap(s.info), 1024)) * stateInfoBytes
+		}
+		if s.n == math.MaxInt32-1 {
+			return false
+		}
+	}
+	if need > 0 && s.bytes()+need > maxBytes || len(s.entries) == math.MaxInt32 {
+		return false
+	}
+	if newState {
+		if int(s.n)>>pageBits >= len(s.pages) {
+			s.pages = append(s.pages, make([]uint64, 1<<pageBits*s.words))
+		}
+		if 2*(int(s.n)+1) > len(s.table) {
+			s.rehash(2 * len(s.table))
+		}
+	}
+	return true
+}
+
+func (s *Searcher) rehash(size int) {
+	s.table = make([]int32, size)
+	mask := size - 1
+	for id := range s.n {
+		i := int(hashState(s.state(id))) & mask
+		for s.table[i] != 0 {
+			i = (i + 1) & mask
+		}
+		s.table[i] = id + 1
+	}
+}
+
+// store adds w as a new state at table slot.
+func (s *Searcher) store(w []uint64, slot int) int32 {
+	id := s.n
+	s.n++
+	copy(s.state(id), w)
+	s.table[slot] = id + 1
+	s.info = append(s.info, stateInfo{})
+	return id
+}
+
+func (s *Searcher) reset() {
+	clear(s.table)
+	if len(s.table) == 0 {
+		s.table = make([]int32, 1024)
+	}
+	s.info = s.info[:0]
+	s.entries = s.entries[:0]
+	s.n = 0
+	s.open.Reset()
+}
+
+// push queues state id at f = g + h.
+func (s *Searcher) push(id int32) {
+	in := &s.info[id]
+	s.open.Push(int(in.g+in.h), int(in.h), int32(len(s.entries)))
+	s.entries = append(s.entries, id)
+}
+
+// Search runs A* from the task's initial state. Its error is nil when the
+// search found a plan or proved there is none, ErrOutOfMemory or
+// ErrOutOfExpansions when it ran out; the Result holds the statistics
+// either way.
+func (s *Searcher) Search(opt Options) (Result, error) {
+	est, err := s.estimator(opt.Heuristic)
+	if err != nil {
+		return Result{}, err
+	}
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	s.reset()
+	res := Result{Status: Unsolvable}
+	start := s.t.InitialState()
+	if len(start) == 0 {
+		start = make([]uint64, 1)
+	}
+	if !s.grow(maxBytes, true) {
+		res.Status, res.Bytes = OutOfMemory, s.bytes()
+		return res, ErrOutOfMemory
+	}
+	_, slot := s.lookup(start)
+	id := s.store(start, slot)
+	h, dead := est.estimate(start)
+	res.Evaluated, res.InitialH = 1, h
+	s.info[id] = stateInfo{h: h, parent: -1, op: -1, dead: dead}
+	if dead {
+		res.DeadEnds = 1
+		res.Status, res.States, res.Bytes = Unsolvable, int64(s.n), s.bytes()
+		return res, nil
+	}
+	s.push(id)
+	ops := s.t.Ops
+	next := s.scratch
+	var succ []int32
+	for s.open.Len() > 0 {
+		f, e := s.open.Pop()
+		id := s.entries[e]
+		in := &s.info[id]
+		if in.closed || int(in.g+in.h) != f {
+			continue // a stale entry: the state was reached cheaper since
+		}
+		cur := s.state(id)
+		if s.t.IsGoal(cur) {
+			res.Status, res.Cost = Found, in.g
+			res.Plan = s.path(id)
+			break
+		}
+		if opt.MaxExpansions > 0 && res.Expanded >= opt.MaxExpansions {
+			res.Status = OutOfExpansions
+			break
+		}
+		reopened := in.expanded
+		in.closed, in.expanded = true, true
+		res.Expanded++
+		if reopened {
+			res.Reopened++
+		}
+		if opt.OnExpand != nil {
+			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: in.g, H: in.h, Op: in.op, Reopened: reopened})
+		}
+		g := in.g
+		succ = s.succ.applicable(cur, succ[:0])
+		for _, a := range succ {
+			o := &ops[a]
+			copy(next, cur)
+			o.Apply(next)
+			res.Generated++
+			ng := g + o.Cost
+			nid, slot := s.lookup(next)
+			if nid >= 0 {
+				ni := &s.info[nid]
+				if ni.dead || ng >= ni.g {
+					continue
+				}
+				if !s.grow(maxBytes, false) {
+					res.Status = OutOfMemory
+					goto out
+				}
+				ni.closed = false
+				ni.g, ni.parent, ni.op = ng, id, a
+				s.push(nid)
+				continue
+			}
+			if !s.grow(maxBytes, true) {
+				res.Status = OutOfMemory
+				goto out
+			}
+			nid, slot = s.lookup(next) // the table may have grown
+			nid = s.store(next, slot)
+			nh, ndead := est.estimate(next)
+			res.Evaluated++
+			s.info[nid] = stateInfo{g: ng, h: nh, parent: id, op: a, dead: ndead}
+			if ndead {
+				res.DeadEnds++
+				continue
+			}
+			s.push(nid)
+		}
+	}
+out:
+	res.States, res.Bytes = int64(s.n), s.bytes()
+	switch res.Status {
+	case OutOfMemory:
+		return res, ErrOutOfMemory
+	case OutOfExpansions:
+		return res, ErrOutOfExpansions
+	}
+	return res, nil
+}
+
+// path returns the operators from the start to state id.
+func (s *Searcher) path(id int32) []int32 {
+	n := 0
+	for x := id; s.info[x].parent >= 0; x = s.info[x].parent {
+		n++
+	}
+	plan := make([]int32, n)
+	for x := id; s.info[x].parent >= 0; x = s.info[x].parent {
+		n--
+		plan[n] = s.info[x].op
+	}
+	return plan
+}
