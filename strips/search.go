@@ -179,9 +179,9 @@ type Searcher struct {
 
 // stateInfo is what the search knows of a stored state.
 type stateInfo struct {
-	g, h   int64
-	parent int32 // state id, -1 for the start
-	op     int32
+	g, h     int64
+	parent   int32 // state id, -1 for the start
+	op       int32
 	closed   bool
 	expanded bool // at some g: a later expansion is a reopening
 	dead     bool
