@@ -196,13 +196,7 @@ func NewSearcher(t *Task) (*Searcher, error) {
 	}
 	s := &Searcher{t: t, words: max(t.Words(), 1)}
 	s.succ = newSuccessors(t)
-	s.blind = blind{t: t, minCost: math.MaxInt64}
-	for i := range t.Ops {
-		s.blind.minCost = min(s.blind.minCost, t.Ops[i].Cost)
-	}
-	if len(t.Ops) == 0 {
-		s.blind.minCost = 0
-	}
+	s.blind = blind{t: t, minCost: minCost(t)}
 	s.scratch = make([]uint64, s.words)
 	return s, nil
 }

@@ -10,6 +10,9 @@ import (
 )
 
 func runExplain(e *env, args []string) int {
+	if isPDDL(args) {
+		return runPDDL(e, "explain", args)
+	}
 	var sf searchFlags
 	var alternatives, maxSteps int
 	var asJSON, useHTN bool

@@ -7,6 +7,9 @@ import (
 )
 
 func runLint(e *env, args []string) int {
+	if isPDDL(args) {
+		return runPDDL(e, "lint", args)
+	}
 	var strict bool
 	fset := flagSet(e, "lint", "[FILE] [flags]",
 		"Check a domain file and print the warnings a designer wants before run time,\neach as FILE:LINE:COL: actions that never change anything or can never apply\nfrom the initial state, goals unreachable from it, facts read but never\nwritten or written but never read, HTN methods whose conditions can never\nhold, compound tasks never reached from the root. For an engine-model file\n(keys:): conditions no action serves, actions that serve nothing, keys never\nused or never read, targets without a position in the file's world, goals\nwith no chain from it.",

@@ -198,6 +198,9 @@ func planAnswer(pr problem, res goap.Result) planJSON {
 }
 
 func runPlan(e *env, args []string) int {
+	if isPDDL(args) {
+		return runPDDL(e, "plan", args)
+	}
 	var sf searchFlags
 	var asJSON bool
 	fset := flagSet(e, "plan", "[FILE] --goal NAME [flags]",

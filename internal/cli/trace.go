@@ -12,6 +12,9 @@ import (
 )
 
 func runTrace(e *env, args []string) int {
+	if isPDDL(args) {
+		return runPDDL(e, "trace", args)
+	}
 	var sf searchFlags
 	var format string
 	var useHTN bool

@@ -1,0 +1,465 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/strips"
+)
+
+// isPDDL says whether a command's arguments name PDDL files: a positional
+// argument ending in .pddl (the value of --plan-file aside).
+func isPDDL(args []string) bool {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") || i > 0 && strings.TrimLeft(args[i-1], "-") == "plan-file" {
+			continue
+		}
+		if strings.HasSuffix(strings.ToLower(a), ".pddl") {
+			return true
+		}
+	}
+	return false
+}
+
+// pddlFlags are the flags of plan, trace, explain and lint on a PDDL pair.
+type pddlFlags struct {
+	heuristic string
+	budget    int64
+	maxBytes  int64
+	asJSON    bool
+	planFile  string
+	format    string
+	strict    bool
+	// The state-space files' flags, refused here: the problem file gives
+	// the start and the goal.
+	goal, search, agent string
+	set, unset          listFlag
+}
+
+// pddlTask is a loaded, grounded PDDL pair.
+type pddlTask struct {
+	domainPath, problemPath string
+	d                       *pddl.Domain
+	p                       *pddl.Problem
+	g                       *pddl.Grounding
+}
+
+func runPDDL(e *env, command string, args []string) int {
+	var pf pddlFlags
+	about := map[string]string{
+		"plan":    "Plan a PDDL problem optimally: ground the domain with the problem's objects,\nsearch with A*, and print a cheapest plan with its cost and statistics.",
+		"trace":   "Show an A* search on a PDDL problem expansion by expansion: each state's g, h\nand f and the action that reached it.",
+		"explain": "Explain a PDDL planning outcome: with no plan, the goal atoms no sequence of\nactions reaches even ignoring deletes; with a plan, how the estimate falls\nalong it and why no cheaper plan exists.",
+		"lint":    "Ground a PDDL problem and report the facts and actions left after each stage\n(instantiation by type, static folding, relaxed reachability, relevance to\nthe goal), with warnings: action schemas with no applicable instance, goal\natoms that cannot be reached.",
+	}[command]
+	fset := flagSet(e, command, "DOMAIN.pddl PROBLEM.pddl [flags]", about,
+		fmt.Sprintf("  ploy %s gripper/domain.pddl gripper/prob01.pddl\n", command))
+	if command != "lint" {
+		fset.StringVar(&pf.heuristic, "heuristic", strips.LMCut.String(), "A*'s admissible estimate: lmcut (landmark cuts), hmax or blind")
+		fset.Int64Var(&pf.budget, "budget", 0, "most states to expand before giving up (0: no limit but --max-bytes)")
+		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.DefaultMaxBytes, "most bytes the search may hold (states, their table and open list)")
+		fset.StringVar(&pf.search, "search", "forward", "search direction: forward only on PDDL problems")
+	}
+	switch command {
+	case "plan":
+		fset.BoolVar(&pf.asJSON, "json", false, `print one JSON object: {"status", "plan" (IPC plan lines), "cost", "expanded", "generated", ...}`)
+		fset.StringVar(&pf.planFile, "plan-file", "", "write the plan to `FILE` in the IPC plan format, \"; cost = N (general cost)\" last")
+	case "trace":
+		fset.StringVar(&pf.format, "format", "text", "output format: text or json")
+	case "explain":
+		fset.BoolVar(&pf.asJSON, "json", false, "print one JSON object instead of text")
+	case "lint":
+		fset.BoolVar(&pf.asJSON, "json", false, "print one JSON object instead of text")
+		fset.BoolVar(&pf.strict, "strict", false, "exit with status 1 if there is any warning")
+	}
+	fset.StringVar(&pf.goal, "goal", "", "not for PDDL: the problem file's :goal is the goal")
+	fset.Var(&pf.set, "set", "not for PDDL: the problem file's :init is the start")
+	fset.Var(&pf.unset, "unset", "not for PDDL: the problem file's :init is the start")
+	fset.StringVar(&pf.agent, "agent", "", "not for PDDL: a PDDL problem has no agents")
+	positional, st := parse(e, fset, args)
+	if st >= 0 {
+		return st
+	}
+	switch {
+	case pf.goal != "" || len(pf.set) > 0 || len(pf.unset) > 0:
+		return usageErr(e, fset, "--goal, --set and --unset are for state-space files: a PDDL problem's :init is the start and its :goal the goal")
+	case pf.agent != "":
+		return usageErr(e, fset, "--agent is for state-space files: a PDDL problem has no agents")
+	case command != "lint" && pf.search != "forward":
+		return usageErr(e, fset, "--search must be forward on a PDDL problem, not %q", pf.search)
+	case pf.budget < 0:
+		return usageErr(e, fset, "--budget must not be negative, not %d", pf.budget)
+	case command != "lint" && pf.maxBytes < 1<<20:
+		return usageErr(e, fset, "--max-bytes must be at least 1048576, not %d", pf.maxBytes)
+	case command == "trace" && pf.format != "text" && pf.format != "json":
+		return usageErr(e, fset, "--format must be text or json on a PDDL problem, not %q", pf.format)
+	case len(positional) != 2:
+		return usageErr(e, fset, "a PDDL problem takes two files, the domain and the problem, not %d: %s", len(positional), strings.Join(positional, " "))
+	}
+	var h strips.Heuristic
+	if command != "lint" {
+		var err error
+		if h, err = strips.ParseHeuristic(pf.heuristic); err != nil {
+			return usageErr(e, fset, "--heuristic must be lmcut, hmax or blind on a PDDL problem, not %q", pf.heuristic)
+		}
+	}
+	pt, st := loadPDDL(e, positional[0], positional[1])
+	if st >= 0 {
+		return st
+	}
+	opt := strips.Options{Heuristic: h, MaxBytes: pf.maxBytes, MaxExpansions: pf.budget}
+	// The search holds at most MaxBytes; let the heap grow to that before
+	// the collector works hard (the command's default limit is for
+	// game-sized searches).
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(max(memoryLimit, pf.maxBytes+memoryLimit))
+	}
+	switch command {
+	case "plan":
+		return pddlPlan(e, pt, opt, pf)
+	case "trace":
+		return pddlTrace(e, pt, opt, pf)
+	case "explain":
+		return pddlExplain(e, pt, opt, pf)
+	}
+	return pddlLint(e, pt, pf)
+}
+
+// loadPDDL reads, parses, checks and grounds a domain and a problem,
+// printing the errors; the second result is the exit status, or -1.
+func loadPDDL(e *env, domainPath, problemPath string) (*pddlTask, int) {
+	pt := &pddlTask{domainPath: domainPath, problemPath: problemPath}
+	fail := func(err error) (*pddlTask, int) {
+		var list pddl.ErrorList
+		if errors.As(err, &list) {
+			for _, x := range list {
+				fmt.Fprintln(e.stderr, x.Error())
+			}
+		} else if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			fmt.Fprintln(e.stderr, (&pddl.Error{File: pe.Path, Msg: pe.Err.Error()}).Error())
+		} else {
+			fmt.Fprintf(e.stderr, "ploy: %s\n", errorText(err))
+		}
+		return nil, exitInvalid
+	}
+	src, err := pddl.ReadFile(domainPath)
+	if err != nil {
+		return fail(err)
+	}
+	if pt.d, err = pddl.ParseDomain(domainPath, src); err != nil {
+		return fail(err)
+	}
+	if src, err = pddl.ReadFile(problemPath); err != nil {
+		return fail(err)
+	}
+	if pt.p, err = pddl.ParseProblem(problemPath, src); err != nil {
+		return fail(err)
+	}
+	if err = pt.p.Check(pt.d); err != nil {
+		return fail(err)
+	}
+	if pt.g, err = pddl.Ground(pt.d, pt.p); err != nil {
+		return fail(err)
+	}
+	return pt, -1
+}
+
+// pddlPlanJSON is `ploy plan --json`'s answer on a PDDL problem: the
+// fields of a state-space plan, and the search's other figures.
+type pddlPlanJSON struct {
+	Status    string   `json:"status"`
+	Plan      []string `json:"plan"`
+	Cost      int64    `json:"cost"`
+	Expanded  int64    `json:"expanded"`
+	Generated int64    `json:"generated"`
+	Bound     string   `json:"bound,omitempty"`
+	Heuristic string   `json:"heuristic"`
+	InitialH  int64    `json:"initial_h"`
+	Evaluated int64    `json:"evaluated"`
+	Reopened  int64    `json:"reopened"`
+	DeadEnds  int64    `json:"dead_ends"`
+	States    int64    `json:"states"`
+	Bytes     int64    `json:"bytes"`
+	Facts     int      `json:"facts"`
+	Actions   int      `json:"actions"`
+}
+
+// statusOf names a search's outcome as the state-space commands do.
+func statusOf(res strips.Result) (status, bound string) {
+	switch res.Status {
+	case strips.Found:
+		return "found", ""
+	case strips.Unsolvable:
+		return "no_plan", ""
+	case strips.OutOfExpansions:
+		return "budget_exhausted", "states"
+	}
+	return "budget_exhausted", "bytes"
+}
+
+func planLines(t *strips.Task, plan []int32) []string {
+	lines := make([]string, 0, len(plan))
+	for _, a := range plan {
+		lines = append(lines, t.Ops[a].Name)
+	}
+	return lines
+}
+
+func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
+	t := pt.g.Task
+	res, err := strips.Search(t, opt)
+	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
+		fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
+		return exitInvalid
+	}
+	if res.Status == strips.Found && pf.planFile != "" {
+		var b strings.Builder
+		for _, l := range planLines(t, res.Plan) {
+			b.WriteString(l + "\n")
+		}
+		fmt.Fprintf(&b, "; cost = %d (general cost)\n", res.Cost)
+		if err := os.WriteFile(pf.planFile, []byte(b.String()), 0o644); err != nil {
+			fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
+			return exitInvalid
+		}
+	}
+	if pf.asJSON {
+		out := pddlPlanJSON{Plan: planLines(t, res.Plan), Cost: res.Cost, Expanded: res.Expanded,
+			Generated: res.Generated, Heuristic: opt.Heuristic.String(), InitialH: res.InitialH,
+			Evaluated: res.Evaluated, Reopened: res.Reopened, DeadEnds: res.DeadEnds, States: res.States,
+			Bytes: res.Bytes, Facts: len(t.Facts), Actions: len(t.Ops)}
+		out.Status, out.Bound = statusOf(res)
+		if res.Status != strips.Found {
+			out.Cost = 0
+		}
+		b, _ := json.Marshal(out)
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		w := e.stdout
+		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions; A* with %s:\n", t.Name, pt.p.Name, len(t.Facts), len(t.Ops), opt.Heuristic)
+		switch res.Status {
+		case strips.Found:
+			if len(res.Plan) == 0 {
+				fmt.Fprintln(w, "  the goal already holds: nothing to do")
+			}
+			width := 0
+			for _, a := range res.Plan {
+				width = max(width, len(t.Ops[a].Name))
+			}
+			for i, a := range res.Plan {
+				fmt.Fprintf(w, "  %d. %-*s  cost %d\n", i+1, width, t.Ops[a].Name, t.Ops[a].Cost)
+			}
+			fmt.Fprintf(w, "cost %d; %d states expanded, %d generated, %d evaluated (h of the start %d)\n", res.Cost, res.Expanded, res.Generated, res.Evaluated, res.InitialH)
+		case strips.Unsolvable:
+			fmt.Fprintf(w, "  no plan: every one of the %d states reachable and not a dead end was expanded, and none meets the goal\n", res.Expanded)
+			fmt.Fprintf(w, "run 'ploy explain %s %s' to see why\n", pt.domainPath, pt.problemPath)
+		default:
+			fmt.Fprintf(w, "  no plan: %s\n", errorText(err))
+			fmt.Fprintf(w, "%d states expanded, %d generated, %d bytes held\n", res.Expanded, res.Generated, res.Bytes)
+		}
+	}
+	if res.Status != strips.Found {
+		return exitNoPlan
+	}
+	return exitOK
+}
+
+// pddlTraceStep is one expansion of `ploy trace --format json` on a PDDL problem.
+type pddlTraceStep struct {
+	N        int64  `json:"n"`
+	G        int64  `json:"g"`
+	H        int64  `json:"h"`
+	F        int64  `json:"f"`
+	Via      string `json:"via,omitempty"`
+	Reopened bool   `json:"reopened,omitempty"`
+}
+
+func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
+	t := pt.g.Task
+	if opt.MaxExpansions == 0 {
+		opt.MaxExpansions = 1000
+	}
+	var steps []pddlTraceStep
+	w := e.stdout
+	if pf.format == "text" {
+		fmt.Fprintf(w, "%s, problem %s: A* with %s, at most %d expansions\n", t.Name, pt.p.Name, opt.Heuristic, opt.MaxExpansions)
+	}
+	opt.OnExpand = func(x strips.Expansion) {
+		s := pddlTraceStep{N: x.N, G: x.G, H: x.H, F: x.G + x.H, Reopened: x.Reopened}
+		if x.Op >= 0 {
+			s.Via = t.Ops[x.Op].Name
+		}
+		if pf.format == "json" {
+			steps = append(steps, s)
+			return
+		}
+		via := "the start"
+		if s.Via != "" {
+			via = "after " + s.Via
+		}
+		again := ""
+		if s.Reopened {
+			again = " (reopened)"
+		}
+		fmt.Fprintf(w, "%6d  g %d  h %d  f %d  %s%s\n", s.N, s.G, s.H, s.F, via, again)
+	}
+	res, err := strips.Search(t, opt)
+	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
+		fmt.Fprintf(e.stderr, "ploy trace: %s\n", errorText(err))
+		return exitInvalid
+	}
+	status, bound := statusOf(res)
+	if pf.format == "json" {
+		b, _ := json.Marshal(struct {
+			Expansions []pddlTraceStep `json:"expansions"`
+			Status     string          `json:"status"`
+			Bound      string          `json:"bound,omitempty"`
+			Plan       []string        `json:"plan"`
+			Cost       int64           `json:"cost"`
+		}{append([]pddlTraceStep{}, steps...), status, bound, planLines(t, res.Plan), res.Cost})
+		fmt.Fprintf(w, "%s\n", b)
+	} else if res.Status == strips.Found {
+		fmt.Fprintf(w, "found: cost %d, %d steps, %d states expanded\n", res.Cost, len(res.Plan), res.Expanded)
+	} else {
+		fmt.Fprintf(w, "%s after %d states expanded\n", strings.ReplaceAll(status, "_", " "), res.Expanded)
+	}
+	if res.Status != strips.Found {
+		return exitNoPlan
+	}
+	return exitOK
+}
+
+func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
+	t := pt.g.Task
+	res, err := strips.Search(t, opt)
+	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
+		fmt.Fprintf(e.stderr, "ploy explain: %s\n", errorText(err))
+		return exitInvalid
+	}
+	unreached := strips.RelaxedUnreachable(t)
+	type stepJSON struct {
+		Action string `json:"action"`
+		Cost   int64  `json:"cost"`
+		G      int64  `json:"g"`
+		H      int64  `json:"h"`
+	}
+	var steps []stepJSON
+	if res.Status == strips.Found {
+		est := strips.Estimates(t, opt.Heuristic, res.Plan)
+		var g int64
+		for i, a := range res.Plan {
+			g += t.Ops[a].Cost
+			steps = append(steps, stepJSON{t.Ops[a].Name, t.Ops[a].Cost, g, est[i+1]})
+		}
+	}
+	status, bound := statusOf(res)
+	if pf.asJSON {
+		b, _ := json.Marshal(struct {
+			Status    string     `json:"status"`
+			Bound     string     `json:"bound,omitempty"`
+			Cost      int64      `json:"cost"`
+			Heuristic string     `json:"heuristic"`
+			InitialH  int64      `json:"initial_h"`
+			Expanded  int64      `json:"expanded"`
+			Steps     []stepJSON `json:"steps"`
+			Unreached []string   `json:"unreachable_goals"`
+		}{status, bound, res.Cost, opt.Heuristic.String(), res.InitialH, res.Expanded, append([]stepJSON{}, steps...), append([]string{}, unreached...)})
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		w := e.stdout
+		switch {
+		case res.Status == strips.Found:
+			fmt.Fprintf(w, "a cheapest plan costs %d. %s estimated %d from the start and never overestimates,\n", res.Cost, opt.Heuristic, res.InitialH)
+			fmt.Fprintf(w, "and A* expanded %d states, every one that could still lead to a cheaper plan:\n", res.Expanded)
+			fmt.Fprintf(w, "  %4s  %6s  %6s  %s\n", "step", "g", "h", "action (cost)")
+			for i, s := range steps {
+				fmt.Fprintf(w, "  %4d  %6d  %6d  %s (%d)\n", i+1, s.G, s.H, s.Action, s.Cost)
+			}
+		case len(unreached) > 0:
+			fmt.Fprintf(w, "no plan: %d goal atom%s cannot be reached even if no action deleted anything:\n", len(unreached), plural(len(unreached)))
+			for _, u := range unreached {
+				fmt.Fprintf(w, "  %s\n", u)
+			}
+		case res.Status == strips.Unsolvable:
+			fmt.Fprintf(w, "no plan: each goal atom can be reached on its own, but every one of the %d states reachable from the start was expanded (%d more proved dead ends) and none meets the whole goal\n", res.Expanded, res.DeadEnds)
+		default:
+			fmt.Fprintf(w, "no plan within the limits: %s after %d states expanded (%d bytes held)\n", errorText(err), res.Expanded, res.Bytes)
+		}
+	}
+	if res.Status != strips.Found {
+		return exitNoPlan
+	}
+	return exitOK
+}
+
+func pddlLint(e *env, pt *pddlTask, pf pddlFlags) int {
+	g := pt.g
+	warnings := pddlWarnings(pt)
+	if pf.asJSON {
+		type stage struct {
+			Name    string `json:"name"`
+			Facts   int64  `json:"facts"`
+			Actions int64  `json:"actions"`
+		}
+		var stages []stage
+		for _, s := range g.Stages {
+			stages = append(stages, stage{s.Name, s.Facts, s.Actions})
+		}
+		b, _ := json.Marshal(struct {
+			Domain   string   `json:"domain"`
+			Problem  string   `json:"problem"`
+			Stages   []stage  `json:"stages"`
+			Warnings []string `json:"warnings"`
+		}{pt.domainPath, pt.problemPath, stages, append([]string{}, warnings...)})
+		fmt.Fprintf(e.stdout, "%s\n", b)
+	} else {
+		w := e.stdout
+		fmt.Fprintf(w, "%s, problem %s: grounding\n", pt.d.Name, pt.p.Name)
+		fmt.Fprintf(w, "  %-10s %14s %14s\n", "stage", "facts", "actions")
+		for _, s := range g.Stages {
+			fmt.Fprintf(w, "  %-10s %14s %14s\n", s.Name, countText(s.Facts), countText(s.Actions))
+		}
+		for _, x := range warnings {
+			fmt.Fprintln(w, x)
+		}
+		fmt.Fprintf(w, "%s: %d warning%s\n", pt.problemPath, len(warnings), plural(len(warnings)))
+	}
+	if pf.strict && len(warnings) > 0 {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// countText writes a count, saturated counts as "more than 2^63".
+func countText(n int64) string {
+	if n == 1<<63-1 {
+		return ">9.2e18"
+	}
+	return fmt.Sprint(n)
+}
+
+// pddlWarnings are lint's warnings on a grounded pair: schemas without
+// an instance that can ever apply, goal atoms out of reach.
+func pddlWarnings(pt *pddlTask) []string {
+	var out []string
+	used := map[string]bool{}
+	for _, o := range pt.g.Task.Ops {
+		name, _, _ := strings.Cut(strings.TrimPrefix(o.Name, "("), " ")
+		used[strings.TrimSuffix(name, ")")] = true
+	}
+	for _, a := range pt.d.Actions {
+		if !used[a.Name] {
+			out = append(out, (&pddl.Error{File: pt.domainPath, Pos: a.Pos, Msg: fmt.Sprintf("action %q has no instance that can apply or matter in %s: no ground action is left of it", a.Name, pt.problemPath)}).Error())
+		}
+	}
+	for _, u := range strips.RelaxedUnreachable(pt.g.Task) {
+		out = append(out, (&pddl.Error{File: pt.problemPath, Pos: pt.p.Goal.Pos, Msg: fmt.Sprintf("goal atom %s cannot be reached, even ignoring deletes: the problem has no plan", u)}).Error())
+	}
+	return out
+}
