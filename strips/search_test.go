@@ -22,7 +22,7 @@ func TestSearchIsOptimal(t *testing.T) {
 		if err != nil {
 			t.Fatalf("task %d: %v", i, err)
 		}
-		for _, h := range []Heuristic{LMCut, HMax, Blind} {
+		for _, h := range []Heuristic{Portfolio, LMCut, HMax, Blind} {
 			res, err := s.Search(Options{Heuristic: h})
 			if err != nil {
 				t.Fatalf("task %d, %s: %v", i, h, err)
@@ -43,7 +43,7 @@ func TestSearchIsOptimal(t *testing.T) {
 			solved++
 		}
 	}
-	if solved < 3000 {
+	if solved < 4000 {
 		t.Fatalf("only %d searches found plans: the random tasks are too hard to test optimality", solved)
 	}
 }

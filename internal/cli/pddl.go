@@ -61,7 +61,11 @@ func runPDDL(e *env, command string, args []string) int {
 	fset := flagSet(e, command, "DOMAIN.pddl PROBLEM.pddl [flags]", about,
 		fmt.Sprintf("  ploy %s gripper/domain.pddl gripper/prob01.pddl\n", command))
 	if command != "lint" {
-		fset.StringVar(&pf.heuristic, "heuristic", strips.LMCut.String(), "A*'s admissible estimate: lmcut (landmark cuts), hmax or blind")
+		def := strips.Portfolio
+		if command == "trace" {
+			def = strips.LMCut // a portfolio's two searches cannot be traced as one
+		}
+		fset.StringVar(&pf.heuristic, "heuristic", def.String(), "A*'s admissible estimate: lmcut (landmark cuts), hmax, blind, or portfolio (lmcut and blind searches side by side, the first to finish answers; not for trace)")
 		fset.Int64Var(&pf.budget, "budget", 0, "most states to expand before giving up (0: no limit but --max-bytes)")
 		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.DefaultMaxBytes, "most bytes the search may hold (states, their table and open list)")
 		fset.StringVar(&pf.search, "search", "forward", "search direction: forward only on PDDL problems")
@@ -106,7 +110,10 @@ func runPDDL(e *env, command string, args []string) int {
 	if command != "lint" {
 		var err error
 		if h, err = strips.ParseHeuristic(pf.heuristic); err != nil {
-			return usageErr(e, fset, "--heuristic must be lmcut, hmax or blind on a PDDL problem, not %q", pf.heuristic)
+			return usageErr(e, fset, "--heuristic must be portfolio, lmcut, hmax or blind on a PDDL problem, not %q", pf.heuristic)
+		}
+		if h == strips.Portfolio && command == "trace" {
+			return usageErr(e, fset, "--heuristic portfolio runs two searches side by side, which cannot be traced as one: trace lmcut or blind")
 		}
 	}
 	pt, st := loadPDDL(e, positional[0], positional[1])
@@ -231,7 +238,7 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	}
 	if pf.asJSON {
 		out := pddlPlanJSON{Plan: planLines(t, res.Plan), Cost: res.Cost, Expanded: res.Expanded,
-			Generated: res.Generated, Heuristic: opt.Heuristic.String(), InitialH: res.InitialH,
+			Generated: res.Generated, Heuristic: res.Heuristic.String(), InitialH: res.InitialH,
 			Evaluated: res.Evaluated, Reopened: res.Reopened, DeadEnds: res.DeadEnds, States: res.States,
 			Bytes: res.Bytes, Facts: len(t.Facts), Actions: len(t.Ops)}
 		out.Status, out.Bound = statusOf(res)

@@ -1,0 +1,75 @@
+package strips
+
+import (
+	"errors"
+
+	"github.com/ploy-ai/ploy/internal/pq"
+)
+
+// portfolioSlice is the work each of a Portfolio's searches does in its
+// turn: a few milliseconds, so that turns cost nothing measurable and an
+// easy task is not held up by its harder half.
+const portfolioSlice = 1 << 14
+
+// portfolio runs LM-cut and blind A* in turns (see Portfolio).
+func (s *Searcher) portfolio(opt Options) (Result, error) {
+	if opt.OnExpand != nil {
+		return Result{}, errors.New("strips: a portfolio search cannot be traced: choose LMCut or Blind to trace")
+	}
+	maxBytes := opt.MaxBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if s.twin == nil {
+		s.twin = &Searcher{t: s.t, words: s.words, succ: s.succ, blind: s.blind, scratch: make([]uint64, s.words)}
+	}
+	runs := [2]*Searcher{s.twin, s}
+	for i, h := range []Heuristic{LMCut, Blind} {
+		o := opt
+		o.Heuristic, o.MaxBytes = h, maxBytes/2
+		if err := runs[i].begin(o); err != nil {
+			return Result{}, err
+		}
+	}
+	alive := 2
+	var last Result
+	var lastErr error
+	for {
+		for i, r := range runs {
+			if r == nil {
+				continue
+			}
+			if !r.advance(r.work + portfolioSlice) {
+				continue
+			}
+			if r.res.Status == Found || r.res.Status == Unsolvable {
+				res, err := r.result()
+				for _, other := range runs {
+					if other != nil && other != r {
+						other.release()
+					}
+				}
+				return res, err
+			}
+			// Out of memory or expansions: the other search may have the
+			// memory this one held.
+			last, lastErr = r.result()
+			r.release()
+			runs[i] = nil
+			if alive--; alive == 0 {
+				return last, lastErr
+			}
+			for _, other := range runs {
+				if other != nil {
+					other.maxBytes = maxBytes
+				}
+			}
+		}
+	}
+}
+
+// release lets go of the search's memory, keeping its statistics.
+func (s *Searcher) release() {
+	s.pages, s.table, s.info, s.entries = nil, nil, nil, nil
+	s.open = pq.Buckets{}
+}
