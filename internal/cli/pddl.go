@@ -249,7 +249,11 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		w := e.stdout
-		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions; A* with %s:\n", t.Name, pt.p.Name, len(t.Facts), len(t.Ops), opt.Heuristic)
+		by := opt.Heuristic.String()
+		if opt.Heuristic == strips.Portfolio {
+			by = "portfolio (" + res.Heuristic.String() + " answered)"
+		}
+		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions; A* with %s:\n", pt.d.Name, pt.p.Name, len(t.Facts), len(t.Ops), by)
 		switch res.Status {
 		case strips.Found:
 			if len(res.Plan) == 0 {
@@ -295,7 +299,7 @@ func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	var steps []pddlTraceStep
 	w := e.stdout
 	if pf.format == "text" {
-		fmt.Fprintf(w, "%s, problem %s: A* with %s, at most %d expansions\n", t.Name, pt.p.Name, opt.Heuristic, opt.MaxExpansions)
+		fmt.Fprintf(w, "%s, problem %s: A* with %s, at most %d expansions\n", pt.d.Name, pt.p.Name, opt.Heuristic, opt.MaxExpansions)
 	}
 	opt.OnExpand = func(x strips.Expansion) {
 		s := pddlTraceStep{N: x.N, G: x.G, H: x.H, F: x.G + x.H, Reopened: x.Reopened}
@@ -357,8 +361,12 @@ func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		H      int64  `json:"h"`
 	}
 	var steps []stepJSON
+	h := res.Heuristic
+	if h == strips.Portfolio {
+		h = strips.LMCut
+	}
 	if res.Status == strips.Found {
-		est := strips.Estimates(t, opt.Heuristic, res.Plan)
+		est := strips.Estimates(t, h, res.Plan)
 		var g int64
 		for i, a := range res.Plan {
 			g += t.Ops[a].Cost
@@ -376,13 +384,13 @@ func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 			Expanded  int64      `json:"expanded"`
 			Steps     []stepJSON `json:"steps"`
 			Unreached []string   `json:"unreachable_goals"`
-		}{status, bound, res.Cost, opt.Heuristic.String(), res.InitialH, res.Expanded, append([]stepJSON{}, steps...), append([]string{}, unreached...)})
+		}{status, bound, res.Cost, h.String(), res.InitialH, res.Expanded, append([]stepJSON{}, steps...), append([]string{}, unreached...)})
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		w := e.stdout
 		switch {
 		case res.Status == strips.Found:
-			fmt.Fprintf(w, "a cheapest plan costs %d. %s estimated %d from the start and never overestimates,\n", res.Cost, opt.Heuristic, res.InitialH)
+			fmt.Fprintf(w, "a cheapest plan costs %d. %s estimated %d from the start and never overestimates,\n", res.Cost, h, res.InitialH)
 			fmt.Fprintf(w, "and A* expanded %d states, every one that could still lead to a cheaper plan:\n", res.Expanded)
 			fmt.Fprintf(w, "  %4s  %6s  %6s  %s\n", "step", "g", "h", "action (cost)")
 			for i, s := range steps {
