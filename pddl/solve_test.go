@@ -1,0 +1,102 @@
+package pddl_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/strips"
+)
+
+// allInstances, set by .ci/run, makes TestSharedInstancesSolveOptimally
+// solve all 21 instances (about a minute and a half without the race
+// detector); by default it solves those that take well under a second.
+var allInstances = os.Getenv("PLOY_PDDL_ALL") != ""
+
+// quick are the instances solved by default: each in well under a second
+// with the default configuration, even under the race detector.
+var quick = map[string]bool{
+	"gripper/prob01.pddl": true, "blocks/probBLOCKS-4-0.pddl": true,
+	"logistics00/probLOGISTICS-4-0.pddl": true, "miconic/s1-0.pddl": true,
+	"miconic/s8-0.pddl": true, "depot/p02.pddl": true, "driverlog/p03.pddl": true,
+	"rovers/p03.pddl": true, "transport-opt08-strips/p02.pddl": true,
+	"woodworking-opt08-strips/p01.pddl": true, "parcprinter-opt11-strips/p01.pddl": true,
+	"sokoban-opt08-strips/p01.pddl": true, "elevators-opt08-strips/p01.pddl": true,
+}
+
+// optimalCosts reads the optimal cost of each instance from
+// instances.tsv, by folder/problem.
+func optimalCosts(t *testing.T) map[string]int64 {
+	tsv, err := os.ReadFile(filepath.Join(sharedDir, "instances.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int64{}
+	for _, line := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
+		f := strings.Split(line, "\t")
+		c, err := strconv.ParseInt(f[3], 10, 64)
+		if err != nil {
+			t.Fatalf("instances.tsv: %s: optimal cost %q: %v", f[0], f[3], err)
+		}
+		out[f[0]+"/"+f[1]] = c
+	}
+	return out
+}
+
+// TestSharedInstancesSolveOptimally solves competition instances with the
+// default configuration and checks each plan three ways: its cost is the
+// known optimum, it replays on the grounded task, and it replays on the
+// PDDL itself (pddl.Replay, which shares no code with grounding).
+func TestSharedInstancesSolveOptimally(t *testing.T) {
+	all := instances(t)
+	optimal := optimalCosts(t)
+	for _, in := range all {
+		name := in.dir + "/" + in.problem
+		t.Run(name, func(t *testing.T) {
+			if !allInstances && !quick[name] {
+				t.Skip("set PLOY_PDDL_ALL=1 to solve every instance (.ci/run does)")
+			}
+			domSrc, probSrc := readInstance(t, in)
+			d, err := pddl.ParseDomain(in.domain, domSrc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := pddl.ParseProblem(in.problem, probSrc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Check(d); err != nil {
+				t.Fatal(err)
+			}
+			begin := time.Now()
+			g, err := pddl.Ground(d, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := strips.Search(g.Task, strips.Options{})
+			if err != nil || res.Status != strips.Found {
+				t.Fatalf("%s, %v after %d expansions", res.Status, err, res.Expanded)
+			}
+			took := time.Since(begin)
+			if want := optimal[name]; res.Cost != want {
+				t.Errorf("cost %d, want the optimum %d", res.Cost, want)
+			}
+			if cost, err := g.Task.Replay(res.Plan); err != nil || cost != res.Cost {
+				t.Errorf("the plan replays on the grounded task to %d, %v; the search said %d", cost, err, res.Cost)
+			}
+			var lines []string
+			for _, a := range res.Plan {
+				lines = append(lines, g.Task.Ops[a].Name)
+			}
+			if cost, err := pddl.Replay(d, p, lines); err != nil || cost != res.Cost {
+				t.Errorf("the plan replays on the PDDL to %d, %v; the search said %d", cost, err, res.Cost)
+			}
+			t.Logf("cost %d by %s: %d expanded, %d evaluated, %d states, %d MiB, %v",
+				res.Cost, res.Heuristic, res.Expanded, res.Evaluated, res.States, res.Bytes>>20, took.Round(time.Millisecond))
+		})
+	}
+}
