@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/ploy-ai/ploy/internal/pq"
 )
@@ -217,7 +218,7 @@ type stateInfo struct {
 	dead     bool
 }
 
-const stateInfoBytes = 40 // unsafe.Sizeof(stateInfo{}), counted by the memory limit
+const stateInfoBytes = int64(unsafe.Sizeof(stateInfo{})) // counted by the memory limit
 
 // NewSearcher validates t and prepares to search it.
 func NewSearcher(t *Task) (*Searcher, error) {
