@@ -1,0 +1,14 @@
+package pddl
+
+// GroundReachable grounds p up to the reachability analysis: the task as
+// reached, before simplification and relevance, for the brute-force
+// cross-check.
+func GroundReachable(d *Domain, p *Problem) (*Grounding, error) {
+	return ground(d, p, defaultLimits, stageReachable)
+}
+
+// GroundLimited grounds p under smaller limits: ground actions, ground
+// atoms, join steps and counting steps.
+func GroundLimited(d *Domain, p *Problem, actions, facts int, work, counts int64) (*Grounding, error) {
+	return ground(d, p, groundLimits{actions, facts, work, counts}, stageRelevant)
+}
