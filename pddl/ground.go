@@ -694,28 +694,21 @@ func (g *grounder) compilePlan(s *schema, trigger int, fluent bool) *plan {
 	}
 	matchStep := func(c cand) step {
 		st := step{kind: stepMatch, pred: c.l.pred, before: c.fluent && c.order < trigger}
+		earlier := slices.Clone(bound)
 		for i, t := range c.l.args {
 			switch {
 			case !t.isVar():
 				st.ops = append(st.ops, argOp{kind: opConst, val: int32(^t)})
 				st.keyArgs = append(st.keyArgs, i)
-			case bound[t]:
+			case earlier[t]:
 				st.ops = append(st.ops, argOp{kind: opVar, val: int32(t)})
 				st.keyArgs = append(st.keyArgs, i)
+			case bound[t]: // bound by this atom's earlier argument: compared
+				st.ops = append(st.ops, argOp{kind: opVar, val: int32(t)})
 			default:
 				r := s.ranges[t]
 				st.ops = append(st.ops, argOp{kind: opBind, val: int32(t), lo: r[0], hi: r[1]})
 				bound[t] = true
-			}
-		}
-		// A parameter bound twice in the atom: the second compares.
-		seen := map[int32]bool{}
-		for i := range st.ops {
-			if op := &st.ops[i]; op.kind == opBind {
-				if seen[op.val] {
-					op.kind = opVar
-				}
-				seen[op.val] = true
 			}
 		}
 		return st

@@ -283,7 +283,7 @@ func TestGroundConstantsAndEquality(t *testing.T) {
   (:requirements :typing :equality)
   (:types cell ghost)
   (:constants home - cell)
-  (:predicates (at ?c - cell) (adj ?a ?b - cell) (same ?a ?b - cell) (spooked) (haunts ?g - ghost))
+  (:predicates (at ?c - cell) (adj ?a ?b - cell) (same ?a ?b - cell) (pad ?a ?b - cell) (spooked) (haunts ?g - ghost))
   (:action go :parameters (?from ?to - cell)
     :precondition (and (at ?from) (adj ?from ?to) (not (= ?to home)))
     :effect (and (not (at ?from)) (at ?to)))
@@ -291,9 +291,12 @@ func TestGroundConstantsAndEquality(t *testing.T) {
     :precondition (and (at ?c) (same ?c ?c) (= ?c home))
     :effect (spooked))
   (:action boo :parameters () :precondition (spooked) :effect (not (spooked)))
+  (:action hop :parameters (?from ?to - cell)
+    :precondition (and (at ?from) (pad ?to ?to))
+    :effect (and (not (at ?from)) (at ?to)))
   (:action haunt :parameters (?g - ghost) :effect (haunts ?g)))`
 	prob := `(define (problem k1) (:domain k) (:objects x y - cell)
-  (:init (at home) (adj home x) (adj x y) (adj y home) (adj x home) (same home home) (same x y))
+  (:init (at home) (adj home x) (adj x y) (adj y home) (adj x home) (same home home) (same x y) (pad y y) (pad x home))
   (:goal (and (at y) (not (spooked)))))`
 	d, p := mustParse(t, dom, prob)
 	g, err := pddl.GroundReachable(d, p)
@@ -306,13 +309,19 @@ func TestGroundConstantsAndEquality(t *testing.T) {
 		"(go x y) pre[(at x)] add[(at y)] del[(at x)] cost 1",
 		"(rest home) pre[(at home)] add[(spooked)] cost 1",
 		"(boo) pre[(spooked)] del[(spooked)] cost 1",
+		"(hop home y) pre[(at home)] add[(at y)] del[(at home)] cost 1",
+		"(hop x y) pre[(at x)] add[(at y)] del[(at x)] cost 1",
+		"(hop y y) pre[(at y)] add[(at y)] cost 1",
 	})
+	// (hop y y) changes nothing.
 	g = groundPair(t, dom, prob)
 	wantLines(t, "relevant operators", describe(g.Task), []string{
 		"(go home x) pre[(at home)] add[(at x)] del[(at home)] cost 1",
 		"(go x y) pre[(at x)] add[(at y)] del[(at x)] cost 1",
 		"(rest home) pre[(at home)] add[(spooked)] cost 1",
 		"(boo) pre[(spooked)] del[(spooked)] cost 1",
+		"(hop home y) pre[(at home)] add[(at y)] del[(at home)] cost 1",
+		"(hop x y) pre[(at x)] add[(at y)] del[(at x)] cost 1",
 	})
 }
 
