@@ -2,7 +2,8 @@ package pddl
 
 // GroundReachable grounds p up to the reachability analysis: the task as
 // reached, before simplification and relevance, for the brute-force
-// cross-check.
+// cross-check. A goal literal grounding decides is false is left out of
+// its goal, and noted in Unsolvable.
 func GroundReachable(d *Domain, p *Problem) (*Grounding, error) {
 	return ground(d, p, defaultLimits, stageReachable)
 }

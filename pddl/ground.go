@@ -1632,6 +1632,12 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 		default:
 			why = fmt.Sprintf("the goal (not %s) is true initially, and no action that can apply deletes it", name)
 		}
+		if upTo == stageReachable { // the task as reached, the goal noted
+			if res.Unsolvable == "" {
+				res.Unsolvable = why
+			}
+			continue
+		}
 		g.unsolvable(res, name, init, l.holds, why)
 		return nil
 	}
@@ -1639,7 +1645,7 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 	posGoal = slices.Compact(posGoal)
 	slices.Sort(negGoal)
 	negGoal = slices.Compact(negGoal)
-	if i := slices.IndexFunc(posGoal, func(f int32) bool { _, ok := slices.BinarySearch(negGoal, f); return ok }); i >= 0 {
+	if i := slices.IndexFunc(posGoal, func(f int32) bool { _, ok := slices.BinarySearch(negGoal, f); return ok }); i >= 0 && upTo == stageRelevant {
 		f := posGoal[i]
 		name := g.factName(f)
 		g.unsolvable(res, name, int(f) < g.nInit, true, fmt.Sprintf("the goal requires %s both true and false", name))

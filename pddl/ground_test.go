@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -675,99 +676,159 @@ func TestGroundBruteForce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ops, init, staticN, staticFacts := naiveGround(d, p)
-			// Relaxed reachability, naively.
-			reached := map[string]bool{}
-			for f := range init {
-				reached[f] = true
-			}
-			in := make([]bool, len(ops))
-			var undefined int64
-			for changed := true; changed; {
-				changed = false
-				for i, o := range ops {
-					if in[i] || !allIn(o.pre, reached) {
-						continue
-					}
-					in[i], changed = true, true
-					if o.undefined {
-						undefined++
-						continue
-					}
-					for _, f := range o.add {
-						reached[f] = true
-					}
-				}
-			}
-			want := map[string]string{}
-			for i, o := range ops {
-				if !in[i] || o.undefined {
-					continue
-				}
-				add := sortedSet(o.add)
-				line := o.name
-				for _, l := range []struct {
-					what string
-					l    []string
-				}{
-					{"pre", sortedSet(o.pre)},
-					{"prenot", sortedSet(filter(o.preNot, func(f string) bool { return reached[f] }))},
-					{"add", add},
-					{"del", sortedSet(filter(o.del, func(f string) bool { return reached[f] && !slices.Contains(add, f) }))},
-				} {
-					if len(l.l) > 0 {
-						line += " " + l.what + "[" + strings.Join(l.l, " ") + "]"
-					}
-				}
-				want[o.name] = line + " cost " + strconv.FormatInt(o.cost, 10)
-			}
-			task := g.Task
-			for _, o := range task.Ops {
-				line := o.Name
-				for _, l := range []struct {
-					what string
-					l    []strips.Fact
-				}{{"pre", o.Pre}, {"prenot", o.PreNot}, {"add", o.Add}, {"del", o.Del}} {
-					if len(l.l) > 0 {
-						var names []string
-						for _, f := range l.l {
-							names = append(names, task.Facts[f])
-						}
-						slices.Sort(names)
-						line += " " + l.what + "[" + strings.Join(names, " ") + "]"
-					}
-				}
-				line += " cost " + strconv.FormatInt(o.Cost, 10)
-				if w, ok := want[o.Name]; !ok {
-					t.Errorf("operator %s not reachable naively", o.Name)
-				} else if w != line {
-					t.Errorf("operator\n\t%s\nnaively\n\t%s", line, w)
-				}
-				delete(want, o.Name)
-			}
-			for _, w := range want {
-				t.Errorf("missing operator %s", w)
-			}
-			if got := slices.Sorted(slices.Values(task.Facts)); !slices.Equal(got, slices.Sorted(mapKeys(reached))) {
-				t.Errorf("facts differ: %d, naively %d", len(got), len(reached))
-			}
-			var initNames []string
-			for _, f := range task.Init {
-				initNames = append(initNames, task.Facts[f])
-			}
-			if !slices.Equal(sortedSet(initNames), slices.Sorted(mapKeys(init))) {
-				t.Errorf("init differs")
-			}
-			if g.UndefinedCost != undefined {
-				t.Errorf("%d of undefined cost, naively %d", g.UndefinedCost, undefined)
-			}
-			st := g.Stages
-			if st[1].Actions != staticN || st[1].Facts != int64(staticFacts) ||
-				st[2].Actions != int64(len(task.Ops)) || st[2].Facts != int64(len(reached)) {
-				t.Errorf("stages %s; naively static %d/%d, reachable %d/%d", stages(g), staticFacts, staticN, len(reached), len(task.Ops))
-			}
+			compareNaive(t, d, p, g)
 			t.Logf("%s", stages(g))
 		})
+	}
+}
+
+// compareNaive checks g, grounded up to reachability, against a naive
+// grounding of d and p.
+func compareNaive(t *testing.T, d *pddl.Domain, p *pddl.Problem, g *pddl.Grounding) {
+	t.Helper()
+	ops, init, staticN, staticFacts := naiveGround(d, p)
+	statics := map[string]bool{}
+	for _, pr := range d.Predicates {
+		statics[pr.Name] = true
+	}
+	for _, a := range d.Actions {
+		for _, at := range append(slices.Clone(a.Effect.Add), a.Effect.Delete...) {
+			delete(statics, at.Name)
+		}
+	}
+	trueInit := map[string]bool{}
+	for _, at := range p.Init {
+		trueInit[atomName(at, nil)] = true
+	}
+	// Relaxed reachability, naively.
+	reached := map[string]bool{}
+	for f := range init {
+		reached[f] = true
+	}
+	in := make([]bool, len(ops))
+	var undefined int64
+	for changed := true; changed; {
+		changed = false
+		for i, o := range ops {
+			if in[i] || !allIn(o.pre, reached) {
+				continue
+			}
+			in[i], changed = true, true
+			if o.undefined {
+				undefined++
+				continue
+			}
+			for _, f := range o.add {
+				reached[f] = true
+			}
+		}
+	}
+	want := map[string]string{}
+	for i, o := range ops {
+		if !in[i] || o.undefined {
+			continue
+		}
+		add := sortedSet(o.add)
+		line := o.name
+		for _, l := range []struct {
+			what string
+			l    []string
+		}{
+			{"pre", sortedSet(o.pre)},
+			{"prenot", sortedSet(filter(o.preNot, func(f string) bool { return reached[f] }))},
+			{"add", add},
+			{"del", sortedSet(filter(o.del, func(f string) bool { return reached[f] && !slices.Contains(add, f) }))},
+		} {
+			if len(l.l) > 0 {
+				line += " " + l.what + "[" + strings.Join(l.l, " ") + "]"
+			}
+		}
+		want[o.name] = line + " cost " + strconv.FormatInt(o.cost, 10)
+	}
+	task := g.Task
+	for _, o := range task.Ops {
+		line := o.Name
+		for _, l := range []struct {
+			what string
+			l    []strips.Fact
+		}{{"pre", o.Pre}, {"prenot", o.PreNot}, {"add", o.Add}, {"del", o.Del}} {
+			if len(l.l) > 0 {
+				var names []string
+				for _, f := range l.l {
+					names = append(names, task.Facts[f])
+				}
+				slices.Sort(names)
+				line += " " + l.what + "[" + strings.Join(names, " ") + "]"
+			}
+		}
+		line += " cost " + strconv.FormatInt(o.Cost, 10)
+		if w, ok := want[o.Name]; !ok {
+			t.Errorf("operator %s not reachable naively", o.Name)
+		} else if w != line {
+			t.Errorf("operator\n\t%s\nnaively\n\t%s", line, w)
+		}
+		delete(want, o.Name)
+	}
+	for _, w := range want {
+		t.Errorf("missing operator %s", w)
+	}
+	if got := slices.Sorted(slices.Values(task.Facts)); !slices.Equal(got, slices.Sorted(mapKeys(reached))) {
+		t.Errorf("facts differ: %d, naively %d", len(got), len(reached))
+	}
+	var initNames []string
+	for _, f := range task.Init {
+		initNames = append(initNames, task.Facts[f])
+	}
+	if !slices.Equal(sortedSet(initNames), slices.Sorted(mapKeys(init))) {
+		t.Errorf("init differs")
+	}
+	if g.UndefinedCost != undefined {
+		t.Errorf("%d of undefined cost, naively %d", g.UndefinedCost, undefined)
+	}
+	// The goal: literals decided by static atoms, equalities and
+	// reachability are left out, and the first false one noted.
+	var goal []string
+	unsolvable := false
+	var walk func(f *pddl.Formula, neg bool)
+	walk = func(f *pddl.Formula, neg bool) {
+		switch f.Kind {
+		case pddl.And:
+			for _, s := range f.Sub {
+				walk(s, false)
+			}
+		case pddl.Not:
+			walk(f.Sub[0], true)
+		case pddl.Equal:
+			unsolvable = unsolvable || (f.Pred.Args[0].Name == f.Pred.Args[1].Name) == neg
+		case pddl.Atom:
+			n := atomName(f.Pred, nil)
+			switch {
+			case statics[f.Pred.Name]:
+				unsolvable = unsolvable || trueInit[n] == neg
+			case !reached[n]:
+				unsolvable = unsolvable || !neg
+			case neg:
+				goal = append(goal, "not "+n)
+			default:
+				goal = append(goal, n)
+			}
+		}
+	}
+	walk(p.Goal, false)
+	var gotGoal []string
+	for _, f := range task.Goal {
+		gotGoal = append(gotGoal, task.Facts[f])
+	}
+	for _, f := range task.GoalNot {
+		gotGoal = append(gotGoal, "not "+task.Facts[f])
+	}
+	if !slices.Equal(sortedSet(gotGoal), sortedSet(goal)) || (g.Unsolvable != "") != unsolvable {
+		t.Errorf("goal %v, unsolvable %q; naively %v, %v", gotGoal, g.Unsolvable, goal, unsolvable)
+	}
+	st := g.Stages
+	if st[1].Actions != staticN || st[1].Facts != int64(staticFacts) ||
+		st[2].Actions != int64(len(task.Ops)) || st[2].Facts != int64(len(reached)) {
+		t.Errorf("stages %s; naively static %d/%d, reachable %d/%d", stages(g), staticFacts, staticN, len(reached), len(want))
 	}
 }
 
@@ -869,4 +930,211 @@ func BenchmarkGround(b *testing.B) {
 			}
 		})
 	}
+}
+
+// randomPDDL writes a small random domain and problem: a type hierarchy,
+// constants (sometimes redeclared as objects), predicates of arity 0 to 3,
+// actions of up to four parameters whose atoms repeat parameters and use
+// constants, negative preconditions, equalities, costs from constants and
+// functions (some values missing), ill-typed atoms in :init, and a goal
+// of literals.
+func randomPDDL(rng *rand.Rand) (dom, prob string) {
+	types := []string{"object", "a", "b", "c"}
+	consts := []string{"k0", "k1"}
+	pick := func(l []string) string { return l[rng.IntN(len(l))] }
+	var sb strings.Builder
+	sb.WriteString("(define (domain r) (:requirements :typing :equality :negative-preconditions :action-costs)\n")
+	sb.WriteString(" (:types a c - object b - a) (:constants k0 - a k1 - c)\n (:predicates")
+	npred := 2 + rng.IntN(4)
+	arity := make([]int, npred)
+	for i := range npred {
+		arity[i] = rng.IntN(4)
+		fmt.Fprintf(&sb, " (p%d", i)
+		for j := range arity[i] {
+			fmt.Fprintf(&sb, " ?x%d - %s", j, pick(types))
+		}
+		sb.WriteString(")")
+	}
+	sb.WriteString(")\n (:functions (total-cost) - number")
+	farity := []int{rng.IntN(3), rng.IntN(3)}
+	for i, n := range farity {
+		fmt.Fprintf(&sb, " (f%d", i)
+		for j := range n {
+			fmt.Fprintf(&sb, " ?x%d - %s", j, pick(types))
+		}
+		sb.WriteString(") - number")
+	}
+	sb.WriteString(")\n")
+	for i := range 1 + rng.IntN(3) {
+		nparam := rng.IntN(5)
+		term := func() string {
+			if nparam > 0 && rng.IntN(100) < 85 {
+				return fmt.Sprintf("?v%d", rng.IntN(nparam))
+			}
+			return pick(consts)
+		}
+		atom := func() string {
+			p := rng.IntN(npred)
+			s := fmt.Sprintf("(p%d", p)
+			for range arity[p] {
+				s += " " + term()
+			}
+			return s + ")"
+		}
+		fmt.Fprintf(&sb, " (:action act%d :parameters (", i)
+		for j := range nparam {
+			fmt.Fprintf(&sb, " ?v%d - %s", j, pick(types))
+		}
+		sb.WriteString(")\n  :precondition (and")
+		for range rng.IntN(5) {
+			switch r := rng.IntN(100); {
+			case r < 60:
+				sb.WriteString(" " + atom())
+			case r < 80:
+				sb.WriteString(" (not " + atom() + ")")
+			case r < 90:
+				fmt.Fprintf(&sb, " (= %s %s)", term(), term())
+			default:
+				fmt.Fprintf(&sb, " (not (= %s %s))", term(), term())
+			}
+		}
+		sb.WriteString(")\n  :effect (and")
+		for range 1 + rng.IntN(3) {
+			sb.WriteString(" " + atom())
+		}
+		for range rng.IntN(3) {
+			sb.WriteString(" (not " + atom() + ")")
+		}
+		switch r := rng.IntN(100); {
+		case r < 50:
+			fmt.Fprintf(&sb, " (increase (total-cost) %d)", rng.IntN(4))
+		case r < 80:
+			f := rng.IntN(2)
+			fmt.Fprintf(&sb, " (increase (total-cost) (f%d", f)
+			for range farity[f] {
+				sb.WriteString(" " + term())
+			}
+			sb.WriteString("))")
+		}
+		sb.WriteString("))\n")
+	}
+	sb.WriteString(")")
+	dom = sb.String()
+
+	sb.Reset()
+	sb.WriteString("(define (problem rp) (:domain r) (:objects")
+	objs := slices.Clone(consts)
+	for i := range 2 + rng.IntN(3) {
+		fmt.Fprintf(&sb, " o%d - %s", i, pick(types))
+		objs = append(objs, fmt.Sprintf("o%d", i))
+	}
+	if rng.IntN(3) == 0 {
+		sb.WriteString(" k0 - a")
+	}
+	sb.WriteString(")\n (:init")
+	tuples := func(n int, yield func(string)) {
+		var rec func(k int, s string)
+		rec = func(k int, s string) {
+			if k == n {
+				yield(s)
+				return
+			}
+			for _, o := range objs {
+				rec(k+1, s+" "+o)
+			}
+		}
+		rec(0, "")
+	}
+	for p := range npred {
+		tuples(arity[p], func(args string) {
+			if rng.IntN(100) < 30 {
+				fmt.Fprintf(&sb, " (p%d%s)", p, args)
+			}
+		})
+	}
+	for f, n := range farity {
+		tuples(n, func(args string) {
+			if rng.IntN(100) < 70 {
+				fmt.Fprintf(&sb, " (= (f%d%s) %d)", f, args, rng.IntN(6))
+			}
+		})
+	}
+	sb.WriteString(")\n (:goal (and")
+	for range rng.IntN(4) {
+		p := rng.IntN(npred)
+		a := fmt.Sprintf("(p%d", p)
+		for range arity[p] {
+			a += " " + pick(objs)
+		}
+		a += ")"
+		switch r := rng.IntN(100); {
+		case r < 65:
+			sb.WriteString(" " + a)
+		case r < 95:
+			sb.WriteString(" (not " + a + ")")
+		default:
+			fmt.Fprintf(&sb, " (= %s %s)", pick(objs), pick(objs))
+		}
+	}
+	sb.WriteString("))")
+	if rng.IntN(2) == 0 {
+		sb.WriteString(" (:metric minimize (total-cost))")
+	}
+	sb.WriteString(")")
+	return dom, sb.String()
+}
+
+// TestGroundRandom checks the grounding of random small domains against
+// the naive grounding, and the simplified task's optimal cost against the
+// task as reached (both by Dijkstra's algorithm): simplification and
+// relevance keep the cost of the best plan, and unsolvability.
+func TestGroundRandom(t *testing.T) {
+	n := 800
+	if testing.Short() || raceEnabled {
+		n = 200
+	}
+	solved, unsolvable := 0, 0
+	for seed := range n {
+		rng := rand.New(rand.NewPCG(uint64(seed), 7))
+		dom, prob := randomPDDL(rng)
+		ok := t.Run(strconv.Itoa(seed), func(t *testing.T) {
+			d, p := mustParse(t, dom, prob)
+			full, err := pddl.GroundReachable(d, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareNaive(t, d, p, full)
+			g, err := pddl.Ground(d, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Task.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			c1, _, ok1 := dijkstra(full.Task, 20_000)
+			c2, _, ok2 := dijkstra(g.Task, 20_000)
+			if !ok1 || !ok2 {
+				return
+			}
+			if full.Unsolvable != "" {
+				c1 = -1
+			}
+			if c1 != c2 {
+				t.Errorf("optimal cost %d as ground, %d as reached", c2, c1)
+			}
+			if g.Unsolvable != "" && c1 >= 0 {
+				t.Errorf("solvable in %d, but %s", c1, g.Unsolvable)
+			}
+			if c1 >= 0 {
+				solved++
+			} else {
+				unsolvable++
+			}
+		})
+		if !ok {
+			t.Logf("seed %d:\n%s\n%s", seed, dom, prob)
+			break
+		}
+	}
+	t.Logf("%d solvable, %d unsolvable", solved, unsolvable)
 }
