@@ -9,7 +9,7 @@ func GroundReachable(d *Domain, p *Problem) (*Grounding, error) {
 }
 
 // GroundLimited grounds p under smaller limits: ground actions, ground
-// atoms, join steps and counting steps.
-func GroundLimited(d *Domain, p *Problem, actions, facts int, work, counts int64) (*Grounding, error) {
-	return ground(d, p, groundLimits{actions, facts, work, counts}, stageRelevant)
+// atoms, join steps, counting steps and bytes.
+func GroundLimited(d *Domain, p *Problem, actions, facts int, work, counts, size int64) (*Grounding, error) {
+	return ground(d, p, groundLimits{actions, facts, work, counts, size}, stageRelevant)
 }

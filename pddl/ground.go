@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"strings"
 
@@ -31,6 +30,12 @@ const (
 	// which is a statistic: past it, that stage's counts are
 	// math.MaxInt64 (unknown), and grounding goes on.
 	MaxCountWork = 1 << 24
+	// MaxGroundSize bounds the memory the reached ground actions and
+	// atoms take, in bytes, as estimated while they are found: their
+	// parameters, atoms and names. It matters where actions have many
+	// parameters or atoms, or objects long names; a million ground
+	// actions of a dozen atoms take about 150 MB.
+	MaxGroundSize = 1 << 28
 )
 
 // Grounding is a problem ground into a STRIPS task, with what each stage
@@ -67,11 +72,11 @@ type Stage struct {
 // groundLimits are the limits a grounding runs under: the exported
 // constants, smaller in tests.
 type groundLimits struct {
-	actions, facts   int
-	joinWork, counts int64
+	actions, facts         int
+	joinWork, counts, size int64
 }
 
-var defaultLimits = groundLimits{MaxGroundActions, MaxGroundFacts, MaxJoinWork, MaxCountWork}
+var defaultLimits = groundLimits{MaxGroundActions, MaxGroundFacts, MaxJoinWork, MaxCountWork, MaxGroundSize}
 
 // Ground instantiates p's actions with p's objects and d's constants (p
 // must have passed p.Check(d)) into a STRIPS task:
@@ -150,6 +155,8 @@ type schema struct {
 	// len(params) each, and their costs.
 	insts []int32
 	costv []int64
+	// size is what an instance takes besides its arguments' names.
+	size int64
 }
 
 // relation holds a predicate's atoms: its true atoms of :init if it is
@@ -224,6 +231,7 @@ type grounder struct {
 	nInit int // the first nInit facts are those of :init
 
 	work      int64
+	size      int64 // the estimate MaxGroundSize bounds
 	nInst     int
 	undefined int64
 	buf, kbuf []byte
@@ -596,6 +604,9 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 			s.costs = append(s.costs, costTerm{fn: fi, args: args})
 		}
 	}
+	// An instance: its parameters, costs and list entries (4 bytes each,
+	// twice: as found, and in the task), the operator and its name.
+	s.size = 8*int64(len(s.ranges)+len(s.posFluent)+len(s.negFluent)+len(s.add)+len(s.del)) + 160 + int64(len(a.Name))
 	if len(s.posFluent) == 0 {
 		s.plans = []*plan{g.compilePlan(s, -1, true)}
 	} else {
@@ -613,377 +624,6 @@ func hasVar(ts []term) bool {
 		}
 	}
 	return false
-}
-
-// The join: a plan binds an action's parameters a step at a time, each
-// step matching a precondition atom against a relation (through the index
-// of an argument already bound) or trying every object of a parameter's
-// type, and checks equalities and negative static preconditions as soon as
-// their parameters are bound.
-
-type argOp struct {
-	kind uint8 // opConst: must equal val; opVar: must equal the parameter val; opBind: binds it
-	val  int32
-	lo   int32
-	hi   int32
-}
-
-const (
-	opConst = iota
-	opVar
-	opBind
-)
-
-type stepKind uint8
-
-const (
-	stepMatch stepKind = iota
-	stepEnum
-)
-
-type step struct {
-	kind stepKind
-	// stepMatch:
-	pred    int32
-	ops     []argOp
-	keyArgs []int // arguments bound before the step
-	// before: a fluent atom ahead of the trigger among the schema's,
-	// which must match an atom processed before the trigger's (so that
-	// each instance is found once).
-	before bool
-	// stepEnum:
-	v      int
-	lo, hi int32
-
-	eqs      []eqCheck
-	negs     []lit
-	freeTail int64 // >= 0: the steps from here on are free enumerations, this many ways
-}
-
-type plan struct {
-	trigger int // the positive fluent precondition matched first, or -1
-	steps   []step
-	// boundAt is the step that binds each parameter; steps[tailStart:]
-	// are free enumerations.
-	boundAt   []int
-	tailStart int
-}
-
-// compilePlan orders a schema's positive preconditions (the fluent ones
-// too, if fluent) for a join: trigger first, then greedily the atom with
-// the most arguments bound, static before fluent, then the parameters left
-// over; checks go where their parameters are all bound.
-func (g *grounder) compilePlan(s *schema, trigger int, fluent bool) *plan {
-	pl := &plan{trigger: trigger}
-	bound := make([]bool, len(s.ranges))
-	type cand struct {
-		l      lit
-		fluent bool
-		order  int
-	}
-	var todo []cand
-	for _, l := range s.posStatic {
-		todo = append(todo, cand{l, false, -1})
-	}
-	if fluent {
-		for i, l := range s.posFluent {
-			if i != trigger {
-				todo = append(todo, cand{l, true, i})
-			}
-		}
-	}
-	matchStep := func(c cand) step {
-		st := step{kind: stepMatch, pred: c.l.pred, before: c.fluent && c.order < trigger}
-		earlier := slices.Clone(bound)
-		for i, t := range c.l.args {
-			switch {
-			case !t.isVar():
-				st.ops = append(st.ops, argOp{kind: opConst, val: int32(^t)})
-				st.keyArgs = append(st.keyArgs, i)
-			case earlier[t]:
-				st.ops = append(st.ops, argOp{kind: opVar, val: int32(t)})
-				st.keyArgs = append(st.keyArgs, i)
-			case bound[t]: // bound by this atom's earlier argument: compared
-				st.ops = append(st.ops, argOp{kind: opVar, val: int32(t)})
-			default:
-				r := s.ranges[t]
-				st.ops = append(st.ops, argOp{kind: opBind, val: int32(t), lo: r[0], hi: r[1]})
-				bound[t] = true
-			}
-		}
-		return st
-	}
-	if trigger >= 0 {
-		pl.steps = append(pl.steps, matchStep(cand{s.posFluent[trigger], true, trigger}))
-	}
-	for len(todo) > 0 {
-		best, bestScore := 0, [4]int{}
-		for i, c := range todo {
-			nb, nfree := 0, 0
-			seen := map[term]bool{}
-			for _, t := range c.l.args {
-				if !t.isVar() || bound[t] {
-					nb++
-				} else if !seen[t] {
-					seen[t] = true
-					nfree++
-				}
-			}
-			full := 0
-			if nfree == 0 {
-				full = 1
-			}
-			st := 0
-			if !c.fluent {
-				st = 1
-			}
-			score := [4]int{full, nb, st, -nfree}
-			if i == 0 || slices.Compare(score[:], bestScore[:]) > 0 {
-				best, bestScore = i, score
-			}
-		}
-		pl.steps = append(pl.steps, matchStep(todo[best]))
-		todo = slices.Delete(todo, best, best+1)
-	}
-	for v, r := range s.ranges {
-		if !bound[v] {
-			bound[v] = true
-			pl.steps = append(pl.steps, step{kind: stepEnum, v: v, lo: r[0], hi: r[1]})
-		}
-	}
-	// Checks, each at the first step that binds all its parameters.
-	boundAt := make([]int, len(s.ranges))
-	for k, st := range pl.steps {
-		switch st.kind {
-		case stepMatch:
-			for _, op := range st.ops {
-				if op.kind == opBind {
-					boundAt[op.val] = k
-				}
-			}
-		case stepEnum:
-			boundAt[st.v] = k
-		}
-	}
-	at := func(ts ...term) int {
-		k := 0
-		for _, t := range ts {
-			if t.isVar() {
-				k = max(k, boundAt[t])
-			}
-		}
-		return k
-	}
-	for _, e := range s.eqs {
-		k := at(e.a, e.b)
-		pl.steps[k].eqs = append(pl.steps[k].eqs, e)
-	}
-	for _, l := range s.negStatic {
-		k := at(l.args...)
-		pl.steps[k].negs = append(pl.steps[k].negs, l)
-	}
-	// Free tails, for counting.
-	ways := int64(1)
-	pl.boundAt, pl.tailStart = boundAt, len(pl.steps)
-	for k := len(pl.steps) - 1; k >= 0; k-- {
-		st := &pl.steps[k]
-		if ways < 0 || st.kind != stepEnum || len(st.eqs) > 0 || len(st.negs) > 0 {
-			ways = -1
-		} else {
-			ways = satMul(ways, int64(st.hi-st.lo))
-			pl.tailStart = k
-		}
-		st.freeTail = ways
-	}
-	return pl
-}
-
-func satMul(a, b int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi != 0 || lo > math.MaxInt64 {
-		return math.MaxInt64
-	}
-	return int64(lo)
-}
-
-func satAdd(a, b int64) int64 {
-	if s := a + b; s >= a {
-		return s
-	}
-	return math.MaxInt64
-}
-
-// errWork stops a join that exceeded its work bound.
-type errWork struct{}
-
-func (errWork) Error() string { return "work bound exceeded" }
-
-// joiner runs a plan.
-type joiner struct {
-	g     *grounder
-	s     *schema
-	pl    *plan
-	b     []int32
-	work  int64
-	limit int64
-	trig  *relation
-	// count: add free tails up instead of enumerating them.
-	count bool
-	n     int64
-	emit  func([]int32) error
-	// The static stage's atoms, at the number of steps after which they
-	// are bound (every binding there extends to an instance); deeper
-	// than stopAt there are none.
-	atomsAt [][]lit
-	stopAt  int
-	visit   func([]lit) error
-}
-
-func (j *joiner) checks(st *step) bool {
-	for _, e := range st.eqs {
-		if (j.val(e.a) == j.val(e.b)) != e.want {
-			return false
-		}
-	}
-	for _, l := range st.negs {
-		args := j.g.args[:0]
-		for _, t := range l.args {
-			args = append(args, j.val(t))
-		}
-		j.g.args = args
-		if _, ok := j.g.rels[l.pred].set[string(j.g.key(args))]; ok {
-			return false
-		}
-	}
-	return true
-}
-
-func (j *joiner) val(t term) int32 {
-	if t.isVar() {
-		return j.b[t]
-	}
-	return int32(^t)
-}
-
-// unify binds st's parameters from tup; false if it does not match.
-func (j *joiner) unify(st *step, tup []int32) bool {
-	for i, op := range st.ops {
-		o := tup[i]
-		switch op.kind {
-		case opConst:
-			if o != op.val {
-				return false
-			}
-		case opVar:
-			if o != j.b[op.val] {
-				return false
-			}
-		default:
-			if o < op.lo || o >= op.hi {
-				return false
-			}
-			j.b[op.val] = o
-		}
-	}
-	return true
-}
-
-func (j *joiner) run(k int) error {
-	if j.work > j.limit {
-		return errWork{}
-	}
-	if j.atomsAt != nil {
-		if err := j.visit(j.atomsAt[k]); err != nil || k >= j.stopAt {
-			return err
-		}
-	}
-	if k == len(j.pl.steps) {
-		if j.count {
-			j.n = satAdd(j.n, 1)
-			return nil
-		}
-		return j.emit(j.b)
-	}
-	st := &j.pl.steps[k]
-	if j.count && st.freeTail >= 0 {
-		j.n = satAdd(j.n, st.freeTail)
-		j.work++
-		return nil
-	}
-	if st.kind == stepEnum {
-		for o := st.lo; o < st.hi; o++ {
-			if j.work++; j.work > j.limit {
-				return errWork{}
-			}
-			j.b[st.v] = o
-			if j.checks(st) {
-				if err := j.run(k + 1); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	r := j.g.rels[st.pred]
-	limit := r.done
-	if st.before && r == j.trig {
-		limit--
-	}
-	if len(st.keyArgs) == len(st.ops) {
-		j.work++
-		args := j.g.args[:0]
-		for _, op := range st.ops {
-			if op.kind == opConst {
-				args = append(args, op.val)
-			} else {
-				args = append(args, j.b[op.val])
-			}
-		}
-		j.g.args = args
-		if i, ok := r.set[string(j.g.key(args))]; !ok || i >= limit || !j.checks(st) {
-			return nil
-		}
-		return j.run(k + 1)
-	}
-	if len(st.keyArgs) == 0 {
-		for i := int32(0); i < limit; i++ {
-			if j.work++; j.work > j.limit {
-				return errWork{}
-			}
-			if j.unify(st, r.tuple(i)) && j.checks(st) {
-				if err := j.run(k + 1); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
-	}
-	var cands []int32
-	for n, a := range st.keyArgs {
-		op := st.ops[a]
-		o := op.val
-		if op.kind == opVar {
-			o = j.b[op.val]
-		}
-		c := r.byArg[a][o]
-		if n == 0 || len(c) < len(cands) {
-			cands = c
-		}
-	}
-	for _, i := range cands {
-		if i >= limit {
-			break
-		}
-		if j.work++; j.work > j.limit {
-			return errWork{}
-		}
-		if j.unify(st, r.tuple(i)) && j.checks(st) {
-			if err := j.run(k + 1); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // typedStage counts the instantiations by type.
@@ -1166,7 +806,38 @@ func (g *grounder) reachAtom(pi int32, args []int32) error {
 	}
 	r.facts = append(r.facts, int32(len(g.facts)))
 	g.facts = append(g.facts, reachedFact{pi, i})
+	g.size += 48 + 8*int64(len(args)) + int64(len(g.d.Predicates[pi].Name)) + g.namesSize(args)
+	if g.size > g.lim.size {
+		return g.fail(g.d.Predicates[pi].Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d atoms of predicate %q among others",
+			bytesString(g.lim.size), len(r.facts), g.d.Predicates[pi].Name)
+	}
 	return nil
+}
+
+func bytesString(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// namesSize is what the objects' names take in a ground name.
+func (g *grounder) namesSize(args []int32) int64 {
+	n := int64(2)
+	for _, o := range args {
+		n += 1 + int64(len(g.objNames[o]))
+	}
+	return n
+}
+
+// most is the action schema with the most instances so far, for errors.
+func (g *grounder) most(s *schema) *schema {
+	for _, o := range g.schemas {
+		if len(o.costv) > len(s.costv) {
+			s = o
+		}
+	}
+	return s
 }
 
 // emit records a ground action whose preconditions are reached, and
@@ -1184,13 +855,14 @@ func (g *grounder) emit(s *schema, b []int32) error {
 		return g.fail(s.a.Pos, "the ground action %s costs %d, more than %d (strips.MaxCost)", g.opName(s, b), cost, int64(strips.MaxCost))
 	}
 	if g.nInst >= g.lim.actions {
-		most := s
-		for _, o := range g.schemas {
-			if len(o.costv) > len(most.costv) {
-				most = o
-			}
-		}
+		most := g.most(s)
 		return g.fail(most.a.Pos, "action %q has more than %d instantiations whose preconditions hold (pddl.MaxGroundActions counts all actions' together)", most.a.Name, len(most.costv))
+	}
+	g.size += s.size + g.namesSize(b)
+	if g.size > g.lim.size {
+		most := g.most(s)
+		return g.fail(most.a.Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d instantiations of action %q among others",
+			bytesString(g.lim.size), len(most.costv), most.a.Name)
 	}
 	g.nInst++
 	s.insts = append(s.insts, b...)
@@ -1262,522 +934,3 @@ func (g *grounder) atomName(pred int32, args []int32) string {
 	return sb.String()
 }
 
-// gop is a ground action, its fact lists of reached fact ids.
-type gop struct {
-	s                     *schema
-	inst                  int32
-	cost                  int64
-	pre, preNot, add, del []int32
-}
-
-func (g *grounder) binding(o *gop) []int32 {
-	k := len(o.s.ranges)
-	return o.s.insts[int(o.inst)*k : int(o.inst+1)*k]
-}
-
-// lookup is the fact id of a ground fluent atom, or -1 if not reached.
-func (g *grounder) lookup(l lit, b []int32) int32 {
-	r := g.rels[l.pred]
-	i, ok := r.set[string(g.key(g.instArgs(l, b)))]
-	if !ok {
-		return -1
-	}
-	return r.facts[i]
-}
-
-// ops builds the reached ground actions' fact lists: deletes of atoms
-// never reached and negative preconditions on them dropped (they are
-// always false), an atom both added and deleted added.
-func (g *grounder) ops() []gop {
-	var arena []int32
-	type span struct{ pre, preNot, add, del, end int32 }
-	spans := make([]span, 0, g.nInst)
-	ops := make([]gop, 0, g.nInst)
-	list := func(ls []lit, b []int32, skipMissing bool) {
-		start := len(arena)
-		for _, l := range ls {
-			f := g.lookup(l, b)
-			if f < 0 && skipMissing {
-				continue
-			}
-			arena = append(arena, f)
-		}
-		l := arena[start:]
-		slices.Sort(l)
-		arena = arena[:start+len(slices.Compact(l))]
-	}
-	for _, s := range g.schemas {
-		k := len(s.ranges)
-		for i := range s.costv {
-			b := s.insts[i*k : (i+1)*k]
-			var sp span
-			sp.pre = int32(len(arena))
-			list(s.posFluent, b, false)
-			sp.preNot = int32(len(arena))
-			list(s.negFluent, b, true)
-			sp.add = int32(len(arena))
-			list(s.add, b, false)
-			sp.del = int32(len(arena))
-			list(s.del, b, true)
-			// An atom both added and deleted is added.
-			add, del := arena[sp.add:sp.del], arena[sp.del:]
-			arena = arena[:int(sp.del)+len(minus(del, add))]
-			sp.end = int32(len(arena))
-			spans = append(spans, sp)
-			ops = append(ops, gop{s: s, inst: int32(i), cost: s.costv[i]})
-		}
-	}
-	for i, sp := range spans {
-		o := &ops[i]
-		o.pre = arena[sp.pre:sp.preNot:sp.preNot]
-		o.preNot = arena[sp.preNot:sp.add:sp.add]
-		o.add = arena[sp.add:sp.del:sp.del]
-		o.del = arena[sp.del:sp.end:sp.end]
-	}
-	return ops
-}
-
-// minus removes from a, in place, the elements of b; both sorted.
-func minus(a, b []int32) []int32 {
-	out, j := a[:0], 0
-	for _, x := range a {
-		for j < len(b) && b[j] < x {
-			j++
-		}
-		if j < len(b) && b[j] == x {
-			continue
-		}
-		out = append(out, x)
-	}
-	return out
-}
-
-func intersects(a, b []int32) bool {
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch {
-		case a[i] == b[j]:
-			return true
-		case a[i] < b[j]:
-			i++
-		default:
-			j++
-		}
-	}
-	return false
-}
-
-// Constant facts, found by simplify.
-const (
-	varies uint8 = iota
-	alwaysTrue
-	alwaysFalse
-)
-
-// simplify drops what cannot matter, keeping every plan's meaning and
-// cost: an action requiring an atom true and false; effects that change
-// nothing (adding a precondition, deleting an atom required false); and
-// atoms that are constants, true initially and deleted by no action or
-// false initially and added by none, with the actions they make
-// inapplicable (dropping those can make more atoms constant: a worklist
-// runs to the fixpoint). It says which atoms are constant, and marks the
-// actions dropped.
-func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
-	n := len(g.facts)
-	for i := range ops {
-		o := &ops[i]
-		if intersects(o.pre, o.preNot) {
-			alive[i] = false
-			continue
-		}
-		o.add = minus(o.add, o.pre)
-		o.del = minus(o.del, o.preNot)
-		if len(o.add) == 0 && len(o.del) == 0 {
-			alive[i] = false
-		}
-	}
-	addCnt := make([]int32, n)
-	delCnt := make([]int32, n)
-	for i := range ops {
-		if alive[i] {
-			for _, f := range ops[i].add {
-				addCnt[f]++
-			}
-			for _, f := range ops[i].del {
-				delCnt[f]++
-			}
-		}
-	}
-	preOps := csr(n, ops, alive, func(o *gop) []int32 { return o.pre })
-	preNotOps := csr(n, ops, alive, func(o *gop) []int32 { return o.preNot })
-	konst := make([]uint8, n)
-	var queue []int32
-	for f := range n {
-		switch {
-		case f < g.nInit && delCnt[f] == 0:
-			konst[f] = alwaysTrue
-		case f >= g.nInit && addCnt[f] == 0:
-			konst[f] = alwaysFalse
-		default:
-			continue
-		}
-		queue = append(queue, int32(f))
-	}
-	for len(queue) > 0 {
-		f := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		dead := preOps
-		if konst[f] == alwaysTrue {
-			dead = preNotOps
-		}
-		for _, i := range dead.of(f) {
-			if !alive[i] {
-				continue
-			}
-			alive[i] = false
-			for _, a := range ops[i].add {
-				if addCnt[a]--; addCnt[a] == 0 && int(a) >= g.nInit && konst[a] == varies {
-					konst[a] = alwaysFalse
-					queue = append(queue, a)
-				}
-			}
-			for _, d := range ops[i].del {
-				if delCnt[d]--; delCnt[d] == 0 && int(d) < g.nInit && konst[d] == varies {
-					konst[d] = alwaysTrue
-					queue = append(queue, d)
-				}
-			}
-		}
-	}
-	keep := func(l []int32, drop uint8) []int32 {
-		out := l[:0]
-		for _, f := range l {
-			if konst[f] != drop {
-				out = append(out, f)
-			}
-		}
-		return out
-	}
-	for i := range ops {
-		if !alive[i] {
-			continue
-		}
-		o := &ops[i]
-		o.pre = keep(o.pre, alwaysTrue)
-		o.preNot = keep(o.preNot, alwaysFalse)
-		o.add = keep(o.add, alwaysTrue)
-		o.del = keep(o.del, alwaysFalse)
-		if len(o.add) == 0 && len(o.del) == 0 {
-			alive[i] = false
-		}
-	}
-	return konst
-}
-
-// csrIndex lists, for each fact, the actions whose list holds it.
-type csrIndex struct {
-	start []int32
-	items []int32
-}
-
-func (c csrIndex) of(f int32) []int32 { return c.items[c.start[f]:c.start[f+1]] }
-
-func csr(n int, ops []gop, alive []bool, list func(*gop) []int32) csrIndex {
-	c := csrIndex{start: make([]int32, n+1)}
-	for i := range ops {
-		if alive[i] {
-			for _, f := range list(&ops[i]) {
-				c.start[f+1]++
-			}
-		}
-	}
-	for f := range n {
-		c.start[f+1] += c.start[f]
-	}
-	c.items = make([]int32, c.start[n])
-	fill := slices.Clone(c.start[:n])
-	for i := range ops {
-		if alive[i] {
-			for _, f := range list(&ops[i]) {
-				c.items[fill[f]] = int32(i)
-				fill[f]++
-			}
-		}
-	}
-	return c
-}
-
-// goalLit is one literal of the goal.
-type goalLit struct {
-	eq     bool // an equality of args[0] and args[1]
-	pred   int32
-	args   []int32
-	holds  bool // the literal must be true (else false)
-	fact   int32
-	static bool
-}
-
-func (g *grounder) goal() ([]goalLit, error) {
-	var out []goalLit
-	var walk func(f *Formula, neg bool) error
-	walk = func(f *Formula, neg bool) error {
-		switch f.Kind {
-		case And:
-			if neg {
-				return fmt.Errorf("pddl: ground: a negated conjunction in the goal")
-			}
-			for _, s := range f.Sub {
-				if err := walk(s, false); err != nil {
-					return err
-				}
-			}
-			return nil
-		case Not:
-			if neg || len(f.Sub) != 1 {
-				return fmt.Errorf("pddl: ground: a malformed negation in the goal")
-			}
-			return walk(f.Sub[0], true)
-		case Equal:
-			args, err := g.objectArgs(f.Pred.Args)
-			if err != nil {
-				return err
-			}
-			if len(args) != 2 {
-				return fmt.Errorf("pddl: ground: an equality of %d terms in the goal", len(args))
-			}
-			out = append(out, goalLit{eq: true, args: args, holds: !neg})
-			return nil
-		case Atom:
-			pi, args, err := g.groundAtom(f.Pred)
-			if err != nil {
-				return err
-			}
-			l := goalLit{pred: pi, args: args, holds: !neg, fact: -1, static: g.static[pi]}
-			if i, ok := g.rels[pi].set[string(g.key(args))]; ok && !l.static {
-				l.fact = g.rels[pi].facts[i]
-			}
-			out = append(out, l)
-			return nil
-		}
-		return fmt.Errorf("pddl: ground: an unknown formula in the goal")
-	}
-	return out, walk(g.p.Goal, false)
-}
-
-// finish builds the task from the reached ground actions: simplified and
-// cut to what is relevant to the goal, or (upTo stageReachable, for
-// tests) as reached.
-func (g *grounder) finish(res *Grounding, upTo int) error {
-	goal, err := g.goal()
-	if err != nil {
-		return err
-	}
-	ops := g.ops()
-	alive := make([]bool, len(ops))
-	for i := range alive {
-		alive[i] = true
-	}
-	konst := make([]uint8, len(g.facts))
-	if upTo == stageRelevant {
-		konst = g.simplify(ops, alive)
-	}
-
-	// The goal: literals decided by grounding are dropped, or make the
-	// task unsolvable.
-	var posGoal, negGoal []int32
-	for _, l := range goal {
-		var name string
-		var init, holds bool
-		switch {
-		case l.eq:
-			name = "(= " + g.objNames[l.args[0]] + " " + g.objNames[l.args[1]] + ")"
-			init = l.args[0] == l.args[1]
-			holds = init == l.holds
-		case l.static:
-			name = g.atomName(l.pred, l.args)
-			_, init = g.rels[l.pred].set[string(g.key(l.args))]
-			holds = init == l.holds
-		case l.fact < 0:
-			name = g.atomName(l.pred, l.args)
-			holds = !l.holds
-		case konst[l.fact] != varies:
-			name = g.factName(l.fact)
-			init = konst[l.fact] == alwaysTrue
-			holds = init == l.holds
-		case l.holds:
-			posGoal = append(posGoal, l.fact)
-			continue
-		default:
-			negGoal = append(negGoal, l.fact)
-			continue
-		}
-		if holds {
-			continue
-		}
-		var why string
-		switch {
-		case l.eq:
-			why = fmt.Sprintf("the goal requires %s, which is false", name)
-			if !l.holds {
-				why = fmt.Sprintf("the goal requires (not %s), which is false", name)
-			}
-		case l.static && l.holds:
-			why = fmt.Sprintf("the goal %s is static (no action adds or deletes it) and false initially", name)
-		case l.static:
-			why = fmt.Sprintf("the goal (not %s) is static (no action adds or deletes it) and true initially", name)
-		case l.holds && l.fact < 0:
-			why = fmt.Sprintf("the goal %s is not reachable: false initially, and no applicable action adds it", name)
-		case l.holds:
-			why = fmt.Sprintf("the goal %s is false initially, and no action that can apply adds it", name)
-		default:
-			why = fmt.Sprintf("the goal (not %s) is true initially, and no action that can apply deletes it", name)
-		}
-		if upTo == stageReachable { // the task as reached, the goal noted
-			if res.Unsolvable == "" {
-				res.Unsolvable = why
-			}
-			continue
-		}
-		g.unsolvable(res, name, init, l.holds, why)
-		return nil
-	}
-	slices.Sort(posGoal)
-	posGoal = slices.Compact(posGoal)
-	slices.Sort(negGoal)
-	negGoal = slices.Compact(negGoal)
-	if i := slices.IndexFunc(posGoal, func(f int32) bool { _, ok := slices.BinarySearch(negGoal, f); return ok }); i >= 0 && upTo == stageRelevant {
-		f := posGoal[i]
-		name := g.factName(f)
-		g.unsolvable(res, name, int(f) < g.nInit, true, fmt.Sprintf("the goal requires %s both true and false", name))
-		res.Task.GoalNot = []strips.Fact{0}
-		return nil
-	}
-
-	// Relevance, backwards from the goal.
-	relevant := make([]bool, len(g.facts))
-	relOp := make([]bool, len(ops))
-	if upTo == stageRelevant {
-		effOps := csr(len(g.facts), ops, alive, func(o *gop) []int32 { return o.add })
-		delOps := csr(len(g.facts), ops, alive, func(o *gop) []int32 { return o.del })
-		var queue []int32
-		mark := func(f int32) {
-			if !relevant[f] {
-				relevant[f] = true
-				queue = append(queue, f)
-			}
-		}
-		for _, f := range posGoal {
-			mark(f)
-		}
-		for _, f := range negGoal {
-			mark(f)
-		}
-		for len(queue) > 0 {
-			f := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
-			for _, idx := range [2]csrIndex{effOps, delOps} {
-				for _, i := range idx.of(f) {
-					if relOp[i] {
-						continue
-					}
-					relOp[i] = true
-					for _, p := range ops[i].pre {
-						mark(p)
-					}
-					for _, p := range ops[i].preNot {
-						mark(p)
-					}
-				}
-			}
-		}
-	} else {
-		for i := range relevant {
-			relevant[i] = true
-		}
-		copy(relOp, alive)
-	}
-
-	// The task: facts and operators in declaration order, renumbered.
-	var keep []int32
-	for f, r := range relevant {
-		if r {
-			keep = append(keep, int32(f))
-		}
-	}
-	slices.SortFunc(keep, func(a, b int32) int {
-		fa, fb := g.facts[a], g.facts[b]
-		if c := cmp.Compare(fa.pred, fb.pred); c != 0 {
-			return c
-		}
-		return g.compareArgs(g.rels[fa.pred].tuple(fa.tuple), g.rels[fb.pred].tuple(fb.tuple))
-	})
-	newID := make([]strips.Fact, len(g.facts))
-	t := &strips.Task{Name: g.p.Name, Facts: make([]string, len(keep))}
-	for i, f := range keep {
-		newID[f] = strips.Fact(i)
-		t.Facts[i] = g.factName(f)
-		if int(f) < g.nInit {
-			t.Init = append(t.Init, strips.Fact(i))
-		}
-	}
-	slices.Sort(t.Init)
-	mapped := func(l []int32) []strips.Fact {
-		var out []strips.Fact
-		for _, f := range l {
-			if relevant[f] {
-				out = append(out, newID[f])
-			}
-		}
-		slices.Sort(out)
-		return out
-	}
-	t.Goal, t.GoalNot = mapped(posGoal), mapped(negGoal)
-	var order []int32
-	for i, r := range relOp {
-		if r {
-			order = append(order, int32(i))
-		}
-	}
-	// ops are by schema already, each schema's in the order reached.
-	slices.SortStableFunc(order, func(a, b int32) int {
-		oa, ob := &ops[a], &ops[b]
-		if oa.s != ob.s {
-			return cmp.Compare(oa.s.idx, ob.s.idx)
-		}
-		return g.compareArgs(g.binding(oa), g.binding(ob))
-	})
-	t.Ops = make([]strips.Op, len(order))
-	for k, i := range order {
-		o := &ops[i]
-		t.Ops[k] = strips.Op{Name: g.opName(o.s, g.binding(o)), Pre: mapped(o.pre), PreNot: mapped(o.preNot),
-			Add: mapped(o.add), Del: mapped(o.del), Cost: o.cost}
-	}
-	res.Task = t
-	res.Stages = append(res.Stages, Stage{"relevant", int64(len(t.Facts)), int64(len(t.Ops))})
-	return nil
-}
-
-func (g *grounder) compareArgs(a, b []int32) int {
-	for i := range a {
-		if c := cmp.Compare(g.objRank[a[i]], g.objRank[b[i]]); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
-// unsolvable makes res's task one whose goal cannot be met: the one fact
-// name, true initially if init, required to be holds.
-func (g *grounder) unsolvable(res *Grounding, name string, init, holds bool, why string) {
-	t := &strips.Task{Name: g.p.Name, Facts: []string{name}}
-	if init {
-		t.Init = []strips.Fact{0}
-	}
-	if holds {
-		t.Goal = []strips.Fact{0}
-	} else {
-		t.GoalNot = []strips.Fact{0}
-	}
-	res.Task, res.Unsolvable = t, why
-	res.Stages = append(res.Stages, Stage{"relevant", 1, 0})
-}

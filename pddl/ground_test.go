@@ -882,20 +882,21 @@ func TestGroundLimits(t *testing.T) {
 	prob := `(define (problem big) (:domain big) (:objects` + objs.String() + `) (:init (q o1) (q o2)) (:goal (r o1)))`
 	d, p := mustParse(t, dom, prob)
 	for _, c := range []struct {
-		actions, facts int
-		work, counts   int64
-		want           string
+		actions, facts     int
+		work, counts, size int64
+		want               string
 	}{
-		{100, 1 << 20, 1 << 30, 1 << 30, `domain.pddl:3:12: action "make" has more than 100 instantiations whose preconditions hold (pddl.MaxGroundActions counts all actions' together)`},
-		{1 << 20, 100, 1 << 30, 1 << 30, `domain.pddl:2:16: more than 100 ground atoms are reachable (pddl.MaxGroundFacts), of predicate "p" among others`},
-		{1 << 20, 1 << 20, 100, 1 << 30, `domain.pddl:3:12: grounding action "make" takes more than 100 steps (pddl.MaxJoinWork): its preconditions bind its parameters too loosely`},
+		{100, 1 << 20, 1 << 30, 1 << 30, 1 << 30, `domain.pddl:3:12: action "make" has more than 100 instantiations whose preconditions hold (pddl.MaxGroundActions counts all actions' together)`},
+		{1 << 20, 100, 1 << 30, 1 << 30, 1 << 30, `domain.pddl:2:16: more than 100 ground atoms are reachable (pddl.MaxGroundFacts), of predicate "p" among others`},
+		{1 << 20, 1 << 20, 100, 1 << 30, 1 << 30, `domain.pddl:3:12: grounding action "make" takes more than 100 steps (pddl.MaxJoinWork): its preconditions bind its parameters too loosely`},
+		{1 << 20, 1 << 20, 1 << 30, 1 << 30, 100_000, `domain.pddl:3:12: the ground atoms and actions take more than 100000 bytes (pddl.MaxGroundSize), at 211 instantiations of action "make" among others`},
 	} {
-		_, err := pddl.GroundLimited(d, p, c.actions, c.facts, c.work, c.counts)
+		_, err := pddl.GroundLimited(d, p, c.actions, c.facts, c.work, c.counts, c.size)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("got %v\nwant %s", err, c.want)
 		}
 	}
-	g, err := pddl.GroundLimited(d, p, 1<<20, 1<<20, 1<<30, 100)
+	g, err := pddl.GroundLimited(d, p, 1<<20, 1<<20, 1<<30, 100, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
