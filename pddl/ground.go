@@ -933,4 +933,3 @@ func (g *grounder) atomName(pred int32, args []int32) string {
 	sb.WriteString(")")
 	return sb.String()
 }
-

@@ -376,4 +376,3 @@ func (j *joiner) run(k int) error {
 	}
 	return nil
 }
-
