@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -165,32 +166,81 @@ type schema struct {
 type relation struct {
 	arity  int
 	tuples []int32
-	byArg  []map[int32][]int32 // per argument: object -> tuple indices, increasing
-	set    map[string]int32    // key of the arguments -> tuple index
-	done   int32
-	facts  []int32 // fluent: each tuple's fact id
+	// byArg indexes the arguments some join looks atoms up by: object
+	// -> tuple indices, increasing (nil for the others).
+	byArg []map[int32][]int32
+	// The atoms' tuple indices by their arguments: packed into a number
+	// where they fit in 64 bits (shift bits each), else as bytes.
+	set   map[uint64]int32
+	shift uint
+	wide  map[string]int32
+	buf   []byte
+	n     int32 // atoms
+	done  int32
+	facts []int32 // fluent: each tuple's fact id
 }
 
-func newRelation(arity int) *relation {
-	r := &relation{arity: arity, byArg: make([]map[int32][]int32, arity), set: map[string]int32{}}
-	for i := range r.byArg {
-		r.byArg[i] = map[int32][]int32{}
+func newRelation(arity, objects int) *relation {
+	r := &relation{arity: arity, byArg: make([]map[int32][]int32, arity)}
+	if r.shift = uint(bits.Len(uint(objects))); r.shift*uint(arity) <= 64 {
+		r.set = map[uint64]int32{}
+	} else {
+		r.wide = map[string]int32{}
 	}
 	return r
 }
 
-// insert adds the atom of key and args, if new, and says which tuple it is.
-func (r *relation) insert(key []byte, args []int32) (int32, bool) {
-	if i, ok := r.set[string(key)]; ok {
+func (r *relation) packed(args []int32) uint64 {
+	var k uint64
+	for _, a := range args {
+		k = k<<r.shift | uint64(a)
+	}
+	return k
+}
+
+// find says which tuple the atom of args is, if any.
+func (r *relation) find(args []int32) (int32, bool) {
+	if r.set != nil {
+		i, ok := r.set[r.packed(args)]
+		return i, ok
+	}
+	r.buf = appendKey(r.buf[:0], args)
+	i, ok := r.wide[string(r.buf)]
+	return i, ok
+}
+
+// insert adds the atom of args, if new, and says which tuple it is.
+func (r *relation) insert(args []int32) (int32, bool) {
+	if i, ok := r.find(args); ok {
 		return i, false
 	}
-	i := int32(len(r.set))
-	r.set[string(key)] = i
+	i := r.n
+	r.n++
+	if r.set != nil {
+		r.set[r.packed(args)] = i
+	} else {
+		r.wide[string(r.buf)] = i
+	}
 	r.tuples = append(r.tuples, args...)
 	for k, o := range args {
-		r.byArg[k][o] = append(r.byArg[k][o], i)
+		if r.byArg[k] != nil {
+			r.byArg[k][o] = append(r.byArg[k][o], i)
+		}
 	}
 	return i, true
+}
+
+// index makes sure argument k is indexed.
+func (r *relation) index(k int) {
+	if r.byArg[k] != nil {
+		return
+	}
+	m := map[int32][]int32{}
+	for i := range r.n {
+		o := r.tuple(i)[k]
+		m[o] = append(m[o], i)
+	}
+	r.byArg[k] = m
 }
 
 func (r *relation) tuple(i int32) []int32 {
@@ -387,7 +437,7 @@ func (g *grounder) setup() error {
 	}
 	g.rels = make([]*relation, len(d.Predicates))
 	for i, pr := range d.Predicates {
-		g.rels[i] = newRelation(len(pr.Params))
+		g.rels[i] = newRelation(len(pr.Params), len(g.objNames))
 	}
 	g.funcIdx = make(map[string]int32, len(d.Functions))
 	for i, f := range d.Functions {
@@ -401,11 +451,11 @@ func (g *grounder) setup() error {
 			return err
 		}
 		if g.static[pi] {
-			g.rels[pi].insert(g.key(args), args)
+			g.rels[pi].insert(args)
 		}
 	}
 	for _, r := range g.rels {
-		r.done = int32(len(r.set))
+		r.done = r.n
 	}
 	g.values = map[string]int64{}
 	for _, v := range p.NumericInit {
@@ -428,11 +478,6 @@ func (g *grounder) setup() error {
 		g.schemas = append(g.schemas, s)
 	}
 	return nil
-}
-
-func (g *grounder) key(args []int32) []byte {
-	g.kbuf = appendKey(g.kbuf[:0], args)
-	return g.kbuf
 }
 
 func (g *grounder) funcKey(fi int32, args []int32) []byte {
@@ -548,7 +593,7 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 				for i, t := range l.args {
 					args[i] = int32(^t)
 				}
-				_, holds := g.rels[l.pred].set[string(g.key(args))]
+				_, holds := g.rels[l.pred].find(args)
 				if holds == neg {
 					s.dead = true
 				}
@@ -675,6 +720,10 @@ func (g *grounder) staticStage() Stage {
 		counts[i] = j.n
 		st.Actions = satAdd(st.Actions, j.n)
 	}
+	if st.Actions > int64(g.lim.actions) {
+		st.Facts = math.MaxInt64 // not worth enumerating: reachability will likely fail
+		return st
+	}
 	// The fluent atoms mentioned: each is enumerated at the step that
 	// binds its parameters, or where the free enumerations start (a
 	// binding there extends to an instance), so that the enumeration
@@ -797,7 +846,7 @@ func (g *grounder) joinErr(s *schema, err error) error {
 // reachAtom reaches a fluent atom, queueing it if new.
 func (g *grounder) reachAtom(pi int32, args []int32) error {
 	r := g.rels[pi]
-	i, isNew := r.insert(g.key(args), args)
+	i, isNew := r.insert(args)
 	if !isNew {
 		return nil
 	}

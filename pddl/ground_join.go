@@ -102,6 +102,11 @@ func (g *grounder) compilePlan(s *schema, trigger int, fluent bool) *plan {
 				bound[t] = true
 			}
 		}
+		if len(st.keyArgs) < len(st.ops) {
+			for _, k := range st.keyArgs {
+				g.rels[st.pred].index(k)
+			}
+		}
 		return st
 	}
 	if trigger >= 0 {
@@ -242,7 +247,7 @@ func (j *joiner) checks(st *step) bool {
 			args = append(args, j.val(t))
 		}
 		j.g.args = args
-		if _, ok := j.g.rels[l.pred].set[string(j.g.key(args))]; ok {
+		if _, ok := j.g.rels[l.pred].find(args); ok {
 			return false
 		}
 	}
@@ -331,7 +336,7 @@ func (j *joiner) run(k int) error {
 			}
 		}
 		j.g.args = args
-		if i, ok := r.set[string(j.g.key(args))]; !ok || i >= limit || !j.checks(st) {
+		if i, ok := r.find(args); !ok || i >= limit || !j.checks(st) {
 			return nil
 		}
 		return j.run(k + 1)

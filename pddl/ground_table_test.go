@@ -59,3 +59,12 @@ func BenchmarkGroundSnake(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkGroundFactsAttack(b *testing.B) {
+	a := groundAttacks["three atoms added per binding of three parameters"]
+	dom, prob := a.files()
+	d, p := mustParse(b, dom, prob)
+	for b.Loop() {
+		pddl.Ground(d, p)
+	}
+}

@@ -24,7 +24,7 @@ func (g *grounder) binding(o *gop) []int32 {
 // lookup is the fact id of a ground fluent atom, or -1 if not reached.
 func (g *grounder) lookup(l lit, b []int32) int32 {
 	r := g.rels[l.pred]
-	i, ok := r.set[string(g.key(g.instArgs(l, b)))]
+	i, ok := r.find(g.instArgs(l, b))
 	if !ok {
 		return -1
 	}
@@ -299,7 +299,7 @@ func (g *grounder) goal() ([]goalLit, error) {
 				return err
 			}
 			l := goalLit{pred: pi, args: args, holds: !neg, fact: -1, static: g.static[pi]}
-			if i, ok := g.rels[pi].set[string(g.key(args))]; ok && !l.static {
+			if i, ok := g.rels[pi].find(args); ok && !l.static {
 				l.fact = g.rels[pi].facts[i]
 			}
 			out = append(out, l)
@@ -341,7 +341,7 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 			holds = init == l.holds
 		case l.static:
 			name = g.atomName(l.pred, l.args)
-			_, init = g.rels[l.pred].set[string(g.key(l.args))]
+			_, init = g.rels[l.pred].find(l.args)
 			holds = init == l.holds
 		case l.fact < 0:
 			name = g.atomName(l.pred, l.args)
