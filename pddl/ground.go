@@ -1,0 +1,984 @@
+package pddl
+
+import (
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"strings"
+
+	"github.com/ploy-ai/ploy/strips"
+)
+
+// Limits on grounding, so that a hostile or careless domain (an action of
+// a dozen parameters over a hundred objects) ends with an error naming the
+// action schema instead of taking unbounded time or memory.
+const (
+	// MaxGroundActions is the most ground actions whose preconditions are
+	// reachable: a ground action costs a few hundred bytes in the task,
+	// and no optimal search gets far in a task of more.
+	MaxGroundActions = 1 << 20
+	// MaxGroundFacts is the most reachable ground atoms.
+	MaxGroundFacts = 1 << 20
+	// MaxJoinWork bounds the steps (candidate atoms matched, objects
+	// tried for a parameter) the reachability analysis may take in all:
+	// about a second. The competition instances take at most a few
+	// hundred thousand.
+	MaxJoinWork = 1 << 27
+	// MaxCountWork bounds the steps spent counting the "static" stage,
+	// which is a statistic: past it, that stage's counts are
+	// math.MaxInt64 (unknown), and grounding goes on.
+	MaxCountWork = 1 << 24
+	// MaxGroundSize bounds the memory the reached ground actions and
+	// atoms take, in bytes, as estimated while they are found: their
+	// parameters, atoms and names. It matters where actions have many
+	// parameters or atoms, or objects long names; a million ground
+	// actions of a dozen atoms take about 150 MB.
+	MaxGroundSize = 1 << 28
+)
+
+// Grounding is a problem ground into a STRIPS task, with what each stage
+// of the grounding kept.
+type Grounding struct {
+	Task *strips.Task
+	// Stages, in order: "typed" (every instantiation of the predicates
+	// and action schemas by objects of the parameters' types, counted),
+	// "static" (the instantiations whose static preconditions and
+	// equalities hold, and the fluent atoms they mention), "reachable"
+	// (what the delete relaxation reaches from the initial state) and
+	// "relevant" (the task: what can matter to the goal).
+	Stages []Stage
+	// UndefinedCost counts the reachable ground actions dropped because
+	// the metric minimizes total-cost and a function value their cost
+	// reads is not given in :init: PDDL makes such an action
+	// inapplicable.
+	UndefinedCost int64
+	// Unsolvable says why the goal cannot be met, where grounding found
+	// that out (a static goal atom false initially, a goal atom no
+	// action adds, ...); "" otherwise. The task is then one fact and no
+	// operators, its goal unmet.
+	Unsolvable string
+}
+
+// Stage is how many facts and actions a grounding stage kept. A count of
+// instantiations too many to enumerate saturates at math.MaxInt64.
+type Stage struct {
+	Name    string
+	Facts   int64
+	Actions int64
+}
+
+// groundLimits are the limits a grounding runs under: the exported
+// constants, smaller in tests.
+type groundLimits struct {
+	actions, facts         int
+	joinWork, counts, size int64
+}
+
+var defaultLimits = groundLimits{MaxGroundActions, MaxGroundFacts, MaxJoinWork, MaxCountWork, MaxGroundSize}
+
+// Ground instantiates p's actions with p's objects and d's constants (p
+// must have passed p.Check(d)) into a STRIPS task:
+//
+//   - Static predicates, which no action adds or deletes, are evaluated
+//     against :init, as are equalities; they are not facts of the task.
+//   - Only ground actions whose positive preconditions are reachable in
+//     the delete relaxation from the initial state are kept, and only
+//     the atoms they can add or that hold initially.
+//   - Atoms true initially that no action deletes, and atoms false
+//     initially that no action adds, are constants: they are dropped
+//     from preconditions and effects, and actions they make inapplicable
+//     are dropped; effects that change nothing are dropped, and actions
+//     left without effects.
+//   - Only facts relevant to the goal are kept, and actions that add or
+//     delete them (backwards from the goal, through preconditions).
+//
+// With (:metric minimize (total-cost)) an operator costs the sum of its
+// action's increases, and a ground action whose cost reads a function
+// value :init does not give is dropped (counted in UndefinedCost);
+// without the metric every operator costs 1. Facts are ordered by
+// predicate declaration, then by their arguments' order of declaration
+// (the domain's constants first, then the problem's objects); operators by
+// action schema, then arguments likewise. The result is deterministic.
+//
+// The error, if any, is an *Error at the action schema or predicate in the
+// domain file: a limit exceeded (MaxGroundActions, MaxGroundFacts,
+// MaxJoinWork) or an operator costing more than strips.MaxCost.
+func Ground(d *Domain, p *Problem) (*Grounding, error) {
+	return ground(d, p, defaultLimits, stageRelevant)
+}
+
+const (
+	stageReachable = iota + 1 // the task as reached, before simplification
+	stageRelevant
+)
+
+// term is an action's argument: a parameter (>= 0) or an object (^id).
+type term int32
+
+func (t term) isVar() bool { return t >= 0 }
+
+// lit is an atom of a schema: a predicate applied to terms.
+type lit struct {
+	pred int32
+	args []term
+}
+
+type eqCheck struct {
+	a, b term
+	want bool // (= a b) must be want
+}
+
+type costTerm struct {
+	value int64
+	fn    int32 // -1: value
+	args  []term
+}
+
+// schema is an action compiled for grounding.
+type schema struct {
+	a      *Action
+	idx    int
+	ranges [][2]int32 // each parameter's objects: ids lo..hi-1
+	// Preconditions, split.
+	posStatic, posFluent, negStatic, negFluent []lit
+	eqs                                        []eqCheck
+	add, del                                   []lit
+	costs                                      []costTerm
+	dead                                       bool // a precondition is false whatever the parameters
+
+	// Reachability: one plan per positive fluent precondition, triggered
+	// by a newly reached atom for it; or one plan, run once, without any.
+	plans []*plan
+	// Instances whose preconditions were reached: their parameters,
+	// len(params) each, and their costs.
+	insts []int32
+	costv []int64
+	// size is what an instance takes besides its arguments' names.
+	size int64
+}
+
+// relation holds a predicate's atoms: its true atoms of :init if it is
+// static, its reached atoms if it is fluent (of which the first done are
+// processed, visible to joins).
+type relation struct {
+	arity  int
+	tuples []int32
+	// byArg indexes the arguments some join looks atoms up by: object
+	// -> tuple indices, increasing (nil for the others).
+	byArg []map[int32][]int32
+	// The atoms' tuple indices by their arguments: packed into a number
+	// where they fit in 64 bits (shift bits each), else as bytes.
+	set   map[uint64]int32
+	shift uint
+	wide  map[string]int32
+	buf   []byte
+	n     int32 // atoms
+	done  int32
+	facts []int32 // fluent: each tuple's fact id
+}
+
+func newRelation(arity, objects int) *relation {
+	r := &relation{arity: arity, byArg: make([]map[int32][]int32, arity)}
+	if r.shift = uint(bits.Len(uint(objects))); r.shift*uint(arity) <= 64 {
+		r.set = map[uint64]int32{}
+	} else {
+		r.wide = map[string]int32{}
+	}
+	return r
+}
+
+func (r *relation) packed(args []int32) uint64 {
+	var k uint64
+	for _, a := range args {
+		k = k<<r.shift | uint64(a)
+	}
+	return k
+}
+
+// find says which tuple the atom of args is, if any.
+func (r *relation) find(args []int32) (int32, bool) {
+	if r.set != nil {
+		i, ok := r.set[r.packed(args)]
+		return i, ok
+	}
+	r.buf = appendKey(r.buf[:0], args)
+	i, ok := r.wide[string(r.buf)]
+	return i, ok
+}
+
+// insert adds the atom of args, if new, and says which tuple it is.
+func (r *relation) insert(args []int32) (int32, bool) {
+	if i, ok := r.find(args); ok {
+		return i, false
+	}
+	i := r.n
+	r.n++
+	if r.set != nil {
+		r.set[r.packed(args)] = i
+	} else {
+		r.wide[string(r.buf)] = i
+	}
+	r.tuples = append(r.tuples, args...)
+	for k, o := range args {
+		if r.byArg[k] != nil {
+			r.byArg[k][o] = append(r.byArg[k][o], i)
+		}
+	}
+	return i, true
+}
+
+// index makes sure argument k is indexed.
+func (r *relation) index(k int) {
+	if r.byArg[k] != nil {
+		return
+	}
+	m := map[int32][]int32{}
+	for i := range r.n {
+		o := r.tuple(i)[k]
+		m[o] = append(m[o], i)
+	}
+	r.byArg[k] = m
+}
+
+func (r *relation) tuple(i int32) []int32 {
+	return r.tuples[int(i)*r.arity : int(i+1)*r.arity]
+}
+
+func appendKey(buf []byte, args []int32) []byte {
+	for _, a := range args {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(a))
+	}
+	return buf
+}
+
+// grounder holds one grounding's state.
+type grounder struct {
+	d      *Domain
+	p      *Problem
+	lim    groundLimits
+	domErr errors
+
+	// Objects, by id: sorted by their type's place in a preorder of the
+	// type tree, so that every type's objects are the ids lo..hi-1.
+	objNames []string
+	objRank  []int32 // the order of declaration, for output
+	objByID  map[string]int32
+	// rangeOf gives the ids of a type's objects, subtypes' included.
+	rangeOf func(typ string) ([2]int32, bool)
+
+	predIdx map[string]int32
+	static  []bool
+	rels    []*relation
+	funcIdx map[string]int32
+	values  map[string]int64 // function index and argument ids -> value
+
+	schemas []*schema
+	// Reached fluent atoms, by fact id: predicate and tuple.
+	facts []reachedFact
+	nInit int // the first nInit facts are those of :init
+
+	work      int64
+	size      int64 // the estimate MaxGroundSize bounds
+	nInst     int
+	undefined int64
+	buf, kbuf []byte
+	args      []int32
+}
+
+type reachedFact struct {
+	pred, tuple int32
+}
+
+func ground(d *Domain, p *Problem, lim groundLimits, upTo int) (*Grounding, error) {
+	g := &grounder{d: d, p: p, lim: lim, domErr: errors{file: d.File}}
+	if err := g.setup(); err != nil {
+		return nil, err
+	}
+	res := &Grounding{}
+	res.Stages = append(res.Stages, g.typedStage(), g.staticStage())
+	if err := g.reach(); err != nil {
+		return nil, err
+	}
+	res.UndefinedCost = g.undefined
+	res.Stages = append(res.Stages, Stage{"reachable", int64(len(g.facts)), int64(g.nInst)})
+	if err := g.finish(res, upTo); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// fail is an error at pos in the domain file.
+func (g *grounder) fail(pos Pos, format string, args ...any) error {
+	return &Error{File: g.d.File, Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// setup numbers the objects, types, predicates and functions, finds the
+// static predicates, loads :init and compiles the action schemas.
+func (g *grounder) setup() error {
+	d, p := g.d, g.p
+	if p.Goal == nil {
+		return fmt.Errorf("pddl: ground: the problem has no goal (it was not parsed by ParseProblem)")
+	}
+	// Types: 0 is object; preorder numbering with intervals.
+	typeIdx := map[string]int{"object": 0}
+	for i, t := range d.Types {
+		typeIdx[t.Name] = i + 1
+	}
+	children := make([][]int, len(d.Types)+1)
+	for i, t := range d.Types {
+		par, ok := typeIdx[t.Parent]
+		if !ok || par == i+1 {
+			par = 0
+		}
+		children[par] = append(children[par], i+1)
+	}
+	pre := make([]int32, len(d.Types)+1)
+	out := make([]int32, len(d.Types)+1)
+	for i := range pre {
+		pre[i] = -1
+	}
+	next := int32(0)
+	type frame struct{ t, child int }
+	stack := []frame{{0, 0}}
+	pre[0] = 0
+	next = 1
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.child == len(children[top.t]) {
+			out[top.t] = next
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		c := children[top.t][top.child]
+		top.child++
+		if pre[c] >= 0 {
+			continue // not a tree: a cycle the parser cut (defensive)
+		}
+		pre[c] = next
+		next++
+		stack = append(stack, frame{c, 0})
+	}
+	for t := range pre {
+		if pre[t] < 0 { // unreachable from object: a cycle (defensive)
+			pre[t], out[t] = next, next+1
+			next++
+		}
+	}
+	out[0] = next
+
+	// Objects: the domain's constants, then the problem's objects.
+	type obj struct {
+		name string
+		typ  int
+	}
+	var objs []obj
+	seen := map[string]bool{}
+	addObj := func(o *Object) {
+		if seen[o.Name] {
+			return
+		}
+		seen[o.Name] = true
+		t, ok := typeIdx[o.Type]
+		if !ok {
+			t = 0
+		}
+		objs = append(objs, obj{o.Name, t})
+	}
+	for _, c := range d.Constants {
+		addObj(c)
+	}
+	for _, o := range p.Objects {
+		addObj(o)
+	}
+	order := make([]int32, len(objs))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(pre[objs[a].typ], pre[objs[b].typ]) })
+	g.objNames = make([]string, len(objs))
+	g.objRank = make([]int32, len(objs))
+	g.objByID = make(map[string]int32, len(objs))
+	objPre := make([]int32, len(objs)) // each id's type preorder number, increasing
+	for id, i := range order {
+		g.objNames[id] = objs[i].name
+		g.objRank[id] = i
+		g.objByID[objs[i].name] = int32(id)
+		objPre[id] = pre[objs[i].typ]
+	}
+	g.rangeOf = func(typ string) ([2]int32, bool) {
+		t, ok := typeIdx[typ]
+		if !ok {
+			return [2]int32{}, false
+		}
+		lo, _ := slices.BinarySearch(objPre, pre[t])
+		hi, _ := slices.BinarySearch(objPre, out[t])
+		return [2]int32{int32(lo), int32(hi)}, true
+	}
+
+	g.predIdx = make(map[string]int32, len(d.Predicates))
+	for i, pr := range d.Predicates {
+		g.predIdx[pr.Name] = int32(i)
+	}
+	g.static = make([]bool, len(d.Predicates))
+	for i := range g.static {
+		g.static[i] = true
+	}
+	for _, a := range d.Actions {
+		for _, l := range [][]AtomTerm{a.Effect.Add, a.Effect.Delete} {
+			for _, at := range l {
+				if i, ok := g.predIdx[at.Name]; ok {
+					g.static[i] = false
+				}
+			}
+		}
+	}
+	g.rels = make([]*relation, len(d.Predicates))
+	for i, pr := range d.Predicates {
+		g.rels[i] = newRelation(len(pr.Params), len(g.objNames))
+	}
+	g.funcIdx = make(map[string]int32, len(d.Functions))
+	for i, f := range d.Functions {
+		g.funcIdx[f.Name] = int32(i)
+	}
+
+	// Static :init atoms; the fluent ones are reached in reach.
+	for _, at := range p.Init {
+		pi, args, err := g.groundAtom(at)
+		if err != nil {
+			return err
+		}
+		if g.static[pi] {
+			g.rels[pi].insert(args)
+		}
+	}
+	for _, r := range g.rels {
+		r.done = r.n
+	}
+	g.values = map[string]int64{}
+	for _, v := range p.NumericInit {
+		fi, ok := g.funcIdx[v.Func.Name]
+		if !ok {
+			return fmt.Errorf("pddl: ground: undefined function %q in :init (the problem was not checked against the domain)", v.Func.Name)
+		}
+		args, err := g.objectArgs(v.Func.Args)
+		if err != nil {
+			return err
+		}
+		g.values[string(g.funcKey(fi, args))] = v.Value
+	}
+
+	for i, a := range d.Actions {
+		s, err := g.compile(a, i)
+		if err != nil {
+			return err
+		}
+		g.schemas = append(g.schemas, s)
+	}
+	return nil
+}
+
+func (g *grounder) funcKey(fi int32, args []int32) []byte {
+	g.kbuf = binary.LittleEndian.AppendUint32(g.kbuf[:0], uint32(fi))
+	g.kbuf = appendKey(g.kbuf, args)
+	return g.kbuf
+}
+
+func (g *grounder) objectArgs(terms []Term) ([]int32, error) {
+	args := make([]int32, len(terms))
+	for i, t := range terms {
+		id, ok := g.objByID[t.Name]
+		if !ok {
+			return nil, fmt.Errorf("pddl: ground: undefined object %q (the problem was not checked against the domain)", t.Name)
+		}
+		args[i] = id
+	}
+	return args, nil
+}
+
+// groundAtom reads an atom of objects, of :init or the goal.
+func (g *grounder) groundAtom(at AtomTerm) (int32, []int32, error) {
+	pi, ok := g.predIdx[at.Name]
+	if !ok || len(at.Args) != g.rels[pi].arity {
+		return 0, nil, fmt.Errorf("pddl: ground: undefined predicate or wrong arity in %s (the problem was not checked against the domain)", quote(at.Name))
+	}
+	args, err := g.objectArgs(at.Args)
+	return pi, args, err
+}
+
+// compile reads an action schema: its preconditions split by kind, with
+// literals of objects only evaluated where static, its effects and costs,
+// and its join plans.
+func (g *grounder) compile(a *Action, idx int) (*schema, error) {
+	s := &schema{a: a, idx: idx}
+	params := map[string]int{}
+	for i, prm := range a.Params {
+		r, ok := g.rangeOf(prm.Type)
+		if !ok {
+			return nil, g.fail(prm.Pos, "undefined type %q of parameter %q of action %q", prm.Type, prm.Name, a.Name)
+		}
+		params[prm.Name] = i
+		s.ranges = append(s.ranges, r)
+	}
+	terms := func(ts []Term) ([]term, error) {
+		out := make([]term, len(ts))
+		for i, t := range ts {
+			if t.IsVariable() {
+				v, ok := params[t.Name]
+				if !ok {
+					return nil, g.fail(t.Pos, "undefined variable %q in action %q", t.Name, a.Name)
+				}
+				out[i] = term(v)
+				continue
+			}
+			id, ok := g.objByID[t.Name]
+			if !ok {
+				return nil, g.fail(t.Pos, "undefined constant %q in action %q", t.Name, a.Name)
+			}
+			out[i] = ^term(id)
+		}
+		return out, nil
+	}
+	atom := func(at AtomTerm) (lit, error) {
+		pi, ok := g.predIdx[at.Name]
+		if !ok || len(at.Args) != g.rels[pi].arity {
+			return lit{}, g.fail(at.Pos, "undefined predicate or wrong arity in %s in action %q", quote(at.Name), a.Name)
+		}
+		args, err := terms(at.Args)
+		return lit{pi, args}, err
+	}
+	var walk func(f *Formula, neg bool) error
+	walk = func(f *Formula, neg bool) error {
+		switch f.Kind {
+		case And:
+			if neg {
+				return g.fail(f.Pos, "a negated conjunction in action %q", a.Name)
+			}
+			for _, sub := range f.Sub {
+				if err := walk(sub, false); err != nil {
+					return err
+				}
+			}
+			return nil
+		case Not:
+			if neg || len(f.Sub) != 1 {
+				return g.fail(f.Pos, "a malformed negation in action %q", a.Name)
+			}
+			return walk(f.Sub[0], true)
+		case Equal:
+			if len(f.Pred.Args) != 2 {
+				return g.fail(f.Pos, "an equality of %d terms in action %q", len(f.Pred.Args), a.Name)
+			}
+			ts, err := terms(f.Pred.Args)
+			if err != nil {
+				return err
+			}
+			if !ts[0].isVar() && !ts[1].isVar() || ts[0] == ts[1] {
+				if (ts[0] == ts[1]) == neg {
+					s.dead = true
+				}
+				return nil
+			}
+			s.eqs = append(s.eqs, eqCheck{ts[0], ts[1], !neg})
+			return nil
+		case Atom:
+			l, err := atom(f.Pred)
+			if err != nil {
+				return err
+			}
+			if g.static[l.pred] && !hasVar(l.args) {
+				args := make([]int32, len(l.args))
+				for i, t := range l.args {
+					args[i] = int32(^t)
+				}
+				_, holds := g.rels[l.pred].find(args)
+				if holds == neg {
+					s.dead = true
+				}
+				return nil
+			}
+			switch {
+			case g.static[l.pred] && !neg:
+				s.posStatic = append(s.posStatic, l)
+			case g.static[l.pred]:
+				s.negStatic = append(s.negStatic, l)
+			case !neg:
+				s.posFluent = append(s.posFluent, l)
+			default:
+				s.negFluent = append(s.negFluent, l)
+			}
+			return nil
+		}
+		return g.fail(f.Pos, "an unknown formula in action %q", a.Name)
+	}
+	if a.Precondition != nil {
+		if err := walk(a.Precondition, false); err != nil {
+			return nil, err
+		}
+	}
+	for _, at := range a.Effect.Add {
+		l, err := atom(at)
+		if err != nil {
+			return nil, err
+		}
+		s.add = append(s.add, l)
+	}
+	for _, at := range a.Effect.Delete {
+		l, err := atom(at)
+		if err != nil {
+			return nil, err
+		}
+		s.del = append(s.del, l)
+	}
+	if g.p.MinimizeTotalCost {
+		for _, c := range a.Effect.Cost {
+			if c.Func == nil {
+				s.costs = append(s.costs, costTerm{value: c.Value, fn: -1})
+				continue
+			}
+			fi, ok := g.funcIdx[c.Func.Name]
+			if !ok {
+				return nil, g.fail(c.Pos, "undefined function %q in action %q", c.Func.Name, a.Name)
+			}
+			args, err := terms(c.Func.Args)
+			if err != nil {
+				return nil, err
+			}
+			s.costs = append(s.costs, costTerm{fn: fi, args: args})
+		}
+	}
+	// An instance: its parameters, costs and list entries (4 bytes each,
+	// twice: as found, and in the task), the operator and its name.
+	s.size = 8*int64(len(s.ranges)+len(s.posFluent)+len(s.negFluent)+len(s.add)+len(s.del)) + 160 + int64(len(a.Name))
+	if len(s.posFluent) == 0 {
+		s.plans = []*plan{g.compilePlan(s, -1, true)}
+	} else {
+		for i := range s.posFluent {
+			s.plans = append(s.plans, g.compilePlan(s, i, true))
+		}
+	}
+	return s, nil
+}
+
+func hasVar(ts []term) bool {
+	for _, t := range ts {
+		if t.isVar() {
+			return true
+		}
+	}
+	return false
+}
+
+// typedStage counts the instantiations by type.
+func (g *grounder) typedStage() Stage {
+	st := Stage{Name: "typed"}
+	for i, pr := range g.d.Predicates {
+		if g.static[i] {
+			continue
+		}
+		n := int64(1)
+		for _, prm := range pr.Params {
+			n = satMul(n, g.typeCount(prm.Type))
+		}
+		st.Facts = satAdd(st.Facts, n)
+	}
+	for _, s := range g.schemas {
+		n := int64(1)
+		for _, r := range s.ranges {
+			n = satMul(n, int64(r[1]-r[0]))
+		}
+		st.Actions = satAdd(st.Actions, n)
+	}
+	return st
+}
+
+func (g *grounder) typeCount(typ string) int64 {
+	r, _ := g.rangeOf(typ)
+	return int64(r[1] - r[0])
+}
+
+// staticStage counts the instantiations whose static preconditions and
+// equalities hold, and the fluent atoms they mention, within MaxCountWork
+// steps.
+func (g *grounder) staticStage() Stage {
+	st := Stage{Name: "static"}
+	unknown := Stage{"static", math.MaxInt64, math.MaxInt64}
+	plans := make([]*plan, len(g.schemas))
+	counts := make([]int64, len(g.schemas))
+	j := &joiner{g: g, count: true, limit: g.lim.counts}
+	for i, s := range g.schemas {
+		if s.dead {
+			continue
+		}
+		plans[i] = g.compilePlan(s, -1, false)
+		j.s, j.pl, j.b, j.n = s, plans[i], make([]int32, len(s.ranges)), 0
+		if err := j.run(0); err != nil {
+			return unknown
+		}
+		counts[i] = j.n
+		st.Actions = satAdd(st.Actions, j.n)
+	}
+	if st.Actions > int64(g.lim.actions) {
+		st.Facts = math.MaxInt64 // not worth enumerating: reachability will likely fail
+		return st
+	}
+	// The fluent atoms mentioned: each is enumerated at the step that
+	// binds its parameters, or where the free enumerations start (a
+	// binding there extends to an instance), so that the enumeration
+	// stops short of the instances themselves.
+	seen := map[string]struct{}{}
+	var key []byte
+	j.count, j.work = false, 0
+	j.visit = func(atoms []lit) error {
+		for _, a := range atoms {
+			key = binary.LittleEndian.AppendUint32(key[:0], uint32(a.pred))
+			for _, t := range a.args {
+				key = binary.LittleEndian.AppendUint32(key, uint32(j.val(t)))
+			}
+			if _, ok := seen[string(key)]; !ok {
+				if len(seen) >= g.lim.facts {
+					return errWork{}
+				}
+				seen[string(key)] = struct{}{}
+			}
+		}
+		return nil
+	}
+	for i, s := range g.schemas {
+		if s.dead || counts[i] == 0 {
+			continue
+		}
+		pl := plans[i]
+		j.s, j.pl, j.b = s, pl, make([]int32, len(s.ranges))
+		j.atomsAt, j.stopAt = make([][]lit, len(pl.steps)+1), 0
+		for _, l := range [][]lit{s.posFluent, s.negFluent, s.add, s.del} {
+			for _, a := range l {
+				at := pl.tailStart
+				for _, t := range a.args {
+					if t.isVar() {
+						at = max(at, pl.boundAt[t]+1)
+					}
+				}
+				j.atomsAt[at] = append(j.atomsAt[at], a)
+				j.stopAt = max(j.stopAt, at)
+			}
+		}
+		if err := j.run(0); err != nil {
+			st.Facts = math.MaxInt64
+			return st
+		}
+	}
+	st.Facts = int64(len(seen))
+	return st
+}
+
+// reach runs the relaxed reachability analysis: every ground action whose
+// positive fluent preconditions are reached (and static ones and
+// equalities hold) is found, once, when the last of its preconditions is
+// processed, and its add effects reached.
+func (g *grounder) reach() error {
+	for _, at := range g.p.Init {
+		pi, args, _ := g.groundAtom(at) // checked in setup
+		if !g.static[pi] {
+			if err := g.reachAtom(pi, args); err != nil {
+				return err
+			}
+		}
+	}
+	g.nInit = len(g.facts)
+	// Triggers: the plans of each fluent predicate.
+	type trig struct {
+		s  *schema
+		pl *plan
+	}
+	byPred := make([][]trig, len(g.rels))
+	j := &joiner{g: g, limit: g.lim.joinWork}
+	j.emit = func(b []int32) error { return g.emit(j.s, b) }
+	for _, s := range g.schemas {
+		if s.dead {
+			continue
+		}
+		for _, pl := range s.plans {
+			if pl.trigger < 0 {
+				j.s, j.pl, j.b, j.trig = s, pl, make([]int32, len(s.ranges)), nil
+				if err := j.run(0); err != nil {
+					return g.joinErr(s, err)
+				}
+				continue
+			}
+			p := s.posFluent[pl.trigger].pred
+			byPred[p] = append(byPred[p], trig{s, pl})
+		}
+	}
+	bufs := make([][]int32, len(g.schemas))
+	for _, s := range g.schemas {
+		bufs[s.idx] = make([]int32, len(s.ranges))
+	}
+	for next := 0; next < len(g.facts); next++ {
+		f := g.facts[next]
+		r := g.rels[f.pred]
+		r.done++
+		tup := r.tuple(f.tuple)
+		for _, t := range byPred[f.pred] {
+			j.s, j.pl, j.b, j.trig = t.s, t.pl, bufs[t.s.idx], r
+			j.work++
+			if !j.unify(&t.pl.steps[0], tup) || !j.checks(&t.pl.steps[0]) {
+				continue
+			}
+			if err := j.run(1); err != nil {
+				return g.joinErr(t.s, err)
+			}
+		}
+	}
+	g.work = j.work
+	return nil
+}
+
+func (g *grounder) joinErr(s *schema, err error) error {
+	if _, ok := err.(errWork); ok {
+		return g.fail(s.a.Pos, "grounding action %q takes more than %d steps (pddl.MaxJoinWork): its preconditions bind its parameters too loosely", s.a.Name, g.lim.joinWork)
+	}
+	return err
+}
+
+// reachAtom reaches a fluent atom, queueing it if new.
+func (g *grounder) reachAtom(pi int32, args []int32) error {
+	r := g.rels[pi]
+	i, isNew := r.insert(args)
+	if !isNew {
+		return nil
+	}
+	if len(g.facts) >= g.lim.facts {
+		return g.fail(g.d.Predicates[pi].Pos, "more than %d ground atoms are reachable (pddl.MaxGroundFacts), of predicate %q among others", g.lim.facts, g.d.Predicates[pi].Name)
+	}
+	r.facts = append(r.facts, int32(len(g.facts)))
+	g.facts = append(g.facts, reachedFact{pi, i})
+	g.size += 48 + 8*int64(len(args)) + int64(len(g.d.Predicates[pi].Name)) + g.namesSize(args)
+	if g.size > g.lim.size {
+		return g.fail(g.d.Predicates[pi].Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d atoms of predicate %q among others",
+			bytesString(g.lim.size), len(r.facts), g.d.Predicates[pi].Name)
+	}
+	return nil
+}
+
+func bytesString(n int64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// namesSize is what the objects' names take in a ground name.
+func (g *grounder) namesSize(args []int32) int64 {
+	n := int64(2)
+	for _, o := range args {
+		n += 1 + int64(len(g.objNames[o]))
+	}
+	return n
+}
+
+// most is the action schema with the most instances so far, for errors.
+func (g *grounder) most(s *schema) *schema {
+	for _, o := range g.schemas {
+		if len(o.costv) > len(s.costv) {
+			s = o
+		}
+	}
+	return s
+}
+
+// emit records a ground action whose preconditions are reached, and
+// reaches its add effects.
+func (g *grounder) emit(s *schema, b []int32) error {
+	cost, ok := int64(1), true
+	if g.p.MinimizeTotalCost {
+		cost, ok = g.cost(s, b)
+	}
+	if !ok {
+		g.undefined++
+		return nil
+	}
+	if cost > strips.MaxCost {
+		return g.fail(s.a.Pos, "the ground action %s costs %d, more than %d (strips.MaxCost)", g.opName(s, b), cost, int64(strips.MaxCost))
+	}
+	if g.nInst >= g.lim.actions {
+		most := g.most(s)
+		return g.fail(most.a.Pos, "action %q has more than %d instantiations whose preconditions hold (pddl.MaxGroundActions counts all actions' together)", most.a.Name, len(most.costv))
+	}
+	g.size += s.size + g.namesSize(b)
+	if g.size > g.lim.size {
+		most := g.most(s)
+		return g.fail(most.a.Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d instantiations of action %q among others",
+			bytesString(g.lim.size), len(most.costv), most.a.Name)
+	}
+	g.nInst++
+	s.insts = append(s.insts, b...)
+	s.costv = append(s.costv, cost)
+	for _, l := range s.add {
+		args := g.instArgs(l, b)
+		if err := g.reachAtom(l.pred, args); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (g *grounder) instArgs(l lit, b []int32) []int32 {
+	args := g.args[:0]
+	for _, t := range l.args {
+		if t.isVar() {
+			args = append(args, b[t])
+		} else {
+			args = append(args, int32(^t))
+		}
+	}
+	g.args = args
+	return args
+}
+
+// cost sums a ground action's cost; false if a function value is missing.
+func (g *grounder) cost(s *schema, b []int32) (int64, bool) {
+	var sum int64
+	for _, c := range s.costs {
+		v := c.value
+		if c.fn >= 0 {
+			var ok bool
+			if v, ok = g.values[string(g.funcKey(c.fn, g.instArgs(lit{args: c.args}, b)))]; !ok {
+				return 0, false
+			}
+		}
+		sum = satAdd(sum, v)
+	}
+	return sum, true
+}
+
+func (g *grounder) opName(s *schema, b []int32) string {
+	var sb strings.Builder
+	sb.WriteString("(")
+	sb.WriteString(s.a.Name)
+	for _, o := range b[:len(s.ranges)] {
+		sb.WriteString(" ")
+		sb.WriteString(g.objNames[o])
+	}
+	sb.WriteString(")")
+	return sb.String()
+}
+
+func (g *grounder) factName(f int32) string {
+	rf := g.facts[f]
+	return g.atomName(rf.pred, g.rels[rf.pred].tuple(rf.tuple))
+}
+
+func (g *grounder) atomName(pred int32, args []int32) string {
+	var sb strings.Builder
+	sb.WriteString("(")
+	sb.WriteString(g.d.Predicates[pred].Name)
+	for _, o := range args {
+		sb.WriteString(" ")
+		sb.WriteString(g.objNames[o])
+	}
+	sb.WriteString(")")
+	return sb.String()
+}
