@@ -2,9 +2,6 @@ package pddl_test
 
 import (
 	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -26,25 +23,6 @@ var quick = map[string]bool{
 	"rovers/p03.pddl": true, "transport-opt08-strips/p02.pddl": true,
 	"woodworking-opt08-strips/p01.pddl": true, "parcprinter-opt11-strips/p01.pddl": true,
 	"sokoban-opt08-strips/p01.pddl": true, "elevators-opt08-strips/p01.pddl": true,
-}
-
-// optimalCosts reads the optimal cost of each instance from
-// instances.tsv, by folder/problem.
-func optimalCosts(t *testing.T) map[string]int64 {
-	tsv, err := os.ReadFile(filepath.Join(sharedDir, "instances.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int64{}
-	for _, line := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
-		f := strings.Split(line, "\t")
-		c, err := strconv.ParseInt(f[3], 10, 64)
-		if err != nil {
-			t.Fatalf("instances.tsv: %s: optimal cost %q: %v", f[0], f[3], err)
-		}
-		out[f[0]+"/"+f[1]] = c
-	}
-	return out
 }
 
 // TestSharedInstancesSolveOptimally solves competition instances with the
