@@ -187,7 +187,10 @@ type Searcher struct {
 
 	// The state registry: state i's bits are in pages[i>>pageBits].
 	pages [][]uint64
-	table []int32 // open addressing: state id + 1, 0 when empty
+	// table is an open-addressing hash set of the stored states: each slot
+	// holds the state's hash's top 32 bits (a fingerprint, so that most
+	// probes need not read the state) over its id + 1, and 0 when empty.
+	table []uint64
 	info  []stateInfo
 	n     int32 // states stored
 
@@ -266,13 +269,20 @@ func (s *Searcher) state(id int32) []uint64 {
 	return p[off : off+s.words : off+s.words]
 }
 
+// hashState mixes a state's words, each through a multiply, and the sum
+// through splitmix64's finalizer, so that the low bits (the table index)
+// and the high ones (the fingerprint) both depend on every fact.
 func hashState(w []uint64) uint64 {
-	h := uint64(0x9E3779B97F4A7C15)
+	h := uint64(len(w))
 	for _, x := range w {
-		h = (h ^ x) * 0xbf58476d1ce4e5b9
-		h ^= h >> 31
+		h = (h ^ x) * 0x9E3779B97F4A7C15
+		h ^= h >> 29
 	}
-	return h
+	h ^= h >> 30
+	h *= 0xbf58476d1ce4e5b9
+	h ^= h >> 27
+	h *= 0x94d049bb133111eb
+	return h ^ h>>31
 }
 
 func equalState(a, b []uint64) bool {
@@ -284,27 +294,29 @@ func equalState(a, b []uint64) bool {
 	return true
 }
 
-// lookup returns the id of the stored state equal to w, or -1 and the
-// table slot where it would go.
-func (s *Searcher) lookup(w []uint64) (int32, int) {
+// lookup returns the id of the stored state equal to w, or -1, and the
+// table slot where it is or would go, and its hash.
+func (s *Searcher) lookup(w []uint64) (int32, int, uint64) {
+	h := hashState(w)
 	mask := len(s.table) - 1
-	i := int(hashState(w)) & mask
-	for {
+	fp := h &^ (1<<32 - 1)
+	for i := int(h) & mask; ; i = (i + 1) & mask {
 		e := s.table[i]
 		if e == 0 {
-			return -1, i
+			return -1, i, h
 		}
-		if equalState(s.state(e-1), w) {
-			return e - 1, i
+		if e&^(1<<32-1) == fp {
+			if id := int32(uint32(e)) - 1; equalState(s.state(id), w) {
+				return id, i, h
+			}
 		}
-		i = (i + 1) & mask
 	}
 }
 
 // bytes is the memory the search holds, as the limit counts it.
 func (s *Searcher) bytes() int64 {
 	return int64(len(s.pages))<<pageBits*int64(s.words)*8 +
-		int64(len(s.table))*4 + int64(cap(s.info))*stateInfoBytes +
+		int64(len(s.table))*8 + int64(cap(s.info))*stateInfoBytes +
 		int64(cap(s.entries))*8 // the entry and the open list's link
 }
 
@@ -320,8 +332,8 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 		if int(s.n)>>pageBits >= len(s.pages) {
 			need += 1 << pageBits * int64(s.words) * 8
 		}
-		if 2*(int(s.n)+1) > len(s.table) {
-			need += int64(len(s.table)) * 4 * 2
+		if s.full() {
+			need += int64(len(s.table)) * 8 * 2
 		}
 		if len(s.info) == cap(s.info) {
 			need += int64(max(cap(s.info), 1024)) * stateInfoBytes
@@ -337,31 +349,36 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 		if int(s.n)>>pageBits >= len(s.pages) {
 			s.pages = append(s.pages, make([]uint64, 1<<pageBits*s.words))
 		}
-		if 2*(int(s.n)+1) > len(s.table) {
+		if s.full() {
 			s.rehash(2 * len(s.table))
 		}
 	}
 	return true
 }
 
+// full says whether one more state would take the table past three
+// quarters full.
+func (s *Searcher) full() bool { return 4*(int(s.n)+1) > 3*len(s.table) }
+
 func (s *Searcher) rehash(size int) {
-	s.table = make([]int32, size)
+	s.table = make([]uint64, size)
 	mask := size - 1
 	for id := range s.n {
-		i := int(hashState(s.state(id))) & mask
+		h := hashState(s.state(id))
+		i := int(h) & mask
 		for s.table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		s.table[i] = id + 1
+		s.table[i] = h&^(1<<32-1) | uint64(id+1)
 	}
 }
 
-// store adds w as a new state at table slot.
-func (s *Searcher) store(w []uint64, slot int) int32 {
+// store adds w, of hash h, as a new state at table slot.
+func (s *Searcher) store(w []uint64, slot int, h uint64) int32 {
 	id := s.n
 	s.n++
 	copy(s.state(id), w)
-	s.table[slot] = id + 1
+	s.table[slot] = h&^(1<<32-1) | uint64(id+1)
 	s.info = append(s.info, stateInfo{})
 	return id
 }
@@ -369,7 +386,7 @@ func (s *Searcher) store(w []uint64, slot int) int32 {
 func (s *Searcher) reset() {
 	clear(s.table)
 	if len(s.table) == 0 {
-		s.table = make([]int32, 1024)
+		s.table = make([]uint64, 1024)
 	}
 	s.info = s.info[:0]
 	s.entries = s.entries[:0]
@@ -420,8 +437,8 @@ func (s *Searcher) begin(opt Options) error {
 		s.res.Status, s.done = OutOfMemory, true
 		return nil
 	}
-	_, slot := s.lookup(start)
-	id := s.store(start, slot)
+	_, slot, hash := s.lookup(start)
+	id := s.store(start, slot, hash)
 	h, dead := s.estimate(start)
 	s.res.Evaluated, s.res.InitialH = 1, h
 	s.info[id] = stateInfo{h: h, parent: -1, op: -1, dead: dead}
@@ -492,7 +509,7 @@ func (s *Searcher) advance(limit int64) bool {
 			o.Apply(next)
 			res.Generated++
 			ng := g + o.Cost
-			nid, slot := s.lookup(next)
+			nid, slot, hash := s.lookup(next)
 			if nid >= 0 {
 				ni := &s.info[nid]
 				if ni.dead || ng >= ni.g {
@@ -511,8 +528,10 @@ func (s *Searcher) advance(limit int64) bool {
 				res.Status, s.done = OutOfMemory, true
 				break
 			}
-			nid, slot = s.lookup(next) // the table may have grown
-			nid = s.store(next, slot)
+			if s.table[slot] != 0 { // the table grew
+				_, slot, _ = s.lookup(next)
+			}
+			nid = s.store(next, slot, hash)
 			nh, ndead := s.estimate(next)
 			res.Evaluated++
 			s.info[nid] = stateInfo{g: ng, h: nh, parent: id, op: a, dead: ndead}
