@@ -21,7 +21,7 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 		maxBytes = DefaultMaxBytes
 	}
 	if s.twin == nil {
-		s.twin = &Searcher{t: s.t, words: s.words, succ: s.succ, blind: s.blind, scratch: make([]uint64, s.words)}
+		s.twin = &Searcher{t: s.t, words: s.words, rec: s.rec, succ: s.succ, blind: s.blind, scratch: make([]uint64, s.words)}
 	}
 	runs := [2]*Searcher{s.twin, s}
 	for i, h := range []Heuristic{LMCut, Blind} {
@@ -70,6 +70,6 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 
 // release lets go of the search's memory, keeping its statistics.
 func (s *Searcher) release() {
-	s.pages, s.table, s.info, s.entries = nil, nil, nil, nil
+	s.pages, s.table, s.entries = nil, nil, nil
 	s.open = pq.Buckets{}
 }

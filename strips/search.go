@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/ploy-ai/ploy/internal/pq"
 )
@@ -185,13 +184,16 @@ type Searcher struct {
 	hmax  *hMax
 	blind blind
 
-	// The state registry: state i's bits are in pages[i>>pageBits].
+	// The state registry: state i's record is in pages[i>>pageBits], rec
+	// words long: the state's bits, then g, h, and its parent, operator
+	// and flags packed in one word (see meta), so that the state and what
+	// the search knows of it share a cache line or two.
 	pages [][]uint64
+	rec   int
 	// table is an open-addressing hash set of the stored states: each slot
 	// holds the state's hash's top 32 bits (a fingerprint, so that most
 	// probes need not read the state) over its id + 1, and 0 when empty.
 	table []uint64
-	info  []stateInfo
 	n     int32 // states stored
 
 	open    pq.Buckets
@@ -211,17 +213,30 @@ type Searcher struct {
 	work     int64 // successors generated, states expanded, estimate work
 }
 
-// stateInfo is what the search knows of a stored state.
-type stateInfo struct {
-	g, h     int64
-	parent   int32 // state id, -1 for the start
-	op       int32
-	closed   bool
-	expanded bool // at some g: a later expansion is a reopening
-	dead     bool
+// A record's meta word: the parent's id in the low 32 bits (all ones for
+// the start), the operator that reached the state from it in the next 28
+// (so tasks have at most MaxOps operators), and three flags.
+const (
+	metaOpShift = 32
+	metaOpMask  = 1<<28 - 1
+	flagClosed  = 1 << 60
+	// flagExpanded: expanded at some g, so a later expansion reopens it.
+	flagExpanded = 1 << 61
+	flagDead     = 1 << 62
+)
+
+func meta(parent, op int32, flags uint64) uint64 {
+	return uint64(uint32(parent)) | uint64(op&metaOpMask)<<metaOpShift | flags
 }
 
-const stateInfoBytes = int64(unsafe.Sizeof(stateInfo{})) // counted by the memory limit
+func metaParent(m uint64) int32 { return int32(uint32(m)) }
+func metaOp(m uint64) int32 {
+	op := int32(m >> metaOpShift & metaOpMask)
+	if op == metaOpMask {
+		return -1
+	}
+	return op
+}
 
 // NewSearcher validates t and prepares to search it.
 func NewSearcher(t *Task) (*Searcher, error) {
@@ -229,6 +244,7 @@ func NewSearcher(t *Task) (*Searcher, error) {
 		return nil, err
 	}
 	s := &Searcher{t: t, words: max(t.Words(), 1)}
+	s.rec = s.words + 3
 	s.succ = newSuccessors(t)
 	s.blind = blind{t: t, minCost: minCost(t)}
 	s.scratch = make([]uint64, s.words)
@@ -262,12 +278,15 @@ func (s *Searcher) estimator(h Heuristic) (estimator, error) {
 	return nil, fmt.Errorf("strips: unknown heuristic %d", h)
 }
 
-// state returns the bits of stored state id.
-func (s *Searcher) state(id int32) []uint64 {
+// record returns stored state id's record.
+func (s *Searcher) record(id int32) []uint64 {
 	p := s.pages[id>>pageBits]
-	off := int(id&(1<<pageBits-1)) * s.words
-	return p[off : off+s.words : off+s.words]
+	off := int(id&(1<<pageBits-1)) * s.rec
+	return p[off : off+s.rec : off+s.rec]
 }
+
+// state returns the bits of stored state id.
+func (s *Searcher) state(id int32) []uint64 { return s.record(id)[:s.words] }
 
 // hashState mixes a state's words, each through a multiply, and the sum
 // through splitmix64's finalizer, so that the low bits (the table index)
@@ -315,8 +334,8 @@ func (s *Searcher) lookup(w []uint64) (int32, int, uint64) {
 
 // bytes is the memory the search holds, as the limit counts it.
 func (s *Searcher) bytes() int64 {
-	return int64(len(s.pages))<<pageBits*int64(s.words)*8 +
-		int64(len(s.table))*8 + int64(cap(s.info))*stateInfoBytes +
+	return int64(len(s.pages))<<pageBits*int64(s.rec)*8 +
+		int64(len(s.table))*8 +
 		int64(cap(s.entries))*8 // the entry and the open list's link
 }
 
@@ -330,13 +349,10 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 	}
 	if newState {
 		if int(s.n)>>pageBits >= len(s.pages) {
-			need += 1 << pageBits * int64(s.words) * 8
+			need += 1 << pageBits * int64(s.rec) * 8
 		}
 		if s.full() {
 			need += int64(len(s.table)) * 8 * 2
-		}
-		if len(s.info) == cap(s.info) {
-			need += int64(max(cap(s.info), 1024)) * stateInfoBytes
 		}
 		if s.n == math.MaxInt32-1 {
 			return false
@@ -347,7 +363,7 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 	}
 	if newState {
 		if int(s.n)>>pageBits >= len(s.pages) {
-			s.pages = append(s.pages, make([]uint64, 1<<pageBits*s.words))
+			s.pages = append(s.pages, make([]uint64, 1<<pageBits*s.rec))
 		}
 		if s.full() {
 			s.rehash(2 * len(s.table))
@@ -373,14 +389,16 @@ func (s *Searcher) rehash(size int) {
 	}
 }
 
-// store adds w, of hash h, as a new state at table slot.
-func (s *Searcher) store(w []uint64, slot int, h uint64) int32 {
+// store adds w, of hash h, as a new state at table slot, with its g, h
+// and meta word, and returns its record.
+func (s *Searcher) store(w []uint64, slot int, hash uint64, g, h int64, m uint64) []uint64 {
 	id := s.n
 	s.n++
-	copy(s.state(id), w)
-	s.table[slot] = h&^(1<<32-1) | uint64(id+1)
-	s.info = append(s.info, stateInfo{})
-	return id
+	r := s.record(id)
+	copy(r, w)
+	r[s.words], r[s.words+1], r[s.words+2] = uint64(g), uint64(h), m
+	s.table[slot] = hash&^(1<<32-1) | uint64(id+1)
+	return r
 }
 
 func (s *Searcher) reset() {
@@ -388,16 +406,15 @@ func (s *Searcher) reset() {
 	if len(s.table) == 0 {
 		s.table = make([]uint64, 1024)
 	}
-	s.info = s.info[:0]
 	s.entries = s.entries[:0]
 	s.n = 0
 	s.open.Reset()
 }
 
-// push queues state id at f = g + h.
-func (s *Searcher) push(id int32) {
-	in := &s.info[id]
-	s.open.Push(int(in.g+in.h), int(in.h), int32(len(s.entries)))
+// push queues state id, of record r, at f = g + h.
+func (s *Searcher) push(id int32, r []uint64) {
+	g, h := int64(r[s.words]), int64(r[s.words+1])
+	s.open.Push(int(g+h), int(h), int32(len(s.entries)))
 	s.entries = append(s.entries, id)
 }
 
@@ -437,16 +454,15 @@ func (s *Searcher) begin(opt Options) error {
 		s.res.Status, s.done = OutOfMemory, true
 		return nil
 	}
-	_, slot, hash := s.lookup(start)
-	id := s.store(start, slot, hash)
 	h, dead := s.estimate(start)
 	s.res.Evaluated, s.res.InitialH = 1, h
-	s.info[id] = stateInfo{h: h, parent: -1, op: -1, dead: dead}
 	if dead {
 		s.res.DeadEnds, s.done = 1, true
 		return nil
 	}
-	s.push(id)
+	_, slot, hash := s.lookup(start)
+	r := s.store(start, slot, hash, 0, h, meta(-1, -1, 0))
+	s.push(0, r)
 	return nil
 }
 
@@ -476,13 +492,15 @@ func (s *Searcher) advance(limit int64) bool {
 		}
 		f, e := s.open.Pop()
 		id := s.entries[e]
-		in := &s.info[id]
-		if in.closed || int(in.g+in.h) != f {
+		r := s.record(id)
+		w := s.words
+		g, m := int64(r[w]), r[w+2]
+		if m&flagClosed != 0 || int(g+int64(r[w+1])) != f {
 			continue // a stale entry: the state was reached cheaper since
 		}
-		cur := s.state(id)
+		cur := r[:w]
 		if s.t.IsGoal(cur) {
-			res.Status, res.Cost = Found, in.g
+			res.Status, res.Cost = Found, g
 			res.Plan = s.path(id)
 			s.done = true
 			break
@@ -491,38 +509,46 @@ func (s *Searcher) advance(limit int64) bool {
 			res.Status, s.done = OutOfExpansions, true
 			break
 		}
-		reopened := in.expanded
-		in.closed, in.expanded = true, true
+		reopened := m&flagExpanded != 0
+		r[w+2] = m | flagClosed | flagExpanded
 		res.Expanded++
 		if reopened {
 			res.Reopened++
 		}
 		if opt.OnExpand != nil {
-			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: in.g, H: in.h, Op: in.op, Reopened: reopened})
+			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: g, H: int64(r[w+1]), Op: metaOp(m), Reopened: reopened})
 		}
-		g := in.g
 		s.succs = s.succ.applicable(cur, s.succs[:0])
 		s.work += int64(len(s.succs)) + 1
 		for _, a := range s.succs {
 			o := &ops[a]
-			copy(next, cur)
+			for i, x := range cur {
+				next[i] = x
+			}
 			o.Apply(next)
 			res.Generated++
 			ng := g + o.Cost
 			nid, slot, hash := s.lookup(next)
 			if nid >= 0 {
-				ni := &s.info[nid]
-				if ni.dead || ng >= ni.g {
+				nr := s.record(nid)
+				nm := nr[w+2]
+				if nm&flagDead != 0 || ng >= int64(nr[w]) {
 					continue
 				}
 				if !s.grow(s.maxBytes, false) {
 					res.Status, s.done = OutOfMemory, true
 					break
 				}
-				ni.closed = false
-				ni.g, ni.parent, ni.op = ng, id, a
-				s.push(nid)
+				nr[w] = uint64(ng)
+				nr[w+2] = meta(id, a, nm&flagExpanded)
+				s.push(nid, nr)
 				continue
+			}
+			nh, ndead := s.estimate(next)
+			res.Evaluated++
+			if ndead {
+				// Stored, so that it is estimated once, but never queued.
+				res.DeadEnds++
 			}
 			if !s.grow(s.maxBytes, true) {
 				res.Status, s.done = OutOfMemory, true
@@ -531,15 +557,15 @@ func (s *Searcher) advance(limit int64) bool {
 			if s.table[slot] != 0 { // the table grew
 				_, slot, _ = s.lookup(next)
 			}
-			nid = s.store(next, slot, hash)
-			nh, ndead := s.estimate(next)
-			res.Evaluated++
-			s.info[nid] = stateInfo{g: ng, h: nh, parent: id, op: a, dead: ndead}
+			nid = s.n
+			var flags uint64
 			if ndead {
-				res.DeadEnds++
-				continue
+				flags = flagDead
 			}
-			s.push(nid)
+			nr := s.store(next, slot, hash, ng, nh, meta(id, a, flags))
+			if !ndead {
+				s.push(nid, nr)
+			}
 		}
 	}
 	return s.done
@@ -561,13 +587,13 @@ func (s *Searcher) result() (Result, error) {
 // path returns the operators from the start to state id.
 func (s *Searcher) path(id int32) []int32 {
 	n := 0
-	for x := id; s.info[x].parent >= 0; x = s.info[x].parent {
+	for x := id; metaParent(s.record(x)[s.words+2]) >= 0; x = metaParent(s.record(x)[s.words+2]) {
 		n++
 	}
 	plan := make([]int32, n)
-	for x := id; s.info[x].parent >= 0; x = s.info[x].parent {
+	for x := id; n > 0; x = metaParent(s.record(x)[s.words+2]) {
 		n--
-		plan[n] = s.info[x].op
+		plan[n] = metaOp(s.record(x)[s.words+2])
 	}
 	return plan
 }

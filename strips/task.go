@@ -12,6 +12,10 @@ type Fact int32
 // so no plan of fewer than 2^32 steps can overflow.
 const MaxCost = 1 << 31
 
+// MaxOps is the most operators a task may have: a search packs an
+// operator's index in 28 bits of a word.
+const MaxOps = 1<<28 - 1
+
 // Task is a ground STRIPS task: facts, operators over them with positive
 // and negative preconditions, add and delete effects and whole-number
 // costs, an initial state and a goal of positive and negative literals.
@@ -44,6 +48,9 @@ func (t *Task) Words() int { return (len(t.Facts) + 63) / 64 }
 // It names the first offending operator or list.
 func (t *Task) Validate() error {
 	n := len(t.Facts)
+	if len(t.Ops) > MaxOps {
+		return fmt.Errorf("strips: %d operators, more than the limit of %d", len(t.Ops), MaxOps)
+	}
 	check := func(what string, l []Fact) error {
 		for i, f := range l {
 			if f < 0 || int(f) >= n {
