@@ -200,6 +200,11 @@ type Searcher struct {
 	entries []int32 // the state each open-list entry stands for
 	scratch []uint64
 	succs   []int32
+	// batch holds the successors of the state being expanded, hashes
+	// their hashes; touched keeps the loads that bring them into the
+	// cache from being optimised away.
+	batch, hashes []uint64
+	touched       uint64
 
 	// twin is a Portfolio's second search.
 	twin *Searcher
@@ -316,7 +321,11 @@ func equalState(a, b []uint64) bool {
 // lookup returns the id of the stored state equal to w, or -1, and the
 // table slot where it is or would go, and its hash.
 func (s *Searcher) lookup(w []uint64) (int32, int, uint64) {
-	h := hashState(w)
+	return s.lookupHashed(w, hashState(w))
+}
+
+// lookupHashed is lookup given w's hash.
+func (s *Searcher) lookupHashed(w []uint64, h uint64) (int32, int, uint64) {
 	mask := len(s.table) - 1
 	fp := h &^ (1<<32 - 1)
 	for i := int(h) & mask; ; i = (i + 1) & mask {
@@ -370,6 +379,38 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 		}
 	}
 	return true
+}
+
+// successors applies each operator of s.succs to cur, into s.batch, and
+// hashes each result into s.hashes. Then it reads, for each, the table
+// slot it hashes to, and the record a matching fingerprint there names:
+// loads that do not depend on each other, so that their cache misses
+// overlap instead of coming one after another as the lookups would make
+// them.
+func (s *Searcher) successors(cur []uint64) {
+	w, k := s.words, len(s.succs)
+	if cap(s.batch) < k*w {
+		s.batch = make([]uint64, 2*k*w)
+		s.hashes = make([]uint64, 2*k)
+	}
+	s.batch, s.hashes = s.batch[:k*w], s.hashes[:k]
+	for j, a := range s.succs {
+		next := s.batch[j*w : (j+1)*w : (j+1)*w]
+		copy(next, cur)
+		s.t.Ops[a].Apply(next)
+		s.hashes[j] = hashState(next)
+	}
+	mask := len(s.table) - 1
+	var touch uint64
+	for _, h := range s.hashes {
+		touch += s.table[int(h)&mask]
+	}
+	for _, h := range s.hashes {
+		if e := s.table[int(h)&mask]; e != 0 && e&^(1<<32-1) == h&^(1<<32-1) {
+			touch += s.record(int32(uint32(e)) - 1)[0]
+		}
+	}
+	s.touched = touch
 }
 
 // full says whether one more state would take the table past three
@@ -484,7 +525,6 @@ type workCounter interface{ takeWork() int64 }
 func (s *Searcher) advance(limit int64) bool {
 	res, opt := &s.res, &s.opt
 	ops := s.t.Ops
-	next := s.scratch
 	for !s.done && s.work < limit {
 		if s.open.Len() == 0 {
 			s.done = true // Unsolvable: res.Status's starting value
@@ -520,15 +560,13 @@ func (s *Searcher) advance(limit int64) bool {
 		}
 		s.succs = s.succ.applicable(cur, s.succs[:0])
 		s.work += int64(len(s.succs)) + 1
-		for _, a := range s.succs {
+		s.successors(cur)
+		for j, a := range s.succs {
 			o := &ops[a]
-			for i, x := range cur {
-				next[i] = x
-			}
-			o.Apply(next)
+			next := s.batch[j*w : (j+1)*w : (j+1)*w]
 			res.Generated++
 			ng := g + o.Cost
-			nid, slot, hash := s.lookup(next)
+			nid, slot, hash := s.lookupHashed(next, s.hashes[j])
 			if nid >= 0 {
 				nr := s.record(nid)
 				nm := nr[w+2]
