@@ -193,6 +193,8 @@ type Searcher struct {
 	// table is an open-addressing hash set of the stored states: each slot
 	// holds the state's hash's top 32 bits (a fingerprint, so that most
 	// probes need not read the state) over its id + 1, and 0 when empty.
+	// The slot a state hashes to is taken from the fingerprint too (see
+	// slotOf), so that growing the table reads no state.
 	table []uint64
 	n     int32 // states stored
 
@@ -328,7 +330,7 @@ func (s *Searcher) lookup(w []uint64) (int32, int, uint64) {
 func (s *Searcher) lookupHashed(w []uint64, h uint64) (int32, int, uint64) {
 	mask := len(s.table) - 1
 	fp := h &^ (1<<32 - 1)
-	for i := int(h) & mask; ; i = (i + 1) & mask {
+	for i := slotOf(h, mask); ; i = (i + 1) & mask {
 		e := s.table[i]
 		if e == 0 {
 			return -1, i, h
@@ -403,10 +405,10 @@ func (s *Searcher) successors(cur []uint64) {
 	mask := len(s.table) - 1
 	var touch uint64
 	for _, h := range s.hashes {
-		touch += s.table[int(h)&mask]
+		touch += s.table[slotOf(h, mask)]
 	}
 	for _, h := range s.hashes {
-		if e := s.table[int(h)&mask]; e != 0 && e&^(1<<32-1) == h&^(1<<32-1) {
+		if e := s.table[slotOf(h, mask)]; e != 0 && e&^(1<<32-1) == h&^(1<<32-1) {
 			touch += s.record(int32(uint32(e)) - 1)[0]
 		}
 	}
@@ -417,18 +419,29 @@ func (s *Searcher) successors(cur []uint64) {
 // quarters full.
 func (s *Searcher) full() bool { return 4*(int(s.n)+1) > 3*len(s.table) }
 
+// rehash moves the table's entries to a new one of size slots. Each
+// entry's slot comes from its fingerprint, so no state is read; and the old
+// table is read in order, so that the new one is written nearly in order
+// too, at the two places each old slot's entries go.
 func (s *Searcher) rehash(size int) {
+	old := s.table
 	s.table = make([]uint64, size)
 	mask := size - 1
-	for id := range s.n {
-		h := hashState(s.state(id))
-		i := int(h) & mask
+	for _, e := range old {
+		if e == 0 {
+			continue
+		}
+		i := slotOf(e, mask)
 		for s.table[i] != 0 {
 			i = (i + 1) & mask
 		}
-		s.table[i] = h&^(1<<32-1) | uint64(id+1)
+		s.table[i] = e
 	}
 }
+
+// slotOf is the table slot of a hash, or of an entry, which keeps its
+// hash's top 32 bits: a table has at most 2^32 slots.
+func slotOf(h uint64, mask int) int { return int(h>>32) & mask }
 
 // store adds w, of hash h, as a new state at table slot, with its g, h
 // and meta word, and returns its record.
