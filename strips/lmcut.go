@@ -65,9 +65,13 @@ func (l *lmCut) estimate(s []uint64) (int64, bool) {
 		l.round++
 		l.markGoalZone()
 		l.findCut()
-		m := l.cost[l.cut[0]]
-		for _, o := range l.cut[1:] {
+		m := int64(inf)
+		for _, o := range l.cut {
 			m = min(m, l.cost[o])
+		}
+		if m <= 0 || m == inf {
+			// Not a landmark, or none: the round would not end.
+			panic("strips: LM-cut: a cut of no cost or no operators")
 		}
 		h += m
 		for _, o := range l.cut {
