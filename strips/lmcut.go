@@ -36,12 +36,14 @@ type lmCut struct {
 func newLMCut(t *Task) *lmCut { return newLMCutOn(newRelaxed(t)) }
 
 func newLMCutOn(r *relaxed) *lmCut {
-	return &lmCut{
+	l := &lmCut{
 		explorer: newExplorer(r),
 		mark:     make([]uint32, r.nfacts),
 		stack:    make([]int32, 0, r.nfacts),
 		cut:      make([]int32, 0, r.nops),
 	}
+	l.lists = true
+	return l
 }
 
 // clone returns an lmCut for the same task with scratch of its own.
@@ -114,42 +116,49 @@ func (l *lmCut) markGoalZone() {
 func (l *lmCut) findCut() {
 	r := l.r
 	zone, before := 2*l.round, 2*l.round+1
-	mark, supp := l.mark, l.supp
-	preOfStart, preOf, effStart, eff := r.preOfStart, r.preOf, r.effStart, r.eff
+	mark, suppHead, suppNext := l.mark, l.suppHead, l.suppNext
+	effStart, eff := r.effStart, r.eff
 	cut := l.cut[:0]
-	stack := l.stack[:0]
+	// Every fact is pushed once at most, and one is popped before an
+	// effect is written past the top, so nfacts is room enough. The
+	// marking is branch-free: which effects are new is what a branch
+	// would mispredict on.
+	stack := l.stack[:r.nfacts]
+	top := 0
 	for _, f := range l.init {
 		mark[f] = before
-		stack = append(stack, f)
+		stack[top] = f
+		top++
 	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, o := range preOf[preOfStart[f]:preOfStart[f+1]] {
-			if supp[o] != f {
-				continue
-			}
+	for top > 0 {
+		top--
+		f := stack[top]
+		for o := suppHead[f]; o >= 0; o = suppNext[o] {
 			effs := eff[effStart[o]:effStart[o+1]]
-			inZone := false
+			inZone := 0
 			for _, g := range effs {
-				if mark[g] == zone {
-					inZone = true
-					break
-				}
+				inZone |= b2i(mark[g] == zone)
 			}
-			if inZone {
+			if inZone != 0 {
 				cut = append(cut, o)
 				continue
 			}
 			for _, g := range effs {
-				if mark[g] != before {
-					mark[g] = before
-					stack = append(stack, g)
-				}
+				stack[top] = g
+				top += b2i(mark[g] != before)
+				mark[g] = before
 			}
 		}
 	}
-	l.stack, l.cut = stack, cut
+	l.cut = cut
+}
+
+// b2i is 1 for true and 0 for false, without a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // reexplore brings h_max and the supporters up to date after the cut's
@@ -157,9 +166,10 @@ func (l *lmCut) findCut() {
 // they fall from the cut's effects on, in order of their new values.
 func (l *lmCut) reexplore() {
 	r := l.r
-	hmax, cost, supp, suppCost := l.hmax, l.cost, l.supp, l.suppCost
+	hmax, cost, suppCost := l.hmax, l.cost, l.suppCost
 	preStart, pre := r.preStart, r.pre
-	preOfStart, preOf, effStart, eff := r.preOfStart, r.preOf, r.effStart, r.eff
+	effStart, eff := r.effStart, r.eff
+	suppHead, suppNext := l.suppHead, l.suppNext
 	// The radix heap needs its last key at most every key pushed.
 	least := int64(inf)
 	for _, o := range l.cut {
@@ -177,8 +187,9 @@ func (l *lmCut) reexplore() {
 	for l.mask != 0 {
 		f := l.pop()
 		k := hmax[f]
-		for _, o := range preOf[preOfStart[f]:preOfStart[f+1]] {
-			if supp[o] != f || suppCost[o] <= k {
+		for o, next := suppHead[f], int32(0); o >= 0; o = next {
+			next = suppNext[o]
+			if suppCost[o] <= k {
 				continue
 			}
 			// f got cheaper: the supporter is now the precondition of
@@ -190,7 +201,12 @@ func (l *lmCut) reexplore() {
 					best, bestCost = p, hmax[p]
 				}
 			}
-			supp[o], suppCost[o] = best, bestCost
+			if best != f {
+				l.unsupport(o)
+				l.support(o, best, bestCost)
+			} else {
+				suppCost[o] = bestCost
+			}
 			if bestCost == old {
 				continue
 			}

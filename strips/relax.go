@@ -262,6 +262,14 @@ type explorer struct {
 	suppCost []int64 // per operator, h_max of its supporter
 	init     []int32 // the facts true in the state explored from
 
+	// With lists, each fact's supported operators are kept in a doubly
+	// linked list, first at suppHead[f], for LM-cut: following a fact's
+	// justification graph edges then costs what it finds rather than the
+	// length of the fact's precondition list.
+	lists              bool
+	suppHead           []int32 // per fact, -1 when empty
+	suppNext, suppPrev []int32 // per operator
+
 	// The queue is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990)
 	// over the facts, keyed by hmax, in intrusive doubly linked lists: a
 	// fact is queued at most once, and lowering its key moves it. Keys
@@ -284,6 +292,9 @@ func newExplorer(r *relaxed) *explorer {
 		supp:     make([]int32, r.nops),
 		suppCost: make([]int64, r.nops),
 		init:     make([]int32, 0, r.nfacts),
+		suppHead: make([]int32, r.nfacts),
+		suppNext: make([]int32, r.nops),
+		suppPrev: make([]int32, r.nops),
 		next:     make([]int32, r.nfacts),
 		prev:     make([]int32, r.nfacts),
 		bucket:   make([]int8, r.nfacts),
@@ -295,6 +306,32 @@ func newExplorer(r *relaxed) *explorer {
 		e.bucket[i] = -1
 	}
 	return e
+}
+
+// support makes f the supporter of o, at cost k, o unsupported before.
+func (e *explorer) support(o, f int32, k int64) {
+	e.supp[o], e.suppCost[o] = f, k
+	if e.lists {
+		h := e.suppHead[f]
+		e.suppNext[o], e.suppPrev[o] = h, -1
+		if h >= 0 {
+			e.suppPrev[h] = o
+		}
+		e.suppHead[f] = o
+	}
+}
+
+// unsupport takes o, with lists, out of its supporter's list.
+func (e *explorer) unsupport(o int32) {
+	n, p := e.suppNext[o], e.suppPrev[o]
+	if p >= 0 {
+		e.suppNext[p] = n
+	} else {
+		e.suppHead[e.supp[o]] = n
+	}
+	if n >= 0 {
+		e.suppPrev[n] = p
+	}
 }
 
 // link puts fact f, whose key is hmax[f], in its bucket.
@@ -384,13 +421,18 @@ func (e *explorer) clear() {
 // relaxed facts true in s in e.init.
 func (e *explorer) explore(s []uint64, toGoal bool) {
 	r := e.r
-	hmax, cost, unsat, supp, suppCost := e.hmax, e.cost, e.unsat, e.supp, e.suppCost
+	hmax, cost, unsat, supp := e.hmax, e.cost, e.unsat, e.supp
 	for i := range hmax {
 		hmax[i] = inf
 	}
 	copy(unsat, r.preCount)
 	for i := range supp {
 		supp[i] = -1
+	}
+	if e.lists {
+		for i := range e.suppHead {
+			e.suppHead[i] = -1
+		}
 	}
 	e.last = 0
 	e.init = e.init[:0]
@@ -431,7 +473,7 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 			if unsat[o]--; unsat[o] != 0 {
 				continue
 			}
-			supp[o], suppCost[o] = f, k
+			e.support(o, f, k)
 			c := k + cost[o]
 			for _, g := range eff[effStart[o]:effStart[o+1]] {
 				if c < hmax[g] {
