@@ -39,16 +39,16 @@ type relaxed struct {
 	posOf            []int32
 	negTask, negFact []int32
 
-	preStart, pre   []int32
-	effStart, eff   []int32
-	preCount        []int32 // preStart[o+1]-preStart[o]
-	cost            []int64 // the operators' costs, 0 for the goal operator
-	opOf            []int32 // the task operator a relaxed one stands for, -1 for the goal operator
-	preOfStart      []int32
-	preOf           []int32
-	addedByStart    []int32
-	addedBy         []int32
-	names           []string // of the relaxed facts, for tests and debugging
+	preStart, pre []int32
+	effStart, eff []int32
+	preCount      []int32 // preStart[o+1]-preStart[o]
+	cost          []int64 // the operators' costs, 0 for the goal operator
+	opOf          []int32 // the task operator a relaxed one stands for, -1 for the goal operator
+	preOfStart    []int32
+	preOf         []int32
+	addedByStart  []int32
+	addedBy       []int32
+	names         []string // of the relaxed facts, for tests and debugging
 }
 
 // inf is the h_max of a fact the relaxation does not reach.
