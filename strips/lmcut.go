@@ -175,7 +175,7 @@ func (l *lmCut) reexplore() {
 	for _, o := range l.cut {
 		least = min(least, suppCost[o]+cost[o])
 	}
-	l.last = least
+	l.reset(least)
 	for _, o := range l.cut {
 		c := suppCost[o] + cost[o]
 		for _, g := range eff[effStart[o]:effStart[o+1]] {
@@ -184,7 +184,7 @@ func (l *lmCut) reexplore() {
 			}
 		}
 	}
-	for l.mask != 0 {
+	for l.queued > 0 {
 		f := l.pop()
 		k := hmax[f]
 		for o, next := suppHead[f], int32(0); o >= 0; o = next {

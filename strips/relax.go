@@ -270,18 +270,25 @@ type explorer struct {
 	suppHead           []int32 // per fact, -1 when empty
 	suppNext, suppPrev []int32 // per operator
 
-	// The queue is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990)
-	// over the facts, keyed by hmax, in intrusive doubly linked lists: a
-	// fact is queued at most once, and lowering its key moves it. Keys
-	// pushed are never below the last one popped, which h_max's
-	// exploration guarantees. A fact with key k is in bucket
-	// bits.Len64(k ^ last).
-	last       int64
-	mask       uint64 // bit b set when bucket b is not empty
-	head       [64]int32
-	next, prev []int32
-	bucket     []int8 // -1 when not queued
+	// The queue holds facts keyed by hmax in intrusive doubly linked
+	// lists, one per bucket: a fact is queued at most once, and lowering
+	// its key moves it. Keys pushed are never below the last one popped,
+	// which h_max's exploration guarantees. Where h_max is bounded by a
+	// small number (costs small against the facts: unit costs, say) the
+	// buckets are the keys themselves, Dial's bucket queue; otherwise it
+	// is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990), where a
+	// fact with key k is in bucket bits.Len64(k ^ last).
+	dial       bool
+	last       int64   // the last key popped; with dial, the bucket looked at
+	mask       uint64  // radix: bit b set when bucket b is not empty
+	queued     int     // facts in the queue
+	head       []int32 // per bucket, -1 when empty
+	next, prev []int32 // per fact
+	bucket     []int32 // per fact, -1 when not queued
 }
+
+// dialLimit bounds the buckets of a Dial queue.
+const dialLimit = 1 << 16
 
 func newExplorer(r *relaxed) *explorer {
 	e := &explorer{
@@ -297,8 +304,19 @@ func newExplorer(r *relaxed) *explorer {
 		suppPrev: make([]int32, r.nops),
 		next:     make([]int32, r.nfacts),
 		prev:     make([]int32, r.nfacts),
-		bucket:   make([]int8, r.nfacts),
+		bucket:   make([]int32, r.nfacts),
 	}
+	// h_max is the cost of a path of distinct facts, so at most
+	// (nfacts-1) times the dearest operator's cost.
+	var dear int64
+	for _, c := range r.cost {
+		dear = max(dear, c)
+	}
+	nb := 64
+	if bound := int64(r.nfacts-1) * dear; bound < dialLimit && bound < 8*int64(r.nfacts)+1024 {
+		e.dial, nb = true, int(bound)+1
+	}
+	e.head = make([]int32, nb)
 	for i := range e.head {
 		e.head[i] = -1
 	}
@@ -336,15 +354,21 @@ func (e *explorer) unsupport(o int32) {
 
 // link puts fact f, whose key is hmax[f], in its bucket.
 func (e *explorer) link(f int32) {
-	b := bits.Len64(uint64(e.hmax[f] ^ e.last))
+	var b int
+	if e.dial {
+		b = int(e.hmax[f])
+	} else {
+		b = bits.Len64(uint64(e.hmax[f] ^ e.last))
+		e.mask |= 1 << b
+	}
 	h := e.head[b]
 	e.next[f], e.prev[f] = h, -1
 	if h >= 0 {
 		e.prev[h] = f
 	}
 	e.head[b] = f
-	e.bucket[f] = int8(b)
-	e.mask |= 1 << b
+	e.bucket[f] = int32(b)
+	e.queued++
 }
 
 // unlink takes queued fact f out of its bucket.
@@ -353,13 +377,14 @@ func (e *explorer) unlink(f int32) {
 	n, p := e.next[f], e.prev[f]
 	if p >= 0 {
 		e.next[p] = n
-	} else if e.head[b] = n; n < 0 {
+	} else if e.head[b] = n; n < 0 && !e.dial {
 		e.mask &^= 1 << b
 	}
 	if n >= 0 {
 		e.prev[n] = p
 	}
 	e.bucket[f] = -1
+	e.queued--
 }
 
 // lower sets f's h_max to k, lower than it was, and queues f at k.
@@ -374,44 +399,48 @@ func (e *explorer) lower(f int32, k int64) {
 // pop returns a queued fact of least key and dequeues it; the queue must
 // not be empty.
 func (e *explorer) pop() int32 {
-	if e.head[0] < 0 {
-		b := bits.TrailingZeros64(e.mask)
-		f := e.head[b]
+	var b int64
+	if e.dial {
+		b = e.last
+		for e.head[b] < 0 {
+			b++
+		}
+		e.last = b
+	} else if e.head[0] < 0 {
+		r := bits.TrailingZeros64(e.mask)
+		f := e.head[r]
 		least := e.hmax[f]
 		for g := e.next[f]; g >= 0; g = e.next[g] {
 			least = min(least, e.hmax[g])
 		}
 		e.last = least
-		e.head[b] = -1
-		e.mask &^= 1 << b
+		e.head[r] = -1
+		e.mask &^= 1 << r
 		for f >= 0 {
 			g := e.next[f]
 			e.link(f)
+			e.queued--
 			f = g
 		}
 	}
-	f := e.head[0]
+	f := e.head[b]
 	n := e.next[f]
-	if e.head[0] = n; n >= 0 {
+	if e.head[b] = n; n >= 0 {
 		e.prev[n] = -1
-	} else {
+	} else if !e.dial {
 		e.mask &^= 1
 	}
 	e.bucket[f] = -1
+	e.queued--
 	return f
 }
 
-// clear empties the queue.
-func (e *explorer) clear() {
-	for e.mask != 0 {
-		b := bits.TrailingZeros64(e.mask)
-		for f := e.head[b]; f >= 0; f = e.next[f] {
-			e.bucket[f] = -1
-		}
-		e.head[b] = -1
-		e.mask &^= 1 << b
+// reset empties the queue, for keys from least on.
+func (e *explorer) reset(least int64) {
+	for e.queued > 0 {
+		e.pop()
 	}
-	e.last = 0
+	e.last = least
 }
 
 // explore computes h_max of every fact from state s under the costs in
@@ -434,7 +463,7 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 			e.suppHead[i] = -1
 		}
 	}
-	e.last = 0
+	e.reset(0)
 	e.init = e.init[:0]
 	// The state's facts, at h_max 0.
 	posOf := r.posOf
@@ -462,11 +491,10 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 	}
 
 	preOfStart, preOf, effStart, eff := r.preOfStart, r.preOf, r.effStart, r.eff
-	for e.mask != 0 {
+	for e.queued > 0 {
 		f := e.pop()
 		k := hmax[f]
 		if toGoal && f == r.goal {
-			e.clear()
 			return
 		}
 		for _, o := range preOf[preOfStart[f]:preOfStart[f+1]] {
