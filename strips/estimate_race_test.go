@@ -1,0 +1,5 @@
+//go:build race
+
+package strips
+
+const raceEnabled = true

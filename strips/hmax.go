@@ -1,0 +1,36 @@
+package strips
+
+// hMax is Bonet and Geffner's h_max: the cost of the delete relaxation's
+// costliest critical path to the goal, over the relaxation LM-cut uses too
+// (negative conditions as artificial facts, see relaxed). It is admissible
+// and consistent, and weaker than LM-cut, which it never exceeds.
+//
+// An hMax is not safe for concurrent use; clone gives another that shares
+// its relaxation.
+type hMax struct {
+	e *explorer
+}
+
+// newHMax returns t's h_max estimator; t must be valid.
+func newHMax(t *Task) *hMax {
+	e := newExplorer(newRelaxed(t))
+	copy(e.cost, e.r.cost)
+	return &hMax{e}
+}
+
+// clone returns an hMax for the same task with scratch of its own.
+func (h *hMax) clone() *hMax {
+	e := newExplorer(h.e.r)
+	copy(e.cost, e.r.cost)
+	return &hMax{e}
+}
+
+// estimate returns h_max(s), or dead when the relaxation does not reach
+// the goal from s.
+func (h *hMax) estimate(s []uint64) (int64, bool) {
+	h.e.explore(s, true)
+	if v := h.e.hmax[h.e.r.goal]; v != inf {
+		return v, false
+	}
+	return 0, true
+}

@@ -1,0 +1,513 @@
+package strips
+
+import (
+	"math"
+	"math/bits"
+)
+
+// relaxed is the delete relaxation of a Task that h_max and LM-cut explore,
+// built once and read only afterwards, so that any number of explorers may
+// share it.
+//
+// Its facts are literals of the task: a task fact f, and for each f that
+// some negative precondition or negative goal mentions, an artificial fact
+// "not f", true in a state where f is false and added by every operator
+// that deletes f (Fast Downward's SAS+ translation gives the heuristics the
+// same view of negative conditions). Two more facts are artificial: one
+// true in every state, the precondition of operators that have none, and
+// the goal fact, added by an artificial goal operator of cost 0 whose
+// preconditions are the goal's literals.
+//
+// Only what can matter to the goal is kept: a literal is relevant if it is
+// in the goal or a precondition of a relevant operator, an operator if it
+// adds a relevant literal, and of a relevant operator only its relevant
+// effects that it does not require already are kept. Neither h_max of the
+// goal nor LM-cut's cuts can see the rest, so they are the same with it
+// gone, and every exploration is shorter.
+//
+// Everything is in flat arrays indexed by int32: an operator's
+// preconditions are pre[preStart[o]:preStart[o+1]], and the like for its
+// effects, the operators a fact is a precondition of, and the operators
+// that add it.
+type relaxed struct {
+	nfacts, nops   int32
+	trueFact, goal int32 // the artificial facts
+	goalOp         int32 // the artificial goal operator, the last one
+
+	// posOf maps a task fact to its relaxed fact, -1 if irrelevant;
+	// negTask[i] is the task fact whose negation is relaxed fact negFact[i].
+	posOf            []int32
+	negTask, negFact []int32
+
+	preStart, pre []int32
+	effStart, eff []int32
+	preCount      []int32 // preStart[o+1]-preStart[o]
+	cost          []int64 // the operators' costs, 0 for the goal operator
+	opOf          []int32 // the task operator a relaxed one stands for, -1 for the goal operator
+	preOfStart    []int32
+	preOf         []int32
+	addedByStart  []int32
+	addedBy       []int32
+	names         []string // of the relaxed facts, for tests and debugging
+}
+
+// inf is the h_max of a fact the relaxation does not reach.
+const inf = math.MaxInt64
+
+// newRelaxed builds t's delete relaxation. t must be valid.
+func newRelaxed(t *Task) *relaxed {
+	n := len(t.Facts)
+	// Literal l = 2f is f, 2f+1 is "not f".
+	lit := func(f Fact, neg bool) int32 {
+		if neg {
+			return 2*int32(f) + 1
+		}
+		return 2 * int32(f)
+	}
+	// Achievers of each literal, for the relevance analysis.
+	achCount := make([]int32, 2*n+1)
+	for i := range t.Ops {
+		o := &t.Ops[i]
+		for _, f := range o.Add {
+			achCount[lit(f, false)+1]++
+		}
+		for _, f := range o.Del {
+			achCount[lit(f, true)+1]++
+		}
+	}
+	for l := 1; l <= 2*n; l++ {
+		achCount[l] += achCount[l-1]
+	}
+	ach := make([]int32, achCount[2*n])
+	fill := append([]int32(nil), achCount[:2*n]...)
+	for i := range t.Ops {
+		o := &t.Ops[i]
+		for _, f := range o.Add {
+			l := lit(f, false)
+			ach[fill[l]] = int32(i)
+			fill[l]++
+		}
+		for _, f := range o.Del {
+			l := lit(f, true)
+			ach[fill[l]] = int32(i)
+			fill[l]++
+		}
+	}
+
+	relevant := make([]bool, 2*n)
+	opRelevant := make([]bool, len(t.Ops))
+	var work []int32
+	mark := func(l int32) {
+		if !relevant[l] {
+			relevant[l] = true
+			work = append(work, l)
+		}
+	}
+	for _, f := range t.Goal {
+		mark(lit(f, false))
+	}
+	for _, f := range t.GoalNot {
+		mark(lit(f, true))
+	}
+	for len(work) > 0 {
+		l := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, i := range ach[achCount[l]:achCount[l+1]] {
+			if opRelevant[i] {
+				continue
+			}
+			o := &t.Ops[i]
+			// An operator that requires the literal it adds adds nothing
+			// in the relaxation.
+			if l&1 == 0 && contains(o.Pre, Fact(l/2)) || l&1 == 1 && contains(o.PreNot, Fact(l/2)) {
+				continue
+			}
+			opRelevant[i] = true
+			for _, f := range o.Pre {
+				mark(lit(f, false))
+			}
+			for _, f := range o.PreNot {
+				mark(lit(f, true))
+			}
+		}
+	}
+
+	r := &relaxed{posOf: make([]int32, n)}
+	// Relaxed facts: the relevant positive literals in task order, then
+	// the relevant negative ones, then the two artificial facts.
+	relOf := make([]int32, 2*n)
+	for f := range n {
+		relOf[2*f], relOf[2*f+1] = -1, -1
+		if relevant[2*f] {
+			relOf[2*f] = r.nfacts
+			r.names = append(r.names, t.Facts[f])
+			r.nfacts++
+		}
+		r.posOf[f] = relOf[2*f]
+	}
+	for f := range n {
+		if relevant[2*f+1] {
+			relOf[2*f+1] = r.nfacts
+			r.negTask = append(r.negTask, int32(f))
+			r.negFact = append(r.negFact, r.nfacts)
+			r.names = append(r.names, "(not "+t.Facts[f]+")")
+			r.nfacts++
+		}
+	}
+	r.trueFact, r.goal = r.nfacts, r.nfacts+1
+	r.names = append(r.names, "<true>", "<goal>")
+	r.nfacts += 2
+
+	r.preStart = []int32{0}
+	r.effStart = []int32{0}
+	for i := range t.Ops {
+		if !opRelevant[i] {
+			continue
+		}
+		o := &t.Ops[i]
+		for _, f := range o.Pre {
+			r.pre = append(r.pre, relOf[lit(f, false)])
+		}
+		for _, f := range o.PreNot {
+			r.pre = append(r.pre, relOf[lit(f, true)])
+		}
+		if int32(len(r.pre)) == r.preStart[len(r.preStart)-1] {
+			r.pre = append(r.pre, r.trueFact)
+		}
+		for _, f := range o.Add {
+			if l := lit(f, false); relevant[l] && !contains(o.Pre, f) {
+				r.eff = append(r.eff, relOf[l])
+			}
+		}
+		for _, f := range o.Del {
+			if l := lit(f, true); relevant[l] && !contains(o.PreNot, f) {
+				r.eff = append(r.eff, relOf[l])
+			}
+		}
+		r.preStart = append(r.preStart, int32(len(r.pre)))
+		r.effStart = append(r.effStart, int32(len(r.eff)))
+		r.cost = append(r.cost, o.Cost)
+		r.opOf = append(r.opOf, int32(i))
+	}
+	// The goal operator.
+	r.goalOp = int32(len(r.cost))
+	for _, f := range t.Goal {
+		r.pre = append(r.pre, relOf[lit(f, false)])
+	}
+	for _, f := range t.GoalNot {
+		r.pre = append(r.pre, relOf[lit(f, true)])
+	}
+	if int32(len(r.pre)) == r.preStart[len(r.preStart)-1] {
+		r.pre = append(r.pre, r.trueFact)
+	}
+	r.eff = append(r.eff, r.goal)
+	r.preStart = append(r.preStart, int32(len(r.pre)))
+	r.effStart = append(r.effStart, int32(len(r.eff)))
+	r.cost = append(r.cost, 0)
+	r.opOf = append(r.opOf, -1)
+	r.nops = int32(len(r.cost))
+
+	r.preCount = make([]int32, r.nops)
+	for o := range r.nops {
+		r.preCount[o] = r.preStart[o+1] - r.preStart[o]
+	}
+	r.preOfStart, r.preOf = invert(r.nfacts, r.preStart, r.pre)
+	r.addedByStart, r.addedBy = invert(r.nfacts, r.effStart, r.eff)
+	return r
+}
+
+// contains says whether sorted l holds f.
+func contains(l []Fact, f Fact) bool {
+	for _, g := range l {
+		if g >= f {
+			return g == f
+		}
+	}
+	return false
+}
+
+// invert turns the operators' fact lists, in CSR form, into the facts'
+// operator lists, each in increasing operator order.
+func invert(nfacts int32, start, facts []int32) (outStart, out []int32) {
+	outStart = make([]int32, nfacts+1)
+	for _, f := range facts {
+		outStart[f+1]++
+	}
+	for f := range nfacts {
+		outStart[f+1] += outStart[f]
+	}
+	out = make([]int32, len(facts))
+	fill := append([]int32(nil), outStart[:nfacts]...)
+	for o := range int32(len(start) - 1) {
+		for _, f := range facts[start[o]:start[o+1]] {
+			out[fill[f]] = o
+			fill[f]++
+		}
+	}
+	return outStart, out
+}
+
+// explorer holds one exploration's scratch over a shared relaxation:
+// h_max of every fact, the operators' current costs and h_max supporters,
+// and a monotone priority queue over the facts. Its arrays are allocated
+// once, linear in the relaxation's size; exploring allocates nothing. It is
+// not safe for concurrent use.
+type explorer struct {
+	r *relaxed
+
+	hmax     []int64 // per fact; inf where unreached
+	cost     []int64 // per operator, its current (residual) cost
+	unsat    []int32 // per operator, preconditions not yet reached
+	supp     []int32 // per operator, its h_max supporter, -1 while unreached
+	suppCost []int64 // per operator, h_max of its supporter
+	init     []int32 // the facts true in the state explored from
+
+	// With lists, each fact's supported operators are kept in a doubly
+	// linked list, first at suppHead[f], for LM-cut: following a fact's
+	// justification graph edges then costs what it finds rather than the
+	// length of the fact's precondition list.
+	lists              bool
+	suppHead           []int32 // per fact, -1 when empty
+	suppNext, suppPrev []int32 // per operator
+
+	// The queue holds facts keyed by hmax in intrusive doubly linked
+	// lists, one per bucket: a fact is queued at most once, and lowering
+	// its key moves it. Keys pushed are never below the last one popped,
+	// which h_max's exploration guarantees. Where h_max is bounded by a
+	// small number (costs small against the facts: unit costs, say) the
+	// buckets are the keys themselves, Dial's bucket queue; otherwise it
+	// is a radix heap (Ahuja, Mehlhorn, Orlin and Tarjan 1990), where a
+	// fact with key k is in bucket bits.Len64(k ^ last).
+	dial       bool
+	last       int64   // the last key popped; with dial, the bucket looked at
+	mask       uint64  // radix: bit b set when bucket b is not empty
+	queued     int     // facts in the queue
+	head       []int32 // per bucket, -1 when empty
+	next, prev []int32 // per fact
+	bucket     []int32 // per fact, -1 when not queued
+}
+
+// dialLimit bounds the buckets of a Dial queue.
+const dialLimit = 1 << 16
+
+func newExplorer(r *relaxed) *explorer {
+	e := &explorer{
+		r:        r,
+		hmax:     make([]int64, r.nfacts),
+		cost:     make([]int64, r.nops),
+		unsat:    make([]int32, r.nops),
+		supp:     make([]int32, r.nops),
+		suppCost: make([]int64, r.nops),
+		init:     make([]int32, 0, r.nfacts),
+		suppHead: make([]int32, r.nfacts),
+		suppNext: make([]int32, r.nops),
+		suppPrev: make([]int32, r.nops),
+		next:     make([]int32, r.nfacts),
+		prev:     make([]int32, r.nfacts),
+		bucket:   make([]int32, r.nfacts),
+	}
+	// h_max is the cost of a path of distinct facts, so at most
+	// (nfacts-1) times the dearest operator's cost.
+	var dear int64
+	for _, c := range r.cost {
+		dear = max(dear, c)
+	}
+	nb := 64
+	if bound := int64(r.nfacts-1) * dear; bound < dialLimit && bound < 8*int64(r.nfacts)+1024 {
+		e.dial, nb = true, int(bound)+1
+	}
+	e.head = make([]int32, nb)
+	for i := range e.head {
+		e.head[i] = -1
+	}
+	for i := range e.bucket {
+		e.bucket[i] = -1
+	}
+	return e
+}
+
+// support makes f the supporter of o, at cost k, o unsupported before.
+func (e *explorer) support(o, f int32, k int64) {
+	e.supp[o], e.suppCost[o] = f, k
+	if e.lists {
+		h := e.suppHead[f]
+		e.suppNext[o], e.suppPrev[o] = h, -1
+		if h >= 0 {
+			e.suppPrev[h] = o
+		}
+		e.suppHead[f] = o
+	}
+}
+
+// unsupport takes o, with lists, out of its supporter's list.
+func (e *explorer) unsupport(o int32) {
+	n, p := e.suppNext[o], e.suppPrev[o]
+	if p >= 0 {
+		e.suppNext[p] = n
+	} else {
+		e.suppHead[e.supp[o]] = n
+	}
+	if n >= 0 {
+		e.suppPrev[n] = p
+	}
+}
+
+// link puts fact f, whose key is hmax[f], in its bucket.
+func (e *explorer) link(f int32) {
+	var b int
+	if e.dial {
+		b = int(e.hmax[f])
+	} else {
+		b = bits.Len64(uint64(e.hmax[f] ^ e.last))
+		e.mask |= 1 << b
+	}
+	h := e.head[b]
+	e.next[f], e.prev[f] = h, -1
+	if h >= 0 {
+		e.prev[h] = f
+	}
+	e.head[b] = f
+	e.bucket[f] = int32(b)
+	e.queued++
+}
+
+// unlink takes queued fact f out of its bucket.
+func (e *explorer) unlink(f int32) {
+	b := e.bucket[f]
+	n, p := e.next[f], e.prev[f]
+	if p >= 0 {
+		e.next[p] = n
+	} else if e.head[b] = n; n < 0 && !e.dial {
+		e.mask &^= 1 << b
+	}
+	if n >= 0 {
+		e.prev[n] = p
+	}
+	e.bucket[f] = -1
+	e.queued--
+}
+
+// lower sets f's h_max to k, lower than it was, and queues f at k.
+func (e *explorer) lower(f int32, k int64) {
+	if e.bucket[f] >= 0 {
+		e.unlink(f)
+	}
+	e.hmax[f] = k
+	e.link(f)
+}
+
+// pop returns a queued fact of least key and dequeues it; the queue must
+// not be empty.
+func (e *explorer) pop() int32 {
+	var b int64
+	if e.dial {
+		b = e.last
+		for e.head[b] < 0 {
+			b++
+		}
+		e.last = b
+	} else if e.head[0] < 0 {
+		r := bits.TrailingZeros64(e.mask)
+		f := e.head[r]
+		least := e.hmax[f]
+		for g := e.next[f]; g >= 0; g = e.next[g] {
+			least = min(least, e.hmax[g])
+		}
+		e.last = least
+		e.head[r] = -1
+		e.mask &^= 1 << r
+		for f >= 0 {
+			g := e.next[f]
+			e.link(f)
+			e.queued--
+			f = g
+		}
+	}
+	f := e.head[b]
+	n := e.next[f]
+	if e.head[b] = n; n >= 0 {
+		e.prev[n] = -1
+	} else if !e.dial {
+		e.mask &^= 1
+	}
+	e.bucket[f] = -1
+	e.queued--
+	return f
+}
+
+// reset empties the queue, for keys from least on.
+func (e *explorer) reset(least int64) {
+	for e.queued > 0 {
+		e.pop()
+	}
+	e.last = least
+}
+
+// explore computes h_max of every fact from state s under the costs in
+// e.cost, with each reached operator's supporter: the precondition reached
+// last, whose h_max is the greatest. With toGoal it stops once the goal's
+// h_max is known, and the other facts' may be too high. It records the
+// relaxed facts true in s in e.init.
+func (e *explorer) explore(s []uint64, toGoal bool) {
+	r := e.r
+	hmax, cost, unsat, supp := e.hmax, e.cost, e.unsat, e.supp
+	for i := range hmax {
+		hmax[i] = inf
+	}
+	copy(unsat, r.preCount)
+	for i := range supp {
+		supp[i] = -1
+	}
+	if e.lists {
+		for i := range e.suppHead {
+			e.suppHead[i] = -1
+		}
+	}
+	e.reset(0)
+	e.init = e.init[:0]
+	// The state's facts, at h_max 0.
+	posOf := r.posOf
+	for w, word := range s {
+		for word != 0 {
+			f := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if f >= len(posOf) {
+				break
+			}
+			if p := posOf[f]; p >= 0 {
+				e.init = append(e.init, p)
+			}
+		}
+	}
+	for i, f := range r.negTask {
+		if s[f/64]>>(f%64)&1 == 0 {
+			e.init = append(e.init, r.negFact[i])
+		}
+	}
+	e.init = append(e.init, r.trueFact)
+	for _, f := range e.init {
+		hmax[f] = 0
+		e.link(f)
+	}
+
+	preOfStart, preOf, effStart, eff := r.preOfStart, r.preOf, r.effStart, r.eff
+	for e.queued > 0 {
+		f := e.pop()
+		k := hmax[f]
+		if toGoal && f == r.goal {
+			return
+		}
+		for _, o := range preOf[preOfStart[f]:preOfStart[f+1]] {
+			if unsat[o]--; unsat[o] != 0 {
+				continue
+			}
+			e.support(o, f, k)
+			c := k + cost[o]
+			for _, g := range eff[effStart[o]:effStart[o+1]] {
+				if c < hmax[g] {
+					e.lower(g, c)
+				}
+			}
+		}
+	}
+}
