@@ -150,12 +150,6 @@ type Result struct {
 	Bytes int64
 }
 
-// estimator is an admissible estimate of the cheapest plan's cost from a
-// state, or dead when no plan exists from it.
-type estimator interface {
-	estimate(s []uint64) (h int64, dead bool)
-}
-
 // blind is Fast Downward's blind heuristic.
 type blind struct {
 	t       *Task
