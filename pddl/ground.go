@@ -728,20 +728,41 @@ func (g *grounder) staticStage() Stage {
 	// binds its parameters, or where the free enumerations start (a
 	// binding there extends to an instance), so that the enumeration
 	// stops short of the instances themselves.
-	seen := map[string]struct{}{}
+	// Atoms seen, by predicate: keyed as the predicate's relation keys
+	// them, packed or as bytes.
+	seen := make([]map[uint64]struct{}, len(g.rels))
+	seenWide := map[string]struct{}{}
+	nseen := 0
 	var key []byte
+	args := make([]int32, 0, 8)
 	j.count, j.work = false, 0
 	j.visit = func(atoms []lit) error {
 		for _, a := range atoms {
-			key = binary.LittleEndian.AppendUint32(key[:0], uint32(a.pred))
+			args = args[:0]
 			for _, t := range a.args {
-				key = binary.LittleEndian.AppendUint32(key, uint32(j.val(t)))
+				args = append(args, j.val(t))
 			}
-			if _, ok := seen[string(key)]; !ok {
-				if len(seen) >= g.lim.facts {
-					return errWork{}
+			if r := g.rels[a.pred]; r.set != nil {
+				m := seen[a.pred]
+				if m == nil {
+					m = map[uint64]struct{}{}
+					seen[a.pred] = m
 				}
-				seen[string(key)] = struct{}{}
+				k := r.packed(args)
+				if _, ok := m[k]; ok {
+					continue
+				}
+				m[k] = struct{}{}
+			} else {
+				key = binary.LittleEndian.AppendUint32(key[:0], uint32(a.pred))
+				key = appendKey(key, args)
+				if _, ok := seenWide[string(key)]; ok {
+					continue
+				}
+				seenWide[string(key)] = struct{}{}
+			}
+			if nseen++; nseen > g.lim.facts {
+				return errWork{}
 			}
 		}
 		return nil
@@ -770,7 +791,7 @@ func (g *grounder) staticStage() Stage {
 			return st
 		}
 	}
-	st.Facts = int64(len(seen))
+	st.Facts = int64(nseen)
 	return st
 }
 
