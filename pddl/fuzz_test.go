@@ -1,7 +1,12 @@
 package pddl_test
 
 import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/txtar"
@@ -76,6 +81,53 @@ func FuzzParseProblem(f *testing.F) {
 		checkResult(t, p != nil, err)
 		if p != nil {
 			_ = p.Check(dom)
+		}
+	})
+}
+
+// FuzzGround parses a domain and a problem, checks them and grounds them,
+// under small limits: grounding never panics, its error is positioned or
+// says "pddl:", and its task is valid and the same twice.
+func FuzzGround(f *testing.F) {
+	if sharedDir != "" {
+		for _, in := range instances(f) {
+			dom, prob := readInstance(f, in)
+			f.Add(dom, prob)
+		}
+	}
+	f.Add([]byte(exampleDomain), []byte(exampleProblem))
+	f.Add([]byte(vehiclesDomain), []byte(vehiclesProblem))
+	f.Add([]byte(costsDomain), []byte(fmt.Sprintf(costsProblem, "(:metric minimize (total-cost))")))
+	f.Add([]byte(switchesDomain), []byte(switchesProblem("(and (not (on a)) (on b))")))
+	for seed := range 20 {
+		dom, prob := randomPDDL(rand.New(rand.NewPCG(uint64(seed), 7)))
+		f.Add([]byte(dom), []byte(prob))
+	}
+	f.Fuzz(func(t *testing.T, domSrc, probSrc []byte) {
+		d, err := pddl.ParseDomain("domain.pddl", domSrc)
+		if err != nil {
+			return
+		}
+		p, err := pddl.ParseProblem("problem.pddl", probSrc)
+		if err != nil || p.Check(d) != nil {
+			return
+		}
+		ground := func() *pddl.Grounding {
+			g, err := pddl.GroundLimited(d, p, 10_000, 10_000, 1<<20, 1<<20, 16<<20)
+			if err != nil {
+				var pe *pddl.Error
+				if !errors.As(err, &pe) && !strings.HasPrefix(err.Error(), "pddl: ") {
+					t.Fatalf("error %T: %v", err, err)
+				}
+				return nil
+			}
+			if err := g.Task.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			return g
+		}
+		if g1, g2 := ground(), ground(); !reflect.DeepEqual(g1, g2) {
+			t.Fatal("two groundings differ")
 		}
 	})
 }

@@ -24,18 +24,20 @@ const (
 	MaxGroundFacts = 1 << 20
 	// MaxJoinWork bounds the steps (candidate atoms matched, objects
 	// tried for a parameter) the reachability analysis may take in all:
-	// about a second. The competition instances take at most a few
-	// hundred thousand.
+	// about a second. The shared competition instances take at most
+	// 20 000 (snake).
 	MaxJoinWork = 1 << 27
 	// MaxCountWork bounds the steps spent counting the "static" stage,
 	// which is a statistic: past it, that stage's counts are
 	// math.MaxInt64 (unknown), and grounding goes on.
 	MaxCountWork = 1 << 24
 	// MaxGroundSize bounds the memory the reached ground actions and
-	// atoms take, in bytes, as estimated while they are found: their
-	// parameters, atoms and names. It matters where actions have many
-	// parameters or atoms, or objects long names; a million ground
-	// actions of a dozen atoms take about 150 MB.
+	// atoms take, in bytes, as estimated while they are found: 160 a
+	// ground action, 8 for each of its parameters and atoms, and its
+	// name; 48 an atom, 8 an argument, and its name. It matters where
+	// actions have many parameters or atoms, or objects long names: some
+	// 800 000 ground actions of a dozen atoms fit. The shared
+	// competition instances take at most 2.3 MB (snake).
 	MaxGroundSize = 1 << 28
 )
 
@@ -105,7 +107,9 @@ var defaultLimits = groundLimits{MaxGroundActions, MaxGroundFacts, MaxJoinWork, 
 //
 // The error, if any, is an *Error at the action schema or predicate in the
 // domain file: a limit exceeded (MaxGroundActions, MaxGroundFacts,
-// MaxJoinWork) or an operator costing more than strips.MaxCost.
+// MaxJoinWork, MaxGroundSize) or an operator costing more than
+// strips.MaxCost. A problem that did not pass Check can get a plain
+// error saying "pddl: ground:".
 func Ground(d *Domain, p *Problem) (*Grounding, error) {
 	return ground(d, p, defaultLimits, stageRelevant)
 }
@@ -219,7 +223,7 @@ func (r *relation) insert(args []int32) (int32, bool) {
 	if r.set != nil {
 		r.set[r.packed(args)] = i
 	} else {
-		r.wide[string(r.buf)] = i
+		r.wide[string(r.buf)] = i // the key find made
 	}
 	r.tuples = append(r.tuples, args...)
 	for k, o := range args {
@@ -256,10 +260,9 @@ func appendKey(buf []byte, args []int32) []byte {
 
 // grounder holds one grounding's state.
 type grounder struct {
-	d      *Domain
-	p      *Problem
-	lim    groundLimits
-	domErr errors
+	d   *Domain
+	p   *Problem
+	lim groundLimits
 
 	// Objects, by id: sorted by their type's place in a preorder of the
 	// type tree, so that every type's objects are the ids lo..hi-1.
@@ -284,7 +287,7 @@ type grounder struct {
 	size      int64 // the estimate MaxGroundSize bounds
 	nInst     int
 	undefined int64
-	buf, kbuf []byte
+	kbuf      []byte
 	args      []int32
 }
 
@@ -293,7 +296,7 @@ type reachedFact struct {
 }
 
 func ground(d *Domain, p *Problem, lim groundLimits, upTo int) (*Grounding, error) {
-	g := &grounder{d: d, p: p, lim: lim, domErr: errors{file: d.File}}
+	g := &grounder{d: d, p: p, lim: lim}
 	if err := g.setup(); err != nil {
 		return nil, err
 	}
@@ -340,11 +343,10 @@ func (g *grounder) setup() error {
 	for i := range pre {
 		pre[i] = -1
 	}
-	next := int32(0)
 	type frame struct{ t, child int }
 	stack := []frame{{0, 0}}
 	pre[0] = 0
-	next = 1
+	next := int32(1)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
 		if top.child == len(children[top.t]) {
@@ -728,20 +730,41 @@ func (g *grounder) staticStage() Stage {
 	// binds its parameters, or where the free enumerations start (a
 	// binding there extends to an instance), so that the enumeration
 	// stops short of the instances themselves.
-	seen := map[string]struct{}{}
+	// Atoms seen, by predicate: keyed as the predicate's relation keys
+	// them, packed or as bytes.
+	seen := make([]map[uint64]struct{}, len(g.rels))
+	seenWide := map[string]struct{}{}
+	nseen := 0
 	var key []byte
+	args := make([]int32, 0, 8)
 	j.count, j.work = false, 0
 	j.visit = func(atoms []lit) error {
 		for _, a := range atoms {
-			key = binary.LittleEndian.AppendUint32(key[:0], uint32(a.pred))
+			args = args[:0]
 			for _, t := range a.args {
-				key = binary.LittleEndian.AppendUint32(key, uint32(j.val(t)))
+				args = append(args, j.val(t))
 			}
-			if _, ok := seen[string(key)]; !ok {
-				if len(seen) >= g.lim.facts {
-					return errWork{}
+			if r := g.rels[a.pred]; r.set != nil {
+				m := seen[a.pred]
+				if m == nil {
+					m = map[uint64]struct{}{}
+					seen[a.pred] = m
 				}
-				seen[string(key)] = struct{}{}
+				k := r.packed(args)
+				if _, ok := m[k]; ok {
+					continue
+				}
+				m[k] = struct{}{}
+			} else {
+				key = binary.LittleEndian.AppendUint32(key[:0], uint32(a.pred))
+				key = appendKey(key, args)
+				if _, ok := seenWide[string(key)]; ok {
+					continue
+				}
+				seenWide[string(key)] = struct{}{}
+			}
+			if nseen++; nseen > g.lim.facts {
+				return errWork{}
 			}
 		}
 		return nil
@@ -770,7 +793,7 @@ func (g *grounder) staticStage() Stage {
 			return st
 		}
 	}
-	st.Facts = int64(len(seen))
+	st.Facts = int64(nseen)
 	return st
 }
 

@@ -467,25 +467,33 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 		}
 	}
 	slices.Sort(t.Init)
+	var order []int32
+	size := len(posGoal) + len(negGoal)
+	for i, r := range relOp {
+		if r {
+			order = append(order, int32(i))
+			o := &ops[i]
+			size += len(o.pre) + len(o.preNot) + len(o.add) + len(o.del)
+		}
+	}
+	// The lists share one array, each capped at its length.
+	arena := make([]strips.Fact, 0, size)
 	mapped := func(l []int32) []strips.Fact {
-		var out []strips.Fact
+		start := len(arena)
 		for _, f := range l {
 			if relevant[f] {
-				out = append(out, newID[f])
+				arena = append(arena, newID[f])
 			}
 		}
+		if len(arena) == start {
+			return nil
+		}
+		out := arena[start:len(arena):len(arena)]
 		slices.Sort(out)
 		return out
 	}
 	t.Goal, t.GoalNot = mapped(posGoal), mapped(negGoal)
-	var order []int32
-	for i, r := range relOp {
-		if r {
-			order = append(order, int32(i))
-		}
-	}
-	// ops are by schema already, each schema's in the order reached.
-	slices.SortStableFunc(order, func(a, b int32) int {
+	slices.SortFunc(order, func(a, b int32) int {
 		oa, ob := &ops[a], &ops[b]
 		if oa.s != ob.s {
 			return cmp.Compare(oa.s.idx, ob.s.idx)
