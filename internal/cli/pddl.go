@@ -263,8 +263,9 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 			for _, a := range res.Plan {
 				width = max(width, len(t.Ops[a].Name))
 			}
+			digits := len(fmt.Sprint(len(res.Plan)))
 			for i, a := range res.Plan {
-				fmt.Fprintf(w, "  %d. %-*s  cost %d\n", i+1, width, t.Ops[a].Name, t.Ops[a].Cost)
+				fmt.Fprintf(w, "  %*d. %-*s  cost %d\n", digits, i+1, width, t.Ops[a].Name, t.Ops[a].Cost)
 			}
 			fmt.Fprintf(w, "cost %d; %d states expanded, %d generated, %d evaluated (h of the start %d)\n", res.Cost, res.Expanded, res.Generated, res.Evaluated, res.InitialH)
 		case strips.Unsolvable:
