@@ -545,3 +545,46 @@ func devZero(t *testing.T) io.Reader {
 	t.Cleanup(func() { f.Close() })
 	return f
 }
+
+// TestPDDLSearch: a PDDL problem whose blind search must store nearly all
+// of 2^40 states, and one whose grounding explodes. The search ends at its
+// memory limit, the grounding at its own, each within the RSS bound.
+func TestPDDLSearch(t *testing.T) {
+	var objects, goal strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&objects, " b%d", i)
+		fmt.Fprintf(&goal, " (on b%d)", i)
+	}
+	domain := `(define (domain toggles) (:requirements :typing :negative-preconditions)
+  (:types bit) (:predicates (on ?b - bit))
+  (:action set :parameters (?b - bit) :precondition (not (on ?b)) :effect (on ?b))
+  (:action clear :parameters (?b - bit) :precondition (on ?b) :effect (not (on ?b))))`
+	problem := `(define (problem all) (:domain toggles) (:objects` + objects.String() + ` - bit)
+  (:init) (:goal (and` + goal.String() + `)))`
+	t.Run("2^40 states, blind", func(t *testing.T) {
+		runAttack(t, attack{
+			args:  []string{"plan", "d.pddl", "p.pddl", "--heuristic", "blind", "--max-bytes", "268435456", "--json"},
+			files: map[string][]byte{"d.pddl": []byte(domain), "p.pddl": []byte(problem)},
+			exits: []int{3},
+			check: func(t *testing.T, r *result) {
+				if !strings.Contains(r.stdout.String(), `"bound":"bytes"`) {
+					t.Errorf("want the memory bound, got %s", r.stdout.String())
+				}
+			},
+		})
+	})
+	wide := `(define (domain wide) (:predicates (p ?a ?b ?c ?d ?e ?f ?g ?h))
+  (:action a :parameters (?a ?b ?c ?d ?e ?f ?g ?h) :precondition (and) :effect (p ?a ?b ?c ?d ?e ?f ?g ?h)))`
+	var objs strings.Builder
+	for i := range 100 {
+		fmt.Fprintf(&objs, " o%d", i)
+	}
+	t.Run("a grounding of 10^16 actions", func(t *testing.T) {
+		runAttack(t, attack{
+			args:   []string{"plan", "d.pddl", "p.pddl"},
+			files:  map[string][]byte{"d.pddl": []byte(wide), "p.pddl": []byte(`(define (problem w) (:domain wide) (:objects` + objs.String() + `) (:init) (:goal (p o1 o2 o3 o4 o5 o6 o7 o8)))`)},
+			exits:  []int{1},
+			stderr: positioned,
+		})
+	})
+}

@@ -144,10 +144,13 @@ func loadPDDL(e *env, domainPath, problemPath string) (*pddlTask, int) {
 	pt := &pddlTask{domainPath: domainPath, problemPath: problemPath}
 	fail := func(err error) (*pddlTask, int) {
 		var list pddl.ErrorList
+		var one *pddl.Error
 		if errors.As(err, &list) {
 			for _, x := range list {
 				fmt.Fprintln(e.stderr, x.Error())
 			}
+		} else if errors.As(err, &one) {
+			fmt.Fprintln(e.stderr, one.Error())
 		} else if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
 			fmt.Fprintln(e.stderr, (&pddl.Error{File: pe.Path, Msg: pe.Err.Error()}).Error())
 		} else {
