@@ -26,8 +26,11 @@ type lmCut struct {
 	*explorer
 	// mark holds a fact's status in the current round: 2*round in the
 	// goal zone, 2*round+1 reached before it; anything else neither.
-	mark  []uint32
-	round uint32
+	mark []uint32
+	// opMark is round for the operators that add a fact in the goal
+	// zone.
+	opMark []uint32
+	round  uint32
 	stack []int32 // the facts to expand, in marking the zones
 	cut   []int32
 }
@@ -39,6 +42,7 @@ func newLMCutOn(r *relaxed) *lmCut {
 	l := &lmCut{
 		explorer: newExplorer(r),
 		mark:     make([]uint32, r.nfacts),
+		opMark:   make([]uint32, r.nops),
 		stack:    make([]int32, 0, r.nfacts),
 		cut:      make([]int32, 0, r.nops),
 	}
@@ -62,6 +66,7 @@ func (l *lmCut) estimate(s []uint64) (int64, bool) {
 	for l.hmax[r.goal] != 0 {
 		if l.round >= 1<<31-1 {
 			clear(l.mark)
+			clear(l.opMark)
 			l.round = 0
 		}
 		l.round++
@@ -88,25 +93,30 @@ func (l *lmCut) estimate(s []uint64) (int64, bool) {
 // zero-cost edges of the justification graph, backwards: the supporter of
 // each reached operator of cost 0 that adds a fact in the zone. All of
 // these have h_max at least the goal's, which is not 0, so none is true
-// in the state.
+// in the state. It marks the operators that add a fact in the zone too.
 func (l *lmCut) markGoalZone() {
 	r := l.r
-	zone := 2 * l.round
-	mark, cost, supp := l.mark, l.cost, l.supp
-	addedByStart, addedBy := r.addedByStart, r.addedBy
-	stack := append(l.stack[:0], r.goal)
-	mark[r.goal] = zone
-	for len(stack) > 0 {
-		g := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, o := range addedBy[addedByStart[g]:addedByStart[g+1]] {
-			if p := supp[o]; cost[o] == 0 && p >= 0 && mark[p] != zone {
-				mark[p] = zone
-				stack = append(stack, p)
+	round, zone := l.round, 2*l.round
+	mark, opMark := viewU32(l.mark), viewU32(l.opMark)
+	cost, supp := view64(l.cost), view32(l.supp)
+	addedByStart, addedBy := view32(r.addedByStart), view32(r.addedBy)
+	stack := view32(l.stack[:r.nfacts])
+	stack.set(0, r.goal)
+	top := int32(1)
+	mark.set(r.goal, zone)
+	for top > 0 {
+		top--
+		g := stack.at(top)
+		for i, end := addedByStart.at(g), addedByStart.at(g+1); i < end; i++ {
+			o := addedBy.at(i)
+			opMark.set(o, round)
+			if p := supp.at(o); cost.at(o) == 0 && p >= 0 && mark.at(p) != zone {
+				mark.set(p, zone)
+				stack.set(top, p)
+				top++
 			}
 		}
 	}
-	l.stack = stack
 }
 
 // findCut marks the facts the state reaches in the justification graph
@@ -115,46 +125,45 @@ func (l *lmCut) markGoalZone() {
 // supporter would be in the goal zone.
 func (l *lmCut) findCut() {
 	r := l.r
-	zone, before := 2*l.round, 2*l.round+1
-	mark, suppHead, suppNext := l.mark, l.suppHead, l.suppNext
-	effStart, eff := r.effStart, r.eff
-	cut := l.cut[:0]
-	// Every fact is pushed once at most, and one is popped before an
-	// effect is written past the top, so nfacts is room enough. The
+	round, before := l.round, 2*l.round+1
+	mark, opMark := viewU32(l.mark), viewU32(l.opMark)
+	suppHead, suppNext := view32(l.suppHead), view32(l.suppNext)
+	effStart, eff := view32(r.effStart), view32(r.eff)
+	// An operator has one supporter, expanded once, so it is cut once at
+	// most. Every fact is pushed once at most, and one is popped before
+	// an effect is written past the top, so nfacts is room enough. The
 	// marking is branch-free: which effects are new is what a branch
 	// would mispredict on.
-	stack := l.stack[:r.nfacts]
-	top := 0
+	cut := view32(l.cut[:r.nops])
+	stack := view32(l.stack[:r.nfacts])
+	var ncut, top int32
 	for _, f := range l.init {
-		mark[f] = before
-		stack[top] = f
+		mark.set(f, before)
+		stack.set(top, f)
 		top++
 	}
 	for top > 0 {
 		top--
-		f := stack[top]
-		for o := suppHead[f]; o >= 0; o = suppNext[o] {
-			effs := eff[effStart[o]:effStart[o+1]]
-			inZone := 0
-			for _, g := range effs {
-				inZone |= b2i(mark[g] == zone)
-			}
-			if inZone != 0 {
-				cut = append(cut, o)
+		f := stack.at(top)
+		for o := suppHead.at(f); o >= 0; o = suppNext.at(o) {
+			if opMark.at(o) == round {
+				cut.set(ncut, o)
+				ncut++
 				continue
 			}
-			for _, g := range effs {
-				stack[top] = g
-				top += b2i(mark[g] != before)
-				mark[g] = before
+			for i, end := effStart.at(o), effStart.at(o+1); i < end; i++ {
+				g := eff.at(i)
+				stack.set(top, g)
+				top += b2i(mark.at(g) != before)
+				mark.set(g, before)
 			}
 		}
 	}
-	l.cut = cut
+	l.cut = l.cut[:ncut]
 }
 
 // b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int {
+func b2i(b bool) int32 {
 	if b {
 		return 1
 	}
@@ -166,53 +175,59 @@ func b2i(b bool) int {
 // they fall from the cut's effects on, in order of their new values.
 func (l *lmCut) reexplore() {
 	r := l.r
-	hmax, cost, suppCost := l.hmax, l.cost, l.suppCost
-	preStart, pre := r.preStart, r.pre
-	effStart, eff := r.effStart, r.eff
-	suppHead, suppNext := l.suppHead, l.suppNext
-	// The radix heap needs its last key at most every key pushed.
+	hmax, cost, suppCost := view64(l.hmax), view64(l.cost), view64(l.suppCost)
+	preStart, pre := view32(r.preStart), view32(r.pre)
+	effStart, eff := view32(r.effStart), view32(r.eff)
+	suppHead, suppNext := view32(l.suppHead), view32(l.suppNext)
+	// The queue needs its last key at most every key pushed.
 	least := int64(inf)
 	for _, o := range l.cut {
-		least = min(least, suppCost[o]+cost[o])
+		least = min(least, suppCost.at(o)+cost.at(o))
 	}
 	l.reset(least)
 	for _, o := range l.cut {
-		c := suppCost[o] + cost[o]
-		for _, g := range eff[effStart[o]:effStart[o+1]] {
-			if c < hmax[g] {
+		c := suppCost.at(o) + cost.at(o)
+		for i, end := effStart.at(o), effStart.at(o+1); i < end; i++ {
+			if g := eff.at(i); c < hmax.at(g) {
 				l.lower(g, c)
 			}
 		}
 	}
 	for l.queued > 0 {
 		f := l.pop()
-		k := hmax[f]
-		for o, next := suppHead[f], int32(0); o >= 0; o = next {
-			next = suppNext[o]
-			if suppCost[o] <= k {
+		k := hmax.at(f)
+		for o, next := suppHead.at(f), int32(0); o >= 0; o = next {
+			next = suppNext.at(o)
+			old := suppCost.at(o)
+			if old <= k {
 				continue
 			}
 			// f got cheaper: the supporter is now the precondition of
-			// greatest h_max, f unless another is dearer.
-			old := suppCost[o]
+			// greatest h_max, f unless another is dearer. None is dearer
+			// than old, the greatest before, and one as dear ends the
+			// search.
 			best, bestCost := f, k
-			for _, p := range pre[preStart[o]:preStart[o+1]] {
-				if hmax[p] > bestCost {
-					best, bestCost = p, hmax[p]
+			for i, end := preStart.at(o), preStart.at(o+1); i < end; i++ {
+				p := pre.at(i)
+				if h := hmax.at(p); h > bestCost {
+					best, bestCost = p, h
+					if h == old {
+						break
+					}
 				}
 			}
 			if best != f {
 				l.unsupport(o)
 				l.support(o, best, bestCost)
 			} else {
-				suppCost[o] = bestCost
+				suppCost.set(o, bestCost)
 			}
 			if bestCost == old {
 				continue
 			}
-			c := bestCost + cost[o]
-			for _, g := range eff[effStart[o]:effStart[o+1]] {
-				if c < hmax[g] {
+			c := bestCost + cost.at(o)
+			for i, end := effStart.at(o), effStart.at(o+1); i < end; i++ {
+				if g := eff.at(i); c < hmax.at(g) {
 					l.lower(g, c)
 				}
 			}

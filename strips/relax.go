@@ -490,21 +490,26 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 		e.link(f)
 	}
 
-	preOfStart, preOf, effStart, eff := r.preOfStart, r.preOf, r.effStart, r.eff
+	preOfStart, preOf := view32(r.preOfStart), view32(r.preOf)
+	effStart, eff := view32(r.effStart), view32(r.eff)
+	hm, co, un := view64(hmax), view64(cost), view32(unsat)
 	for e.queued > 0 {
 		f := e.pop()
-		k := hmax[f]
+		k := hm.at(f)
 		if toGoal && f == r.goal {
 			return
 		}
-		for _, o := range preOf[preOfStart[f]:preOfStart[f+1]] {
-			if unsat[o]--; unsat[o] != 0 {
+		for i, end := preOfStart.at(f), preOfStart.at(f+1); i < end; i++ {
+			o := preOf.at(i)
+			n := un.at(o) - 1
+			un.set(o, n)
+			if n != 0 {
 				continue
 			}
 			e.support(o, f, k)
-			c := k + cost[o]
-			for _, g := range eff[effStart[o]:effStart[o+1]] {
-				if c < hmax[g] {
+			c := k + co.at(o)
+			for j, end := effStart.at(o), effStart.at(o+1); j < end; j++ {
+				if g := eff.at(j); c < hm.at(g) {
 					e.lower(g, c)
 				}
 			}
