@@ -31,8 +31,8 @@ type lmCut struct {
 	// zone.
 	opMark []uint32
 	round  uint32
-	stack []int32 // the facts to expand, in marking the zones
-	cut   []int32
+	stack  []int32 // the facts to expand, in marking the zones
+	cut    []int32
 }
 
 // newLMCut returns t's LM-cut estimator; t must be valid.
