@@ -24,15 +24,11 @@ package strips
 // its relaxation.
 type lmCut struct {
 	*explorer
-	// mark holds a fact's status in the current round: 2*round in the
-	// goal zone, 2*round+1 reached before it; anything else neither.
-	mark []uint32
-	// opMark is round for the operators that add a fact in the goal
-	// zone.
-	opMark []uint32
-	round  uint32
-	stack  []int32 // the facts to expand, in marking the zones
-	cut    []int32
+	// round numbers the rounds of all estimates: the facts' and the
+	// operators' marks hold the round they were last marked in.
+	round uint32
+	// stack and cut have room for every fact, and every operator.
+	stack, cut []int32
 }
 
 // newLMCut returns t's LM-cut estimator; t must be valid.
@@ -41,9 +37,7 @@ func newLMCut(t *Task) *lmCut { return newLMCutOn(newRelaxed(t)) }
 func newLMCutOn(r *relaxed) *lmCut {
 	l := &lmCut{
 		explorer: newExplorer(r),
-		mark:     make([]uint32, r.nfacts),
-		opMark:   make([]uint32, r.nops),
-		stack:    make([]int32, 0, r.nfacts),
+		stack:    make([]int32, r.nfacts),
 		cut:      make([]int32, 0, r.nops),
 	}
 	l.lists = true
@@ -56,37 +50,45 @@ func (l *lmCut) clone() *lmCut { return newLMCutOn(l.r) }
 // estimate returns LM-cut's h(s), or dead when the relaxation does not
 // reach the goal from s.
 func (l *lmCut) estimate(s []uint64) (int64, bool) {
-	r := l.r
-	copy(l.cost, r.cost)
 	l.explore(s, false)
-	if l.hmax[r.goal] == inf {
+	goal := &l.facts[l.r.goal]
+	if goal.hmax == inf {
 		return 0, true
 	}
 	var h int64
-	for l.hmax[r.goal] != 0 {
-		if l.round >= 1<<31-1 {
-			clear(l.mark)
-			clear(l.opMark)
-			l.round = 0
-		}
-		l.round++
+	for goal.hmax != 0 {
+		l.nextRound()
 		l.markGoalZone()
 		l.findCut()
 		m := int64(inf)
 		for _, o := range l.cut {
-			m = min(m, l.cost[o])
+			m = min(m, l.ops[o].cost)
 		}
 		if m <= 0 || m == inf {
-			// Not a landmark, or none: the round would not end.
+			// Not a landmark, or none: the rounds would not end.
 			panic("strips: LM-cut: a cut of no cost or no operators")
 		}
 		h += m
 		for _, o := range l.cut {
-			l.cost[o] -= m
+			l.ops[o].cost -= m
 		}
 		l.reexplore()
 	}
 	return h, false
+}
+
+// nextRound starts a round, whose marks no fact or operator has yet.
+func (l *lmCut) nextRound() {
+	if l.round >= 1<<31-1 {
+		for i := range l.facts {
+			l.facts[i].mark = 0
+		}
+		for i := range l.ops {
+			l.ops[i].mark = 0
+		}
+		l.round = 0
+	}
+	l.round++
 }
 
 // markGoalZone marks the goal fact and every fact that reaches it by
@@ -95,25 +97,24 @@ func (l *lmCut) estimate(s []uint64) (int64, bool) {
 // these have h_max at least the goal's, which is not 0, so none is true
 // in the state. It marks the operators that add a fact in the zone too.
 func (l *lmCut) markGoalZone() {
-	r := l.r
 	round, zone := l.round, 2*l.round
-	mark, opMark := viewU32(l.mark), viewU32(l.opMark)
-	cost, supp := view64(l.cost), view32(l.supp)
-	addedByStart, addedBy := view32(r.addedByStart), view32(r.addedBy)
-	stack := view32(l.stack[:r.nfacts])
-	stack.set(0, r.goal)
+	ov, fv, addedBy := l.ov, l.fv, view32(l.r.addedBy)
+	stack := view32(l.stack)
+	stack.set(0, l.r.goal)
 	top := int32(1)
-	mark.set(r.goal, zone)
+	fv.at(l.r.goal).mark = zone
 	for top > 0 {
 		top--
-		g := stack.at(top)
-		for i, end := addedByStart.at(g), addedByStart.at(g+1); i < end; i++ {
-			o := addedBy.at(i)
-			opMark.set(o, round)
-			if p := supp.at(o); cost.at(o) == 0 && p >= 0 && mark.at(p) != zone {
-				mark.set(p, zone)
-				stack.set(top, p)
-				top++
+		gs := fv.at(stack.at(top))
+		for i, end := gs.addBy, gs.addByEnd; i < end; i++ {
+			op := ov.at(addedBy.at(i))
+			op.mark = round
+			if p := op.supp; op.cost == 0 && p >= 0 {
+				if ps := fv.at(p); ps.mark != zone {
+					ps.mark = zone
+					stack.set(top, p)
+					top++
+				}
 			}
 		}
 	}
@@ -124,39 +125,38 @@ func (l *lmCut) markGoalZone() {
 // lead from them into it. Each of these costs more than 0, or its
 // supporter would be in the goal zone.
 func (l *lmCut) findCut() {
-	r := l.r
 	round, before := l.round, 2*l.round+1
-	mark, opMark := viewU32(l.mark), viewU32(l.opMark)
-	suppHead, suppNext := view32(l.suppHead), view32(l.suppNext)
-	effStart, eff := view32(r.effStart), view32(r.eff)
+	ov, fv, lit := l.ov, l.fv, l.lit
 	// An operator has one supporter, expanded once, so it is cut once at
 	// most. Every fact is pushed once at most, and one is popped before
 	// an effect is written past the top, so nfacts is room enough. The
 	// marking is branch-free: which effects are new is what a branch
 	// would mispredict on.
-	cut := view32(l.cut[:r.nops])
-	stack := view32(l.stack[:r.nfacts])
+	cut := view32(l.cut[:l.r.nops])
+	stack := view32(l.stack)
 	var ncut, top int32
 	for _, f := range l.init {
-		mark.set(f, before)
+		fv.at(f).mark = before
 		stack.set(top, f)
 		top++
 	}
 	for top > 0 {
 		top--
-		f := stack.at(top)
-		for o := suppHead.at(f); o >= 0; o = suppNext.at(o) {
-			if opMark.at(o) == round {
+		for o := fv.at(stack.at(top)).head; o >= 0; {
+			op := ov.at(o)
+			if op.mark == round {
 				cut.set(ncut, o)
 				ncut++
-				continue
+			} else {
+				for i, end := op.eff, op.end; i < end; i++ {
+					g := lit.at(i)
+					gs := fv.at(g)
+					stack.set(top, g)
+					top += b2i(gs.mark != before)
+					gs.mark = before
+				}
 			}
-			for i, end := effStart.at(o), effStart.at(o+1); i < end; i++ {
-				g := eff.at(i)
-				stack.set(top, g)
-				top += b2i(mark.at(g) != before)
-				mark.set(g, before)
-			}
+			o = op.next
 		}
 	}
 	l.cut = l.cut[:ncut]
@@ -174,63 +174,61 @@ func b2i(b bool) int32 {
 // operators got cheaper: only h_max values that fall need recomputing, and
 // they fall from the cut's effects on, in order of their new values.
 func (l *lmCut) reexplore() {
-	r := l.r
-	hmax, cost, suppCost := view64(l.hmax), view64(l.cost), view64(l.suppCost)
-	preStart, pre := view32(r.preStart), view32(r.pre)
-	effStart, eff := view32(r.effStart), view32(r.eff)
-	suppHead, suppNext := view32(l.suppHead), view32(l.suppNext)
+	ov, fv, lit := l.ov, l.fv, l.lit
 	// The queue needs its last key at most every key pushed.
 	least := int64(inf)
 	for _, o := range l.cut {
-		least = min(least, suppCost.at(o)+cost.at(o))
+		op := ov.at(o)
+		least = min(least, op.suppCost+op.cost)
 	}
 	l.reset(least)
 	for _, o := range l.cut {
-		c := suppCost.at(o) + cost.at(o)
-		for i, end := effStart.at(o), effStart.at(o+1); i < end; i++ {
-			if g := eff.at(i); c < hmax.at(g) {
+		op := ov.at(o)
+		c := op.suppCost + op.cost
+		for i, end := op.eff, op.end; i < end; i++ {
+			if g := lit.at(i); c < fv.at(g).hmax {
 				l.lower(g, c)
 			}
 		}
 	}
 	for l.queued > 0 {
 		f := l.pop()
-		k := hmax.at(f)
-		for o, next := suppHead.at(f), int32(0); o >= 0; o = next {
-			next = suppNext.at(o)
-			old := suppCost.at(o)
-			if old <= k {
-				continue
-			}
-			// f got cheaper: the supporter is now the precondition of
-			// greatest h_max, f unless another is dearer. None is dearer
-			// than old, the greatest before, and one as dear ends the
-			// search.
-			best, bestCost := f, k
-			for i, end := preStart.at(o), preStart.at(o+1); i < end; i++ {
-				p := pre.at(i)
-				if h := hmax.at(p); h > bestCost {
-					best, bestCost = p, h
-					if h == old {
-						break
+		k := fv.at(f).hmax
+		for o := fv.at(f).head; o >= 0; {
+			op := ov.at(o)
+			next := op.next
+			old := op.suppCost
+			if old > k {
+				// f got cheaper: the supporter is now the precondition
+				// of greatest h_max, f unless another is dearer. None is
+				// dearer than old, the greatest before, and one as dear
+				// ends the search.
+				best, bestCost := f, k
+				for i, end := op.pre, op.eff; i < end; i++ {
+					p := lit.at(i)
+					if h := fv.at(p).hmax; h > bestCost {
+						best, bestCost = p, h
+						if h == old {
+							break
+						}
+					}
+				}
+				if best != f {
+					l.unsupport(o)
+					l.support(o, best, bestCost)
+				} else {
+					op.suppCost = bestCost
+				}
+				if bestCost != old {
+					c := bestCost + op.cost
+					for i, end := op.eff, op.end; i < end; i++ {
+						if g := lit.at(i); c < fv.at(g).hmax {
+							l.lower(g, c)
+						}
 					}
 				}
 			}
-			if best != f {
-				l.unsupport(o)
-				l.support(o, best, bestCost)
-			} else {
-				suppCost.set(o, bestCost)
-			}
-			if bestCost == old {
-				continue
-			}
-			c := bestCost + cost.at(o)
-			for i, end := effStart.at(o), effStart.at(o+1); i < end; i++ {
-				if g := eff.at(i); c < hmax.at(g) {
-					l.lower(g, c)
-				}
-			}
+			o = next
 		}
 	}
 }

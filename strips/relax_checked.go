@@ -28,3 +28,15 @@ func view64(s []int64) i64v { return i64v{s} }
 func (v i64v) at(i int32) int64 { return v.s[i] }
 
 func (v i64v) set(i int32, x int64) { v.s[i] = x }
+
+type opView struct{ s []opState }
+
+func viewOps(s []opState) opView { return opView{s} }
+
+func (v opView) at(i int32) *opState { return &v.s[i] }
+
+type factView struct{ s []factState }
+
+func viewFacts(s []factState) factView { return factView{s} }
+
+func (v factView) at(i int32) *factState { return &v.s[i] }

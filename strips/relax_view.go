@@ -38,3 +38,21 @@ func view64(s []int64) i64v { return i64v{unsafe.Pointer(unsafe.SliceData(s))} }
 func (v i64v) at(i int32) int64 { return *(*int64)(unsafe.Add(v.p, uintptr(i)*8)) }
 
 func (v i64v) set(i int32, x int64) { *(*int64)(unsafe.Add(v.p, uintptr(i)*8)) = x }
+
+// opView is a view of an []opState.
+type opView struct{ p unsafe.Pointer }
+
+func viewOps(s []opState) opView { return opView{unsafe.Pointer(unsafe.SliceData(s))} }
+
+func (v opView) at(i int32) *opState {
+	return (*opState)(unsafe.Add(v.p, uintptr(i)*unsafe.Sizeof(opState{})))
+}
+
+// factView is a view of a []factState.
+type factView struct{ p unsafe.Pointer }
+
+func viewFacts(s []factState) factView { return factView{unsafe.Pointer(unsafe.SliceData(s))} }
+
+func (v factView) at(i int32) *factState {
+	return (*factState)(unsafe.Add(v.p, uintptr(i)*unsafe.Sizeof(factState{})))
+}
