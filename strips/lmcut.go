@@ -27,8 +27,9 @@ type lmCut struct {
 	// round numbers the rounds of all estimates: the facts' and the
 	// operators' marks hold the round they were last marked in.
 	round uint32
-	// stack and cut have room for every fact, and every operator.
-	stack, cut []int32
+	// buf holds a stack of facts, room for every fact, then the cut,
+	// room for every operator; cut is the cut's part of it.
+	buf, cut []int32
 }
 
 // newLMCut returns t's LM-cut estimator; t must be valid.
@@ -37,8 +38,7 @@ func newLMCut(t *Task) *lmCut { return newLMCutOn(newRelaxed(t)) }
 func newLMCutOn(r *relaxed) *lmCut {
 	l := &lmCut{
 		explorer: newExplorer(r),
-		stack:    make([]int32, r.nfacts),
-		cut:      make([]int32, 0, r.nops),
+		buf:      make([]int32, r.nfacts+r.nops),
 	}
 	l.lists = true
 	return l
@@ -99,7 +99,7 @@ func (l *lmCut) nextRound() {
 func (l *lmCut) markGoalZone() {
 	round, zone := l.round, 2*l.round
 	ov, fv, addedBy := l.ov, l.fv, view32(l.r.addedBy)
-	stack := view32(l.stack)
+	stack := view32(l.buf)
 	stack.set(0, l.r.goal)
 	top := int32(1)
 	fv.at(l.r.goal).mark = zone
@@ -125,41 +125,41 @@ func (l *lmCut) markGoalZone() {
 // lead from them into it. Each of these costs more than 0, or its
 // supporter would be in the goal zone.
 func (l *lmCut) findCut() {
-	round, before := l.round, 2*l.round+1
+	round := l.round
 	ov, fv, lit := l.ov, l.fv, l.lit
 	// An operator has one supporter, expanded once, so it is cut once at
 	// most. Every fact is pushed once at most, and one is popped before
-	// an effect is written past the top, so nfacts is room enough. The
-	// marking is branch-free: which effects are new is what a branch
-	// would mispredict on.
-	cut := view32(l.cut[:l.r.nops])
-	stack := view32(l.stack)
-	var ncut, top int32
+	// an effect is written past the top, so the stack never reaches the
+	// cut. The marking is branch-free: which effects are new is what a
+	// branch would mispredict on. The loop keeps few variables, so that
+	// they stay in registers.
+	buf := view32(l.buf)
+	top, ncut := int32(0), l.r.nfacts
 	for _, f := range l.init {
-		fv.at(f).mark = before
-		stack.set(top, f)
+		fv.at(f).mark = 2*round + 1
+		buf.set(top, f)
 		top++
 	}
 	for top > 0 {
 		top--
-		for o := fv.at(stack.at(top)).head; o >= 0; {
+		for o := fv.at(buf.at(top)).head; o >= 0; {
 			op := ov.at(o)
 			if op.mark == round {
-				cut.set(ncut, o)
+				buf.set(ncut, o)
 				ncut++
 			} else {
 				for i, end := op.eff, op.end; i < end; i++ {
 					g := lit.at(i)
 					gs := fv.at(g)
-					stack.set(top, g)
-					top += b2i(gs.mark != before)
-					gs.mark = before
+					buf.set(top, g)
+					top += b2i(gs.mark != 2*round+1)
+					gs.mark = 2*round + 1
 				}
 			}
 			o = op.next
 		}
 	}
-	l.cut = l.cut[:ncut]
+	l.cut = l.buf[l.r.nfacts:ncut]
 }
 
 // b2i is 1 for true and 0 for false, without a branch.

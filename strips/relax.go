@@ -307,6 +307,7 @@ type opState struct {
 	// Its preconditions are r.opFacts[pre:eff], its effects
 	// r.opFacts[eff:end].
 	pre, eff, end int32
+	_             [4]int32
 }
 
 // factState is a fact's part of an exploration.
@@ -322,6 +323,7 @@ type factState struct {
 	// those that add it r.addedBy[addBy:addByEnd].
 	preOf, preOfEnd int32
 	addBy, addByEnd int32
+	_               [4]int32
 }
 
 // dialLimit bounds the buckets of a Dial queue.
