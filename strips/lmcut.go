@@ -83,8 +83,8 @@ func (l *lmCut) nextRound() {
 		for i := range l.facts {
 			l.facts[i].mark = 0
 		}
-		for i := range l.ops {
-			l.ops[i].mark = 0
+		for i := range l.edges {
+			l.edges[i].mark = 0
 		}
 		l.round = 0
 	}
@@ -98,21 +98,22 @@ func (l *lmCut) nextRound() {
 // in the state. It marks the operators that add a fact in the zone too.
 func (l *lmCut) markGoalZone() {
 	round, zone := l.round, 2*l.round
-	ov, fv, addedBy := l.ov, l.fv, view32(l.r.addedBy)
+	ev, ov, fv := l.ev, l.ov, l.fv
+	addedByStart, addedBy := view32(l.r.addedByStart), view32(l.r.addedBy)
 	stack := view32(l.buf)
 	stack.set(0, l.r.goal)
 	top := int32(1)
 	fv.at(l.r.goal).mark = zone
 	for top > 0 {
 		top--
-		gs := fv.at(stack.at(top))
-		for i, end := gs.addBy, gs.addByEnd; i < end; i++ {
-			op := ov.at(addedBy.at(i))
-			op.mark = round
-			if p := op.supp; op.cost == 0 && p >= 0 {
-				if ps := fv.at(p); ps.mark != zone {
+		g := stack.at(top)
+		for i, end := addedByStart.at(g), addedByStart.at(g+1); i < end; i++ {
+			o := addedBy.at(i)
+			ev.at(o).mark = round
+			if op := ov.at(o); op.cost == 0 && op.supp >= 0 {
+				if ps := fv.at(op.supp); ps.mark != zone {
 					ps.mark = zone
-					stack.set(top, p)
+					stack.set(top, op.supp)
 					top++
 				}
 			}
@@ -126,7 +127,7 @@ func (l *lmCut) markGoalZone() {
 // supporter would be in the goal zone.
 func (l *lmCut) findCut() {
 	round := l.round
-	ov, fv, lit := l.ov, l.fv, l.lit
+	ev, fv, lit := l.ev, l.fv, l.lit
 	// An operator has one supporter, expanded once, so it is cut once at
 	// most. Every fact is pushed once at most, and one is popped before
 	// an effect is written past the top, so the stack never reaches the
@@ -143,12 +144,12 @@ func (l *lmCut) findCut() {
 	for top > 0 {
 		top--
 		for o := fv.at(buf.at(top)).head; o >= 0; {
-			op := ov.at(o)
-			if op.mark == round {
+			oe := ev.at(o)
+			if oe.mark == round {
 				buf.set(ncut, o)
 				ncut++
 			} else {
-				for i, end := op.eff, op.end; i < end; i++ {
+				for i, end := oe.eff, oe.end; i < end; i++ {
 					g := lit.at(i)
 					gs := fv.at(g)
 					buf.set(top, g)
@@ -156,7 +157,7 @@ func (l *lmCut) findCut() {
 					gs.mark = 2*round + 1
 				}
 			}
-			o = op.next
+			o = oe.next
 		}
 	}
 	l.cut = l.buf[l.r.nfacts:ncut]
@@ -174,7 +175,7 @@ func b2i(b bool) int32 {
 // operators got cheaper: only h_max values that fall need recomputing, and
 // they fall from the cut's effects on, in order of their new values.
 func (l *lmCut) reexplore() {
-	ov, fv, lit := l.ov, l.fv, l.lit
+	ev, ov, fv, lit := l.ev, l.ov, l.fv, l.lit
 	// The queue needs its last key at most every key pushed.
 	least := int64(inf)
 	for _, o := range l.cut {
@@ -183,9 +184,9 @@ func (l *lmCut) reexplore() {
 	}
 	l.reset(least)
 	for _, o := range l.cut {
-		op := ov.at(o)
+		op, oe := ov.at(o), ev.at(o)
 		c := op.suppCost + op.cost
-		for i, end := op.eff, op.end; i < end; i++ {
+		for i, end := oe.eff, oe.end; i < end; i++ {
 			if g := lit.at(i); c < fv.at(g).hmax {
 				l.lower(g, c)
 			}
@@ -195,16 +196,16 @@ func (l *lmCut) reexplore() {
 		f := l.pop()
 		k := fv.at(f).hmax
 		for o := fv.at(f).head; o >= 0; {
+			oe := ev.at(o)
+			next := oe.next
 			op := ov.at(o)
-			next := op.next
-			old := op.suppCost
-			if old > k {
+			if old := op.suppCost; old > k {
 				// f got cheaper: the supporter is now the precondition
 				// of greatest h_max, f unless another is dearer. None is
 				// dearer than old, the greatest before, and one as dear
 				// ends the search.
 				best, bestCost := f, k
-				for i, end := op.pre, op.eff; i < end; i++ {
+				for i, end := op.pre, oe.eff; i < end; i++ {
 					p := lit.at(i)
 					if h := fv.at(p).hmax; h > bestCost {
 						best, bestCost = p, h
@@ -221,7 +222,7 @@ func (l *lmCut) reexplore() {
 				}
 				if bestCost != old {
 					c := bestCost + op.cost
-					for i, end := op.eff, op.end; i < end; i++ {
+					for i, end := oe.eff, oe.end; i < end; i++ {
 						if g := lit.at(i); c < fv.at(g).hmax {
 							l.lower(g, c)
 						}

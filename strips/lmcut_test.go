@@ -30,7 +30,7 @@ func checkedLMCut(t *testing.T, l *lmCut, s []uint64) (int64, bool) {
 		}
 		listed := make([]int, r.nops)
 		for f := range r.nfacts {
-			for o := l.facts[f].head; o >= 0; o = l.ops[o].next {
+			for o := l.facts[f].head; o >= 0; o = l.edges[o].next {
 				if l.ops[o].supp != f {
 					t.Fatalf("round %d: operator %d in the list of %d, supported by %d", round, o, f, l.ops[o].supp)
 				}
@@ -39,7 +39,7 @@ func checkedLMCut(t *testing.T, l *lmCut, s []uint64) (int64, bool) {
 		}
 		for o := range r.nops {
 			op := &l.ops[o]
-			pre := r.opFacts[op.pre:op.eff]
+			pre := r.opFacts[op.pre:l.edges[o].eff]
 			high := int64(0)
 			for _, p := range pre {
 				high = max(high, want[p])

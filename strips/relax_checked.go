@@ -35,6 +35,12 @@ func viewOps(s []opState) opView { return opView{s} }
 
 func (v opView) at(i int32) *opState { return &v.s[i] }
 
+type edgeView struct{ s []opEdges }
+
+func viewEdges(s []opEdges) edgeView { return edgeView{s} }
+
+func (v edgeView) at(i int32) *opEdges { return &v.s[i] }
+
 type factView struct{ s []factState }
 
 func viewFacts(s []factState) factView { return factView{s} }

@@ -48,6 +48,15 @@ func (v opView) at(i int32) *opState {
 	return (*opState)(unsafe.Add(v.p, uintptr(i)*unsafe.Sizeof(opState{})))
 }
 
+// edgeView is a view of an []opEdges.
+type edgeView struct{ p unsafe.Pointer }
+
+func viewEdges(s []opEdges) edgeView { return edgeView{unsafe.Pointer(unsafe.SliceData(s))} }
+
+func (v edgeView) at(i int32) *opEdges {
+	return (*opEdges)(unsafe.Add(v.p, uintptr(i)*unsafe.Sizeof(opEdges{})))
+}
+
 // factView is a view of a []factState.
 type factView struct{ p unsafe.Pointer }
 
