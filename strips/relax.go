@@ -39,19 +39,19 @@ type relaxed struct {
 	posOf            []int32
 	negTask, negFact []int32
 
-	preStart, pre   []int32
-	effStart, eff   []int32
+	preStart, pre []int32
+	effStart, eff []int32
 	// The same lists back to back, for the explorations: operator o's
 	// preconditions are opFacts[opPre[o]:opEff[o]] and its effects
 	// opFacts[opEff[o]:opPre[o+1]].
 	opFacts, opPre, opEff []int32
-	cost          []int64 // the operators' costs, 0 for the goal operator
-	opOf          []int32 // the task operator a relaxed one stands for, -1 for the goal operator
-	preOfStart    []int32
-	preOf         []int32
-	addedByStart  []int32
-	addedBy       []int32
-	names         []string // of the relaxed facts, for tests and debugging
+	cost                  []int64 // the operators' costs, 0 for the goal operator
+	opOf                  []int32 // the task operator a relaxed one stands for, -1 for the goal operator
+	preOfStart            []int32
+	preOf                 []int32
+	addedByStart          []int32
+	addedBy               []int32
+	names                 []string // of the relaxed facts, for tests and debugging
 }
 
 // inf is the h_max of a fact the relaxation does not reach.
