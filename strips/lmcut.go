@@ -129,11 +129,10 @@ func (l *lmCut) findCut() {
 	round := l.round
 	ev, fv, lit := l.ev, l.fv, l.lit
 	// An operator has one supporter, expanded once, so it is cut once at
-	// most. Every fact is pushed once at most, and one is popped before
-	// an effect is written past the top, so the stack never reaches the
-	// cut. The marking is branch-free: which effects are new is what a
-	// branch would mispredict on. The loop keeps few variables, so that
-	// they stay in registers.
+	// most. Every fact is pushed once at most, so the stack never reaches
+	// the cut. (Pushing every effect and moving the top by whether it is
+	// new, without a branch, is slower: the top then waits for each
+	// effect's mark.)
 	buf := view32(l.buf)
 	top, ncut := int32(0), l.r.nfacts
 	for _, f := range l.init {
@@ -151,10 +150,11 @@ func (l *lmCut) findCut() {
 			} else {
 				for i, end := oe.eff, oe.end; i < end; i++ {
 					g := lit.at(i)
-					gs := fv.at(g)
-					buf.set(top, g)
-					top += b2i(gs.mark != 2*round+1)
-					gs.mark = 2*round + 1
+					if gs := fv.at(g); gs.mark != 2*round+1 {
+						gs.mark = 2*round + 1
+						buf.set(top, g)
+						top++
+					}
 				}
 			}
 			o = oe.next
