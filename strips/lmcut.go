@@ -215,8 +215,7 @@ func (l *lmCut) reexplore() {
 					}
 				}
 				if best != f {
-					l.unsupport(o)
-					l.support(o, best, bestCost)
+					l.resupport(o, best, bestCost)
 				} else {
 					op.suppCost = bestCost
 				}

@@ -372,25 +372,11 @@ func newExplorer(r *relaxed) *explorer {
 	return e
 }
 
-// support makes f the supporter of o, at cost k, o unsupported before.
-func (e *explorer) support(o, f int32, k int64) {
-	op := e.ov.at(o)
-	op.supp, op.suppCost = f, k
-	if e.lists {
-		fs := e.fv.at(f)
-		h := fs.head
-		e.ev.at(o).next, op.prev = h, -1
-		if h >= 0 {
-			e.ov.at(h).prev = o
-		}
-		fs.head = o
-	}
-}
-
-// unsupport takes o, with lists, out of its supporter's list.
-func (e *explorer) unsupport(o int32) {
-	op := e.ov.at(o)
-	n, p := e.ev.at(o).next, op.prev
+// resupport makes f, at cost k, the supporter of o instead of another,
+// with lists.
+func (e *explorer) resupport(o, f int32, k int64) {
+	op, oe := e.ov.at(o), e.ev.at(o)
+	n, p := oe.next, op.prev
 	if p >= 0 {
 		e.ev.at(p).next = n
 	} else {
@@ -399,6 +385,14 @@ func (e *explorer) unsupport(o int32) {
 	if n >= 0 {
 		e.ov.at(n).prev = p
 	}
+	op.supp, op.suppCost = f, k
+	fs := e.fv.at(f)
+	h := fs.head
+	oe.next, op.prev = h, -1
+	if h >= 0 {
+		e.ov.at(h).prev = o
+	}
+	fs.head = o
 }
 
 // link puts fact f, whose key is hmax, in its bucket.
@@ -536,6 +530,7 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 	}
 
 	ev, ov, fv, lit, preOf := e.ev, e.ov, e.fv, e.lit, view32(r.preOf)
+	lists := e.lists
 	for e.queued > 0 {
 		f := e.pop()
 		fs := fv.at(f)
@@ -549,9 +544,18 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 			if op.unsat--; op.unsat != 0 {
 				continue
 			}
-			e.support(o, f, k)
-			c := k + op.cost
+			// f supports o, at k; o goes first in f's list.
+			op.supp, op.suppCost = f, k
 			oe := ev.at(o)
+			if lists {
+				h := fs.head
+				oe.next, op.prev = h, -1
+				if h >= 0 {
+					ov.at(h).prev = o
+				}
+				fs.head = o
+			}
+			c := k + op.cost
 			for j, end := oe.eff, oe.end; j < end; j++ {
 				if g := lit.at(j); c < fv.at(g).hmax {
 					e.lower(g, c)
