@@ -21,6 +21,9 @@ func (h *hMax) clone() *hMax {
 	return &hMax{newExplorer(h.e.r)}
 }
 
+// takeWork returns the units of work done since it was last asked.
+func (h *hMax) takeWork() int64 { return h.e.takeWork() }
+
 // estimate returns h_max(s), or dead when the relaxation does not reach
 // the goal from s.
 func (h *hMax) estimate(s []uint64) (int64, bool) {

@@ -104,9 +104,11 @@ func (l *lmCut) markGoalZone() {
 	stack.set(0, l.r.goal)
 	top := int32(1)
 	fv.at(l.r.goal).mark = zone
+	var steps int64
 	for top > 0 {
 		top--
 		g := stack.at(top)
+		steps += int64(addedByStart.at(g+1)-addedByStart.at(g)) + 1
 		for i, end := addedByStart.at(g), addedByStart.at(g+1); i < end; i++ {
 			o := addedBy.at(i)
 			ev.at(o).mark = round
@@ -119,6 +121,7 @@ func (l *lmCut) markGoalZone() {
 			}
 		}
 	}
+	l.steps += steps
 }
 
 // findCut marks the facts the state reaches in the justification graph
@@ -135,6 +138,7 @@ func (l *lmCut) findCut() {
 	// effect's mark.)
 	buf := view32(l.buf)
 	top, ncut := int32(0), l.r.nfacts
+	steps := int64(len(l.init))
 	for _, f := range l.init {
 		fv.at(f).mark = 2*round + 1
 		buf.set(top, f)
@@ -144,6 +148,7 @@ func (l *lmCut) findCut() {
 		top--
 		for o := fv.at(buf.at(top)).head; o >= 0; {
 			oe := ev.at(o)
+			steps++
 			if oe.mark == round {
 				buf.set(ncut, o)
 				ncut++
@@ -154,6 +159,7 @@ func (l *lmCut) findCut() {
 						gs.mark = 2*round + 1
 						buf.set(top, g)
 						top++
+						steps++
 					}
 				}
 			}
@@ -161,6 +167,7 @@ func (l *lmCut) findCut() {
 		}
 	}
 	l.cut = l.buf[l.r.nfacts:ncut]
+	l.steps += steps
 }
 
 // b2i is 1 for true and 0 for false, without a branch.
@@ -192,11 +199,14 @@ func (l *lmCut) reexplore() {
 			}
 		}
 	}
+	var steps int64
 	for l.queued > 0 {
 		f := l.pop()
 		k := fv.at(f).hmax
+		steps++
 		for o := fv.at(f).head; o >= 0; {
 			oe := ev.at(o)
+			steps++
 			next := oe.next
 			op := ov.at(o)
 			if old := op.suppCost; old > k {
@@ -231,4 +241,5 @@ func (l *lmCut) reexplore() {
 			o = next
 		}
 	}
+	l.steps += steps
 }

@@ -300,3 +300,23 @@ func TestLMCutHand(t *testing.T) {
 		})
 	}
 }
+
+// TestLMCutRoundsWrap checks estimates across the wrap of the round
+// counter, where every mark is cleared.
+func TestLMCutRoundsWrap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	task := benchTask(rng, 80, 300, 10, 3)
+	states := randomWalk(task, rng, 40)
+	l, fresh := newLMCut(task), newLMCut(task)
+	l.round = 1<<31 - 40
+	for _, s := range states {
+		a, ad := l.estimate(s)
+		b, bd := fresh.estimate(s)
+		if a != b || ad != bd {
+			t.Fatalf("round %d: %d %v, fresh %d %v", l.round, a, ad, b, bd)
+		}
+	}
+	if l.round >= 1<<31-40 {
+		t.Fatalf("round %d: the counter did not wrap", l.round)
+	}
+}
