@@ -13,23 +13,22 @@ type hMax struct {
 
 // newHMax returns t's h_max estimator; t must be valid.
 func newHMax(t *Task) *hMax {
-	e := newExplorer(newRelaxed(t))
-	copy(e.cost, e.r.cost)
-	return &hMax{e}
+	return &hMax{newExplorer(newRelaxed(t))}
 }
 
 // clone returns an hMax for the same task with scratch of its own.
 func (h *hMax) clone() *hMax {
-	e := newExplorer(h.e.r)
-	copy(e.cost, e.r.cost)
-	return &hMax{e}
+	return &hMax{newExplorer(h.e.r)}
 }
+
+// takeWork returns the units of work done since it was last asked.
+func (h *hMax) takeWork() int64 { return h.e.takeWork() }
 
 // estimate returns h_max(s), or dead when the relaxation does not reach
 // the goal from s.
 func (h *hMax) estimate(s []uint64) (int64, bool) {
 	h.e.explore(s, true)
-	if v := h.e.hmax[h.e.r.goal]; v != inf {
+	if v := h.e.facts[h.e.r.goal].hmax; v != inf {
 		return v, false
 	}
 	return 0, true

@@ -24,12 +24,12 @@ package strips
 // its relaxation.
 type lmCut struct {
 	*explorer
-	// mark holds a fact's status in the current round: 2*round in the
-	// goal zone, 2*round+1 reached before it; anything else neither.
-	mark  []uint32
+	// round numbers the rounds of all estimates: the facts' and the
+	// operators' marks hold the round they were last marked in.
 	round uint32
-	stack []int32 // the facts to expand, in marking the zones
-	cut   []int32
+	// buf holds a stack of facts, room for every fact, then the cut,
+	// room for every operator; cut is the cut's part of it.
+	buf, cut []int32
 }
 
 // newLMCut returns t's LM-cut estimator; t must be valid.
@@ -38,9 +38,7 @@ func newLMCut(t *Task) *lmCut { return newLMCutOn(newRelaxed(t)) }
 func newLMCutOn(r *relaxed) *lmCut {
 	l := &lmCut{
 		explorer: newExplorer(r),
-		mark:     make([]uint32, r.nfacts),
-		stack:    make([]int32, 0, r.nfacts),
-		cut:      make([]int32, 0, r.nops),
+		buf:      make([]int32, r.nfacts+r.nops),
 	}
 	l.lists = true
 	return l
@@ -52,61 +50,78 @@ func (l *lmCut) clone() *lmCut { return newLMCutOn(l.r) }
 // estimate returns LM-cut's h(s), or dead when the relaxation does not
 // reach the goal from s.
 func (l *lmCut) estimate(s []uint64) (int64, bool) {
-	r := l.r
-	copy(l.cost, r.cost)
 	l.explore(s, false)
-	if l.hmax[r.goal] == inf {
+	goal := &l.facts[l.r.goal]
+	if goal.hmax == inf {
 		return 0, true
 	}
 	var h int64
-	for l.hmax[r.goal] != 0 {
-		if l.round >= 1<<31-1 {
-			clear(l.mark)
-			l.round = 0
-		}
-		l.round++
+	for goal.hmax != 0 {
+		l.nextRound()
 		l.markGoalZone()
 		l.findCut()
 		m := int64(inf)
 		for _, o := range l.cut {
-			m = min(m, l.cost[o])
+			m = min(m, l.ops[o].cost)
 		}
 		if m <= 0 || m == inf {
-			// Not a landmark, or none: the round would not end.
+			// Not a landmark, or none: the rounds would not end.
 			panic("strips: LM-cut: a cut of no cost or no operators")
 		}
 		h += m
 		for _, o := range l.cut {
-			l.cost[o] -= m
+			l.ops[o].cost -= m
 		}
 		l.reexplore()
 	}
 	return h, false
 }
 
+// nextRound starts a round, whose marks no fact or operator has yet.
+func (l *lmCut) nextRound() {
+	if l.round >= 1<<31-1 {
+		for i := range l.facts {
+			l.facts[i].mark = 0
+		}
+		for i := range l.edges {
+			l.edges[i].mark = 0
+		}
+		l.round = 0
+	}
+	l.round++
+}
+
 // markGoalZone marks the goal fact and every fact that reaches it by
 // zero-cost edges of the justification graph, backwards: the supporter of
 // each reached operator of cost 0 that adds a fact in the zone. All of
 // these have h_max at least the goal's, which is not 0, so none is true
-// in the state.
+// in the state. It marks the operators that add a fact in the zone too.
 func (l *lmCut) markGoalZone() {
-	r := l.r
-	zone := 2 * l.round
-	mark, cost, supp := l.mark, l.cost, l.supp
-	addedByStart, addedBy := r.addedByStart, r.addedBy
-	stack := append(l.stack[:0], r.goal)
-	mark[r.goal] = zone
-	for len(stack) > 0 {
-		g := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, o := range addedBy[addedByStart[g]:addedByStart[g+1]] {
-			if p := supp[o]; cost[o] == 0 && p >= 0 && mark[p] != zone {
-				mark[p] = zone
-				stack = append(stack, p)
+	round, zone := l.round, 2*l.round
+	ev, ov, fv := l.ev, l.ov, l.fv
+	addedByStart, addedBy := view32(l.r.addedByStart), view32(l.r.addedBy)
+	stack := view32(l.buf)
+	stack.set(0, l.r.goal)
+	top := int32(1)
+	fv.at(l.r.goal).mark = zone
+	var steps int64
+	for top > 0 {
+		top--
+		g := stack.at(top)
+		steps += int64(addedByStart.at(g+1)-addedByStart.at(g)) + 1
+		for i, end := addedByStart.at(g), addedByStart.at(g+1); i < end; i++ {
+			o := addedBy.at(i)
+			ev.at(o).mark = round
+			if op := ov.at(o); op.cost == 0 && op.supp >= 0 {
+				if ps := fv.at(op.supp); ps.mark != zone {
+					ps.mark = zone
+					stack.set(top, op.supp)
+					top++
+				}
 			}
 		}
 	}
-	l.stack = stack
+	l.steps += steps
 }
 
 // findCut marks the facts the state reaches in the justification graph
@@ -114,47 +129,49 @@ func (l *lmCut) markGoalZone() {
 // lead from them into it. Each of these costs more than 0, or its
 // supporter would be in the goal zone.
 func (l *lmCut) findCut() {
-	r := l.r
-	zone, before := 2*l.round, 2*l.round+1
-	mark, suppHead, suppNext := l.mark, l.suppHead, l.suppNext
-	effStart, eff := r.effStart, r.eff
-	cut := l.cut[:0]
-	// Every fact is pushed once at most, and one is popped before an
-	// effect is written past the top, so nfacts is room enough. The
-	// marking is branch-free: which effects are new is what a branch
-	// would mispredict on.
-	stack := l.stack[:r.nfacts]
-	top := 0
+	round := l.round
+	ev, fv, lit := l.ev, l.fv, l.lit
+	// An operator has one supporter, expanded once, so it is cut once at
+	// most. Every fact is pushed once at most, so the stack never reaches
+	// the cut. (Pushing every effect and moving the top by whether it is
+	// new, without a branch, is slower: the top then waits for each
+	// effect's mark.)
+	buf := view32(l.buf)
+	top, ncut := int32(0), l.r.nfacts
+	steps := int64(len(l.init))
 	for _, f := range l.init {
-		mark[f] = before
-		stack[top] = f
+		fv.at(f).mark = 2*round + 1
+		buf.set(top, f)
 		top++
 	}
 	for top > 0 {
 		top--
-		f := stack[top]
-		for o := suppHead[f]; o >= 0; o = suppNext[o] {
-			effs := eff[effStart[o]:effStart[o+1]]
-			inZone := 0
-			for _, g := range effs {
-				inZone |= b2i(mark[g] == zone)
+		for o := fv.at(buf.at(top)).head; o >= 0; {
+			oe := ev.at(o)
+			steps++
+			if oe.mark == round {
+				buf.set(ncut, o)
+				ncut++
+			} else {
+				for i, end := oe.eff, oe.end; i < end; i++ {
+					g := lit.at(i)
+					if gs := fv.at(g); gs.mark != 2*round+1 {
+						gs.mark = 2*round + 1
+						buf.set(top, g)
+						top++
+						steps++
+					}
+				}
 			}
-			if inZone != 0 {
-				cut = append(cut, o)
-				continue
-			}
-			for _, g := range effs {
-				stack[top] = g
-				top += b2i(mark[g] != before)
-				mark[g] = before
-			}
+			o = oe.next
 		}
 	}
-	l.cut = cut
+	l.cut = l.buf[l.r.nfacts:ncut]
+	l.steps += steps
 }
 
 // b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int {
+func b2i(b bool) int32 {
 	if b {
 		return 1
 	}
@@ -165,57 +182,64 @@ func b2i(b bool) int {
 // operators got cheaper: only h_max values that fall need recomputing, and
 // they fall from the cut's effects on, in order of their new values.
 func (l *lmCut) reexplore() {
-	r := l.r
-	hmax, cost, suppCost := l.hmax, l.cost, l.suppCost
-	preStart, pre := r.preStart, r.pre
-	effStart, eff := r.effStart, r.eff
-	suppHead, suppNext := l.suppHead, l.suppNext
-	// The radix heap needs its last key at most every key pushed.
+	ev, ov, fv, lit := l.ev, l.ov, l.fv, l.lit
+	// The queue needs its last key at most every key pushed.
 	least := int64(inf)
 	for _, o := range l.cut {
-		least = min(least, suppCost[o]+cost[o])
+		op := ov.at(o)
+		least = min(least, op.suppCost+op.cost)
 	}
 	l.reset(least)
 	for _, o := range l.cut {
-		c := suppCost[o] + cost[o]
-		for _, g := range eff[effStart[o]:effStart[o+1]] {
-			if c < hmax[g] {
+		op, oe := ov.at(o), ev.at(o)
+		c := op.suppCost + op.cost
+		for i, end := oe.eff, oe.end; i < end; i++ {
+			if g := lit.at(i); c < fv.at(g).hmax {
 				l.lower(g, c)
 			}
 		}
 	}
+	var steps int64
 	for l.queued > 0 {
 		f := l.pop()
-		k := hmax[f]
-		for o, next := suppHead[f], int32(0); o >= 0; o = next {
-			next = suppNext[o]
-			if suppCost[o] <= k {
-				continue
-			}
-			// f got cheaper: the supporter is now the precondition of
-			// greatest h_max, f unless another is dearer.
-			old := suppCost[o]
-			best, bestCost := f, k
-			for _, p := range pre[preStart[o]:preStart[o+1]] {
-				if hmax[p] > bestCost {
-					best, bestCost = p, hmax[p]
+		k := fv.at(f).hmax
+		steps++
+		for o := fv.at(f).head; o >= 0; {
+			oe := ev.at(o)
+			steps++
+			next := oe.next
+			op := ov.at(o)
+			if old := op.suppCost; old > k {
+				// f got cheaper: the supporter is now the precondition
+				// of greatest h_max, f unless another is dearer. None is
+				// dearer than old, the greatest before, and one as dear
+				// ends the search.
+				best, bestCost := f, k
+				for i, end := op.pre, oe.eff; i < end; i++ {
+					p := lit.at(i)
+					if h := fv.at(p).hmax; h > bestCost {
+						best, bestCost = p, h
+						if h == old {
+							break
+						}
+					}
+				}
+				if best != f {
+					l.resupport(o, best, bestCost)
+				} else {
+					op.suppCost = bestCost
+				}
+				if bestCost != old {
+					c := bestCost + op.cost
+					for i, end := oe.eff, oe.end; i < end; i++ {
+						if g := lit.at(i); c < fv.at(g).hmax {
+							l.lower(g, c)
+						}
+					}
 				}
 			}
-			if best != f {
-				l.unsupport(o)
-				l.support(o, best, bestCost)
-			} else {
-				suppCost[o] = bestCost
-			}
-			if bestCost == old {
-				continue
-			}
-			c := bestCost + cost[o]
-			for _, g := range eff[effStart[o]:effStart[o+1]] {
-				if c < hmax[g] {
-					l.lower(g, c)
-				}
-			}
+			o = next
 		}
 	}
+	l.steps += steps
 }

@@ -8,66 +8,119 @@ import (
 	"testing"
 )
 
-// checkedLMCut runs LM-cut's rounds as estimate does and after each one
-// checks the incremental h_max against one computed from scratch under the
-// same residual costs, each reached operator's supporter, and the cut.
+// checkedLMCut runs LM-cut's rounds as estimate does and checks each
+// round: h_max and the supporters against a fixpoint computed from
+// scratch under the same residual costs, the supporters' lists, and the
+// cut.
 func checkedLMCut(t *testing.T, l *lmCut, s []uint64) (int64, bool) {
 	t.Helper()
 	r := l.r
-	copy(l.cost, r.cost)
 	l.explore(s, false)
-	if l.hmax[r.goal] == inf {
-		return 0, true
-	}
-	full := newExplorer(r)
-	var h int64
-	for rounds := 0; l.hmax[r.goal] != 0; rounds++ {
-		if rounds > int(r.nops) {
-			t.Fatalf("more rounds than operators")
+	check := func(round int) {
+		t.Helper()
+		cost := make([]int64, r.nops)
+		for o := range cost {
+			cost[o] = l.ops[o].cost
 		}
-		l.round++
-		l.markGoalZone()
-		l.findCut()
-		if len(l.cut) == 0 {
-			t.Fatalf("round %d: empty cut", rounds)
-		}
-		m := int64(inf)
-		for _, o := range l.cut {
-			if l.cost[o] <= 0 {
-				t.Fatalf("round %d: cut operator %d costs %d", rounds, o, l.cost[o])
+		want := relaxedHMax(r, l.init, cost)
+		for f := range want {
+			if got := l.facts[f].hmax; got != want[f] {
+				t.Fatalf("round %d: fact %s: h_max %d, from scratch %d", round, r.names[f], got, want[f])
 			}
-			if l.mark[l.supp[o]] != 2*l.round+1 {
-				t.Fatalf("round %d: cut operator %d's supporter not before the goal zone", rounds, o)
+		}
+		listed := make([]int, r.nops)
+		for f := range r.nfacts {
+			for o := l.facts[f].head; o >= 0; o = l.edges[o].next {
+				if l.ops[o].supp != f {
+					t.Fatalf("round %d: operator %d in the list of %d, supported by %d", round, o, f, l.ops[o].supp)
+				}
+				listed[o]++
 			}
-			m = min(m, l.cost[o])
-		}
-		h += m
-		for _, o := range l.cut {
-			l.cost[o] -= m
-		}
-		l.reexplore()
-		copy(full.cost, l.cost)
-		full.explore(s, false)
-		if !slices.Equal(full.hmax, l.hmax) {
-			t.Fatalf("round %d: incremental h_max %v, from scratch %v", rounds, l.hmax, full.hmax)
 		}
 		for o := range r.nops {
-			if full.supp[o] < 0 {
-				if l.supp[o] >= 0 {
-					t.Fatalf("round %d: unreached operator %d has a supporter", rounds, o)
+			op := &l.ops[o]
+			pre := r.opFacts[op.pre:l.edges[o].eff]
+			high := int64(0)
+			for _, p := range pre {
+				high = max(high, want[p])
+			}
+			if high == inf {
+				if op.supp >= 0 || listed[o] != 0 {
+					t.Fatalf("round %d: unreached operator %d has a supporter", round, o)
 				}
 				continue
 			}
-			want := int64(0)
-			for _, p := range r.pre[r.preStart[o]:r.preStart[o+1]] {
-				want = max(want, l.hmax[p])
-			}
-			if p := l.supp[o]; p < 0 || l.suppCost[o] != want || l.hmax[p] != want || !slices.Contains(r.pre[r.preStart[o]:r.preStart[o+1]], p) {
-				t.Fatalf("round %d: operator %d's supporter %d at %d, its preconditions' h_max is %d", rounds, o, p, l.suppCost[o], want)
+			if p := op.supp; p < 0 || op.suppCost != high || want[p] != high || !slices.Contains(pre, p) || listed[o] != 1 {
+				t.Fatalf("round %d: operator %d's supporter %d at %d, listed %d times; its preconditions' h_max is %d", round, o, p, op.suppCost, listed[o], high)
 			}
 		}
 	}
+	check(0)
+	goal := &l.facts[r.goal]
+	if goal.hmax == inf {
+		return 0, true
+	}
+	var h int64
+	for round := 1; goal.hmax != 0; round++ {
+		if round > int(r.nops) {
+			t.Fatalf("more rounds than operators")
+		}
+		l.nextRound()
+		l.markGoalZone()
+		l.findCut()
+		if len(l.cut) == 0 {
+			t.Fatalf("round %d: empty cut", round)
+		}
+		m := int64(inf)
+		for _, o := range l.cut {
+			op := &l.ops[o]
+			if op.cost <= 0 {
+				t.Fatalf("round %d: cut operator %d costs %d", round, o, op.cost)
+			}
+			if l.facts[op.supp].mark != 2*l.round+1 {
+				t.Fatalf("round %d: cut operator %d's supporter not before the goal zone", round, o)
+			}
+			m = min(m, op.cost)
+		}
+		h += m
+		for _, o := range l.cut {
+			l.ops[o].cost -= m
+		}
+		l.reexplore()
+		check(round)
+	}
 	return h, false
+}
+
+// relaxedHMax is h_max over r from the facts init under the operators'
+// costs cost, computed the plain way: a fixpoint.
+func relaxedHMax(r *relaxed, init []int32, cost []int64) []int64 {
+	h := make([]int64, r.nfacts)
+	for f := range h {
+		h[f] = inf
+	}
+	for _, f := range init {
+		h[f] = 0
+	}
+	for changed := true; changed; {
+		changed = false
+		for o := range r.nops {
+			c := int64(0)
+			for _, p := range r.pre[r.preStart[o]:r.preStart[o+1]] {
+				c = max(c, h[p])
+			}
+			if c == inf {
+				continue
+			}
+			c += cost[o]
+			for _, g := range r.eff[r.effStart[o]:r.effStart[o+1]] {
+				if c < h[g] {
+					h[g], changed = c, true
+				}
+			}
+		}
+	}
+	return h
 }
 
 // TestLMCutIncremental checks each round's incremental h_max against h_max
@@ -245,5 +298,25 @@ func TestLMCutHand(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLMCutRoundsWrap checks estimates across the wrap of the round
+// counter, where every mark is cleared.
+func TestLMCutRoundsWrap(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	task := benchTask(rng, 80, 300, 10, 3)
+	states := randomWalk(task, rng, 40)
+	l, fresh := newLMCut(task), newLMCut(task)
+	l.round = 1<<31 - 40
+	for _, s := range states {
+		a, ad := l.estimate(s)
+		b, bd := fresh.estimate(s)
+		if a != b || ad != bd {
+			t.Fatalf("round %d: %d %v, fresh %d %v", l.round, a, ad, b, bd)
+		}
+	}
+	if l.round >= 1<<31-40 {
+		t.Fatalf("round %d: the counter did not wrap", l.round)
 	}
 }
