@@ -17,6 +17,16 @@ package strips
 // LM-cut is admissible and dominates h_max, but it is not consistent in
 // general: h may drop by more than an operator's cost along it.
 //
+// Its value depends on how ties between supporters are broken. Here, as in
+// Fast Downward, facts of equal h_max leave the queue last in, first out,
+// and an operator's supporter is the precondition reached last; with it
+// A* expands within a few percent of Fast Downward's LM-cut counts on the
+// competition instances (blocks-9-0 12 784 against 13 430, visitall
+// problem05-full 70 610 against 69 729, termes p01 85 236 against
+// 86 357, logistics exactly). First in, first out raises h on some tasks
+// and lowers it on others (barman pfile01-001's initial state: 30 against
+// 17; blocks-9-0 then expands 13 929).
+//
 // Costs and h are int64: h is at most the sum of all operator costs, below
 // 2^63 for fewer than 2^32 operators of cost at most MaxCost.
 //
@@ -168,14 +178,6 @@ func (l *lmCut) findCut() {
 	}
 	l.cut = l.buf[l.r.nfacts:ncut]
 	l.steps += steps
-}
-
-// b2i is 1 for true and 0 for false, without a branch.
-func b2i(b bool) int32 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // reexplore brings h_max and the supporters up to date after the cut's

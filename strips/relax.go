@@ -31,8 +31,7 @@ import (
 // that add it.
 type relaxed struct {
 	nfacts, nops   int32
-	trueFact, goal int32 // the artificial facts
-	goalOp         int32 // the artificial goal operator, the last one
+	trueFact, goal int32 // the artificial facts; the goal operator is the last
 
 	// posOf maps a task fact to its relaxed fact, -1 if irrelevant;
 	// negTask[i] is the task fact whose negation is relaxed fact negFact[i].
@@ -193,7 +192,6 @@ func newRelaxed(t *Task) *relaxed {
 		r.opOf = append(r.opOf, int32(i))
 	}
 	// The goal operator.
-	r.goalOp = int32(len(r.cost))
 	for _, f := range t.Goal {
 		r.pre = append(r.pre, relOf[lit(f, false)])
 	}

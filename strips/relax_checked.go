@@ -13,22 +13,6 @@ func (v i32v) at(i int32) int32 { return v.s[i] }
 
 func (v i32v) set(i, x int32) { v.s[i] = x }
 
-type u32v struct{ s []uint32 }
-
-func viewU32(s []uint32) u32v { return u32v{s} }
-
-func (v u32v) at(i int32) uint32 { return v.s[i] }
-
-func (v u32v) set(i int32, x uint32) { v.s[i] = x }
-
-type i64v struct{ s []int64 }
-
-func view64(s []int64) i64v { return i64v{s} }
-
-func (v i64v) at(i int32) int64 { return v.s[i] }
-
-func (v i64v) set(i int32, x int64) { v.s[i] = x }
-
 type opView struct{ s []opState }
 
 func viewOps(s []opState) opView { return opView{s} }

@@ -6,8 +6,9 @@ import "unsafe"
 
 // The explorations' inner loops read and write their arrays through
 // views: a pointer to an array's first element, indexed without bounds
-// checks, which with the slices' lengths and capacities kept in registers
-// cost the loops a third of their instructions and most of their spills.
+// checks. The checks, and the slices' lengths and capacities the loops
+// kept in registers for them, cost LM-cut about a third of its
+// instructions and most of its spills.
 // The indices are the relaxation's own fact and operator numbers, in range
 // by construction; builds with the race detector, as the tests run in CI,
 // use relax_checked.go's bounds-checked views instead.
@@ -20,24 +21,6 @@ func view32(s []int32) i32v { return i32v{unsafe.Pointer(unsafe.SliceData(s))} }
 func (v i32v) at(i int32) int32 { return *(*int32)(unsafe.Add(v.p, uintptr(i)*4)) }
 
 func (v i32v) set(i, x int32) { *(*int32)(unsafe.Add(v.p, uintptr(i)*4)) = x }
-
-// u32v is a view of a []uint32.
-type u32v struct{ p unsafe.Pointer }
-
-func viewU32(s []uint32) u32v { return u32v{unsafe.Pointer(unsafe.SliceData(s))} }
-
-func (v u32v) at(i int32) uint32 { return *(*uint32)(unsafe.Add(v.p, uintptr(i)*4)) }
-
-func (v u32v) set(i int32, x uint32) { *(*uint32)(unsafe.Add(v.p, uintptr(i)*4)) = x }
-
-// i64v is a view of an []int64.
-type i64v struct{ p unsafe.Pointer }
-
-func view64(s []int64) i64v { return i64v{unsafe.Pointer(unsafe.SliceData(s))} }
-
-func (v i64v) at(i int32) int64 { return *(*int64)(unsafe.Add(v.p, uintptr(i)*8)) }
-
-func (v i64v) set(i int32, x int64) { *(*int64)(unsafe.Add(v.p, uintptr(i)*8)) = x }
 
 // opView is a view of an []opState.
 type opView struct{ p unsafe.Pointer }
