@@ -13,13 +13,26 @@ import (
 // rooma), which every state with the robot there shares with every ball.
 type successors struct {
 	keyMask []uint64 // facts with operators filed under them
-	start   []int32  // operators filed under fact f: ops[start[f]:start[f+1]]
-	ops     []int32
-	free    []int32 // operators with no positive precondition
+	// Under its key, an operator is filed in a group by its second key,
+	// the next rarest precondition (none: -1, the group tested first):
+	// fact f's groups are groups[start[f]:start[f+1]], and group i's
+	// operators ops[groups[i].from:groups[i+1].from]. A state tests only
+	// the groups whose second key it holds, so in snake, where hundreds of
+	// moves share the head's cell, it tests those into free cells only.
+	start  []int32
+	groups []group
+	ops    []int32
+	free   []int32 // operators with no positive precondition
 	// Preconditions, flattened: operator o's are pre[preStart[o]:preStart[o+1]],
 	// its negative ones not[notStart[o]:notStart[o+1]].
 	preStart, notStart []int32
 	pre, not           []Fact
+}
+
+// group is a run of operators sharing a key and a second key.
+type group struct {
+	second Fact // -1: none
+	from   int32
 }
 
 // sampleWalks and sampleSteps size the random walks that estimate how
@@ -42,32 +55,50 @@ func newSuccessors(t *Task) successors {
 		sc.preStart[i+1], sc.notStart[i+1] = int32(len(sc.pre)), int32(len(sc.not))
 	}
 	freq := sampleFrequencies(t, &sc)
-	key := make([]Fact, len(t.Ops))
-	count := make([]int32, nf+1)
+	type filed struct {
+		key, second Fact
+		op          int32
+	}
+	var all []filed
 	for i := range t.Ops {
-		key[i] = -1
+		key, second := Fact(-1), Fact(-1)
 		for _, f := range t.Ops[i].Pre {
-			if key[i] < 0 || freq[f] < freq[key[i]] {
-				key[i] = f
+			switch {
+			case key < 0 || freq[f] < freq[key]:
+				key, second = f, key
+			case second < 0 || freq[f] < freq[second]:
+				second = f
 			}
 		}
-		if key[i] < 0 {
+		if key < 0 {
 			sc.free = append(sc.free, int32(i))
 			continue
 		}
-		count[key[i]+1]++
-		sc.keyMask[key[i]/64] |= 1 << (key[i] % 64)
+		all = append(all, filed{key, second, int32(i)})
+		sc.keyMask[key/64] |= 1 << (key % 64)
 	}
-	for f := range nf {
-		count[f+1] += count[f]
-	}
-	sc.start = slices.Clone(count)
-	sc.ops = make([]int32, len(t.Ops)-len(sc.free))
-	for i := range t.Ops {
-		if k := key[i]; k >= 0 {
-			sc.ops[count[k]] = int32(i)
-			count[k]++
+	// By key, second key and index: the order operators are tested in,
+	// which decides the order of successors, is fixed by the task.
+	slices.SortFunc(all, func(a, b filed) int {
+		if a.key != b.key {
+			return int(a.key - b.key)
 		}
+		if a.second != b.second {
+			return int(a.second - b.second)
+		}
+		return int(a.op - b.op)
+	})
+	sc.start = make([]int32, nf+1)
+	for i, x := range all {
+		if i == 0 || x.key != all[i-1].key || x.second != all[i-1].second {
+			sc.groups = append(sc.groups, group{second: x.second, from: int32(i)})
+			sc.start[x.key+1]++
+		}
+		sc.ops = append(sc.ops, x.op)
+	}
+	sc.groups = append(sc.groups, group{second: -1, from: int32(len(all))})
+	for f := range nf {
+		sc.start[f+1] += sc.start[f]
 	}
 	return sc
 }
@@ -122,8 +153,8 @@ func (sc *successors) applies(o int32, s []uint64) bool {
 }
 
 // applicable appends the operators applicable in s to dst, in increasing
-// order of the facts they are filed under and then of index: a fixed
-// order, so that searches are deterministic.
+// order of their keys, second keys and indices: a fixed order, so that
+// searches are deterministic.
 func (sc *successors) applicable(s []uint64, dst []int32) []int32 {
 	for _, o := range sc.free {
 		if sc.applies(o, s) {
@@ -136,9 +167,15 @@ func (sc *successors) applicable(s []uint64, dst []int32) []int32 {
 			b := x & -x
 			x ^= b
 			f := w*64 + trailingZeros(b)
-			for _, o := range sc.ops[sc.start[f]:sc.start[f+1]] {
-				if sc.applies(o, s) {
-					dst = append(dst, o)
+			for gi := sc.start[f]; gi < sc.start[f+1]; gi++ {
+				g := sc.groups[gi]
+				if g.second >= 0 && s[g.second>>6]&(1<<(g.second&63)) == 0 {
+					continue
+				}
+				for _, o := range sc.ops[g.from:sc.groups[gi+1].from] {
+					if sc.applies(o, s) {
+						dst = append(dst, o)
+					}
 				}
 			}
 		}
