@@ -1,8 +1,3 @@
-// Until pddl.Ground is on main this file builds only with -tags pddlground:
-// delete these lines, the constraint and the blank line after it, once it is.
-
-//go:build pddlground
-
 package strips_test
 
 import (
