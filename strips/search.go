@@ -137,8 +137,8 @@ type Result struct {
 	// Heuristic is the search's, or in a Portfolio the one whose search
 	// answered; the statistics below are that search's.
 	Heuristic Heuristic
-	Plan   []int32 // operator indices, start to goal
-	Cost   int64
+	Plan      []int32 // operator indices, start to goal
+	Cost      int64
 	// InitialH is the heuristic's estimate of the start state.
 	InitialH int64
 	// Expanded counts states expanded (reopened ones again), Generated
