@@ -80,22 +80,8 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 	}
 	for name := range attacks {
 		t.Run(name, func(t *testing.T) {
-			args := append(capped, os.Args[0], "-test.run=^TestAttackChild$")
-			cmd := exec.Command(args[0], args[1:]...)
-			cmd.Env = append(os.Environ(), "PDDL_ATTACK="+name)
-			var out strings.Builder
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
-			err := cmd.Wait()
-			timer.Stop()
 			var got attackOutcome
-			i := strings.Index(out.String(), "{")
-			if err != nil || i < 0 || json.Unmarshal([]byte(strings.SplitN(out.String()[i:], "\n", 2)[0]), &got) != nil {
-				t.Fatalf("child: %v\n%s", err, out.String())
-			}
+			runCappedChild(t, capped, "TestAttackChild", "PDDL_ATTACK="+name, &got)
 			if got.Sys > 1<<30 || !raceEnabled && got.MaxRSS > 1<<30 {
 				t.Errorf("%d MB taken by the runtime, %d MB peak resident", got.Sys>>20, got.MaxRSS>>20)
 			}
@@ -135,4 +121,26 @@ func TestAttackChild(t *testing.T) {
 	runtime.ReadMemStats(&ms)
 	b, _ := json.Marshal(attackOutcome{Errors: errs, MaxRSS: uint64(ru.Maxrss) << 10, Sys: ms.Sys, Seconds: seconds})
 	fmt.Println(string(b))
+}
+
+// runCappedChild runs the test binary's test named child, capped as the
+// capped command prefix says (prlimit, or nothing), with env set, kills it
+// after a minute, and decodes the JSON line it prints into outcome.
+func runCappedChild(t *testing.T, capped []string, child, env string, outcome any) {
+	t.Helper()
+	args := append(append([]string{}, capped...), os.Args[0], "-test.run=^"+child+"$")
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), env)
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	err := cmd.Wait()
+	timer.Stop()
+	i := strings.Index(out.String(), "{")
+	if err != nil || i < 0 || json.Unmarshal([]byte(strings.SplitN(out.String()[i:], "\n", 2)[0]), outcome) != nil {
+		t.Fatalf("child: %v\n%s", err, out.String())
+	}
 }

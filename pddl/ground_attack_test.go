@@ -101,22 +101,8 @@ func TestGroundAttacks(t *testing.T) {
 	}
 	for name, attack := range groundAttacks {
 		t.Run(name, func(t *testing.T) {
-			args := append(capped, os.Args[0], "-test.run=^TestGroundAttackChild$")
-			cmd := exec.Command(args[0], args[1:]...)
-			cmd.Env = append(os.Environ(), "PDDL_GROUND_ATTACK="+name)
-			var out strings.Builder
-			cmd.Stdout, cmd.Stderr = &out, &out
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			timer := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
-			err := cmd.Wait()
-			timer.Stop()
 			var got groundOutcome
-			i := strings.Index(out.String(), "{")
-			if err != nil || i < 0 || json.Unmarshal([]byte(strings.SplitN(out.String()[i:], "\n", 2)[0]), &got) != nil {
-				t.Fatalf("child: %v\n%s", err, out.String())
-			}
+			runCappedChild(t, capped, "TestGroundAttackChild", "PDDL_GROUND_ATTACK="+name, &got)
 			if attack.want == "" && got.Error != "" || !strings.Contains(got.Error, attack.want) {
 				t.Errorf("error %q, want one with %q", got.Error, attack.want)
 			}

@@ -213,6 +213,17 @@ func statusOf(res strips.Result) (status, bound string) {
 	return "budget_exhausted", "bytes"
 }
 
+// pddlSearch runs the search, and returns with the exit status to end
+// with, or -1: an error that is not a limit reached is invalid input.
+func pddlSearch(e *env, command string, t *strips.Task, opt strips.Options) (strips.Result, int, error) {
+	res, err := strips.Search(t, opt)
+	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
+		fmt.Fprintf(e.stderr, "ploy %s: %s\n", command, errorText(err))
+		return res, exitInvalid, err
+	}
+	return res, -1, err
+}
+
 func planLines(t *strips.Task, plan []int32) []string {
 	lines := make([]string, 0, len(plan))
 	for _, a := range plan {
@@ -223,10 +234,9 @@ func planLines(t *strips.Task, plan []int32) []string {
 
 func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	t := pt.g.Task
-	res, err := strips.Search(t, opt)
-	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
-		fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
-		return exitInvalid
+	res, st, err := pddlSearch(e, "plan", t, opt)
+	if st >= 0 {
+		return st
 	}
 	if res.Status == strips.Found && pf.planFile != "" {
 		var b strings.Builder
@@ -324,10 +334,9 @@ func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		}
 		fmt.Fprintf(w, "%6d  g %d  h %d  f %d  %s%s\n", s.N, s.G, s.H, s.F, via, again)
 	}
-	res, err := strips.Search(t, opt)
-	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
-		fmt.Fprintf(e.stderr, "ploy trace: %s\n", errorText(err))
-		return exitInvalid
+	res, st, _ := pddlSearch(e, "trace", t, opt)
+	if st >= 0 {
+		return st
 	}
 	status, bound := statusOf(res)
 	if pf.format == "json" {
@@ -352,10 +361,9 @@ func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 
 func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	t := pt.g.Task
-	res, err := strips.Search(t, opt)
-	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
-		fmt.Fprintf(e.stderr, "ploy explain: %s\n", errorText(err))
-		return exitInvalid
+	res, st, err := pddlSearch(e, "explain", t, opt)
+	if st >= 0 {
+		return st
 	}
 	unreached := strips.RelaxedUnreachable(t)
 	type stepJSON struct {
