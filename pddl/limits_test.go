@@ -62,8 +62,10 @@ func TestLargestFilesAreCheap(t *testing.T) {
 		first, _, _ := strings.Cut(errString(err), "\n")
 		t.Logf("%-10s %8d bytes: %v, %d MiB allocated; %s", name, len(src), took.Round(time.Millisecond),
 			(after.TotalAlloc-before.TotalAlloc)>>20, first)
-		if took > 10*time.Second {
-			t.Errorf("%s took %v", name, took)
+		// Time is logged, not tested (machines are noisy, and the race
+		// detector slows parsing tenfold); what a file may allocate is.
+		if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 1<<30 {
+			t.Errorf("%s allocated %d MiB", name, allocated>>20)
 		}
 	}
 }
