@@ -1,10 +1,6 @@
 package strips
 
-import (
-	"errors"
-
-	"github.com/ploy-ai/ploy/internal/pq"
-)
+import "errors"
 
 // portfolioSlice is the work each of a Portfolio's searches does in its
 // turn: a few milliseconds, so that turns cost nothing measurable and an
@@ -71,5 +67,5 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 // release lets go of the search's memory, keeping its statistics.
 func (s *Searcher) release() {
 	s.pages, s.table, s.entries = nil, nil, nil
-	s.open = pq.Buckets{}
+	s.open = openList{}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ploy-ai/ploy/internal/pq"
 )
 
 // Heuristic chooses A*'s estimate of the remaining cost. Each is
@@ -163,9 +162,11 @@ func (b *blind) estimate(s []uint64) (int64, bool) {
 	return b.minCost, false
 }
 
-// pageBits is log2 of the states per page of the state store: pages keep
-// growth from copying (and briefly doubling) gigabytes of states.
-const pageBits = 16
+// pageWords is about the size of a page of the state store, in words
+// (1 MiB): pages keep growth from copying (and briefly doubling)
+// gigabytes of states, and are small enough that a search with a few MiB
+// to spend, or of states of a hundred thousand facts, still gets one.
+const pageWords = 1 << 17
 
 // Searcher runs A* searches on one task, keeping its memory between
 // searches. It is not safe for concurrent use.
@@ -182,8 +183,9 @@ type Searcher struct {
 	// words long: the state's bits, then g, h, and its parent, operator
 	// and flags packed in one word (see meta), so that the state and what
 	// the search knows of it share a cache line or two.
-	pages [][]uint64
-	rec   int
+	pages    [][]uint64
+	rec      int
+	pageBits int // log2 of the states per page
 	// table is an open-addressing hash set of the stored states: each slot
 	// holds the state's hash's top 32 bits (a fingerprint, so that most
 	// probes need not read the state) over its id + 1, and 0 when empty.
@@ -192,7 +194,7 @@ type Searcher struct {
 	table []uint64
 	n     int32 // states stored
 
-	open    pq.Buckets
+	open    openList
 	entries []int32 // the state each open-list entry stands for
 	scratch []uint64
 	succs   []int32
@@ -246,6 +248,9 @@ func NewSearcher(t *Task) (*Searcher, error) {
 	}
 	s := &Searcher{t: t, words: max(t.Words(), 1)}
 	s.rec = s.words + 3
+	for 2<<s.pageBits*s.rec <= pageWords {
+		s.pageBits++
+	}
 	s.succ = newSuccessors(t)
 	s.blind = blind{t: t, minCost: minCost(t)}
 	s.scratch = make([]uint64, s.words)
@@ -281,8 +286,8 @@ func (s *Searcher) estimator(h Heuristic) (estimator, error) {
 
 // record returns stored state id's record.
 func (s *Searcher) record(id int32) []uint64 {
-	p := s.pages[id>>pageBits]
-	off := int(id&(1<<pageBits-1)) * s.rec
+	p := s.pages[id>>s.pageBits]
+	off := int(id&(1<<s.pageBits-1)) * s.rec
 	return p[off : off+s.rec : off+s.rec]
 }
 
@@ -339,9 +344,10 @@ func (s *Searcher) lookupHashed(w []uint64, h uint64) (int32, int, uint64) {
 
 // bytes is the memory the search holds, as the limit counts it.
 func (s *Searcher) bytes() int64 {
-	return int64(len(s.pages))<<pageBits*int64(s.rec)*8 +
+	return int64(len(s.pages))<<s.pageBits*int64(s.rec)*8 + s.open.Bytes() +
+		int64(cap(s.batch)+cap(s.hashes))*8 +
 		int64(len(s.table))*8 +
-		int64(cap(s.entries))*8 // the entry and the open list's link
+		int64(cap(s.entries))*4
 }
 
 // grow makes room for one more open-list entry and, if newState, one more
@@ -353,8 +359,8 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 		need += int64(max(cap(s.entries), 1024)) * 8
 	}
 	if newState {
-		if int(s.n)>>pageBits >= len(s.pages) {
-			need += 1 << pageBits * int64(s.rec) * 8
+		if int(s.n)>>s.pageBits >= len(s.pages) {
+			need += 1 << s.pageBits * int64(s.rec) * 8
 		}
 		if s.full() {
 			need += int64(len(s.table)) * 8 * 2
@@ -367,8 +373,8 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 		return false
 	}
 	if newState {
-		if int(s.n)>>pageBits >= len(s.pages) {
-			s.pages = append(s.pages, make([]uint64, 1<<pageBits*s.rec))
+		if int(s.n)>>s.pageBits >= len(s.pages) {
+			s.pages = append(s.pages, make([]uint64, 1<<s.pageBits*s.rec))
 		}
 		if s.full() {
 			s.rehash(2 * len(s.table))
@@ -377,20 +383,25 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 	return true
 }
 
-// successors applies each operator of s.succs to cur, into s.batch, and
+// batchSize is the most successors made and hashed together: enough to
+// overlap their cache misses, and a bounded buffer however many operators
+// apply.
+const batchSize = 64
+
+// successors applies each operator of ops to cur, into s.batch, and
 // hashes each result into s.hashes. Then it reads, for each, the table
 // slot it hashes to, and the record a matching fingerprint there names:
 // loads that do not depend on each other, so that their cache misses
 // overlap instead of coming one after another as the lookups would make
 // them.
-func (s *Searcher) successors(cur []uint64) {
-	w, k := s.words, len(s.succs)
-	if cap(s.batch) < k*w {
-		s.batch = make([]uint64, 2*k*w)
-		s.hashes = make([]uint64, 2*k)
+func (s *Searcher) successors(cur []uint64, ops []int32) {
+	w, k := s.words, len(ops)
+	if cap(s.batch) < batchSize*w {
+		s.batch = make([]uint64, batchSize*w)
+		s.hashes = make([]uint64, batchSize)
 	}
 	s.batch, s.hashes = s.batch[:k*w], s.hashes[:k]
-	for j, a := range s.succs {
+	for j, a := range ops {
 		next := s.batch[j*w : (j+1)*w : (j+1)*w]
 		copy(next, cur)
 		s.t.Ops[a].Apply(next)
@@ -462,7 +473,7 @@ func (s *Searcher) reset() {
 // push queues state id, of record r, at f = g + h.
 func (s *Searcher) push(id int32, r []uint64) {
 	g, h := int64(r[s.words]), int64(r[s.words+1])
-	s.open.Push(int(g+h), int(h), int32(len(s.entries)))
+	s.open.Push(g+h, h, int32(len(s.entries)))
 	s.entries = append(s.entries, id)
 }
 
@@ -492,7 +503,14 @@ func (s *Searcher) begin(opt Options) error {
 	if s.maxBytes <= 0 {
 		s.maxBytes = DefaultMaxBytes
 	}
+	if s.bytes() > s.maxBytes {
+		s.release() // what an earlier search kept is more than this one may hold
+	}
 	s.reset()
+	s.open.hOf = func(e int32) int64 { return int64(s.record(s.entries[e])[s.words+1]) }
+	if c, ok := est.(workCounter); ok {
+		c.takeWork() // what an earlier search left over
+	}
 	s.res, s.done, s.work = Result{Status: Unsolvable, Heuristic: opt.Heuristic}, false, 0
 	start := s.t.InitialState()
 	if len(start) == 0 {
@@ -542,7 +560,7 @@ func (s *Searcher) advance(limit int64) bool {
 		r := s.record(id)
 		w := s.words
 		g, m := int64(r[w]), r[w+2]
-		if m&flagClosed != 0 || int(g+int64(r[w+1])) != f {
+		if m&flagClosed != 0 || g+int64(r[w+1]) != f {
 			continue // a stale entry: the state was reached cheaper since
 		}
 		cur := r[:w]
@@ -567,13 +585,16 @@ func (s *Searcher) advance(limit int64) bool {
 		}
 		s.succs = s.succ.applicable(cur, s.succs[:0])
 		s.work += int64(len(s.succs)) + 1
-		s.successors(cur)
 		for j, a := range s.succs {
+			if j%batchSize == 0 {
+				s.successors(cur, s.succs[j:min(j+batchSize, len(s.succs))])
+			}
+			k := j % batchSize
 			o := &ops[a]
-			next := s.batch[j*w : (j+1)*w : (j+1)*w]
+			next := s.batch[k*w : (k+1)*w : (k+1)*w]
 			res.Generated++
 			ng := g + o.Cost
-			nid, slot, hash := s.lookupHashed(next, s.hashes[j])
+			nid, slot, hash := s.lookupHashed(next, s.hashes[k])
 			if nid >= 0 {
 				nr := s.record(nid)
 				nm := nr[w+2]
@@ -595,12 +616,13 @@ func (s *Searcher) advance(limit int64) bool {
 				// Stored, so that it is estimated once, but never queued.
 				res.DeadEnds++
 			}
+			size := len(s.table)
 			if !s.grow(s.maxBytes, true) {
 				res.Status, s.done = OutOfMemory, true
 				break
 			}
-			if s.table[slot] != 0 { // the table grew
-				_, slot, _ = s.lookup(next)
+			if len(s.table) != size { // the table grew: the slot moved
+				_, slot, _ = s.lookupHashed(next, hash)
 			}
 			nid = s.n
 			var flags uint64

@@ -2,6 +2,7 @@ package strips
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -86,4 +87,77 @@ func counterTask(n int) *Task {
 		t.Ops = append(t.Ops, o)
 	}
 	return t
+}
+
+// TestStatesStoredOnce checks that growing the state table keeps every
+// state findable: blind search on 13 switches, each set and cleared
+// freely, with a goal nothing reaches, stores each of the 2^13 states
+// once (each is reached from 13 others), through several doublings of the
+// table.
+func TestStatesStoredOnce(t *testing.T) {
+	const n = 13
+	task := &Task{Name: "switches", Goal: []Fact{n}}
+	for i := range n {
+		task.Facts = append(task.Facts, fmt.Sprintf("(on s%d)", i))
+		task.Ops = append(task.Ops,
+			Op{Name: fmt.Sprintf("(set s%d)", i), PreNot: []Fact{Fact(i)}, Add: []Fact{Fact(i)}, Cost: 1},
+			Op{Name: fmt.Sprintf("(clear s%d)", i), Pre: []Fact{Fact(i)}, Del: []Fact{Fact(i)}, Cost: 1})
+	}
+	task.Facts = append(task.Facts, "(never)")
+	res, err := Search(task, Options{Heuristic: Blind})
+	if err != nil || res.Status != Unsolvable || res.States != 1<<n || res.Expanded != 1<<n {
+		t.Fatalf("%s, %v: %d states stored, %d expanded; want %d of each", res.Status, err, res.States, res.Expanded, 1<<n)
+	}
+}
+
+// TestReusedSearcherMatchesNewOnes runs one searcher over many tasks'
+// searches in turn against new searchers: the same results, the memory
+// aside (a reused searcher keeps its pages).
+func TestReusedSearcherMatchesNewOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 300 {
+		task := randomTask(rng, 10+rng.IntN(4), 20+rng.IntN(30))
+		s, err := NewSearcher(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range []Heuristic{Blind, LMCut, Portfolio, HMax, Blind} {
+			got, _ := s.Search(Options{Heuristic: h})
+			want, _ := Search(task, Options{Heuristic: h})
+			got.Bytes, want.Bytes = 0, 0
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("task %d, %s: reused %v, new %v", i, h, got, want)
+			}
+		}
+	}
+}
+
+// TestHugeCostsStayInMemory: f values a billion apart would make the
+// open list's ring gigabytes wide; the list moves to a heap instead, and
+// the search stays within a small memory limit.
+func TestHugeCostsStayInMemory(t *testing.T) {
+	task := &Task{Name: "huge", Facts: []string{"(a)", "(b)"}, Goal: []Fact{0, 1},
+		Ops: []Op{{Name: "(cheap)", Add: []Fact{0}, Cost: 1}, {Name: "(dear)", Add: []Fact{1}, Cost: MaxCost}}}
+	for _, h := range []Heuristic{Blind, LMCut, Portfolio} {
+		res, err := Search(task, Options{Heuristic: h, MaxBytes: 16 << 20})
+		if err != nil || res.Status != Found || res.Cost != MaxCost+1 || res.Bytes > 16<<20 {
+			t.Fatalf("%s: %s, %v, cost %d, %d bytes", h, res.Status, err, res.Cost, res.Bytes)
+		}
+	}
+}
+
+// TestSmallerLimitOnReuse: a searcher that held more in an earlier search
+// lets go of it when the next search may hold less.
+func TestSmallerLimitOnReuse(t *testing.T) {
+	s, err := NewSearcher(counterTask(18))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := s.Search(Options{Heuristic: Blind}); err != nil || res.Status != Found {
+		t.Fatal(res.Status, err)
+	}
+	res, err := s.Search(Options{Heuristic: Blind, MaxBytes: 4 << 20})
+	if res.Status != OutOfMemory || res.Bytes > 4<<20 {
+		t.Fatalf("%s, %v, %d bytes held under a 4 MiB limit", res.Status, err, res.Bytes)
+	}
 }

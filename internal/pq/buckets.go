@@ -1,6 +1,9 @@
 package pq
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Buckets is an open list for whole-number f and h values, in the heap's
 // order: least f, then least h, then the node pushed first. Each f has a
@@ -46,6 +49,11 @@ func (b *Buckets) Reset() {
 	b.free = -1
 	b.n = 0
 	b.cur = math.MaxInt // no f is in range: the next Push calls extend
+}
+
+// Bytes returns the memory the list holds: its ring, groups and links.
+func (b *Buckets) Bytes() int64 {
+	return int64(cap(b.ring))*4 + int64(cap(b.groups))*int64(unsafe.Sizeof(group{})) + int64(cap(b.next))*4
 }
 
 // Len returns the number of nodes in the list.
