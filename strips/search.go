@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-
 )
 
 // Heuristic chooses A*'s estimate of the remaining cost. Each is
