@@ -10,7 +10,8 @@ import (
 // left)", names an action and objects of its parameters' types; its
 // precondition must hold in the state reached so far, where :init gives
 // the start; its effect deletes, then adds; and the goal must hold at the
-// end. It returns the plan's cost: the sum of total-cost's increases under
+// end; a ";" starts a comment, and blank lines are skipped. It returns
+// the plan's cost: the sum of total-cost's increases under
 // the problem's metric, the number of steps without one. The error names
 // the first step that fails and why. It is the grounding's oracle, sharing
 // none of its code.
@@ -24,6 +25,9 @@ func Replay(d *Domain, p *Problem, plan []string) (int64, error) {
 	}
 	var cost int64
 	for i, line := range plan {
+		if line, _, _ = strings.Cut(line, ";"); strings.TrimSpace(line) == "" {
+			continue // a comment, such as "; cost = 8 (general cost)", or a blank line
+		}
 		c, err := r.step(line)
 		if err != nil {
 			return 0, fmt.Errorf("pddl: step %d %s: %v", i+1, line, err)

@@ -54,6 +54,8 @@ func TestReplay(t *testing.T) {
 	}{
 		{withMetric, []string{"(drive t1 depot hub)", "( DRIVE t1 hub shop )"}, 7, ""},
 		{plain, []string{"(drive t1 depot hub)", "(drive t1 hub shop)"}, 2, ""},
+		// An IPC plan file's lines, comments and all.
+		{withMetric, []string{"; a plan", "(drive t1 depot hub) ; first", "", "(drive t1 hub shop)", "; cost = 7 (general cost)"}, 7, ""},
 		// load adds and deletes busy: the add wins, and busy blocks driving.
 		{withMetric, []string{"(load t1 depot)", "(drive t1 depot hub)"}, 0, "step 2 (drive t1 depot hub): the precondition does not hold"},
 		{withMetric, []string{"(drive t1 depot hub)"}, 0, "the goal does not hold after the plan's 1 steps"},

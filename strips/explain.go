@@ -1,5 +1,7 @@
 package strips
 
+import "fmt"
+
 // RelaxedUnreachable returns the goal literals that no sequence of
 // operators can make true even when nothing is ever deleted, each as the
 // fact's name (negative ones as "(not NAME)"): a positive goal fact that no
@@ -58,12 +60,25 @@ func RelaxedUnreachable(t *Task) []string {
 }
 
 // Estimates returns h's estimate of each state along plan, the start's
-// first: len(plan)+1 values, -1 for a dead end. The plan must apply.
-func Estimates(t *Task, h Heuristic, plan []int32) []int64 {
+// first: len(plan)+1 values, -1 for a dead end; a Portfolio's are
+// LM-cut's. The task must be valid and the plan's operators in range;
+// they need not apply.
+func Estimates(t *Task, h Heuristic, plan []int32) ([]int64, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	for i, a := range plan {
+		if a < 0 || int(a) >= len(t.Ops) {
+			return nil, fmt.Errorf("strips: step %d: operator %d out of range", i+1, a)
+		}
+	}
+	if h == Portfolio {
+		h = LMCut
+	}
 	s := &Searcher{t: t, blind: blind{t: t, minCost: minCost(t)}}
 	est, err := s.estimator(h)
 	if err != nil {
-		panic(err)
+		return nil, err
 	}
 	state := t.InitialState()
 	if len(state) == 0 {
@@ -77,7 +92,7 @@ func Estimates(t *Task, h Heuristic, plan []int32) []int64 {
 		}
 		out = append(out, v)
 		if i == len(plan) {
-			return out
+			return out, nil
 		}
 		t.Ops[plan[i]].Apply(state)
 	}

@@ -66,8 +66,11 @@ func ParseHeuristic(name string) (Heuristic, error) {
 type Status uint8
 
 const (
+	// NotSearched: the search did not run, and its error says why (an
+	// invalid task, an unknown heuristic). The zero Status.
+	NotSearched Status = iota
 	// Found: Result.Plan is a cheapest plan.
-	Found Status = iota
+	Found
 	// Unsolvable: every state reachable from the start was expanded or
 	// proved a dead end, and none meets the goal.
 	Unsolvable
@@ -80,6 +83,8 @@ const (
 
 func (s Status) String() string {
 	switch s {
+	case NotSearched:
+		return "not searched"
 	case Found:
 		return "found"
 	case Unsolvable:

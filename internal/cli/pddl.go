@@ -66,14 +66,18 @@ func runPDDL(e *env, command string, args []string) int {
 			def = strips.LMCut // a portfolio's two searches cannot be traced as one
 		}
 		fset.StringVar(&pf.heuristic, "heuristic", def.String(), "A*'s admissible estimate: lmcut (landmark cuts), hmax, blind, or portfolio (lmcut and blind searches side by side, the first to finish answers; not for trace)")
-		fset.Int64Var(&pf.budget, "budget", 0, "most states to expand before giving up (0: no limit but --max-bytes)")
+		budgetHelp := "most states to expand before giving up (0: no limit but --max-bytes; in a portfolio, each search's)"
+		if command == "trace" {
+			budgetHelp = "most states to expand before giving up (0: 1000, which is also the default)"
+		}
+		fset.Int64Var(&pf.budget, "budget", 0, budgetHelp)
 		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.DefaultMaxBytes, "most bytes the search may hold (states, their table and open list)")
 		fset.StringVar(&pf.search, "search", "forward", "search direction: forward only on PDDL problems")
 	}
 	switch command {
 	case "plan":
 		fset.BoolVar(&pf.asJSON, "json", false, `print one JSON object: {"status", "plan" (IPC plan lines), "cost", "expanded", "generated", ...}`)
-		fset.StringVar(&pf.planFile, "plan-file", "", "write the plan to `FILE` in the IPC plan format, \"; cost = N (general cost)\" last")
+		fset.StringVar(&pf.planFile, "plan-file", "", "write the plan to `FILE` in the IPC plan format, \"; cost = N (general cost)\" last (with no plan, FILE is removed)")
 	case "trace":
 		fset.StringVar(&pf.format, "format", "text", "output format: text or json")
 	case "explain":
@@ -114,6 +118,15 @@ func runPDDL(e *env, command string, args []string) int {
 		}
 		if h == strips.Portfolio && command == "trace" {
 			return usageErr(e, fset, "--heuristic portfolio runs two searches side by side, which cannot be traced as one: trace lmcut or blind")
+		}
+	}
+	if pf.planFile != "" {
+		for _, in := range positional {
+			a, errA := os.Stat(in)
+			b, errB := os.Stat(pf.planFile)
+			if errA == nil && errB == nil && os.SameFile(a, b) {
+				return usageErr(e, fset, "--plan-file %s is an input: the plan would overwrite it", pf.planFile)
+			}
 		}
 	}
 	pt, st := loadPDDL(e, positional[0], positional[1])
@@ -237,6 +250,13 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	res, st, err := pddlSearch(e, "plan", t, opt)
 	if st >= 0 {
 		return st
+	}
+	if pf.planFile != "" && res.Status != strips.Found {
+		// No plan: a plan file left from an earlier run must not pass
+		// for this one's.
+		if err := os.Remove(pf.planFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
+		}
 	}
 	if res.Status == strips.Found && pf.planFile != "" {
 		var b strings.Builder
@@ -378,7 +398,11 @@ func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		h = strips.LMCut
 	}
 	if res.Status == strips.Found {
-		est := strips.Estimates(t, h, res.Plan)
+		est, err := strips.Estimates(t, h, res.Plan)
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ploy explain: %s\n", errorText(err))
+			return exitInvalid
+		}
 		var g int64
 		for i, a := range res.Plan {
 			g += t.Ops[a].Cost
