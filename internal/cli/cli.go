@@ -123,6 +123,8 @@ directions) for resolve and graph; trace, explain and lint take either, and
 the file's kind decides. Without FILE, ploy uses the embedded battle-mage
 domain of lessons 4 and 5 (resolve and graph: the embedded survivor.yaml). The
 shipped domains can be named without a path: %s.
+plan, trace, explain and lint also take a PDDL domain and problem, two files
+ending in .pddl, and plan them optimally (see docs/pddl.md).
 
 Exit status: 0 a plan was found (or the command did its job), 1 invalid input,
 2 a usage error, 3 the planner ran and found no plan.
