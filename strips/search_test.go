@@ -3,6 +3,7 @@ package strips
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"math/rand/v2"
 	"testing"
 )
@@ -159,5 +160,45 @@ func TestSmallerLimitOnReuse(t *testing.T) {
 	res, err := s.Search(Options{Heuristic: Blind, MaxBytes: 4 << 20})
 	if res.Status != OutOfMemory || res.Bytes > 4<<20 {
 		t.Fatalf("%s, %v, %d bytes held under a 4 MiB limit", res.Status, err, res.Bytes)
+	}
+}
+
+// TestHeapOrderIsTheRingOrder scales random tasks' costs by 2^23, which
+// spreads their f values past the ring's span and moves the open list to
+// its heap: every search must expand the same states in the same order
+// and find the same plan, at the scaled cost. (Blind and h_max only: their
+// estimates scale exactly, where LM-cut's queue breaks ties among equal
+// h_max values differently for small and large costs, and may cut
+// differently.)
+func TestHeapOrderIsTheRingOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	moved := 0
+	for i := range 300 {
+		task := randomTask(rng, 8+rng.IntN(5), 15+rng.IntN(20))
+		scaled := *task
+		scaled.Ops = slices.Clone(task.Ops)
+		for j := range scaled.Ops {
+			scaled.Ops[j].Cost <<= 23
+		}
+		for _, h := range []Heuristic{Blind, HMax} {
+			var want, got []int64
+			rec := func(into *[]int64) func(Expansion) {
+				return func(x Expansion) { *into = append(*into, x.G, int64(x.Op)) }
+			}
+			a, _ := Search(task, Options{Heuristic: h, OnExpand: rec(&want)})
+			b, _ := Search(&scaled, Options{Heuristic: h, OnExpand: rec(&got)})
+			for k := 0; k < len(want); k += 2 {
+				want[k] <<= 23
+			}
+			if a.Status != b.Status || a.Cost<<23 != b.Cost || !slices.Equal(a.Plan, b.Plan) || !slices.Equal(want, got) {
+				t.Fatalf("task %d, %s: %s cost %d plan %v; scaled %s cost %d plan %v", i, h, a.Status, a.Cost, a.Plan, b.Status, b.Cost, b.Plan)
+			}
+			if b.Cost >= ringSpan {
+				moved++
+			}
+		}
+	}
+	if moved < 50 {
+		t.Fatalf("only %d scaled searches had costs past the ring's span", moved)
 	}
 }
