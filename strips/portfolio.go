@@ -1,6 +1,9 @@
 package strips
 
-import "errors"
+import (
+	"errors"
+	"math"
+)
 
 // portfolioSlice is the work each of a Portfolio's searches does in its
 // turn: a few milliseconds, so that turns cost nothing measurable and an
@@ -26,6 +29,19 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 		if err := runs[i].begin(o); err != nil {
 			return Result{}, err
 		}
+	}
+	if runs[0].startFailed() && runs[1].startFailed() {
+		// Neither could start in half the memory: LM-cut alone, with all
+		// of it.
+		runs[1].release()
+		o := opt
+		o.Heuristic, o.MaxBytes = LMCut, maxBytes
+		if err := runs[0].begin(o); err != nil {
+			return Result{}, err
+		}
+		for !runs[0].advance(math.MaxInt64) {
+		}
+		return runs[0].result()
 	}
 	alive := 2
 	var last Result
@@ -62,6 +78,12 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 			}
 		}
 	}
+}
+
+// startFailed says the search ran out of memory before it expanded
+// anything.
+func (s *Searcher) startFailed() bool {
+	return s.done && s.res.Status == OutOfMemory && s.res.Expanded == 0
 }
 
 // release lets go of the search's memory, keeping its statistics.

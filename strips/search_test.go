@@ -202,3 +202,21 @@ func TestHeapOrderIsTheRingOrder(t *testing.T) {
 		t.Fatalf("only %d scaled searches had costs past the ring's span", moved)
 	}
 }
+
+// TestPortfolioStartsInAllTheMemory: when half the memory is too little
+// for either of a portfolio's searches to start, LM-cut runs alone with
+// all of it.
+func TestPortfolioStartsInAllTheMemory(t *testing.T) {
+	task := counterTask(4)
+	limit := int64(3 << 19) // 1.5 MiB: a page and a table, not two
+	if res, err := Search(task, Options{Heuristic: LMCut, MaxBytes: limit}); err != nil || res.Status != Found {
+		t.Fatalf("LM-cut alone: %s, %v", res.Status, err)
+	}
+	if res, err := Search(task, Options{Heuristic: LMCut, MaxBytes: limit / 2}); res.Status != OutOfMemory {
+		t.Fatalf("LM-cut in half: %s, %v; the test needs it to run out", res.Status, err)
+	}
+	res, err := Search(task, Options{MaxBytes: limit})
+	if err != nil || res.Status != Found || res.Heuristic != LMCut || res.Bytes > limit {
+		t.Fatalf("portfolio: %s by %s, %v, %d bytes", res.Status, res.Heuristic, err, res.Bytes)
+	}
+}
