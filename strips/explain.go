@@ -75,7 +75,7 @@ func Estimates(t *Task, h Heuristic, plan []int32) ([]int64, error) {
 	if h == Portfolio {
 		h = LMCut
 	}
-	s := &Searcher{t: t, blind: blind{t: t, minCost: minCost(t)}}
+	s := newSearcher(t, successors{})
 	est, err := s.estimator(h)
 	if err != nil {
 		return nil, err

@@ -20,7 +20,7 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 		maxBytes = DefaultMaxBytes
 	}
 	if s.twin == nil {
-		s.twin = &Searcher{t: s.t, words: s.words, rec: s.rec, succ: s.succ, blind: s.blind, scratch: make([]uint64, s.words)}
+		s.twin = newSearcher(s.t, s.succ)
 	}
 	runs := [2]*Searcher{s.twin, s}
 	for i, h := range []Heuristic{LMCut, Blind} {

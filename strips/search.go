@@ -250,15 +250,20 @@ func NewSearcher(t *Task) (*Searcher, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
-	s := &Searcher{t: t, words: max(t.Words(), 1)}
+	return newSearcher(t, newSuccessors(t)), nil
+}
+
+// newSearcher makes a searcher of a valid task with its successor
+// generator, which searchers of one task may share.
+func newSearcher(t *Task, succ successors) *Searcher {
+	s := &Searcher{t: t, words: max(t.Words(), 1), succ: succ}
 	s.rec = s.words + 3
 	for 2<<s.pageBits*s.rec <= pageWords {
 		s.pageBits++
 	}
-	s.succ = newSuccessors(t)
 	s.blind = blind{t: t, minCost: minCost(t)}
 	s.scratch = make([]uint64, s.words)
-	return s, nil
+	return s
 }
 
 // Search plans t optimally with opt; see also Searcher.Search.
