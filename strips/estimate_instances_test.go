@@ -110,7 +110,7 @@ func BenchmarkEstimateInstances(b *testing.B) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		walks := [][]uint64{task.InitialState()}
 		for range 20 {
-			walks = append(walks, randomWalk(task, rng, 50)...)
+			walks = append(walks, strips.RandomWalk(task, rng, 50)...)
 		}
 		for _, c := range []struct {
 			what   string
@@ -130,24 +130,3 @@ func BenchmarkEstimateInstances(b *testing.B) {
 	}
 }
 
-// randomWalk returns the states after each step of a random walk of up
-// to n steps from t's initial state.
-func randomWalk(t *strips.Task, rng *rand.Rand, n int) [][]uint64 {
-	s := t.InitialState()
-	var out [][]uint64
-	var app []int
-	for range n {
-		app = app[:0]
-		for i := range t.Ops {
-			if t.Ops[i].Applicable(s) {
-				app = append(app, i)
-			}
-		}
-		if len(app) == 0 {
-			break
-		}
-		t.Ops[app[rng.IntN(len(app))]].Apply(s)
-		out = append(out, slices.Clone(s))
-	}
-	return out
-}

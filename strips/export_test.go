@@ -1,0 +1,4 @@
+package strips
+
+// RandomWalk is randomWalk, for the external tests.
+var RandomWalk = randomWalk
