@@ -129,4 +129,3 @@ func BenchmarkEstimateInstances(b *testing.B) {
 		}
 	}
 }
-

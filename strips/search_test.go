@@ -3,8 +3,8 @@ package strips
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
