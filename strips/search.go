@@ -200,7 +200,6 @@ type Searcher struct {
 
 	open    openList
 	entries []int32 // the state each open-list entry stands for
-	scratch []uint64
 	succs   []int32
 	// batch holds the successors of the state being expanded, hashes
 	// their hashes; touched keeps the loads that bring them into the
@@ -262,7 +261,6 @@ func newSearcher(t *Task, succ successors) *Searcher {
 		s.pageBits++
 	}
 	s.blind = blind{t: t, minCost: minCost(t)}
-	s.scratch = make([]uint64, s.words)
 	return s
 }
 
