@@ -66,19 +66,33 @@ func factNames(t *strips.Task, l []strips.Fact) string {
 // describe renders t's operators one a line, for exact comparisons.
 func describe(t *strips.Task) []string {
 	var out []string
-	for _, o := range t.Ops {
-		line := o.Name
-		for _, l := range []struct {
-			what string
-			l    []strips.Fact
-		}{{"pre", o.Pre}, {"prenot", o.PreNot}, {"add", o.Add}, {"del", o.Del}} {
-			if len(l.l) > 0 {
-				line += " " + l.what + "[" + factNames(t, l.l) + "]"
-			}
-		}
-		out = append(out, line+" cost "+strconv.FormatInt(o.Cost, 10))
+	for i := range t.Ops {
+		out = append(out, describeOp(t, &t.Ops[i], false))
 	}
 	return out
+}
+
+// describeOp renders one operator: its name, each nonempty fact list
+// (its facts in index order, or by name if byName) and its cost.
+func describeOp(t *strips.Task, o *strips.Op, byName bool) string {
+	line := o.Name
+	for _, l := range []struct {
+		what string
+		l    []strips.Fact
+	}{{"pre", o.Pre}, {"prenot", o.PreNot}, {"add", o.Add}, {"del", o.Del}} {
+		if len(l.l) == 0 {
+			continue
+		}
+		var names []string
+		for _, f := range l.l {
+			names = append(names, t.Facts[f])
+		}
+		if byName {
+			slices.Sort(names)
+		}
+		line += " " + l.what + "[" + strings.Join(names, " ") + "]"
+	}
+	return line + " cost " + strconv.FormatInt(o.Cost, 10)
 }
 
 func stages(g *pddl.Grounding) string {
@@ -752,22 +766,9 @@ func compareNaive(t *testing.T, d *pddl.Domain, p *pddl.Problem, g *pddl.Groundi
 		want[o.name] = line + " cost " + strconv.FormatInt(o.cost, 10)
 	}
 	task := g.Task
-	for _, o := range task.Ops {
-		line := o.Name
-		for _, l := range []struct {
-			what string
-			l    []strips.Fact
-		}{{"pre", o.Pre}, {"prenot", o.PreNot}, {"add", o.Add}, {"del", o.Del}} {
-			if len(l.l) > 0 {
-				var names []string
-				for _, f := range l.l {
-					names = append(names, task.Facts[f])
-				}
-				slices.Sort(names)
-				line += " " + l.what + "[" + strings.Join(names, " ") + "]"
-			}
-		}
-		line += " cost " + strconv.FormatInt(o.Cost, 10)
+	for i := range task.Ops {
+		o := &task.Ops[i]
+		line := describeOp(task, o, true)
 		if w, ok := want[o.Name]; !ok {
 			t.Errorf("operator %s not reachable naively", o.Name)
 		} else if w != line {
