@@ -52,9 +52,10 @@ const (
 	// DefaultMaxSearchBytes is the memory one search may hold: a quarter
 	// of the command's goap.DefaultMaxBytes, since several run at once.
 	DefaultMaxSearchBytes = 64 << 20
-	// DefaultMaxAnswer caps a trace's answer, written into a buffer that
-	// stops at the cap: a trace of a wide domain runs to kilobytes per
-	// state.
+	// DefaultMaxAnswer caps every answer of the JSON API. A trace is
+	// written into a buffer that stops at the cap (a trace of a wide
+	// domain runs to kilobytes per state); a graph's size is counted
+	// before it is made (a wide engine-model file has a million edges).
 	DefaultMaxAnswer = 8 << 20
 )
 
@@ -82,7 +83,8 @@ type Config struct {
 	// MaxSearchBytes caps the memory of each GOAP search (goap.Options'
 	// MaxBytes); 0 means DefaultMaxSearchBytes.
 	MaxSearchBytes int
-	// MaxAnswer caps a trace's answer, in bytes; 0 means
+	// MaxAnswer caps every answer, in bytes: one past it is refused with
+	// 422, a trace's and a graph's before they are made. 0 means
 	// DefaultMaxAnswer.
 	MaxAnswer int
 	// MaxConcurrent is how many requests may work at once; the others are
@@ -410,6 +412,14 @@ func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, e
 		case a := <-done:
 			if a.err != nil {
 				fail(w, asAPIError(a.err))
+				return
+			}
+			// Every answer is bounded. Those that grow with the input
+			// (trace, graph) are refused before they are made; this is
+			// the bound for all the others, whose size the request's
+			// other caps bound (budget, steps, fights, body).
+			if len(a.body) > s.cfg.MaxAnswer {
+				fail(w, &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the answer is %d bytes, more than the %d the server answers", len(a.body), s.cfg.MaxAnswer)})
 				return
 			}
 			writeBody(w, contentType, a.body)
