@@ -196,7 +196,12 @@ func (a *answer) String() string {
 	if a.cut {
 		s += " (cut)"
 	}
-	return s + ": " + trim(string(a.body))
+	body := a.body
+	if len(body) > 300 {
+		body = body[:300]
+		s += ", starting"
+	}
+	return s + ": " + strings.TrimSpace(string(body))
 }
 
 // send sends a request and reads its answer, bounded. header's values
