@@ -11,8 +11,10 @@
 // loader's own limits. Every request is bounded: its body by
 // Config.MaxBody, its search by a budget the request may lower but not
 // raise, the number of requests working at once by
-// Config.MaxConcurrent (more get 503 at once, with Retry-After), and the
-// wait for an answer by Config.Timeout. docs/api.md documents the API and
+// Config.MaxConcurrent (more get 503 at once, with Retry-After), the
+// wait for an answer by Config.Timeout, and the answer by Config.MaxAnswer.
+// A POST must be JSON, and a request from another site's page is refused.
+// docs/api.md documents the API and
 // docs/limits.md every limit.
 package viewer
 
