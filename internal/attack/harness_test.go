@@ -100,6 +100,7 @@ type result struct {
 	// below this figure.
 	peakBelow int64
 	killed    string // why the watchdog or the hang guard killed it, or ""
+	dir       string // the run's directory, where its files are
 }
 
 // capped keeps the first bytes written to it and counts them all.
@@ -203,7 +204,7 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 	cmd := exec.CommandContext(ctx, ploy, a.args...)
 	cmd.Dir = dir
 	cmd.Env = childEnv()
-	r := &result{stdout: &capped{}, stderr: &capped{}}
+	r := &result{stdout: &capped{}, stderr: &capped{}, dir: dir}
 	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
 	if a.stdin != nil {
 		cmd.Stdin = a.stdin(t)

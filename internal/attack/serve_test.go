@@ -3,10 +3,15 @@ package attack
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ploy-ai/ploy/domains"
 )
 
 // The attacks of issue 20 on `ploy serve` (classes 1, 5 and 6), each on a
@@ -179,4 +184,29 @@ func TestServeHostCheckFollowsTheListenedAddress(t *testing.T) { // class 6
 			})
 		})
 	}
+}
+
+func TestArenaLogsAreBounded(t *testing.T) { // class 1: arena logs
+	src, err := fs.ReadFile(domains.Files, "battlemage.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The battle mage with 40 more GOAP kinds (a file may have 256): at
+	// the most fights, --record would write some 18 GB of logs.
+	var b strings.Builder
+	b.Write(src)
+	for i := range 40 {
+		fmt.Fprintf(&b, "  - name: extra%d\n    goals:\n      - {goal: Kill, priority: 5}\n", i)
+	}
+	runAttack(t, attack{
+		args:   []string{"arena", "many.yaml", "--fights", "1000", "--record", "logs"},
+		files:  map[string][]byte{"many.yaml": []byte(b.String())},
+		exits:  []int{1},
+		stderr: regexp.MustCompile(`--record would write about \d+ bytes of event logs \(1000 fights × 45 kinds × about 400 KB\), more than --max-record`),
+		check: func(t *testing.T, r *result) {
+			if entries, err := os.ReadDir(filepath.Join(r.dir, "logs")); err == nil && len(entries) > 0 {
+				t.Errorf("%d logs written before the refusal", len(entries))
+			}
+		},
+	})
 }
