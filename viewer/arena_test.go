@@ -263,6 +263,7 @@ func FuzzArenaFight(f *testing.F) {
 	s := newServer(f, viewer.Config{MaxFights: 5})
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest(http.MethodPost, "/api/v1/arena/fight", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
 		switch w.Code {

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -269,8 +270,25 @@ func (s *Server) graph(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The graph's JSON grows with its edges, up to a million of them from
+	// a file of a few hundred kilobytes: its size is counted before a byte
+	// of it is made, and a graph past the cap refused.
+	size := report.GraphJSONSize(f.Resolver)
+	if size > int64(s.cfg.MaxAnswer) {
+		field := "domain"
+		if q.Source != "" {
+			field = "source"
+		}
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: field, Message: fmt.Sprintf(
+			"the action graph of %s has %d edges, %d bytes of JSON, more than the %d the server answers: give conditions fewer actions to serve them, or split the domain",
+			f.Path, report.GraphEdges(f.Resolver), size, s.cfg.MaxAnswer)}
+	}
 	// json.Encoder's bytes, as the command writes them
-	return line(report.GraphOf(f.Resolver))
+	buf := bytes.NewBuffer(make([]byte, 0, size))
+	if err := report.WriteGraphJSON(buf, f.Resolver); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // engineOnly refuses the state-space search's fields on an engine-model

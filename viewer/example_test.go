@@ -17,6 +17,7 @@ func ExampleNew() {
 		panic(err)
 	}
 	r := httptest.NewRequest(http.MethodPost, "/api/v1/plan", strings.NewReader(`{"goal": "Kill"}`))
+	r.Header.Set("Content-Type", "application/json") // required: see docs/api.md
 	w := httptest.NewRecorder()
 	srv.ServeHTTP(w, r)
 	fmt.Print(w.Code, " ", w.Body)

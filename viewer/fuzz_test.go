@@ -43,6 +43,7 @@ func FuzzRequest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body string, which uint8) {
 		path := paths[int(which)%len(paths)]
 		r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
 		switch w.Code {

@@ -29,13 +29,14 @@ func TestBusyIsRefusedAtOnce(t *testing.T) {
 	s.slots <- struct{}{}
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest(http.MethodPost, "/api/v1/plan", strings.NewReader(`{"goal": "Kill"}`))
+	r.Header.Set("Content-Type", "application/json")
 	s.ServeHTTP(w, r)
 	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || !strings.Contains(w.Body.String(), "busy") {
 		t.Errorf("all slots taken: %d %q %s, want 503 busy with Retry-After", w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 	<-s.slots
 	w = httptest.NewRecorder()
-	s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/v1/plan", strings.NewReader(`{"goal": "Kill"}`)))
+	s.ServeHTTP(w, jsonPost("/api/v1/plan", `{"goal": "Kill"}`))
 	if w.Code != http.StatusOK {
 		t.Errorf("a slot free: %d %s, want 200", w.Code, w.Body)
 	}
@@ -54,7 +55,7 @@ func TestSequentialRequestsFindTheSlotFree(t *testing.T) {
 	}
 	for i := range 200 {
 		w := httptest.NewRecorder()
-		s.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/api/v1/plan", strings.NewReader(`{"goal": "Kill"}`)))
+		s.ServeHTTP(w, jsonPost("/api/v1/plan", `{"goal": "Kill"}`))
 		if w.Code != http.StatusOK {
 			t.Fatalf("request %d: %d %s, want 200", i, w.Code, w.Body)
 		}
@@ -128,4 +129,11 @@ func TestLoopbackOnly(t *testing.T) {
 			t.Errorf("Host %q: %d, want %d", host, w.Code, want)
 		}
 	}
+}
+
+// jsonPost is a POST of a JSON body, as the pages send it.
+func jsonPost(path, body string) *http.Request {
+	r := httptest.NewRequest(http.MethodPost, path, strings.NewReader(body))
+	r.Header.Set("Content-Type", "application/json")
+	return r
 }

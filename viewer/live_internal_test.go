@@ -92,6 +92,7 @@ func FuzzLive(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest(http.MethodPost, "/api/v1/live", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
 		w := httptest.NewRecorder()
 		s.ServeHTTP(w, r)
 		switch w.Code {

@@ -11,8 +11,10 @@
 // loader's own limits. Every request is bounded: its body by
 // Config.MaxBody, its search by a budget the request may lower but not
 // raise, the number of requests working at once by
-// Config.MaxConcurrent (more get 503 at once, with Retry-After), and the
-// wait for an answer by Config.Timeout. docs/api.md documents the API and
+// Config.MaxConcurrent (more get 503 at once, with Retry-After), the
+// wait for an answer by Config.Timeout, and the answer by Config.MaxAnswer.
+// A POST must be JSON, and a request from another site's page is refused.
+// docs/api.md documents the API and
 // docs/limits.md every limit.
 package viewer
 
@@ -26,6 +28,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"sort"
 	"strconv"
@@ -52,9 +55,10 @@ const (
 	// DefaultMaxSearchBytes is the memory one search may hold: a quarter
 	// of the command's goap.DefaultMaxBytes, since several run at once.
 	DefaultMaxSearchBytes = 64 << 20
-	// DefaultMaxAnswer caps a trace's answer, written into a buffer that
-	// stops at the cap: a trace of a wide domain runs to kilobytes per
-	// state.
+	// DefaultMaxAnswer caps every answer of the JSON API. A trace is
+	// written into a buffer that stops at the cap (a trace of a wide
+	// domain runs to kilobytes per state); a graph's size is counted
+	// before it is made (a wide engine-model file has a million edges).
 	DefaultMaxAnswer = 8 << 20
 )
 
@@ -82,7 +86,8 @@ type Config struct {
 	// MaxSearchBytes caps the memory of each GOAP search (goap.Options'
 	// MaxBytes); 0 means DefaultMaxSearchBytes.
 	MaxSearchBytes int
-	// MaxAnswer caps a trace's answer, in bytes; 0 means
+	// MaxAnswer caps every answer, in bytes: one past it is refused with
+	// 422, a trace's and a graph's before they are made. 0 means
 	// DefaultMaxAnswer.
 	MaxAnswer int
 	// MaxConcurrent is how many requests may work at once; the others are
@@ -258,6 +263,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fail(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("the server answers requests to the loopback only, not to host %q", r.Host)})
 		return
 	}
+	if e := crossSite(r); e != nil {
+		fail(w, e)
+		return
+	}
 	rt, ok := s.routes[r.URL.Path]
 	if !ok {
 		fail(w, &apiError{Status: http.StatusNotFound, Message: fmt.Sprintf("no such endpoint: %s", r.URL.Path)})
@@ -269,6 +278,41 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rt.serve(s, w, r)
+}
+
+// crossSite refuses, with 403, a request a page of another site sent:
+// one whose Origin is not the server's own (scheme, host and port as the
+// Host header names them), or whose Sec-Fetch-Site is cross-site. The
+// browser sends both on its own, and a page cannot forge them; a program
+// (curl, a game's tools) sends neither and is not concerned. A page of the
+// same site on another port (same-site: another local server) is refused
+// by its Origin, which browsers send on every POST and every cross-origin
+// fetch. Only a top-level navigation (a link from elsewhere to the app's
+// page, a GET) is let through whatever its site: it reads nothing back
+// for the page that made it.
+func crossSite(r *http.Request) *apiError {
+	navigation := (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.Header.Get("Sec-Fetch-Mode") == "navigate"
+	if r.Header.Get("Sec-Fetch-Site") == "cross-site" && !navigation {
+		return &apiError{Status: http.StatusForbidden, Message: "a cross-site request (Sec-Fetch-Site: cross-site): the server answers its own pages and programs, not other sites' pages"}
+	}
+	if origin, ok := r.Header["Origin"]; ok && !sameOrigin(origin, r.Host) {
+		return &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("a request from another origin (%s): the server answers its own pages and programs, not other sites' pages", strings.Join(origin, ", "))}
+	}
+	return nil
+}
+
+// sameOrigin reports whether an Origin header names the server at host:
+// one http or https origin whose host and port are the Host header's.
+// "null" (a sandboxed frame, a file, a redirect) is no site's.
+func sameOrigin(origin []string, host string) bool {
+	if len(origin) != 1 {
+		return false
+	}
+	u, err := url.Parse(origin[0])
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.User != nil {
+		return false
+	}
+	return strings.EqualFold(u.Host, host)
 }
 
 // loopbackHost reports whether a Host header names the loopback.
@@ -412,6 +456,14 @@ func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, e
 				fail(w, asAPIError(a.err))
 				return
 			}
+			// Every answer is bounded. Those that grow with the input
+			// (trace, graph) are refused before they are made; this is
+			// the bound for all the others, whose size the request's
+			// other caps bound (budget, steps, fights, body).
+			if len(a.body) > s.cfg.MaxAnswer {
+				fail(w, &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the answer is %d bytes, more than the %d the server answers", len(a.body), s.cfg.MaxAnswer)})
+				return
+			}
 			writeBody(w, contentType, a.body)
 		case <-timer.C:
 			fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("timeout: no answer within %s", s.cfg.Timeout)})
@@ -465,15 +517,18 @@ func (s *Server) traceAnswer(write func(w *bufio.Writer) error) ([]byte, error) 
 	return buf.Bytes(), nil
 }
 
-// readJSONBody reads a POST's body, at most limit bytes, refusing a
-// content type other than JSON: a browser sends a cross-site form or
-// text/plain POST without asking; a JSON content type makes it ask first,
-// and the server never says yes.
+// readJSONBody reads a POST's body, at most limit bytes, refusing any
+// content type but JSON, and a body without one: a browser sends a
+// cross-site form, text/plain, Blob, ArrayBuffer or sendBeacon POST
+// without asking, the last three with no content type at all; a JSON
+// content type makes it ask first, and the server never says yes.
 func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *apiError) {
-	if ct := r.Header.Get("Content-Type"); ct != "" {
-		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)}
-		}
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: "the body must be application/json, and say so: Content-Type: application/json"}
+	}
+	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)}
 	}
 	return readBody(w, r, limit)
 }

@@ -29,6 +29,8 @@ func runArena(e *env, args []string) int {
 	fset.StringVar(&record, "record", "", "directory to write one event log per fight and kind (JSON lines, for replay)")
 	fset.StringVar(&plots, "plots", "", "directory to write SVG charts into")
 	fset.BoolVar(&timing, "timing", false, "add planning time per fight (the table then differs from run to run)")
+	var maxRecord int64
+	fset.Int64Var(&maxRecord, "max-record", defaultMaxRecord, "with --record: most `bytes` of event logs, estimated before the batch at about 400 KB per fight and kind")
 	positional, st := parse(e, fset, args)
 	if st >= 0 {
 		return st
@@ -58,6 +60,18 @@ func runArena(e *env, args []string) int {
 		if chosen, err = arena.Pick(chosen, named); err != nil {
 			return usageErr(e, fset, "--agents: %s", err)
 		}
+	}
+	if maxRecord < 1 {
+		return usageErr(e, fset, "--max-record must be at least 1 byte, not %d", maxRecord)
+	}
+	// The logs grow with the fights and the kinds, and a file may describe
+	// up to domain.MaxAgents kinds: 1 000 fights of 256 kinds would write
+	// about 100 GB. Their size is estimated from the counts before a fight
+	// is fought.
+	if logs := int64(fights) * int64(len(chosen)) * recordPerFight; record != "" && logs > maxRecord {
+		fmt.Fprintf(e.stderr, "ploy arena: --record would write about %d bytes of event logs (%d fights × %d kinds × about %d KB), more than --max-record (%d): fewer --fights or --agents, or raise --max-record\n",
+			logs, fights, len(chosen), recordPerFight>>10, maxRecord)
+		return exitInvalid
 	}
 	cfg := arena.Config{GOAP: f.GOAP, HTN: f.HTN, Fights: fights, Seed: seed, Kinds: chosen, Record: record, Timing: timing}
 	if isTerminal(e.stderr) {
@@ -101,6 +115,14 @@ func runArena(e *env, args []string) int {
 	}
 	return exitOK
 }
+
+// recordPerFight is about the most bytes a fight's event log takes: the
+// battle mage's three-minute fights log 300 to 335 KB each.
+const recordPerFight = 400 << 10
+
+// defaultMaxRecord bounds --record's logs: the five built-in kinds at the
+// most fights (about 2 GB) fit under it.
+const defaultMaxRecord = 2 << 30
 
 // isTerminal reports whether w is a character device, where a progress bar
 // makes sense.

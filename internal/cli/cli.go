@@ -35,6 +35,8 @@ const (
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// out, for a command in outputLimited, is stdout with its bound.
+	out *limitedOutput
 }
 
 type command struct {
@@ -89,7 +91,11 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == name {
-			return c.run(e, args[1:])
+			if outputLimited[name] {
+				e.out = &limitedOutput{w: stdout, max: defaultMaxOutput}
+				e.stdout = e.out
+			}
+			return outputCut(e, name, c.run(e, args[1:]))
 		}
 	}
 	msg := fmt.Sprintf("ploy: unknown command %q", name)
@@ -183,6 +189,9 @@ func runHelp(e *env, args []string) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] && c.name != "help" {
+			if outputLimited[c.name] { // so that its help lists --max-output
+				e.out = &limitedOutput{w: e.stdout, max: defaultMaxOutput}
+			}
 			return c.run(e, []string{"--help"})
 		}
 	}
@@ -199,6 +208,7 @@ func runHelp(e *env, args []string) int {
 func flagSet(e *env, name, synopsis, about, examples string) *flag.FlagSet {
 	fset := flag.NewFlagSet("ploy "+name, flag.ContinueOnError)
 	fset.SetOutput(e.stderr)
+	registerMaxOutput(e, fset)
 	fset.Usage = func() {
 		w := fset.Output()
 		fmt.Fprintf(w, "Usage: ploy %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -37,14 +36,24 @@ func runGraph(e *env, args []string) int {
 	if !f.EngineModel() {
 		return usageErr(e, fset, "%s is a state-space file (facts:): ploy graph shows an engine-model file's (keys:) action graph; ploy trace shows a state-space search", f.Path)
 	}
+	d := f.Resolver
+	if format == "json" && e.out != nil {
+		// A cut JSON document is of no use: a graph past the bound is
+		// refused whole, its size counted before a byte is written.
+		if size := report.GraphJSONSize(d); size > e.out.max {
+			fmt.Fprintf(e.stderr, "ploy graph: the action graph of %s has %d edges, %d bytes of JSON, more than --max-output (%d): give conditions fewer actions to serve them, split the domain, or raise --max-output\n",
+				f.Path, report.GraphEdges(d), size, e.out.max)
+			return exitInvalid
+		}
+	}
 	w := bufio.NewWriter(e.stdout)
 	defer w.Flush()
-	d := f.Resolver
 	switch format {
 	case "dot":
 		writeGraphDot(w, d)
 	case "json":
-		if err := json.NewEncoder(w).Encode(report.GraphOf(d)); err != nil {
+		// json.Encoder's bytes, written a piece at a time
+		if err := report.WriteGraphJSON(w, d); err != nil && err != errOutputCut {
 			fmt.Fprintf(e.stderr, "%s: %v\n", f.Path, err)
 			return exitInvalid
 		}
@@ -63,13 +72,17 @@ func writeGraphText(w *bufio.Writer, d *resolver.Domain) {
 		return strings.Join(chainNames(d, as), ", ")
 	}
 	for _, g := range d.Goals() {
-		fmt.Fprintf(w, "goal %s\n", g.Name())
+		if _, err := fmt.Fprintf(w, "goal %s\n", g.Name()); err != nil {
+			return // the output is cut: nothing more is written
+		}
 		for i, c := range g.Conditions() {
 			fmt.Fprintf(w, "  %s <- %s\n", c, servers(g.Servers(i)))
 		}
 	}
 	for a := range resolver.ActionID(d.NumActions()) {
-		fmt.Fprintf(w, "action %s", d.ActionName(a))
+		if _, err := fmt.Fprintf(w, "action %s", d.ActionName(a)); err != nil {
+			return
+		}
 		if t := d.ActionTarget(a); t != resolver.NoTarget {
 			fmt.Fprintf(w, " (at %s)", d.Targets()[t])
 		}
@@ -104,7 +117,9 @@ func writeGraphDot(w *bufio.Writer, d *resolver.Domain) {
 		if e.To == resolver.NoAction {
 			to = fmt.Sprintf("g%d", e.Goal)
 		}
-		fmt.Fprintf(w, "  a%d -> %s [label=%s];\n", e.From, to, strconv.Quote(report.EdgeCondition(d, e).String()))
+		if _, err := fmt.Fprintf(w, "  a%d -> %s [label=%s];\n", e.From, to, strconv.Quote(report.EdgeCondition(d, e).String())); err != nil {
+			return
+		}
 	}
 	w.WriteString("}\n")
 }

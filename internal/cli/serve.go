@@ -36,8 +36,7 @@ func runServe(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usageErr(e, fset, "--addr must be HOST:PORT, not %q", addr)
 	}
 	if maxBody < 1 || maxBody > domain.MaxFileSize {
@@ -49,25 +48,27 @@ func runServe(e *env, args []string) int {
 	if cfg.Timeout <= 0 {
 		return usageErr(e, fset, "--timeout must be positive, not %s", cfg.Timeout)
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
+		return exitInvalid
+	}
+	defer ln.Close()
 	// On the loopback, refuse requests addressed to any other name: a
 	// rebound DNS name must not reach the server through the browser.
-	ip := net.ParseIP(host)
-	cfg.LoopbackOnly = host == "localhost" || ip != nil && ip.IsLoopback()
+	// What counts is the address listened on, not the flag's text: a
+	// name (LOCALHOST, a host name resolving to 127.0.0.1) is listened on
+	// at one of its addresses, and that address says who can connect.
+	cfg.LoopbackOnly = listensOnLoopback(ln.Addr())
 	cfg.MaxBody = int64(maxBody)
 	cfg.Files = positional
-	var srv *viewer.Server
-	srv, err = viewer.New(cfg)
+	srv, err := viewer.New(cfg)
 	if err != nil {
 		if _, positioned := err.(domain.ErrorList); positioned {
 			fmt.Fprint(e.stderr, domain.Format(err, nil))
 		} else {
 			fmt.Fprintf(e.stderr, "ploy serve: %s\n", errorText(err))
 		}
-		return exitInvalid
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
 		return exitInvalid
 	}
 	hs := &http.Server{
@@ -100,4 +101,12 @@ func runServe(e *env, args []string) int {
 	}
 	fmt.Fprintln(e.stdout, "ploy serve: stopped")
 	return exitOK
+}
+
+// listensOnLoopback reports whether a listener's address is a loopback
+// one (127.0.0.0/8, ::1): only the machine itself can connect. The
+// unspecified address (0.0.0.0, ::) listens on every interface.
+func listensOnLoopback(a net.Addr) bool {
+	tcp, ok := a.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }
