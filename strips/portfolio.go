@@ -15,10 +15,7 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 	if opt.OnExpand != nil {
 		return Result{}, errors.New("strips: a portfolio search cannot be traced: choose LMCut or Blind to trace")
 	}
-	maxBytes := opt.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
+	maxBytes := EffectiveMaxBytes(opt.MaxBytes)
 	if s.twin == nil {
 		s.twin = newSearcher(s.t, s.succ)
 	}

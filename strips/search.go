@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
+
+	"github.com/ploy-ai/ploy/internal/memlimit"
 )
 
 // Heuristic chooses A*'s estimate of the remaining cost. Each is
@@ -109,16 +112,54 @@ var (
 	ErrOutOfWork       = errors.New("strips: the search reached its work limit")
 )
 
-// DefaultMaxBytes is the memory limit of a search whose Options leave
-// MaxBytes zero: 4 GiB of states, state table, open list and search
-// information, enough for about 80 million states of up to 64 facts.
+// DefaultMaxBytes is the most memory a search whose Options leave
+// MaxBytes zero holds: 4 GiB of states, state table, open list, search
+// information and estimator, enough for about 80 million states of up to
+// 64 facts; less where the process may use less (see AvailableBytes).
 const DefaultMaxBytes = 4 << 30
+
+// AvailableBytes returns the most a search may hold in this process
+// without the process running out of memory, as its limits tell (the
+// cgroup's memory limit, RLIMIT_AS, GOMEMLIMIT and physical memory, each
+// less the Go runtime's overhead: see internal/memlimit), and the limit
+// that decides it; (0, "") when none is known. A search holds at most this
+// whatever its Options.MaxBytes, so that it ends OutOfMemory rather than
+// with the runtime's fatal error.
+func AvailableBytes() (int64, string) {
+	a := available()
+	return a.bytes, a.by
+}
+
+var available = sync.OnceValue(func() struct {
+	bytes int64
+	by    string
+} {
+	b, by := memlimit.Read().SearchBytes()
+	return struct {
+		bytes int64
+		by    string
+	}{b, by}
+})
+
+// EffectiveMaxBytes returns the memory limit a search given maxBytes holds to:
+// maxBytes, or DefaultMaxBytes when it is 0 or less, lowered to
+// AvailableBytes.
+func EffectiveMaxBytes(maxBytes int64) int64 {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if a, _ := AvailableBytes(); a > 0 {
+		maxBytes = min(maxBytes, a)
+	}
+	return maxBytes
+}
 
 // Options configure a search. The zero Options run the Portfolio within
 // DefaultMaxBytes.
 type Options struct {
 	Heuristic Heuristic
-	// MaxBytes bounds the memory the search holds (DefaultMaxBytes if 0).
+	// MaxBytes bounds the memory the search holds (DefaultMaxBytes if 0;
+	// at most AvailableBytes either way).
 	MaxBytes int64
 	// MaxExpansions bounds the states expanded (no bound but memory if 0).
 	MaxExpansions int64
@@ -528,10 +569,7 @@ func (s *Searcher) begin(opt Options) error {
 	if err != nil {
 		return err
 	}
-	s.est, s.opt, s.maxBytes = est, opt, opt.MaxBytes
-	if s.maxBytes <= 0 {
-		s.maxBytes = DefaultMaxBytes
-	}
+	s.est, s.opt, s.maxBytes = est, opt, EffectiveMaxBytes(opt.MaxBytes)
 	s.pausable, _ = est.(pausable)
 	s.estBytes = 0
 	if sz, ok := est.(sized); ok {

@@ -48,13 +48,13 @@ func TestSearchBytes(t *testing.T) {
 		by   string
 	}{
 		{"none", Limits{}, 0, ""},
-		{"physical", Limits{Physical: 16 * gib}, (16*gib - residentReserve) / 4 * 3, "physical memory"},
-		{"cgroup below physical", Limits{Physical: 16 * gib, Cgroup: 2 * gib}, (2*gib - residentReserve) / 4 * 3, "the cgroup memory limit"},
-		{"GOMEMLIMIT", Limits{Physical: 16 * gib, Cgroup: 2 * gib, GoMemLimit: gib}, (gib - residentReserve) / 4 * 3, "GOMEMLIMIT"},
-		// 3 GB of address space leave 883 MiB: the attack tests' case.
-		{"address space", Limits{Physical: 16 * gib, AddressSpace: 3e9}, (3e9 - addressReserve) / 3 * 2, "the address-space limit (RLIMIT_AS)"},
+		{"physical", Limits{Physical: 16 * gib}, (16*gib - residentReserve) / 3 * 2, "physical memory"},
+		{"cgroup below physical", Limits{Physical: 16 * gib, Cgroup: 2 * gib}, (2*gib - residentReserve) / 3 * 2, "the cgroup memory limit"},
+		{"GOMEMLIMIT", Limits{Physical: 16 * gib, Cgroup: 2 * gib, GoMemLimit: gib}, (gib - residentReserve) / 3 * 2, "GOMEMLIMIT"},
+		// 3 GB of address space leave 662 MiB.
+		{"address space", Limits{Physical: 16 * gib, AddressSpace: 3e9}, (3e9 - addressReserve) / 2, "the address-space limit (RLIMIT_AS)"},
 		// Below the reserve, a share of the limit still.
-		{"tiny cgroup", Limits{Cgroup: 128 << 20}, (128 << 20) / 16 * 3, "the cgroup memory limit"},
+		{"tiny cgroup", Limits{Cgroup: 128 << 20}, (128 << 20) / 12 * 2, "the cgroup memory limit"},
 	} {
 		got, by := c.l.SearchBytes()
 		if got != c.want || by != c.by {
