@@ -56,23 +56,24 @@ func goMemLimit() int64 {
 // from ploy's PDDL searches run to a ceiling of 512 MiB or 1 GiB (ploy plan
 // --max-bytes N --json, peaks read from /proc/PID/status):
 //
-//	search (counted)                    VmHWM      VmPeak
-//	openstacks p20_1 blind (506 MiB)     622 MiB    2114 MiB
-//	openstacks p20_1 blind (994 MiB)    1218 MiB    2755 MiB
-//	openstacks p20_1 portfolio (994)    1123 MiB    2755 MiB
-//	visitall problem05 blind (1002)     1346 MiB    2947 MiB
-//	gripper prob01 (1 MiB)                 4 MiB    1256 MiB
+//	search (bytes counted)               VmHWM      VmPeak
+//	openstacks p20_1 blind (506 MiB)      622 MiB   2114 MiB
+//	openstacks p20_1 blind (994 MiB)     1218 MiB   2755 MiB
+//	openstacks p20_1 portfolio (994)     1123 MiB   2755 MiB
+//	visitall problem05 blind (1002)      1346 MiB   2947 MiB
+//	gripper prob01 (1 MiB)                  4 MiB   1256 MiB
 //
-//   - Resident memory peaked at 1.13 to 1.34 times the bytes counted (the
-//     collector's headroom under ploy's soft limit, the table's old copy
-//     while it doubles, the grounded task). So the search may count 2/3
-//     of a resident limit (the cgroup's, GOMEMLIMIT, physical memory) less
-//     residentReserve: 1.5 per byte counted, 12 % over the worst seen.
-//   - Virtual memory was 1.25 GiB before any search (address space the
-//     runtime reserves and never touches) and grew 1.3 to 1.5 bytes per
-//     byte counted. So under RLIMIT_AS the search may count 1/2 of what is
-//     left after addressReserve: 2 per byte counted. Under 3 GB that is
-//     662 MiB, whose worst case peaks at about 2.3 GiB of the 2.8.
+// Resident memory peaked at 1.13 to 1.34 times the bytes counted (the
+// collector's headroom under ploy's soft limit, the table's old copy while
+// it doubles, the grounded task). So the search may count 2/3 of a
+// resident limit (the cgroup's, GOMEMLIMIT, physical memory) less
+// residentReserve: 1.5 per byte counted, 12 % over the worst seen.
+//
+// Virtual memory was 1.25 GiB before any search (address space the runtime
+// reserves and never touches) and grew 1.3 to 1.5 bytes per byte counted.
+// So under RLIMIT_AS the search may count 1/2 of what is left after
+// addressReserve: 2 per byte counted. Under 3 GB that is 662 MiB, whose
+// worst case peaks near 2.3 GiB of the 2.8.
 const (
 	residentNum, residentDen = 2, 3
 	residentReserve          = 256 << 20
