@@ -576,7 +576,7 @@ func (s *Searcher) begin(opt Options) error {
 		s.estBytes = sz.bytes()
 	}
 	if s.bytes() > s.maxBytes {
-		s.release() // what an earlier search kept is more than this one may hold
+		s.releaseStates() // what an earlier search kept is more than this one may hold
 	}
 	s.reset()
 	s.open.hOf = func(e int32) int64 { return int64(s.record(s.entries[e])[s.words+1]) }
