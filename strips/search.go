@@ -21,7 +21,10 @@ const (
 	// estimates, and blind search ends first. Both are optimal, so the
 	// answer is; the searches take turns by counted work (successors
 	// made, states expanded and the estimates' steps), not by time, so
-	// the same task gives the same answer every run. Each search may hold
+	// the same task gives the same answer every run; a turn may end
+	// between two successors of one expansion, or between two rounds of
+	// one LM-cut estimate, so that neither search holds the other up for
+	// long (a start of 100 000 successors, say). Each search may hold
 	// half of MaxBytes, and the whole once the other has given up. It
 	// finishes within about twice the time of the better of the two. The
 	// default.
@@ -167,7 +170,8 @@ type Options struct {
 	// expanded, successors generated, and the estimates' steps, 32 to a
 	// unit (each fact or operator an exploration looks at, and each one it
 	// resets). It is checked between successors and between an LM-cut
-	// estimate's rounds, so a search passes it by one round at most.
+	// estimate's rounds, so a search passes it by one round or one
+	// exploration (a pass over the relaxation) at most.
 	MaxWork int64
 	// OnExpand, if set, is called for every state expanded, in order. A
 	// Portfolio search cannot be traced: it refuses OnExpand.
