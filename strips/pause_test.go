@@ -170,3 +170,21 @@ func TestEffectiveMaxBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestResetIsWork checks that an exploration counts the facts and
+// operators it resets, not only those it reaches: from a state that
+// reaches nothing, h_max looks at one fact, but resets all 20 001 facts
+// and 20 000 operators.
+func TestResetIsWork(t *testing.T) {
+	const n = 20_000
+	task := oneStepTask(n)
+	h := newHMax(task)
+	h.takeWork()
+	nothing := make([]uint64, task.Words())
+	if _, dead := h.estimate(nothing); !dead {
+		t.Fatal("the empty state reaches the goal")
+	}
+	if w, least := h.takeWork(), int64(2*n/workScale); w < least {
+		t.Fatalf("an exploration from a state that reaches nothing counted %d units, want at least %d for its reset", w, least)
+	}
+}
