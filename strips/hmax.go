@@ -21,6 +21,9 @@ func (h *hMax) clone() *hMax {
 	return &hMax{newExplorer(h.e.r)}
 }
 
+// bytes is the memory the estimator holds, its relaxation included.
+func (h *hMax) bytes() int64 { return h.e.r.bytes() + h.e.bytes() }
+
 // takeWork returns the units of work done since it was last asked.
 func (h *hMax) takeWork() int64 { return h.e.takeWork() }
 

@@ -40,6 +40,9 @@ type lmCut struct {
 	// buf holds a stack of facts, room for every fact, then the cut,
 	// room for every operator; cut is the cut's part of it.
 	buf, cut []int32
+	// The estimate in progress (see startEstimate): h so far, or dead.
+	h    int64
+	dead bool
 }
 
 // newLMCut returns t's LM-cut estimator; t must be valid.
@@ -54,37 +57,61 @@ func newLMCutOn(r *relaxed) *lmCut {
 	return l
 }
 
+// bytes is the memory the estimator holds, its relaxation included.
+func (l *lmCut) bytes() int64 { return l.r.bytes() + l.explorer.bytes() + int64(cap(l.buf))*4 }
+
 // clone returns an lmCut for the same task with scratch of its own.
 func (l *lmCut) clone() *lmCut { return newLMCutOn(l.r) }
 
 // estimate returns LM-cut's h(s), or dead when the relaxation does not
 // reach the goal from s.
 func (l *lmCut) estimate(s []uint64) (int64, bool) {
+	for done := l.startEstimate(s); !done; done = l.stepEstimate() {
+	}
+	return l.estimateValue()
+}
+
+// startEstimate begins the estimate of s with the first exploration and
+// reports whether it is already done; stepEstimate then finds one cut a
+// call until it reports done, and estimateValue is the result. A search
+// goes round by round, so that it can stop within one state's estimate
+// when its work reaches its limit: a round costs at most one pass over
+// the relaxation, and an estimate may take as many rounds as h is large.
+func (l *lmCut) startEstimate(s []uint64) bool {
 	l.explore(s, false)
-	goal := &l.facts[l.r.goal]
-	if goal.hmax == inf {
+	l.h, l.dead = 0, l.facts[l.r.goal].hmax == inf
+	return l.dead || l.facts[l.r.goal].hmax == 0
+}
+
+// stepEstimate finds one cut, adds its cost to h and takes it off its
+// operators, and reports whether the goal's h_max is then 0.
+func (l *lmCut) stepEstimate() bool {
+	l.nextRound()
+	l.markGoalZone()
+	l.findCut()
+	m := int64(inf)
+	for _, o := range l.cut {
+		m = min(m, l.ops[o].cost)
+	}
+	if m <= 0 || m == inf {
+		// Not a landmark, or none: the rounds would not end.
+		panic("strips: LM-cut: a cut of no cost or no operators")
+	}
+	l.h += m
+	for _, o := range l.cut {
+		l.ops[o].cost -= m
+	}
+	l.steps += int64(len(l.cut))
+	l.reexplore()
+	return l.facts[l.r.goal].hmax == 0
+}
+
+// estimateValue is the estimate startEstimate began, once done.
+func (l *lmCut) estimateValue() (int64, bool) {
+	if l.dead {
 		return 0, true
 	}
-	var h int64
-	for goal.hmax != 0 {
-		l.nextRound()
-		l.markGoalZone()
-		l.findCut()
-		m := int64(inf)
-		for _, o := range l.cut {
-			m = min(m, l.ops[o].cost)
-		}
-		if m <= 0 || m == inf {
-			// Not a landmark, or none: the rounds would not end.
-			panic("strips: LM-cut: a cut of no cost or no operators")
-		}
-		h += m
-		for _, o := range l.cut {
-			l.ops[o].cost -= m
-		}
-		l.reexplore()
-	}
-	return h, false
+	return l.h, false
 }
 
 // nextRound starts a round, whose marks no fact or operator has yet.

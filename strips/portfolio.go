@@ -15,10 +15,7 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 	if opt.OnExpand != nil {
 		return Result{}, errors.New("strips: a portfolio search cannot be traced: choose LMCut or Blind to trace")
 	}
-	maxBytes := opt.MaxBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
+	maxBytes := EffectiveMaxBytes(opt.MaxBytes)
 	if s.twin == nil {
 		s.twin = newSearcher(s.t, s.succ)
 	}
@@ -86,8 +83,17 @@ func (s *Searcher) startFailed() bool {
 	return s.done && s.res.Status == OutOfMemory && s.res.Expanded == 0
 }
 
-// release lets go of the search's memory, keeping its statistics.
+// release lets go of the search's memory, keeping its statistics: its
+// states, and its estimator's relaxation and scratch (which a later search
+// builds again), so that what a portfolio's other search may take is
+// free.
 func (s *Searcher) release() {
+	s.releaseStates()
+	s.lmcut, s.hmax, s.est, s.pausable, s.estBytes = nil, nil, nil, nil, 0
+}
+
+// releaseStates lets go of the search's states, table and open list.
+func (s *Searcher) releaseStates() {
 	s.pages, s.table, s.entries = nil, nil, nil
 	s.open = openList{}
 }

@@ -3,6 +3,7 @@ package strips
 import (
 	"math"
 	"math/bits"
+	"unsafe"
 )
 
 // relaxed is the delete relaxation of a Task that h_max and LM-cut explore,
@@ -495,6 +496,9 @@ func (e *explorer) reset(least int64) {
 func (e *explorer) explore(s []uint64, toGoal bool) {
 	r := e.r
 	facts := e.facts[:r.nfacts]
+	// Resetting every fact and operator is work too: on a task of many
+	// operators of which a state reaches few it is most of the work.
+	e.steps += int64(len(facts) + len(e.ops))
 	for i := range facts {
 		fs := &facts[i]
 		fs.hmax, fs.head = inf, -1
@@ -584,4 +588,20 @@ func (e *explorer) takeWork() int64 {
 	w := e.steps / workScale
 	e.steps -= w * workScale
 	return w
+}
+
+// bytes is the memory the relaxation holds.
+func (r *relaxed) bytes() int64 {
+	n := 0
+	for _, l := range [][]int32{r.posOf, r.negTask, r.negFact, r.preStart, r.pre, r.effStart, r.eff,
+		r.opFacts, r.opPre, r.opEff, r.opOf, r.preOfStart, r.preOf, r.addedByStart, r.addedBy} {
+		n += cap(l) * 4
+	}
+	return int64(n + cap(r.cost)*8)
+}
+
+// bytes is the memory the explorer's scratch holds, its relaxation aside.
+func (e *explorer) bytes() int64 {
+	return int64(cap(e.edges))*int64(unsafe.Sizeof(opEdges{})) + int64(cap(e.ops))*int64(unsafe.Sizeof(opState{})) +
+		int64(cap(e.facts))*int64(unsafe.Sizeof(factState{})) + int64(cap(e.init)+cap(e.head))*4
 }

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
+
+	"github.com/ploy-ai/ploy/internal/memlimit"
 )
 
 // Heuristic chooses A*'s estimate of the remaining cost. Each is
@@ -18,7 +21,10 @@ const (
 	// estimates, and blind search ends first. Both are optimal, so the
 	// answer is; the searches take turns by counted work (successors
 	// made, states expanded and the estimates' steps), not by time, so
-	// the same task gives the same answer every run. Each search may hold
+	// the same task gives the same answer every run; a turn may end
+	// between two successors of one expansion, or between two rounds of
+	// one LM-cut estimate, so that neither search holds the other up for
+	// long (a start of 100 000 successors, say). Each search may hold
 	// half of MaxBytes, and the whole once the other has given up. It
 	// finishes within about twice the time of the better of the two. The
 	// default.
@@ -79,6 +85,8 @@ const (
 	OutOfMemory
 	// OutOfExpansions: Options.MaxExpansions states were expanded.
 	OutOfExpansions
+	// OutOfWork: the search's counted work reached Options.MaxWork.
+	OutOfWork
 )
 
 func (s Status) String() string {
@@ -93,6 +101,8 @@ func (s Status) String() string {
 		return "out of memory"
 	case OutOfExpansions:
 		return "out of expansions"
+	case OutOfWork:
+		return "out of work"
 	}
 	return "status(?)"
 }
@@ -102,21 +112,67 @@ func (s Status) String() string {
 var (
 	ErrOutOfMemory     = errors.New("strips: the search reached its memory limit")
 	ErrOutOfExpansions = errors.New("strips: the search reached its expansion limit")
+	ErrOutOfWork       = errors.New("strips: the search reached its work limit")
 )
 
-// DefaultMaxBytes is the memory limit of a search whose Options leave
-// MaxBytes zero: 4 GiB of states, state table, open list and search
-// information, enough for about 80 million states of up to 64 facts.
+// DefaultMaxBytes is the most memory a search whose Options leave
+// MaxBytes zero holds: 4 GiB of states, state table, open list, search
+// information and estimator, enough for about 80 million states of up to
+// 64 facts; less where the process may use less (see AvailableBytes).
 const DefaultMaxBytes = 4 << 30
+
+// AvailableBytes returns the most a search may hold in this process
+// without the process running out of memory, as its limits tell (the
+// cgroup's memory limit, RLIMIT_AS, GOMEMLIMIT and physical memory, each
+// less the Go runtime's overhead: see internal/memlimit), and the limit
+// that decides it; (0, "") when none is known. A search holds at most this
+// whatever its Options.MaxBytes, so that it ends OutOfMemory rather than
+// with the runtime's fatal error.
+func AvailableBytes() (int64, string) {
+	a := available()
+	return a.bytes, a.by
+}
+
+var available = sync.OnceValue(func() struct {
+	bytes int64
+	by    string
+} {
+	b, by := memlimit.Read().SearchBytes()
+	return struct {
+		bytes int64
+		by    string
+	}{b, by}
+})
+
+// EffectiveMaxBytes returns the memory limit a search given maxBytes holds to:
+// maxBytes, or DefaultMaxBytes when it is 0 or less, lowered to
+// AvailableBytes.
+func EffectiveMaxBytes(maxBytes int64) int64 {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if a, _ := AvailableBytes(); a > 0 {
+		maxBytes = min(maxBytes, a)
+	}
+	return maxBytes
+}
 
 // Options configure a search. The zero Options run the Portfolio within
 // DefaultMaxBytes.
 type Options struct {
 	Heuristic Heuristic
-	// MaxBytes bounds the memory the search holds (DefaultMaxBytes if 0).
+	// MaxBytes bounds the memory the search holds (DefaultMaxBytes if 0;
+	// at most AvailableBytes either way).
 	MaxBytes int64
 	// MaxExpansions bounds the states expanded (no bound but memory if 0).
 	MaxExpansions int64
+	// MaxWork bounds the search's counted work (no bound if 0): states
+	// expanded, successors generated, and the estimates' steps, 32 to a
+	// unit (each fact or operator an exploration looks at, and each one it
+	// resets). It is checked between successors and between an LM-cut
+	// estimate's rounds, so a search passes it by one round or one
+	// exploration (a pass over the relaxation) at most.
+	MaxWork int64
 	// OnExpand, if set, is called for every state expanded, in order. A
 	// Portfolio search cannot be traced: it refuses OnExpand.
 	OnExpand func(Expansion)
@@ -212,11 +268,22 @@ type Searcher struct {
 
 	// The search in progress.
 	est      estimator
+	pausable pausable // est, if it can pause
+	estBytes int64    // the memory est holds
 	opt      Options
 	maxBytes int64
 	res      Result
 	done     bool
 	work     int64 // successors generated, states expanded, estimate work
+	// Where advance stopped (see phaseStart): in phaseExpand, the state
+	// being expanded, its g, and the next of its successors (s.succs) to
+	// handle; estimating says that successor's (or in phaseStart, the
+	// start's) estimate is under way.
+	phase      int
+	expID      int32
+	expG       int64
+	expNext    int
+	estimating bool
 }
 
 // A record's meta word: the parent's id in the low 32 bits (all ones for
@@ -354,7 +421,7 @@ func (s *Searcher) bytes() int64 {
 	return int64(len(s.pages))<<s.pageBits*int64(s.rec)*8 + s.open.Bytes() +
 		int64(cap(s.batch)+cap(s.hashes))*8 +
 		int64(len(s.table))*8 +
-		int64(cap(s.entries))*4
+		int64(cap(s.entries))*4 + s.estBytes
 }
 
 // grow makes room for one more open-list entry and, if newState, one more
@@ -506,12 +573,14 @@ func (s *Searcher) begin(opt Options) error {
 	if err != nil {
 		return err
 	}
-	s.est, s.opt, s.maxBytes = est, opt, opt.MaxBytes
-	if s.maxBytes <= 0 {
-		s.maxBytes = DefaultMaxBytes
+	s.est, s.opt, s.maxBytes = est, opt, EffectiveMaxBytes(opt.MaxBytes)
+	s.pausable, _ = est.(pausable)
+	s.estBytes = 0
+	if sz, ok := est.(sized); ok {
+		s.estBytes = sz.bytes()
 	}
 	if s.bytes() > s.maxBytes {
-		s.release() // what an earlier search kept is more than this one may hold
+		s.releaseStates() // what an earlier search kept is more than this one may hold
 	}
 	s.reset()
 	s.open.hOf = func(e int32) int64 { return int64(s.record(s.entries[e])[s.words+1]) }
@@ -519,24 +588,58 @@ func (s *Searcher) begin(opt Options) error {
 		c.takeWork() // what an earlier search left over
 	}
 	s.res, s.done, s.work = Result{Status: Unsolvable, Heuristic: opt.Heuristic}, false, 0
+	s.phase, s.estimating = phaseStart, false
+	if !s.grow(s.maxBytes, true) {
+		s.res.Status, s.done = OutOfMemory, true
+	}
+	return nil
+}
+
+// The phases of a search between two calls of advance, which may stop
+// anywhere its work reaches the limit it was given: before the start's
+// estimate is done, between two expansions, or within one, between two
+// successors or within a successor's estimate.
+const (
+	phaseStart = iota
+	phasePop
+	phaseExpand
+)
+
+// startState is the task's initial state, one word at least.
+func (s *Searcher) startState() []uint64 {
 	start := s.t.InitialState()
 	if len(start) == 0 {
 		start = make([]uint64, 1)
 	}
-	if !s.grow(s.maxBytes, true) {
-		s.res.Status, s.done = OutOfMemory, true
-		return nil
+	return start
+}
+
+// estimateUntil estimates state w, its work counted, unless the work
+// reaches limit first: then it reports false, and the next call, given the
+// same w, goes on where this one stopped. An estimator that cannot pause
+// (blind, h_max: one pass over the relaxation at most) runs to its end.
+func (s *Searcher) estimateUntil(w []uint64, limit int64) (h int64, dead, ok bool) {
+	p := s.pausable
+	if p == nil {
+		h, dead = s.estimate(w)
+		return h, dead, true
 	}
-	h, dead := s.estimate(start)
-	s.res.Evaluated, s.res.InitialH = 1, h
-	if dead {
-		s.res.DeadEnds, s.done = 1, true
-		return nil
+	done := false
+	if !s.estimating {
+		s.estimating = true
+		done = p.startEstimate(w)
+		s.work += p.takeWork()
 	}
-	_, slot, hash := s.lookup(start)
-	r := s.store(start, slot, hash, 0, h, meta(-1, -1, 0))
-	s.push(0, r)
-	return nil
+	for !done {
+		if s.work >= limit {
+			return 0, false, false
+		}
+		done = p.stepEstimate()
+		s.work += p.takeWork()
+	}
+	s.estimating = false
+	h, dead = p.estimateValue()
+	return h, dead, true
 }
 
 // estimate is the search's estimate of state w, its work counted.
@@ -552,12 +655,62 @@ func (s *Searcher) estimate(w []uint64) (int64, bool) {
 // Searcher.work, since it was last asked.
 type workCounter interface{ takeWork() int64 }
 
-// advance expands states until the search ends, which it reports, or its
-// work passes limit.
+// pausable is an estimator whose estimate goes in rounds, between which a
+// search may stop (see lmCut.startEstimate).
+type pausable interface {
+	workCounter
+	startEstimate(s []uint64) (done bool)
+	stepEstimate() (done bool)
+	estimateValue() (h int64, dead bool)
+}
+
+// sized is an estimator that holds memory of its own, which a search
+// counts against its limit.
+type sized interface{ bytes() int64 }
+
+// advance runs the search until it ends, which it reports, or its work
+// reaches limit (or Options.MaxWork, which ends it).
 func (s *Searcher) advance(limit int64) bool {
+	if s.opt.MaxWork > 0 && limit >= s.opt.MaxWork {
+		if s.run(s.opt.MaxWork) {
+			return true
+		}
+		if s.work >= s.opt.MaxWork {
+			s.res.Status, s.done = OutOfWork, true
+		}
+		return s.done
+	}
+	return s.run(limit)
+}
+
+// run is advance within limit, which Options.MaxWork does not pass.
+func (s *Searcher) run(limit int64) bool {
 	res, opt := &s.res, &s.opt
-	ops := s.t.Ops
 	for !s.done && s.work < limit {
+		switch s.phase {
+		case phaseStart:
+			start := s.startState()
+			h, dead, ok := s.estimateUntil(start, limit)
+			if !ok {
+				return false
+			}
+			s.res.Evaluated, s.res.InitialH = 1, h
+			if dead {
+				s.res.DeadEnds, s.done = 1, true
+				return true
+			}
+			_, slot, hash := s.lookup(start)
+			r := s.store(start, slot, hash, 0, h, meta(-1, -1, 0))
+			s.push(0, r)
+			s.phase = phasePop
+			continue
+		case phaseExpand:
+			if !s.expand(limit) {
+				return false
+			}
+			s.phase = phasePop
+			continue
+		}
 		if s.open.Len() == 0 {
 			s.done = true // Unsolvable: res.Status's starting value
 			break
@@ -591,17 +744,41 @@ func (s *Searcher) advance(limit int64) bool {
 			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: g, H: int64(r[w+1]), Op: metaOp(m), Reopened: reopened})
 		}
 		s.succs = s.succ.applicable(cur, s.succs[:0])
-		s.work += int64(len(s.succs)) + 1
-		for j, a := range s.succs {
-			if j%batchSize == 0 {
-				s.successors(cur, s.succs[j:min(j+batchSize, len(s.succs))])
+		s.work++
+		s.phase, s.expID, s.expG, s.expNext = phaseExpand, id, g, 0
+	}
+	return s.done
+}
+
+// expand handles the successors of the state being expanded, s.expID,
+// from s.expNext on, and reports whether it got through them all: it
+// stops when the work reaches limit, between two successors or within
+// one's estimate, to go on where it stopped on the next call. s.batch
+// still holds the successors then: only this search writes it.
+func (s *Searcher) expand(limit int64) bool {
+	res, ops, w := &s.res, s.t.Ops, s.words
+	id, g := s.expID, s.expG
+	for ; s.expNext < len(s.succs); s.expNext++ {
+		j := s.expNext
+		k := j % batchSize
+		a := s.succs[j]
+		if k == 0 && !s.estimating {
+			if s.work >= limit {
+				return false
 			}
-			k := j % batchSize
-			o := &ops[a]
-			next := s.batch[k*w : (k+1)*w : (k+1)*w]
+			s.successors(s.record(id)[:w], s.succs[j:min(j+batchSize, len(s.succs))])
+		}
+		next := s.batch[k*w : (k+1)*w : (k+1)*w]
+		ng := g + ops[a].Cost
+		slot := -1 // unknown when resuming an estimate
+		if !s.estimating {
+			if s.work >= limit {
+				return false
+			}
 			res.Generated++
-			ng := g + o.Cost
-			nid, slot, hash := s.lookupHashed(next, s.hashes[k])
+			s.work++
+			var nid int32
+			nid, slot, _ = s.lookupHashed(next, s.hashes[k])
 			if nid >= 0 {
 				nr := s.record(nid)
 				nm := nr[w+2]
@@ -610,39 +787,43 @@ func (s *Searcher) advance(limit int64) bool {
 				}
 				if !s.grow(s.maxBytes, false) {
 					res.Status, s.done = OutOfMemory, true
-					break
+					return true
 				}
 				nr[w] = uint64(ng)
 				nr[w+2] = meta(id, a, nm&flagExpanded)
 				s.push(nid, nr)
 				continue
 			}
-			nh, ndead := s.estimate(next)
-			res.Evaluated++
-			if ndead {
-				// Stored, so that it is estimated once, but never queued.
-				res.DeadEnds++
-			}
-			size := len(s.table)
-			if !s.grow(s.maxBytes, true) {
-				res.Status, s.done = OutOfMemory, true
-				break
-			}
-			if len(s.table) != size { // the table grew: the slot moved
-				_, slot, _ = s.lookupHashed(next, hash)
-			}
-			nid = s.n
-			var flags uint64
-			if ndead {
-				flags = flagDead
-			}
-			nr := s.store(next, slot, hash, ng, nh, meta(id, a, flags))
-			if !ndead {
-				s.push(nid, nr)
-			}
+		}
+		nh, ndead, ok := s.estimateUntil(next, limit)
+		if !ok {
+			return false
+		}
+		res.Evaluated++
+		if ndead {
+			// Stored, so that it is estimated once, but never queued.
+			res.DeadEnds++
+		}
+		size := len(s.table)
+		if !s.grow(s.maxBytes, true) {
+			res.Status, s.done = OutOfMemory, true
+			return true
+		}
+		hash := s.hashes[k]
+		if slot < 0 || len(s.table) != size { // the table grew: the slot moved
+			_, slot, _ = s.lookupHashed(next, hash)
+		}
+		nid := s.n
+		var flags uint64
+		if ndead {
+			flags = flagDead
+		}
+		nr := s.store(next, slot, hash, ng, nh, meta(id, a, flags))
+		if !ndead {
+			s.push(nid, nr)
 		}
 	}
-	return s.done
+	return true
 }
 
 // result is the search's outcome so far, with its error.
@@ -654,6 +835,8 @@ func (s *Searcher) result() (Result, error) {
 		return res, ErrOutOfMemory
 	case OutOfExpansions:
 		return res, ErrOutOfExpansions
+	case OutOfWork:
+		return res, ErrOutOfWork
 	}
 	return res, nil
 }

@@ -85,6 +85,9 @@ type attack struct {
 	// terminalSafe asks that neither stream holds a raw ESC or NUL byte.
 	terminalSafe bool
 
+	// addressSpace, when set, is the child's RLIMIT_AS (see childCommand).
+	addressSpace int64
+
 	maxRSS    int64         // 0: defaultMaxRSS
 	hangGuard time.Duration // 0: defaultHangGuard
 	maxOutput int64         // 0: defaultMaxOutput; -1: unbounded (the memory bound still holds)
@@ -201,7 +204,7 @@ func orDefault[T int64 | time.Duration](v, def T) T {
 func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) *result {
 	ctx, cancel := context.WithTimeout(context.Background(), guard)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, ploy, a.args...)
+	cmd := childCommand(ctx, t, a)
 	cmd.Dir = dir
 	cmd.Env = childEnv()
 	r := &result{stdout: &capped{}, stderr: &capped{}, dir: dir}

@@ -31,6 +31,7 @@ func isPDDL(args []string) bool {
 type pddlFlags struct {
 	heuristic string
 	budget    int64
+	maxWork   int64
 	maxBytes  int64
 	asJSON    bool
 	planFile  string
@@ -71,7 +72,13 @@ func runPDDL(e *env, command string, args []string) int {
 			budgetHelp = "most states to expand before giving up (0: 1000, which is also the default)"
 		}
 		fset.Int64Var(&pf.budget, "budget", 0, budgetHelp)
-		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.DefaultMaxBytes, "most bytes the search may hold (states, their table and open list)")
+		fset.Int64Var(&pf.maxWork, "max-work", 0, "most units of counted work before giving up: states expanded, successors made, and the estimates' steps, 32 to a unit (0: no limit; in a portfolio, each search's)")
+		maxBytesHelp := "most bytes the search may hold (states, their table, open list and estimator): 4 GiB by default"
+		if avail, by := strips.AvailableBytes(); avail > 0 {
+			// What the process may really use bounds the default and any value.
+			maxBytesHelp += fmt.Sprintf(", and at most %d here, from %s", avail, by)
+		}
+		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.EffectiveMaxBytes(0), maxBytesHelp)
 		fset.StringVar(&pf.search, "search", "forward", "search direction: forward only on PDDL problems")
 	}
 	switch command {
@@ -103,6 +110,8 @@ func runPDDL(e *env, command string, args []string) int {
 		return usageErr(e, fset, "--search must be forward on a PDDL problem, not %q", pf.search)
 	case pf.budget < 0:
 		return usageErr(e, fset, "--budget must not be negative, not %d", pf.budget)
+	case pf.maxWork < 0:
+		return usageErr(e, fset, "--max-work must not be negative, not %d", pf.maxWork)
 	case command != "lint" && pf.maxBytes < 1<<20:
 		return usageErr(e, fset, "--max-bytes must be at least 1048576, not %d", pf.maxBytes)
 	case command == "trace" && pf.format != "text" && pf.format != "json":
@@ -133,12 +142,12 @@ func runPDDL(e *env, command string, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	opt := strips.Options{Heuristic: h, MaxBytes: pf.maxBytes, MaxExpansions: pf.budget}
+	opt := strips.Options{Heuristic: h, MaxBytes: pf.maxBytes, MaxExpansions: pf.budget, MaxWork: pf.maxWork}
 	// The search holds at most MaxBytes; let the heap grow to that before
 	// the collector works hard (the command's default limit is for
 	// game-sized searches).
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(max(memoryLimit, pf.maxBytes+memoryLimit))
+		debug.SetMemoryLimit(max(memoryLimit, strips.EffectiveMaxBytes(pf.maxBytes)+memoryLimit))
 	}
 	switch command {
 	case "plan":
@@ -222,6 +231,8 @@ func statusOf(res strips.Result) (status, bound string) {
 		return "no_plan", ""
 	case strips.OutOfExpansions:
 		return "budget_exhausted", "states"
+	case strips.OutOfWork:
+		return "budget_exhausted", "work"
 	}
 	return "budget_exhausted", "bytes"
 }
@@ -230,7 +241,7 @@ func statusOf(res strips.Result) (status, bound string) {
 // with, or -1: an error that is not a limit reached is invalid input.
 func pddlSearch(e *env, command string, t *strips.Task, opt strips.Options) (strips.Result, int, error) {
 	res, err := strips.Search(t, opt)
-	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions {
+	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions && res.Status != strips.OutOfWork {
 		fmt.Fprintf(e.stderr, "ploy %s: %s\n", command, errorText(err))
 		return res, exitInvalid, err
 	}
