@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
 	"github.com/ploy-ai/ploy/internal/suggest"
@@ -85,8 +86,19 @@ type Goal struct {
 	name   string
 	cond   Condition
 	// fixMax is the most goal facts one action can set to their goal value;
-	// the goal-count heuristic divides by it to stay admissible.
-	fixMax int
+	// the goal-count heuristic divides by it to stay admissible. It is
+	// computed when the goal is first planned (fixOnce), not when the
+	// domain is built: each goal's count reads the achievers of its facts,
+	// up to every effect of the domain, so counting every goal at build
+	// time grows with goals × actions.
+	fixOnce sync.Once
+	fixMax  int
+}
+
+// mostFixed returns fixMax, computing it on the goal's first search.
+func (g *Goal) mostFixed() int {
+	g.fixOnce.Do(func() { g.fixMax = g.domain.fixMax(g.cond) })
+	return g.fixMax
 }
 
 // Name returns the goal's name.
@@ -217,9 +229,6 @@ func NewDomain(spec Spec) (*Domain, error) {
 		}
 	}
 	d.fails, _ = newFailTable(d.masks, w, len(d.actions))
-	for _, g := range d.goals {
-		g.fixMax = d.fixMax(g.cond)
-	}
 	base, err := d.NewProfile(ProfileSpec{})
 	if err != nil {
 		return nil, err
@@ -289,18 +298,21 @@ func (b *builder) cost(path, action string, c Cost) actionCost {
 }
 
 // fixMax returns the most facts of cond that one action can set to the
-// value cond requires.
+// value cond requires. It counts, per action, the achievers of cond's
+// literals (the default profile's, which are every action's): each effect
+// of the domain is read at most once, so the count is linear in the
+// domain's effects and cond's words, not in actions × words.
 func (d *Domain) fixMax(cond Condition) int {
-	best := 0
-	for i := range d.actions {
-		a := &d.actions[i]
-		n := 0
-		for w := range cond.mask {
-			n += popcount(a.effMask[w] & cond.mask[w] &^ (a.effValue[w] ^ cond.value[w]))
+	lits := appendLiterals(nil, cond.mask, cond.value)
+	fixed := make([]int32, len(d.actions))
+	best := int32(0)
+	for _, l := range lits {
+		for _, a := range d.base.achievers[d.base.achieverOf[l]:d.base.achieverOf[l+1]] {
+			fixed[a]++
+			best = max(best, fixed[a])
 		}
-		best = max(best, n)
 	}
-	return best
+	return int(best)
 }
 
 // Name returns the domain's name.
@@ -385,7 +397,7 @@ func (d *Domain) NewGoal(name string, conditions map[string]bool) (*Goal, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Goal{domain: d, name: name, cond: c, fixMax: d.fixMax(c)}, nil
+	return &Goal{domain: d, name: name, cond: c}, nil
 }
 
 // Condition compiles a fact map into a condition.

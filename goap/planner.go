@@ -373,7 +373,7 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 	if e := p.est; forward && e.forward && e.goal == goal && e.prof == prof && e.heur == opt.Heuristic {
 		return
 	}
-	n, per := goal.cond.Len(), goal.fixMax
+	n, per := goal.cond.Len(), goal.mostFixed()
 	if !forward {
 		n, per = len(p.d.facts), prof.maxEffects
 	}
