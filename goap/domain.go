@@ -303,6 +303,7 @@ func (b *builder) cost(path, action string, c Cost) actionCost {
 // of the domain is read at most once, so the count is linear in the
 // domain's effects and cond's words, not in actions × words.
 func (d *Domain) fixMax(cond Condition) int {
+	d.base.prepare()
 	lits := appendLiterals(nil, cond.mask, cond.value)
 	fixed := make([]int32, len(d.actions))
 	best := int32(0)

@@ -295,6 +295,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	} else if prof.domain != p.d {
 		panic("goap: profile belongs to another domain")
 	}
+	prof.prepare()
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
 	}
