@@ -173,6 +173,7 @@ func NewDomain(spec Spec) (*Domain, error) {
 	initMask := make([]uint64, d.words)
 	b.condition("initial", spec.Initial, initMask, d.initial)
 
+	d.masks = make([]uint64, 4*d.words*len(spec.Actions))
 	for i, as := range spec.Actions {
 		path := fmt.Sprintf("actions[%d]", i)
 		if as.Name == "" {
@@ -182,8 +183,11 @@ func NewDomain(spec Spec) (*Domain, error) {
 		} else {
 			d.actionIndex[as.Name] = ActionID(len(d.actions))
 		}
+		// Each action's four masks are its slice of d.masks, made once:
+		// the searches read them front to back, and a copy would double
+		// the largest table a domain has (actions × state words × 4).
 		w := d.words
-		buf := make([]uint64, 4*w)
+		buf := d.masks[4*w*i : 4*w*(i+1) : 4*w*(i+1)]
 		a := action{
 			name: as.Name, cost: as.Cost,
 			preMask: buf[0:w:w], preValue: buf[w : 2*w : 2*w],
@@ -212,19 +216,9 @@ func NewDomain(spec Spec) (*Domain, error) {
 		return nil, b.errs
 	}
 	w := d.words
-	d.masks = make([]uint64, 0, 4*w*len(d.actions))
-	for i := range d.actions {
-		a := &d.actions[i]
-		base := len(d.masks)
-		d.masks = append(d.masks, a.preMask...)
-		d.masks = append(d.masks, a.preValue...)
-		d.masks = append(d.masks, a.effMask...)
-		d.masks = append(d.masks, a.effValue...)
-		a.preMask = d.masks[base : base+w : base+w]
-		a.preValue = d.masks[base+w : base+2*w : base+2*w]
-		a.effMask = d.masks[base+2*w : base+3*w : base+3*w]
-		a.effValue = d.masks[base+3*w : base+4*w : base+4*w]
-		if w == 1 {
+	if w == 1 {
+		for i := range d.actions {
+			a := &d.actions[i]
 			d.one = append(d.one, oneWordAction{a.preMask[0], a.preValue[0], a.effMask[0], a.effValue[0]})
 		}
 	}
