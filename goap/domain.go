@@ -67,6 +67,10 @@ type Domain struct {
 	// fails finds a state's applicable actions by table lookups; its fail
 	// slice is nil where the table would be too large.
 	fails failTable
+	// buildWork is the mask words and literals NewDomain's passes wrote
+	// and read (the default profile's included): the tests check that it
+	// grows linearly with the domain's actions, goals and words.
+	buildWork int
 }
 
 type oneWordAction struct {
@@ -133,7 +137,10 @@ func (e *SpecError) Error() string {
 type SpecErrors = errlist.List[*SpecError]
 
 type builder struct {
-	d    *Domain
+	d *Domain
+	// work counts the mask words and literals the build writes and reads,
+	// kept as Domain.buildWork.
+	work int
 	errs SpecErrors
 }
 
@@ -169,6 +176,10 @@ func NewDomain(spec Spec) (*Domain, error) {
 		d.facts = append(d.facts, f)
 	}
 	d.words = max(1, (len(d.facts)+63)/64)
+	if n := maskBytes(spec, d.words); n > MaxMaskBytes {
+		b.errorf("actions", "the domain's conditions and effects take %d bytes as bit masks (%d facts, so %d bytes a mask; four masks an action, two a goal and a cost rule), more than goap.MaxMaskBytes (%d): use fewer facts, actions or goals", n, len(d.facts), 8*d.words, MaxMaskBytes)
+		return nil, b.errs
+	}
 	d.initial = make([]uint64, d.words)
 	initMask := make([]uint64, d.words)
 	b.condition("initial", spec.Initial, initMask, d.initial)
@@ -222,18 +233,40 @@ func NewDomain(spec Spec) (*Domain, error) {
 			d.one = append(d.one, oneWordAction{a.preMask[0], a.preValue[0], a.effMask[0], a.effValue[0]})
 		}
 	}
+	b.work += len(d.masks)
 	d.fails, _ = newFailTable(d.masks, w, len(d.actions))
+	b.work += w*len(d.actions) + 64*len(d.fails.fail) // its read pass, and a word per action per entry
 	base, err := d.NewProfile(ProfileSpec{})
 	if err != nil {
 		return nil, err
 	}
 	d.base = base
+	d.buildWork = b.work + base.buildWork
 	return d, nil
+}
+
+// MaxMaskBytes bounds the bit masks of a domain's conditions and effects:
+// every action, goal and cost rule holds masks one bit a fact wide, so they
+// take actions × facts / 8 bytes and more, the only part of a domain that
+// grows as a product of the file's sizes rather than with its length (an
+// 8 MiB file could declare 100 000 facts and 10 000 actions: about 500
+// MiB). 5 000 actions and goals over 20 000 facts take 75 MiB.
+const MaxMaskBytes = 128 << 20
+
+// maskBytes returns the bytes spec's masks take at words words a mask: the
+// initial state's two, four an action, two a goal and a cost rule.
+func maskBytes(spec Spec, words int) int {
+	masks := 2 + 4*len(spec.Actions) + 2*len(spec.Goals)
+	for _, a := range spec.Actions {
+		masks += 2 * len(a.Cost.rules)
+	}
+	return masks * words * 8
 }
 
 // condition resolves a fact map into masks, reporting unknown facts in
 // sorted order so that errors are deterministic.
 func (b *builder) condition(path string, m map[string]bool, mask, value []uint64) {
+	b.work += len(mask) + len(value) + len(m)
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		f, ok := b.d.factIndex[name]
 		if !ok {

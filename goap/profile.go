@@ -40,6 +40,8 @@ type Profile struct {
 	// funcAction is a capable action whose cost is a Go function, or
 	// NoAction: backward search cannot use such a profile.
 	funcAction ActionID
+	// buildWork is the words NewProfile's passes read, for the tests.
+	buildWork int
 	// tablesOnce guards the estimate tables below, made by prepare on the
 	// profile's first search.
 	tablesOnce sync.Once
@@ -156,6 +158,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		for w := range a.effMask {
 			n += bits.OnesCount64(a.effMask[w])
 		}
+		p.buildWork += len(a.effMask)
 		p.maxEffects = max(p.maxEffects, n)
 		if c.kind == costFunc && p.funcAction == NoAction {
 			p.funcAction = ActionID(i)
