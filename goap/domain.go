@@ -250,8 +250,9 @@ func NewDomain(spec Spec) (*Domain, error) {
 // take actions × facts / 8 bytes and more, the only part of a domain that
 // grows as a product of the file's sizes rather than with its length (an
 // 8 MiB file could declare 100 000 facts and 10 000 actions: about 500
-// MiB). 5 000 actions and goals over 20 000 facts take 75 MiB.
-const MaxMaskBytes = 128 << 20
+// MiB). 5 000 actions and goals over 20 000 facts take 75 MiB; 100 000
+// facts leave room for about 5 000 actions.
+const MaxMaskBytes = 256 << 20
 
 // maskBytes returns the bytes spec's masks take at words words a mask: the
 // initial state's two, four an action, two a goal and a cost rule.

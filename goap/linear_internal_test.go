@@ -112,9 +112,9 @@ func TestMostFixedMatchesDefinition(t *testing.T) {
 // TestMaxMaskBytes checks that a domain whose masks would pass
 // MaxMaskBytes is refused before they are made, with the figures.
 func TestMaxMaskBytes(t *testing.T) {
-	// 65 536 facts make masks of 8 KiB: 4 096 actions take 4*4096+2 of
-	// them, 128 MiB and 16 KiB.
-	spec := wideSpec(0, 4096, 1<<16)
+	// 65 536 facts make masks of 8 KiB: 8 192 actions take 4*8192+2 of
+	// them, 256 MiB and 16 KiB.
+	spec := wideSpec(0, 8192, 1<<16)
 	if got := maskBytes(spec, 1024); got <= MaxMaskBytes {
 		t.Fatalf("the test's domain takes %d bytes of masks, not past the limit", got)
 	}
@@ -122,7 +122,7 @@ func TestMaxMaskBytes(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "goap.MaxMaskBytes") || !strings.Contains(err.Error(), fmt.Sprint(maskBytes(spec, 1024))) {
 		t.Fatalf("NewDomain: %v, want the mask limit with the bytes", err)
 	}
-	spec.Actions = spec.Actions[:4000] // 16 002 masks: under it
+	spec.Actions = spec.Actions[:8000] // 32 002 masks: under it
 	if got := maskBytes(spec, 1024); got > MaxMaskBytes {
 		t.Fatalf("%d actions take %d bytes", len(spec.Actions), got)
 	}
