@@ -47,6 +47,9 @@ type Reach struct {
 	achievers   []goap.ActionID
 	achieverOf  []int32
 	anyAchiever []bool
+	// work counts the condition and effect literals From read, for the
+	// tests that check it grows linearly with the domain.
+	work int
 }
 
 // MaxWhy bounds an explanation's length in bytes: past it, Why stops
@@ -97,6 +100,7 @@ func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool, free .
 			continue
 		}
 		for f, v := range d.Preconditions(a).Facts {
+			r.work++
 			if !r.reached[Literal{f, v}.index()] {
 				unmet[a]++
 			}
@@ -109,12 +113,14 @@ func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool, free .
 		a := ready[len(ready)-1]
 		ready = ready[:len(ready)-1]
 		for f, v := range d.Effects(a).Facts {
+			r.work++
 			l := Literal{f, v}.index()
 			if r.reached[l] {
 				continue
 			}
 			r.reached[l] = true
 			for _, b := range needs[needOf[l]:needOf[l+1]] {
+				r.work++
 				if unmet[b]--; unmet[b] == 0 {
 					ready = append(ready, b)
 				}
