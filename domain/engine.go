@@ -1,10 +1,13 @@
 package domain
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -695,13 +698,24 @@ func (l *loader) buildEngine(f *File) {
 			targets = append(targets, a.Target)
 		}
 	}
-	for name := range l.world.Targets {
+	// In the file's order, so that the first get the suggestions.
+	stray := slices.SortedFunc(maps.Keys(l.world.Targets), func(a, b string) int {
+		pa, pb := l.pos["targets."+a], l.pos["targets."+b]
+		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col), strings.Compare(a, b))
+	})
+	for _, name := range stray {
 		if targeted[name] {
 			continue
 		}
 		msg := fmt.Sprintf("no action targets %s: targets gives the positions of the target keys actions name", quote(name))
-		if s := suggest.Closest(name, targets); s != "" {
-			msg += fmt.Sprintf("; did you mean %s?", quote(s))
+		// Suggestions compare with every target: only the first
+		// maxSuggestions get one, as for unknown keys, or a file of many
+		// stray targets would cost their number × the targets'.
+		if l.suggested < maxSuggestions {
+			l.suggested++
+			if s := suggest.Closest(name, targets); s != "" {
+				msg += fmt.Sprintf("; did you mean %s?", quote(s))
+			}
 		}
 		l.errorAt(l.pos["targets."+name], "%s", msg)
 	}

@@ -14,9 +14,19 @@ import (
 // all the goals that relaxed reachability cannot settle, shared evenly;
 // minGoalBudget is the least share, so that with many goals the first get
 // a useful search and the rest are reported as not searched.
+//
+// LintSearchWork bounds the same searches' work, in goap.Options.MaxWork's
+// units, shared the same way: on a wide domain one expansion reads every
+// action's preconditions, so states alone let a hundred searches of
+// goap.DefaultMaxWork each take minutes. Each search is charged the work
+// its states and successors take (an expansion reads actions × state
+// words, a successor writes a state), and at least one expansion, so that
+// the number of searches, and their setting up, is bounded too.
 const (
 	LintSearchBudget = 100_000
 	minGoalBudget    = 1_000
+	LintSearchWork   = 1 << 28
+	minGoalWork      = LintSearchWork / (LintSearchBudget / minGoalBudget)
 )
 
 // Lint returns the warnings a designer wants before run time, sorted by
@@ -109,8 +119,11 @@ func Lint(f *File) ErrorList {
 	}
 	if len(toSearch) > 0 {
 		p := goap.NewPlanner(g)
-		left := LintSearchBudget
+		left, workLeft := LintSearchBudget, LintSearchWork
 		share := max(LintSearchBudget/len(toSearch), minGoalBudget)
+		workShare := max(LintSearchWork/len(toSearch), minGoalWork)
+		words := max(1, (g.NumFacts()+63)/64)
+		perExpansion := g.NumActions() * words
 		for _, i := range toSearch {
 			goal := g.Goals()[i]
 			path := fmt.Sprintf("goals[%d].name", i)
@@ -118,9 +131,14 @@ func Lint(f *File) ErrorList {
 				warn(path, "goal %q: not searched; lint's search budget (%d states) went to the goals above it: try ploy plan --goal %s", goal.Name(), LintSearchBudget, goal.Name())
 				continue
 			}
+			if workLeft <= 0 {
+				warn(path, "goal %q: not searched; lint's search work (%d units) went to the goals above it: try ploy plan --goal %s", goal.Name(), LintSearchWork, goal.Name())
+				continue
+			}
 			budget := min(share, left)
-			res, err := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget})
+			res, err := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget, MaxWork: min(workShare, workLeft)})
 			left -= max(res.Expanded, 1)
+			workLeft -= max(res.Expanded, 1)*perExpansion + res.Generated*(words+1)
 			switch {
 			case (errors.Is(err, goap.ErrBudgetExhausted) || res.Status == goap.BudgetExhausted) && res.Bound != goap.BoundStates:
 				warn(path, "goal %q: no plan found before the search's %s limit, after %d states; inconclusive: try ploy plan --goal %s", goal.Name(), res.Bound, res.Expanded, goal.Name())

@@ -76,6 +76,7 @@ const wholeInf = 1 << 50
 // build makes the bound for goal under prof, in prof's whole units too.
 // Warm, it allocates nothing.
 func (b *chainBound) build(d *Domain, goal *Goal, prof *Profile) {
+	prof.prepare()
 	w := d.words
 	b.w = w
 	b.goals, b.achs = b.goals[:0], b.achs[:0]

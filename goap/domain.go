@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
 	"github.com/ploy-ai/ploy/internal/suggest"
@@ -66,6 +67,10 @@ type Domain struct {
 	// fails finds a state's applicable actions by table lookups; its fail
 	// slice is nil where the table would be too large.
 	fails failTable
+	// buildWork is the mask words and literals NewDomain's passes wrote
+	// and read (the default profile's included): the tests check that it
+	// grows linearly with the domain's actions, goals and words.
+	buildWork int
 }
 
 type oneWordAction struct {
@@ -85,8 +90,19 @@ type Goal struct {
 	name   string
 	cond   Condition
 	// fixMax is the most goal facts one action can set to their goal value;
-	// the goal-count heuristic divides by it to stay admissible.
-	fixMax int
+	// the goal-count heuristic divides by it to stay admissible. It is
+	// computed when the goal is first planned (fixOnce), not when the
+	// domain is built: each goal's count reads the achievers of its facts,
+	// up to every effect of the domain, so counting every goal at build
+	// time grows with goals × actions.
+	fixOnce sync.Once
+	fixMax  int
+}
+
+// mostFixed returns fixMax, computing it on the goal's first search.
+func (g *Goal) mostFixed() int {
+	g.fixOnce.Do(func() { g.fixMax = g.domain.fixMax(g.cond) })
+	return g.fixMax
 }
 
 // Name returns the goal's name.
@@ -121,7 +137,10 @@ func (e *SpecError) Error() string {
 type SpecErrors = errlist.List[*SpecError]
 
 type builder struct {
-	d    *Domain
+	d *Domain
+	// work counts the mask words and literals the build writes and reads,
+	// kept as Domain.buildWork.
+	work int
 	errs SpecErrors
 }
 
@@ -157,10 +176,15 @@ func NewDomain(spec Spec) (*Domain, error) {
 		d.facts = append(d.facts, f)
 	}
 	d.words = max(1, (len(d.facts)+63)/64)
+	if n := maskBytes(spec, d.words); n > MaxMaskBytes {
+		b.errorf("actions", "the domain's conditions and effects take %d bytes as bit masks (%d facts, so %d bytes a mask; four masks an action, two a goal and a cost rule), more than goap.MaxMaskBytes (%d): use fewer facts, actions or goals", n, len(d.facts), 8*d.words, MaxMaskBytes)
+		return nil, b.errs
+	}
 	d.initial = make([]uint64, d.words)
 	initMask := make([]uint64, d.words)
 	b.condition("initial", spec.Initial, initMask, d.initial)
 
+	d.masks = make([]uint64, 4*d.words*len(spec.Actions))
 	for i, as := range spec.Actions {
 		path := fmt.Sprintf("actions[%d]", i)
 		if as.Name == "" {
@@ -170,8 +194,11 @@ func NewDomain(spec Spec) (*Domain, error) {
 		} else {
 			d.actionIndex[as.Name] = ActionID(len(d.actions))
 		}
+		// Each action's four masks are its slice of d.masks, made once:
+		// the searches read them front to back, and a copy would double
+		// the largest table a domain has (actions × state words × 4).
 		w := d.words
-		buf := make([]uint64, 4*w)
+		buf := d.masks[4*w*i : 4*w*(i+1) : 4*w*(i+1)]
 		a := action{
 			name: as.Name, cost: as.Cost,
 			preMask: buf[0:w:w], preValue: buf[w : 2*w : 2*w],
@@ -200,37 +227,47 @@ func NewDomain(spec Spec) (*Domain, error) {
 		return nil, b.errs
 	}
 	w := d.words
-	d.masks = make([]uint64, 0, 4*w*len(d.actions))
-	for i := range d.actions {
-		a := &d.actions[i]
-		base := len(d.masks)
-		d.masks = append(d.masks, a.preMask...)
-		d.masks = append(d.masks, a.preValue...)
-		d.masks = append(d.masks, a.effMask...)
-		d.masks = append(d.masks, a.effValue...)
-		a.preMask = d.masks[base : base+w : base+w]
-		a.preValue = d.masks[base+w : base+2*w : base+2*w]
-		a.effMask = d.masks[base+2*w : base+3*w : base+3*w]
-		a.effValue = d.masks[base+3*w : base+4*w : base+4*w]
-		if w == 1 {
+	if w == 1 {
+		for i := range d.actions {
+			a := &d.actions[i]
 			d.one = append(d.one, oneWordAction{a.preMask[0], a.preValue[0], a.effMask[0], a.effValue[0]})
 		}
 	}
+	b.work += len(d.masks)
 	d.fails, _ = newFailTable(d.masks, w, len(d.actions))
-	for _, g := range d.goals {
-		g.fixMax = d.fixMax(g.cond)
-	}
+	b.work += w*len(d.actions) + 64*len(d.fails.fail) // its read pass, and a word per action per entry
 	base, err := d.NewProfile(ProfileSpec{})
 	if err != nil {
 		return nil, err
 	}
 	d.base = base
+	d.buildWork = b.work + base.buildWork
 	return d, nil
+}
+
+// MaxMaskBytes bounds the bit masks of a domain's conditions and effects:
+// every action, goal and cost rule holds masks one bit a fact wide, so they
+// take actions × facts / 8 bytes and more, the only part of a domain that
+// grows as a product of the file's sizes rather than with its length (an
+// 8 MiB file could declare 100 000 facts and 10 000 actions: about 500
+// MiB). 5 000 actions and goals over 20 000 facts take 75 MiB; 100 000
+// facts leave room for about 5 000 actions.
+const MaxMaskBytes = 256 << 20
+
+// maskBytes returns the bytes spec's masks take at words words a mask: the
+// initial state's two, four an action, two a goal and a cost rule.
+func maskBytes(spec Spec, words int) int {
+	masks := 2 + 4*len(spec.Actions) + 2*len(spec.Goals)
+	for _, a := range spec.Actions {
+		masks += 2 * len(a.Cost.rules)
+	}
+	return masks * words * 8
 }
 
 // condition resolves a fact map into masks, reporting unknown facts in
 // sorted order so that errors are deterministic.
 func (b *builder) condition(path string, m map[string]bool, mask, value []uint64) {
+	b.work += len(mask) + len(value) + len(m)
 	for _, name := range slices.Sorted(maps.Keys(m)) {
 		f, ok := b.d.factIndex[name]
 		if !ok {
@@ -289,18 +326,22 @@ func (b *builder) cost(path, action string, c Cost) actionCost {
 }
 
 // fixMax returns the most facts of cond that one action can set to the
-// value cond requires.
+// value cond requires. It counts, per action, the achievers of cond's
+// literals (the default profile's, which are every action's): each effect
+// of the domain is read at most once, so the count is linear in the
+// domain's effects and cond's words, not in actions × words.
 func (d *Domain) fixMax(cond Condition) int {
-	best := 0
-	for i := range d.actions {
-		a := &d.actions[i]
-		n := 0
-		for w := range cond.mask {
-			n += popcount(a.effMask[w] & cond.mask[w] &^ (a.effValue[w] ^ cond.value[w]))
+	d.base.prepare()
+	lits := appendLiterals(nil, cond.mask, cond.value)
+	fixed := make([]int32, len(d.actions))
+	best := int32(0)
+	for _, l := range lits {
+		for _, a := range d.base.achievers[d.base.achieverOf[l]:d.base.achieverOf[l+1]] {
+			fixed[a]++
+			best = max(best, fixed[a])
 		}
-		best = max(best, n)
 	}
-	return best
+	return int(best)
 }
 
 // Name returns the domain's name.
@@ -385,7 +426,7 @@ func (d *Domain) NewGoal(name string, conditions map[string]bool) (*Goal, error)
 	if err != nil {
 		return nil, err
 	}
-	return &Goal{domain: d, name: name, cond: c, fixMax: d.fixMax(c)}, nil
+	return &Goal{domain: d, name: name, cond: c}, nil
 }
 
 // Condition compiles a fact map into a condition.

@@ -35,7 +35,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	limitDepth := opt.MaxDepth > 0
 	gm, gv := goal.cond.mask, goal.cond.value
 	unit := prof.minCost
-	per := goal.fixMax
+	per := goal.mostFixed()
 	heur := opt.Heuristic
 	nActions := len(d.actions)
 	m := p.meter(generalNodeBytes+16*W, nActions*(successorBytes+16*W), nActions, nActions*W, W+1)

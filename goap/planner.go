@@ -295,6 +295,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	} else if prof.domain != p.d {
 		panic("goap: profile belongs to another domain")
 	}
+	prof.prepare()
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
 	}
@@ -373,7 +374,7 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 	if e := p.est; forward && e.forward && e.goal == goal && e.prof == prof && e.heur == opt.Heuristic {
 		return
 	}
-	n, per := goal.cond.Len(), goal.fixMax
+	n, per := goal.cond.Len(), goal.mostFixed()
 	if !forward {
 		n, per = len(p.d.facts), prof.maxEffects
 	}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
@@ -39,6 +40,11 @@ type Profile struct {
 	// funcAction is a capable action whose cost is a Go function, or
 	// NoAction: backward search cannot use such a profile.
 	funcAction ActionID
+	// buildWork is the words NewProfile's passes read, for the tests.
+	buildWork int
+	// tablesOnce guards the estimate tables below, made by prepare on the
+	// profile's first search.
+	tablesOnce sync.Once
 	relaxed    relaxation
 	// achieve is, per literal (2f: fact f true, 2f+1: false), the least
 	// cost of a capable action whose effects make it so, +Inf if none:
@@ -152,6 +158,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		for w := range a.effMask {
 			n += bits.OnesCount64(a.effMask[w])
 		}
+		p.buildWork += len(a.effMask)
 		p.maxEffects = max(p.maxEffects, n)
 		if c.kind == costFunc && p.funcAction == NoAction {
 			p.funcAction = ActionID(i)
@@ -206,15 +213,27 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 	if p.minCost == 0 {
 		p.minCost = 1 // no capable action: nothing is reachable, any scale will do
 	}
-	p.relaxed = newRelaxation(d, p)
-	p.achievers, p.achieverOf = achieversByLiteral(d, p)
-	p.achieve = cheapestAchievers(p)
-	p.dearest = make([]int32, len(p.achieve))
-	for l := range p.dearest {
-		p.dearest[l] = int32(l)
-	}
-	slices.SortStableFunc(p.dearest, func(a, b int32) int { return cmp.Compare(p.achieve[b], p.achieve[a]) })
 	return p, nil
+}
+
+// prepare makes the profile's estimate tables (relaxed, achievers,
+// achieve, dearest) on its first search, once, whichever goroutine gets
+// there first. Each table reads every capable action's effects and is as
+// large as the domain's literals, so building them for every agent of a
+// file at load time took agents × actions × state words; most agents of a
+// file that is only linted or drawn are never planned.
+func (p *Profile) prepare() {
+	p.tablesOnce.Do(func() {
+		d := p.domain
+		p.relaxed = newRelaxation(d, p)
+		p.achievers, p.achieverOf = achieversByLiteral(d, p)
+		p.achieve = cheapestAchievers(p)
+		p.dearest = make([]int32, len(p.achieve))
+		for l := range p.dearest {
+			p.dearest[l] = int32(l)
+		}
+		slices.SortStableFunc(p.dearest, func(a, b int32) int { return cmp.Compare(p.achieve[b], p.achieve[a]) })
+	})
 }
 
 func (d *Domain) unknownAction(name string) string {

@@ -2,6 +2,10 @@ package goap
 
 import "math/bits"
 
+// reserveChainWork bounds the words Reserve reads building GoalCost's
+// chains for the domain's goals: a few milliseconds.
+const reserveChainWork = 1 << 24
+
 // Reserve makes room in the planner for a search that generates up to n
 // successors (Result.Generated of a typical search is the figure to pass),
 // so that the search grows nothing: a new planner's first large search
@@ -33,8 +37,17 @@ func (p *Planner) Reserve(n int) {
 	// backward's groups (up to 64 costs), and an expansion's successors.
 	p.byUnmet = reserveTouched(p.byUnmet, len(d.facts)+1)
 	p.hOf = reserveTouched(p.hOf, len(d.facts)+1)
+	// Each build reads every action's slot and its goal's achievers'
+	// preconditions, so building all of a large domain's goals would cost
+	// goals × actions × words: stop at reserveChainWork, past which a
+	// later goal's first search may still grow the chains.
+	spent := 0
 	for _, g := range d.goals {
+		if spent >= reserveChainWork {
+			break
+		}
 		p.chain.build(d, g, d.base)
+		spent += 2*len(d.actions) + len(p.chain.achs)*W + p.chain.worst
 	}
 	groups := min(len(d.facts), 64) + 1
 	p.levels.off = reserveTouched(p.levels.off, groups+1)

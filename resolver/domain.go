@@ -3,6 +3,7 @@ package resolver
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
 	"github.com/ploy-ai/ploy/internal/suggest"
@@ -91,6 +92,7 @@ type Domain struct {
 	actions      []action
 	actionIndex  map[string]ActionID
 	goals        []*Goal
+	goalIndex    map[string]*Goal // the first goal of each name, for Goal
 	distanceCost float64
 	edges        int
 }
@@ -237,6 +239,12 @@ func NewDomain(spec Spec) (*Domain, error) {
 			b.errorf(path+".conditions", "goal %q has no conditions", g.Name)
 		}
 		d.goals = append(d.goals, &Goal{name: g.Name, index: i, conds: b.conditions(path+".conditions", g.Conditions), domain: d})
+	}
+	// Goal looks names up here, not along the list: the loader does once
+	// per agent goal option, which along the list took options × goals.
+	d.goalIndex = make(map[string]*Goal, len(d.goals))
+	for _, g := range slices.Backward(d.goals) {
+		d.goalIndex[g.name] = g
 	}
 	if len(b.errs) > 0 {
 		return nil, b.errs
@@ -417,12 +425,7 @@ func (d *Domain) Goals() []*Goal { return d.goals }
 
 // Goal returns the goal named name, or nil.
 func (d *Domain) Goal(name string) *Goal {
-	for _, g := range d.goals {
-		if g.name == name {
-			return g
-		}
-	}
-	return nil
+	return d.goalIndex[name]
 }
 
 // Servers returns the actions that serve condition i of action a, in

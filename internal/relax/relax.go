@@ -39,11 +39,39 @@ type Reach struct {
 	reached []bool
 	// Capable, if set, limits the actions considered.
 	capable func(goap.ActionID) bool
+	// achievers[achieverOf[l]:achieverOf[l+1]] are the capable actions
+	// whose effects make literal l (by index) so, in action order: Why
+	// reads them for each literal it explains, so that an explanation
+	// costs its own length, not a pass over every action per literal.
+	// anyAchiever[l] says whether any action at all does (capable or not).
+	achievers   []goap.ActionID
+	achieverOf  []int32
+	anyAchiever []bool
+	// work counts the condition and effect literals From read, for the
+	// tests that check it grows linearly with the domain.
+	work int
 }
+
+// MaxWhy bounds an explanation's length in bytes: past it, Why stops
+// following blocked preconditions and ends with "…". maxWhyNames bounds the
+// achievers named for one literal: past it, the first are named and then
+// "or others". Without them one explanation could run along every action
+// of a long chain, once per unreachable goal, action and method.
+const (
+	MaxWhy      = 1024
+	maxWhyNames = 8
+)
 
 // From computes the literals reachable from s using the actions capable
 // allows (all, if nil). Both values of each free fact are reachable: the
 // world, not only actions, changes those (a sensor's "healthy").
+//
+// It is a worklist: each action waits on the count of its preconditions not
+// yet reached, and a literal, once reached, counts down the actions that
+// need it; so the closure costs the domain's conditions and effects once
+// (and a pass over each action's condition words), where repeating passes
+// over every action until none adds a literal cost actions × passes, up
+// to actions² on a chain listed backwards.
 func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool, free ...goap.Fact) *Reach {
 	r := &Reach{d: d, reached: make([]bool, 2*d.NumFacts()), capable: capable}
 	for f := goap.Fact(0); int(f) < d.NumFacts(); f++ {
@@ -53,21 +81,86 @@ func From(d *goap.Domain, s goap.State, capable func(goap.ActionID) bool, free .
 		r.reached[Literal{f, true}.index()] = true
 		r.reached[Literal{f, false}.index()] = true
 	}
-	for changed := true; changed; {
-		changed = false
-		for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
-			if !r.Applicable(a) {
+	r.achievers, r.achieverOf = byLiteral(d, d.Effects, capable)
+	r.anyAchiever = make([]bool, 2*d.NumFacts())
+	for l := range r.anyAchiever {
+		r.anyAchiever[l] = r.achieverOf[l] < r.achieverOf[l+1]
+	}
+	if capable != nil {
+		_, of := byLiteral(d, d.Effects, nil)
+		for l := range r.anyAchiever {
+			r.anyAchiever[l] = of[l] < of[l+1]
+		}
+	}
+	needs, needOf := byLiteral(d, d.Preconditions, capable)
+	unmet := make([]int32, d.NumActions())
+	var ready []goap.ActionID
+	for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
+		if capable != nil && !capable(a) {
+			continue
+		}
+		for f, v := range d.Preconditions(a).Facts {
+			r.work++
+			if !r.reached[Literal{f, v}.index()] {
+				unmet[a]++
+			}
+		}
+		if unmet[a] == 0 {
+			ready = append(ready, a)
+		}
+	}
+	for len(ready) > 0 {
+		a := ready[len(ready)-1]
+		ready = ready[:len(ready)-1]
+		for f, v := range d.Effects(a).Facts {
+			r.work++
+			l := Literal{f, v}.index()
+			if r.reached[l] {
 				continue
 			}
-			for f, v := range d.Effects(a).Facts {
-				if i := (Literal{f, v}).index(); !r.reached[i] {
-					r.reached[i] = true
-					changed = true
+			r.reached[l] = true
+			for _, b := range needs[needOf[l]:needOf[l+1]] {
+				r.work++
+				if unmet[b]--; unmet[b] == 0 {
+					ready = append(ready, b)
 				}
 			}
 		}
 	}
 	return r
+}
+
+// byLiteral indexes the literals of each action's condition (its
+// preconditions or its effects) by literal: the actions of literal l are
+// list[of[l]:of[l+1]], in action order. Actions capable refuses are left
+// out.
+func byLiteral(d *goap.Domain, condition func(goap.ActionID) goap.Condition, capable func(goap.ActionID) bool) (list []goap.ActionID, of []int32) {
+	of = make([]int32, 2*d.NumFacts()+1)
+	for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
+		if capable != nil && !capable(a) {
+			continue
+		}
+		for f, v := range condition(a).Facts {
+			of[Literal{f, v}.index()+1]++
+		}
+	}
+	for l := 1; l < len(of); l++ {
+		of[l] += of[l-1]
+	}
+	list = make([]goap.ActionID, of[len(of)-1])
+	next := make([]int32, len(of)-1)
+	copy(next, of)
+	for a := goap.ActionID(0); int(a) < d.NumActions(); a++ {
+		if capable != nil && !capable(a) {
+			continue
+		}
+		for f, v := range condition(a).Facts {
+			l := Literal{f, v}.index()
+			list[next[l]] = a
+			next[l]++
+		}
+	}
+	return list, of
 }
 
 // Has reports whether l is reachable.
@@ -125,12 +218,10 @@ func (r *Reach) why(sb *strings.Builder, l Literal, seen map[int]bool, first boo
 	if !l.Value {
 		word, current = "false", "true"
 	}
-	achievers := Achievers(d, l)
-	var usable []goap.ActionID
-	for _, a := range achievers {
-		if r.capable == nil || r.capable(a) {
-			usable = append(usable, a)
-		}
+	usable := r.achievers[r.achieverOf[l.index()]:r.achieverOf[l.index()+1]]
+	more := len(usable) > maxWhyNames
+	if more {
+		usable = usable[:maxWhyNames]
 	}
 	if first {
 		fmt.Fprintf(sb, "%s: ", d.FactName(l.Fact))
@@ -141,7 +232,7 @@ func (r *Reach) why(sb *strings.Builder, l Literal, seen map[int]bool, first boo
 		} else {
 			fmt.Fprintf(sb, "which is %s and which no action makes %s", current, word)
 		}
-		if len(achievers) > 0 {
+		if r.anyAchiever[l.index()] {
 			sb.WriteString(" that this agent can do")
 		}
 		return
@@ -150,8 +241,11 @@ func (r *Reach) why(sb *strings.Builder, l Literal, seen map[int]bool, first boo
 	for i, a := range usable {
 		names[i] = d.ActionName(a)
 	}
+	if more {
+		names = append(names, "others")
+	}
 	only := "only "
-	if len(usable) > 1 {
+	if len(names) > 1 {
 		only = ""
 	}
 	if first {
@@ -160,6 +254,12 @@ func (r *Reach) why(sb *strings.Builder, l Literal, seen map[int]bool, first boo
 		fmt.Fprintf(sb, "which %s%s makes %s", only, join(names), word)
 	}
 	for _, a := range usable {
+		if sb.Len() >= MaxWhy {
+			if !strings.HasSuffix(sb.String(), "…") {
+				sb.WriteString("; …")
+			}
+			return
+		}
 		miss, ok := r.Missing(d.Preconditions(a))
 		if ok {
 			continue // cannot happen for an unreachable l
@@ -172,6 +272,10 @@ func (r *Reach) why(sb *strings.Builder, l Literal, seen map[int]bool, first boo
 		if seen[miss.index()] {
 			sb.WriteString(", which is blocked in turn by the above")
 			continue
+		}
+		if sb.Len() >= MaxWhy {
+			sb.WriteString(", …")
+			return
 		}
 		sb.WriteString(", ")
 		r.why(sb, miss, seen, false)
