@@ -13,6 +13,8 @@ import "math/bits"
 // default memory ceiling allows that search (a larger n reserves that
 // much; n of 0 or less, room for the start alone).
 func (p *Planner) Reserve(n int) {
+	p.enter()
+	defer p.busy.Store(false)
 	d := p.d
 	W := d.words
 	whole := d.base.costScale > 0

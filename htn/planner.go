@@ -287,7 +287,18 @@ func NewPlanner(d *Domain) *Planner {
 }
 
 // Domain returns the planner's domain.
-func (p *Planner) Domain() *Domain { return p.d }
+func (p *Planner) Domain() *Domain {
+	p.check()
+	return p.d
+}
+
+// check panics, saying what to call, on a nil or zero Planner, which has
+// no domain to decompose.
+func (p *Planner) check() {
+	if p == nil || p.d == nil {
+		panic("htn: Planner not made by NewPlanner: a nil or zero Planner has no domain; call htn.NewPlanner(domain)")
+	}
+}
 
 // Plan decomposes the root task from facts s into res, reusing res.Plan and
 // res.MTR. Finding no decomposition is a normal outcome with a nil error;
@@ -302,6 +313,7 @@ func (p *Planner) Domain() *Domain { return p.d }
 // task of the domain. A state from another domain with the same facts
 // count cannot be told apart, and is taken as it is.
 func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
+	p.check()
 	d := p.d
 	p.checkState(s)
 	if opt.Profile != nil && opt.Profile.Domain() != d.g {
