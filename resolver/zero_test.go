@@ -2,6 +2,7 @@ package resolver_test
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/ploy-ai/ploy/resolver"
@@ -28,5 +29,13 @@ func TestZeroResolverSaysWhatToCall(t *testing.T) {
 		if r := recovered(call); r != want {
 			t.Errorf("%s: recovered %s, want %q", name, r, want)
 		}
+	}
+}
+
+// Dimensions is Point's number of coordinates, which every reader of a
+// position [x, y] checks a list's length against.
+func TestDimensionsArePointFields(t *testing.T) {
+	if n := reflect.TypeFor[resolver.Point]().NumField(); n != resolver.Dimensions {
+		t.Errorf("resolver.Point has %d fields, resolver.Dimensions is %d", n, resolver.Dimensions)
 	}
 }
