@@ -558,12 +558,16 @@ func (p *Planner) stopPoint(popped bool, poppedTask Task) stopPoint {
 	for _, i := range chain {
 		p.inChain[p.choices[i].task] = 0
 	}
+	// A compound task taken off the stack and having its methods tested
+	// is open too, one deeper, though no method of it is chosen yet.
 	at.depth = len(chain)
+	if popped && poppedTask >= 0 {
+		at.depth++
+	}
 	switch {
 	case repeats >= 2:
 	case popped && poppedTask >= 0:
 		best, repeats = poppedTask, 1
-		at.depth++
 	case len(chain) > 0:
 		best = p.choices[chain[len(chain)-1]].task
 	}
