@@ -448,10 +448,19 @@ func (a *Agent) Stats() Stats {
 // queue, for searches that generate up to successors states (see
 // Queue.Reserve): its first plan then runs as fast as a warm one.
 func (a *Agent) Reserve(successors int) {
+	a.check()
 	if a.own == nil {
 		a.own = &planners{}
 	}
 	a.own.goapFor(a.cfg.Domain).Reserve(successors)
+}
+
+// check panics, saying what to call, on a nil or zero Agent, which has no
+// domain: its Tick would otherwise do nothing, silently, for ever.
+func (a *Agent) check() {
+	if a == nil || a.cfg.Domain == nil {
+		panic("agent: Agent not made by agent.New: a nil or zero Agent has no domain; call agent.New(config)")
+	}
 }
 
 // RequestReplan asks for a new plan on the next tick (the Manual policy's

@@ -128,6 +128,9 @@ func (c *crew) help(w int, wake <-chan struct{}) {
 }
 
 func (q *Queue) enter(call string) {
+	if q == nil || q.crew == nil {
+		panic("agent: Queue not made by NewQueue: a nil or zero Queue has no workers; call agent.NewQueue(workers, perFrame)")
+	}
 	if !q.busy.CompareAndSwap(false, true) {
 		panic("agent: Queue." + call + " called while another call is in the queue: a Queue and its agents belong to one goroutine at a time")
 	}

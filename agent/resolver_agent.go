@@ -567,6 +567,9 @@ func (a *ResolverAgent) detach(q *Queue) {
 // sense, choose a goal, resolve if the policy says so, run the current
 // step.
 func (a *ResolverAgent) Tick() {
+	if a == nil || a.cfg.Domain == nil {
+		panic("agent: ResolverAgent not made by agent.NewResolverAgent: a nil or zero ResolverAgent has no domain; call agent.NewResolverAgent(config)")
+	}
 	a.tick++
 	a.sense()
 	if a.pending {

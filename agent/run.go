@@ -27,6 +27,7 @@ const (
 // Tick advances the agent by one tick of the game's fixed-step clock: sense,
 // choose a goal, plan if needed, run the current step.
 func (a *Agent) Tick() {
+	a.check()
 	a.tick++
 	a.prevFacts.CopyFrom(a.facts)
 	a.sense()

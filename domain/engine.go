@@ -416,10 +416,11 @@ func quoteList(names []string, most int) string {
 	return sb.String()
 }
 
-// point reads [x, y], finite and within MaxCoordinate.
+// point reads [x, y] (resolver.Dimensions coordinates), finite and
+// within MaxCoordinate.
 func (l *loader) point(n ast.Node, what string) (resolver.Point, bool) {
 	seq, ok := l.unwrap(n).(*ast.SequenceNode)
-	if !ok || len(seq.Values) != 2 {
+	if !ok || len(seq.Values) != resolver.Dimensions {
 		got := describe(l.unwrap(n))
 		if ok {
 			got = fmt.Sprintf("a list of %d", len(seq.Values))
@@ -427,7 +428,7 @@ func (l *loader) point(n ast.Node, what string) (resolver.Point, bool) {
 		l.errorf(n, "%s must be a position [x, y], not %s", what, got)
 		return resolver.Point{}, false
 	}
-	var xy [2]float64
+	var xy [resolver.Dimensions]float64
 	for i, v := range seq.Values {
 		x, ok := l.number(v, what+" coordinate")
 		if !ok {

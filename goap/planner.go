@@ -3,6 +3,7 @@ package goap
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/ploy-ai/ploy/internal/intern"
 	"github.com/ploy-ai/ploy/internal/pq"
@@ -178,8 +179,17 @@ type Result struct {
 // whole costs, whose search queues duplicates rather than look each one up
 // (up to 80 MiB, past which it hands over to a search that does). A Planner
 // is not safe for concurrent use; give each goroutine its own, sharing the
-// Domain.
+// Domain. A call that starts while another is under way on the same
+// Planner panics rather than corrupt both searches.
+//
+// Make a Planner with NewPlanner: the zero Planner has no domain, and its
+// methods panic saying so.
 type Planner struct {
+	// busy is set while Plan or Reserve runs, to catch two goroutines
+	// sharing the Planner, as agent.Queue does: every search rewrites the
+	// whole arena, so an overlap gives wrong plans or an index panic deep
+	// inside. One uncontended compare-and-swap costs a few nanoseconds.
+	busy  atomic.Bool
 	d     *Domain
 	tab   intern.Table[stateInfo]
 	nodes []node
@@ -271,7 +281,30 @@ func NewPlanner(d *Domain) *Planner {
 }
 
 // Domain returns the planner's domain.
-func (p *Planner) Domain() *Domain { return p.d }
+func (p *Planner) Domain() *Domain {
+	p.check()
+	return p.d
+}
+
+// check panics, saying what to call, on a nil or zero Planner, which has
+// no domain to search.
+func (p *Planner) check() {
+	if p == nil || p.d == nil {
+		panic("goap: Planner not made by NewPlanner: a nil or zero Planner has no domain; call goap.NewPlanner(domain)")
+	}
+}
+
+// enter marks the planner busy for a call, and panics if another call,
+// necessarily on another goroutine, is under way: the panic is raised in
+// the call that came second, before it touches anything, so the first
+// goes on undisturbed. The call leaves with p.busy.Store(false), deferred
+// so that a panic inside (a misuse the planner reports) frees it too.
+func (p *Planner) enter() {
+	p.check()
+	if !p.busy.CompareAndSwap(false, true) {
+		panic("goap: Planner used by two goroutines at once; make one Planner per goroutine (they can share the Domain)")
+	}
+}
 
 // Plan searches for a least-cost plan from start to goal. The plan is
 // appended to dst, the strconv.Append way, and returned in Result.Plan.
@@ -285,6 +318,8 @@ func (p *Planner) Domain() *Domain { return p.d }
 // Options), or if a Go cost function returns a cost below its declared
 // minimum, above MaxCost or not a number.
 func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
+	p.enter()
+	defer p.busy.Store(false)
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
 	p.budget, p.maxBytes, p.maxWork = opt.validate()

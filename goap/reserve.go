@@ -17,6 +17,8 @@ const reserveChainWork = 1 << 24
 // default memory ceiling allows that search (a larger n reserves that
 // much; n of 0 or less, room for the start alone).
 func (p *Planner) Reserve(n int) {
+	p.enter()
+	defer p.busy.Store(false)
 	d := p.d
 	W := d.words
 	whole := d.base.costScale > 0

@@ -132,12 +132,16 @@ func TestStepLimitNamesTheRepeatingTask(t *testing.T) {
 		t.Errorf("A and B: %v", err)
 	}
 
-	// Stopped while backtracking, no task is open twice: the message says
-	// so, and names the innermost open task.
+	// Stopped after backtracking, testing CloseIn's methods inside Fight
+	// inside BeABattleMage: no task is open twice, and the message says
+	// so and names the task worked on, three deep.
 	bm := battleMage(t)
 	err = htn.NewPlanner(bm).Plan(&res, fixture.StateWith(t, bm.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 16})
-	if !errors.As(err, &sl) || sl.Repeats != 1 || sl.Task != "Fight" || !strings.Contains(err.Error(), `working on "Fight"; no task was open twice`) {
-		t.Errorf("battle mage at 16 steps: %v (task %q, repeats %d)", err, sl.Task, sl.Repeats)
+	if !errors.As(err, &sl) || sl.Repeats != 1 || sl.Task != "CloseIn" || sl.Depth != 3 || sl.Recursion() {
+		t.Errorf("battle mage at 16 steps: %v (task %q, repeats %d, depth %d)", err, sl.Task, sl.Repeats, sl.Depth)
+	}
+	if want := `htn: step limit of 16 reached decomposing "BeABattleMage": no task was open inside itself, so this is no endless recursion: the decomposition needs more steps (it was 3 tasks deep, working on "CloseIn")`; err.Error() != want {
+		t.Errorf("message\n%s\nwant\n%s", err, want)
 	}
 }
 

@@ -59,52 +59,103 @@ var ErrMemoryLimit = errors.New("decomposition memory limit reached")
 
 // StepLimitError reports a decomposition stopped by its step cap.
 //
-// Root is the task decomposed. Task and Repeats say where the steps went,
-// as far as the planner can honestly tell when it stops: Task is the
-// compound task with the most method choices open at that moment, each
-// inside the one before, and Repeats how many (ties go to the outermost).
-// A recursion that never ends, with or without progress, shows as a task
-// open thousands of times over. When no task is open twice (Repeats 1, or
-// 0 when no choice is open), the steps went into trying methods and
-// backtracking, and Task is the innermost task open.
+// Root is the task decomposed. The other fields say where the steps went,
+// as far as the planner can tell when it stops, from the method choices
+// still held for backtracking. Some of those are done (a task decomposed
+// and finished, kept in case a later task fails) and some are in
+// progress: their subtasks are still being worked on, so each is open
+// inside the one before. Depth is how many are in progress. Task is the
+// compound task in progress the most times over, each inside the last,
+// and Repeats how many (ties go to the outermost): a task open inside
+// itself is a recursion, and one that never ends shows as a task open
+// thousands of times over. When no task is open inside itself (Repeats 1,
+// or 0 when no choice is open) there is no recursion: the decomposition
+// needs more steps than the limit, Task is the innermost task in
+// progress, and MostDecomposed is the task decomposed the most times so
+// far, Decompositions of them (the widest part of the decomposition).
 type StepLimitError struct {
-	Root    string
-	Limit   int
-	Task    string
-	Repeats int
+	Root           string
+	Limit          int
+	Task           string
+	Repeats        int
+	Depth          int
+	MostDecomposed string
+	Decompositions int
 }
 
 func (e *StepLimitError) Error() string {
-	return fmt.Sprintf("htn: step limit of %d reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.Task, e.Repeats))
+	return fmt.Sprintf("htn: step limit of %d reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.stop(), "steps"))
 }
 
 func (e *StepLimitError) Unwrap() error { return ErrStepLimit }
 
+// Recursion reports whether a task was open inside itself when the limit
+// was reached: raising the limit then may not help.
+func (e *StepLimitError) Recursion() bool { return e.Repeats >= 2 }
+
+func (e *StepLimitError) stop() stopPoint {
+	return stopPoint{e.Task, e.Repeats, e.Depth, e.MostDecomposed, e.Decompositions}
+}
+
 // MemoryLimitError reports a decomposition stopped because what its task
 // stack, undo log, saved facts, choice points, plan and trace hold would
-// have passed Options.MaxMemory bytes. Task and Repeats are as in
+// have passed Options.MaxMemory bytes. The fields after Limit are as in
 // StepLimitError.
 type MemoryLimitError struct {
-	Root    string
-	Limit   int
-	Task    string
-	Repeats int
+	Root           string
+	Limit          int
+	Task           string
+	Repeats        int
+	Depth          int
+	MostDecomposed string
+	Decompositions int
 }
 
 func (e *MemoryLimitError) Error() string {
-	return fmt.Sprintf("htn: memory limit of %d bytes reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.Task, e.Repeats))
+	return fmt.Sprintf("htn: memory limit of %d bytes reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.stop(), "memory"))
 }
 
 func (e *MemoryLimitError) Unwrap() error { return ErrMemoryLimit }
 
-func whereStopped(task string, repeats int) string {
-	switch {
-	case repeats >= 2:
-		return fmt.Sprintf(": task %q was open %d times, each inside the last; does it recurse without end?", task, repeats)
-	case repeats == 1 && task != "":
-		return fmt.Sprintf(", working on %q; no task was open twice", task)
+// Recursion reports whether a task was open inside itself when the limit
+// was reached.
+func (e *MemoryLimitError) Recursion() bool { return e.Repeats >= 2 }
+
+func (e *MemoryLimitError) stop() stopPoint {
+	return stopPoint{e.Task, e.Repeats, e.Depth, e.MostDecomposed, e.Decompositions}
+}
+
+// stopPoint is where a decomposition was when a limit stopped it (see
+// StepLimitError).
+type stopPoint struct {
+	task           string
+	repeats, depth int
+	mostDecomposed string
+	decompositions int
+}
+
+// whereStopped words a stop point after the limit's message. Only a task
+// really open inside itself is called a recursion: a deep or wide
+// decomposition that needs more than the limit is said to, with its
+// depth and its widest part, so that nobody hunts for a loop that is not
+// there.
+func whereStopped(at stopPoint, what string) string {
+	if at.repeats >= 2 {
+		return fmt.Sprintf(": task %q was open %d times, each inside the last; does it recurse without end?", at.task, at.repeats)
 	}
-	return ""
+	msg := fmt.Sprintf(": no task was open inside itself, so this is no endless recursion: the decomposition needs more %s", what)
+	if at.depth == 0 {
+		return msg
+	}
+	tasks := "tasks"
+	if at.depth == 1 {
+		tasks = "task"
+	}
+	msg += fmt.Sprintf(" (it was %d %s deep, working on %q", at.depth, tasks, at.task)
+	if at.decompositions >= 2 {
+		msg += fmt.Sprintf("; %q was decomposed the most, %d times", at.mostDecomposed, at.decompositions)
+	}
+	return msg + ")"
 }
 
 // MTR is a method traversal record: the method chosen at each compound
@@ -179,6 +230,8 @@ type Planner struct {
 	choices   []choice
 	lastWord  uint64  // the bits of the state's last word that are facts
 	openCount []int32 // per compound task, filled only when a limit is hit
+	inChain   []int32 // per compound task, filled only when a limit is hit
+	chain     []int32 // the choices in progress, outermost first, when a limit is hit
 }
 
 // Sizes of what the memory cap counts, per element.
@@ -215,6 +268,9 @@ type choice struct {
 	method           int32
 	logLen, planLen  int32
 	mtrLen, savedLen int32
+	// base is the task stack's length once task was taken off it: the
+	// choice is done when the stack is back down to base.
+	base int32
 }
 
 // NewPlanner returns a planner for d.
@@ -231,7 +287,18 @@ func NewPlanner(d *Domain) *Planner {
 }
 
 // Domain returns the planner's domain.
-func (p *Planner) Domain() *Domain { return p.d }
+func (p *Planner) Domain() *Domain {
+	p.check()
+	return p.d
+}
+
+// check panics, saying what to call, on a nil or zero Planner, which has
+// no domain to decompose.
+func (p *Planner) check() {
+	if p == nil || p.d == nil {
+		panic("htn: Planner not made by NewPlanner: a nil or zero Planner has no domain; call htn.NewPlanner(domain)")
+	}
+}
 
 // Plan decomposes the root task from facts s into res, reusing res.Plan and
 // res.MTR. Finding no decomposition is a normal outcome with a nil error;
@@ -246,6 +313,7 @@ func (p *Planner) Domain() *Domain { return p.d }
 // task of the domain. A state from another domain with the same facts
 // count cannot be told apart, and is taken as it is.
 func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
+	p.check()
 	d := p.d
 	p.checkState(s)
 	if opt.Profile != nil && opt.Profile.Domain() != d.g {
@@ -296,11 +364,14 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	// commits to the first whose condition holds. It reports false if none
 	// does, or a cap came first (limited, memLimited).
 	limited, memLimited := false, false
+	// popped says a cap was hit while a task taken off the stack was
+	// being worked on, poppedTask, so that it still counts as open.
+	popped, poppedTask := false, Task(-1)
 	tryMethods := func(t Task, from int32) bool {
 		c := &d.tasks[t]
 		for m := c.firstMethod + from; m < c.endMethod; m++ {
 			if steps >= maxSteps {
-				limited = true
+				limited, popped, poppedTask = true, true, t
 				return false
 			}
 			steps++
@@ -314,13 +385,14 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			}
 			subs := d.subtasks[meth.firstSubtask:meth.endSubtask]
 			if held(len(plan), len(subs)*taskBytes+undoBytes+choiceBytes) > maxMemory {
-				limited, memLimited = true, true
+				limited, memLimited, popped, poppedTask = true, true, true, t
 				return false
 			}
 			p.choices = append(p.choices, choice{
 				task: t, method: m - c.firstMethod,
 				logLen: int32(len(p.log)), planLen: int32(len(plan)),
 				mtrLen: int32(len(mtr)), savedLen: int32(len(p.saved)),
+				base: int32(len(p.stack)),
 			})
 			mtr = append(mtr, m-c.firstMethod+1)
 			tasks = append(tasks, t)
@@ -351,7 +423,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 				a := t.Action()
 				ok = d.g.Applicable(a, goap.StateFromWords(facts)) && (opt.Profile == nil || opt.Profile.Capable(a))
 				if ok && held(len(plan)+1, 2*undoBytes+W*wordBytes) > maxMemory {
-					ok, limited, memLimited = false, true, true
+					ok, limited, memLimited, popped = false, true, true, true
 				} else if tr != nil {
 					tr.add(TraceStep{Kind: TakeTask, Task: t, Holds: ok, Depth: int32(len(p.choices))})
 				}
@@ -407,11 +479,11 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	}
 	switch res.Status {
 	case StepLimit:
-		task, repeats := p.mostOpen()
-		return &StepLimitError{Root: d.TaskName(root), Limit: maxSteps, Task: task, Repeats: repeats}
+		at := p.stopPoint(popped, poppedTask)
+		return &StepLimitError{Root: d.TaskName(root), Limit: maxSteps, Task: at.task, Repeats: at.repeats, Depth: at.depth, MostDecomposed: at.mostDecomposed, Decompositions: at.decompositions}
 	case MemoryLimit:
-		task, repeats := p.mostOpen()
-		return &MemoryLimitError{Root: d.TaskName(root), Limit: maxMemory, Task: task, Repeats: repeats}
+		at := p.stopPoint(popped, poppedTask)
+		return &MemoryLimitError{Root: d.TaskName(root), Limit: maxMemory, Task: at.task, Repeats: at.repeats, Depth: at.depth, MostDecomposed: at.mostDecomposed, Decompositions: at.decompositions}
 	}
 	return nil
 }
@@ -428,34 +500,82 @@ func (p *Planner) checkState(s goap.State) {
 	}
 }
 
-// mostOpen returns, once a cap is hit, the compound task with the most
-// method choices open, the outermost on a tie, and how many; with no task
-// open twice, the innermost open task. It runs only then, in time linear
-// in the open choices (reset included, as only the tasks counted are
-// cleared).
-func (p *Planner) mostOpen() (string, int) {
-	if len(p.choices) == 0 {
-		return "", 0
-	}
+// stopPoint says, once a cap is hit, where the decomposition was (see
+// StepLimitError); popped says a task taken off the stack, poppedTask if
+// compound, was being worked on. It runs only then, in time linear in the
+// choices held (reset included, as only the tasks counted are cleared).
+//
+// The choices in progress are found from the stack lengths alone. Between
+// two choices held, the stack only shrinks (a task taken off it either
+// chooses a method or is a primitive; a failure is backtracked, its
+// effects undone), down to the later choice's base plus its own task. So
+// a choice is done by the time of a later one if its base is at least
+// that one's base plus one, and at the end if its base is at least the
+// stack's length (plus one for a task popped and still worked on).
+func (p *Planner) stopPoint(popped bool, poppedTask Task) stopPoint {
 	if len(p.openCount) < len(p.d.tasks) {
 		p.openCount = make([]int32, len(p.d.tasks))
+		p.inChain = make([]int32, len(p.d.tasks))
 	}
-	for _, c := range p.choices {
-		p.openCount[c.task]++
-	}
-	best, most := Task(-1), int32(0)
-	for _, c := range p.choices {
-		if n := p.openCount[c.task]; n > most {
-			best, most = c.task, n
+	chain := p.chain[:0]
+	finish := func(stackLen int32) {
+		for len(chain) > 0 && p.choices[chain[len(chain)-1]].base >= stackLen {
+			chain = chain[:len(chain)-1]
 		}
 	}
+	for i, c := range p.choices {
+		finish(c.base + 1)
+		chain = append(chain, int32(i))
+		p.openCount[c.task]++
+	}
+	end := int32(len(p.stack))
+	if popped {
+		end++
+	}
+	finish(end)
+	p.chain = chain
+
+	var at stopPoint
+	most := int32(0)
+	for _, c := range p.choices {
+		if n := p.openCount[c.task]; n > most {
+			at.mostDecomposed, most = p.d.TaskName(c.task), n
+		}
+	}
+	at.decompositions = int(most)
 	for _, c := range p.choices {
 		p.openCount[c.task] = 0
 	}
-	if most < 2 {
-		best = p.choices[len(p.choices)-1].task
+	best, repeats := Task(-1), int32(0)
+	for _, i := range chain {
+		p.inChain[p.choices[i].task]++
 	}
-	return p.d.TaskName(best), int(most)
+	for _, i := range chain {
+		if t := p.choices[i].task; p.inChain[t] > repeats {
+			best, repeats = t, p.inChain[t]
+		}
+	}
+	for _, i := range chain {
+		p.inChain[p.choices[i].task] = 0
+	}
+	// A compound task taken off the stack and having its methods tested
+	// is open too, one deeper, though no method of it is chosen yet.
+	at.depth = len(chain)
+	if popped && poppedTask >= 0 {
+		at.depth++
+	}
+	switch {
+	case repeats >= 2:
+	case popped && poppedTask >= 0:
+		best, repeats = poppedTask, 1
+	case len(chain) > 0:
+		best = p.choices[chain[len(chain)-1]].task
+	}
+	at.repeats = int(repeats)
+	if best >= 0 {
+		at.task = p.d.TaskName(best)
+	}
+	return at
 }
 
 // unwind undoes the log back to length n: tasks pushed are dropped, tasks

@@ -179,7 +179,18 @@ func NewResolver(d *Domain) *Resolver {
 }
 
 // Domain returns the resolver's domain.
-func (r *Resolver) Domain() *Domain { return r.d }
+func (r *Resolver) Domain() *Domain {
+	r.check()
+	return r.d
+}
+
+// check panics, saying what to call, on a nil or zero Resolver, which has
+// no domain to search.
+func (r *Resolver) check() {
+	if r == nil || r.d == nil {
+		panic("resolver: Resolver not made by NewResolver: a nil or zero Resolver has no domain; call resolver.NewResolver(domain)")
+	}
+}
 
 // nextEpoch starts a resolve, clearing the stamps once in four billion.
 func (r *Resolver) nextEpoch() {
@@ -266,6 +277,7 @@ func (s *search) distance(from, to Point) float64 {
 // negative limit, a cost function's cost that is not positive and at most
 // MaxCost, or a distance that is NaN or negative.
 func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
+	r.check()
 	d := r.d
 	d.checkSnapshot(snap)
 	if goal == nil || goal.domain != d {

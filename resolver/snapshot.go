@@ -10,6 +10,14 @@ import (
 // Point is a position in the game's world.
 type Point struct{ X, Y float64 }
 
+// Dimensions is how many coordinates a Point has, X and Y: the length of
+// a position read as a list, [x, y], by the loader (at:, targets:), the
+// ploy command (--at, --target) and the JSON API (at, targets). Every
+// DistanceModel, StraightLine included, measures between two Points, so
+// this is the dimension of the grid or distance model too. A test ties
+// it to Point's fields.
+const Dimensions = 2
+
 // Target is where a target sensor found a target key's position (or the
 // position of the entity it resolved to), if it found one.
 type Target struct {

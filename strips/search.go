@@ -229,7 +229,8 @@ func (b *blind) estimate(s []uint64) (int64, bool) {
 const pageWords = 1 << 17
 
 // Searcher runs A* searches on one task, keeping its memory between
-// searches. It is not safe for concurrent use.
+// searches. It is not safe for concurrent use. Make one with NewSearcher:
+// Search panics, saying so, on a nil or zero Searcher.
 type Searcher struct {
 	t     *Task
 	words int
@@ -556,6 +557,11 @@ func (s *Searcher) push(id int32, r []uint64) {
 // ErrOutOfExpansions when it ran out; the Result holds the statistics
 // either way.
 func (s *Searcher) Search(opt Options) (Result, error) {
+	if s == nil || s.t == nil {
+		// A misuse, not an outcome: panic like Go's maps, saying what
+		// to call, rather than dereference nil somewhere inside.
+		panic("strips: Searcher not made by NewSearcher: a nil or zero Searcher has no task; call strips.NewSearcher(task)")
+	}
 	if opt.Heuristic == Portfolio {
 		return s.portfolio(opt)
 	}

@@ -62,7 +62,11 @@ func (s *Server) decomposition(body []byte) ([]byte, error) {
 	d := f.HTN
 	var tr htn.Trace
 	var res htn.Result
-	htn.NewPlanner(d).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
+	planErr := htn.NewPlanner(d).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
+	limit := ""
+	if planErr != nil {
+		limit = s.htnLimitText(planErr)
+	}
 	return s.traceAnswer(func(w *bufio.Writer) error {
 		g := d.GOAP()
 		plan := make([]string, len(res.Plan))
@@ -75,7 +79,8 @@ func (s *Server) decomposition(body []byte) ([]byte, error) {
 			Backtracks int      `json:"backtracks"`
 			Plan       []string `json:"plan"`
 			MTR        []int32  `json:"mtr"`
-		}{res.Status.String(), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...)})
+			Limit      string   `json:"limit,omitempty"`
+		}{res.Status.String(), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...), limit})
 		if err != nil {
 			return err
 		}

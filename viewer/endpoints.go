@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -356,6 +357,18 @@ func (s *Server) htnSteps(asked int) (int, error) {
 	return asked, nil
 }
 
+// htnLimitText is a decomposition limit's message, with, when no task was
+// open inside itself (so the decomposition may just need more), the field
+// that gives it more. The memory cap is the planner's default here, which
+// no request can raise.
+func (s *Server) htnLimitText(err error) string {
+	text := report.ErrorText(err)
+	if sl := (*htn.StepLimitError)(nil); errors.As(err, &sl) && !sl.Recursion() && sl.Limit < s.cfg.MaxHTNSteps {
+		text += fmt.Sprintf("; raise max_steps (up to the server's cap of %d) to give it more", s.cfg.MaxHTNSteps)
+	}
+	return text
+}
+
 // htnRequest is the body of htn.
 type htnRequest struct {
 	source
@@ -385,8 +398,12 @@ func (s *Server) htn(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var res htn.Result
-	htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps})
-	return line(report.HTNOf(f.GOAP, &res))
+	err = htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps})
+	out := report.HTNOf(f.GOAP, &res)
+	if err != nil {
+		out.Limit = s.htnLimitText(err)
+	}
+	return line(out)
 }
 
 // lint answers with the warnings `ploy lint` prints, as JSON.
@@ -507,7 +524,10 @@ func (s *Server) explain(body []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, _ := report.ExplainHTN(f.HTN, start, steps)
+		x, _, err := report.ExplainHTN(f.HTN, start, steps)
+		if err != nil {
+			x.Limit = s.htnLimitText(err)
+		}
 		return line(x)
 	}
 	if q.MaxSteps != 0 {

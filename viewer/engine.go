@@ -31,9 +31,12 @@ const defaultEngineFile = "survivor.yaml"
 // engineFields are what an engine-model request adds: the agent's
 // position, its targets' and what it can do.
 type engineFields struct {
-	At           *[2]float64           `json:"at"`
-	Targets      map[string][2]float64 `json:"targets"`
-	Capabilities []string              `json:"capabilities"`
+	// Positions are read as lists of any length and checked by point, so
+	// that [1] or [0, 0, 5] is refused rather than padded or cut to
+	// [x, y], as a Go array would be.
+	At           []float64            `json:"at"`
+	Targets      map[string][]float64 `json:"targets"`
+	Capabilities []string             `json:"capabilities"`
 }
 
 // resolveRequest is the body of resolve.
@@ -46,7 +49,12 @@ type resolveRequest struct {
 	MaxDepth int    `json:"max_depth"`
 }
 
-func point(field string, xy [2]float64) (resolver.Point, error) {
+// point reads a position of the request: resolver.Dimensions coordinates,
+// each finite and within domain.MaxCoordinate.
+func point(field string, xy []float64) (resolver.Point, error) {
+	if len(xy) != resolver.Dimensions {
+		return resolver.Point{}, badField(field, "%s must be a position [x, y] of %d coordinates, not %d", field, resolver.Dimensions, len(xy))
+	}
 	for _, v := range xy {
 		if !(math.Abs(v) <= domain.MaxCoordinate) {
 			return resolver.Point{}, badField(field, "coordinate %s is out of range: at most %g in size", report.FormatCost(v), float64(domain.MaxCoordinate))
@@ -141,7 +149,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 	at := f.World.At
 	if ef.At != nil {
 		var err error
-		if at, err = point("at", *ef.At); err != nil {
+		if at, err = point("at", ef.At); err != nil {
 			return pr, err
 		}
 	}
@@ -164,7 +172,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 			}
 			return pr, e
 		}
-		p, err := point("targets", ef.Targets[name])
+		p, err := point("targets."+name, ef.Targets[name])
 		if err != nil {
 			return pr, err
 		}

@@ -580,12 +580,20 @@ func decode(body []byte, v any) error {
 		case errors.As(err, &syn):
 			e.Message = fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, syn)
 		case errors.As(err, &typ):
-			e.Field = typ.Field
-			e.Message = fmt.Sprintf("field %q must be %s, not a JSON %s", typ.Field, jsonType(typ.Type.Kind().String()), typ.Value)
+			// typ.Field is a Go path (startRequest.set, with the
+			// embedded structs' type names, and no map keys): name the
+			// request's own field instead, found at the error's offset.
+			path, inArray := jsonPathAt(body, typ.Offset)
+			e.Field = path
+			if inArray {
+				e.Message = fmt.Sprintf("field %q must hold %s, not a JSON %s", path, jsonPlural(jsonType(typ.Type.Kind().String())), typ.Value)
+			} else {
+				e.Message = fmt.Sprintf("field %q must be %s, not a JSON %s", path, jsonType(typ.Type.Kind().String()), typ.Value)
+			}
 		case strings.HasPrefix(err.Error(), "json: unknown field "):
 			name, _ := strconv.Unquote(strings.TrimPrefix(err.Error(), "json: unknown field "))
-			e.Field = name
-			e.Message = fmt.Sprintf("unknown field %q", name)
+			e.Field = jsonKeyPath(body, name)
+			e.Message = fmt.Sprintf("unknown field %q", e.Field)
 		}
 		return e
 	}
@@ -596,6 +604,112 @@ func decode(body []byte, v any) error {
 		return &apiError{Status: http.StatusBadRequest, Message: "malformed JSON: more after the request object"}
 	}
 	return nil
+}
+
+// jsonFrame is an object or array being read by jsonWalk.
+type jsonFrame struct {
+	object, wantKey bool
+	key             string // an object's member being read
+}
+
+// jsonWalk reads body, valid JSON, a token at a time, and calls visit
+// with each token, the byte offset just after it, whether it is an
+// object's member name, and the open objects and arrays, outermost first.
+// It stops when visit returns true.
+func jsonWalk(body []byte, visit func(tok json.Token, end int64, isKey bool, open []jsonFrame) bool) {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var open []jsonFrame
+	valueDone := func() {
+		if n := len(open); n > 0 && open[n-1].object {
+			open[n-1].wantKey = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return
+		}
+		isKey := false
+		if n := len(open); n > 0 && open[n-1].object && open[n-1].wantKey {
+			if name, ok := tok.(string); ok {
+				isKey = true
+				open[n-1].key, open[n-1].wantKey = name, false
+			}
+		}
+		if visit(tok, dec.InputOffset(), isKey, open) {
+			return
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			open = append(open, jsonFrame{object: tok == json.Delim('{'), wantKey: true})
+		case json.Delim('}'), json.Delim(']'):
+			open = open[:len(open)-1]
+			valueDone()
+		default:
+			if !isKey {
+				valueDone()
+			}
+		}
+	}
+}
+
+// jsonPathOf is the request's name for a value inside the open objects
+// and arrays: the member names, joined by dots (targets.fireplace), with
+// arrays standing for their elements.
+func jsonPathOf(open []jsonFrame) string {
+	var names []string
+	for _, f := range open {
+		if f.object {
+			names = append(names, f.key)
+		}
+	}
+	return strings.Join(names, ".")
+}
+
+// jsonPathAt returns the path of the value of body that encoding/json
+// reports at offset (the end of a literal, or just after the { or [ that
+// starts an object or array), and whether that value is an array's
+// element.
+func jsonPathAt(body []byte, offset int64) (path string, inArray bool) {
+	jsonWalk(body, func(tok json.Token, end int64, isKey bool, open []jsonFrame) bool {
+		if isKey || end < offset || tok == json.Delim('}') || tok == json.Delim(']') {
+			return false
+		}
+		path, inArray = jsonPathOf(open), len(open) > 0 && !open[len(open)-1].object
+		return true
+	})
+	return path, inArray
+}
+
+// jsonKeyPath returns the path of the first member of body named name
+// (encoding/json names an unknown field without its path), or name if
+// there is none.
+func jsonKeyPath(body []byte, name string) string {
+	path := name
+	jsonWalk(body, func(tok json.Token, _ int64, isKey bool, open []jsonFrame) bool {
+		if isKey && tok == name {
+			path = jsonPathOf(open)
+			return true
+		}
+		return false
+	})
+	return path
+}
+
+// jsonPlural is what an array of jsonType holds: "numbers" for "a number".
+func jsonPlural(one string) string {
+	switch one {
+	case "a string":
+		return "strings"
+	case "an array":
+		return "arrays"
+	case "a number":
+		return "numbers"
+	case "an object":
+		return "objects"
+	}
+	return one
 }
 
 func jsonType(kind string) string {

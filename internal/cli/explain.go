@@ -112,7 +112,10 @@ func writeJSON(e *env, v any) int {
 
 // explainHTN prints `ploy explain --htn`.
 func explainHTN(e *env, d *htn.Domain, s goap.State, maxSteps int, asJSON bool) int {
-	x, res := report.ExplainHTN(d, s, maxSteps)
+	x, res, err := report.ExplainHTN(d, s, maxSteps)
+	if err != nil {
+		x.Limit = htnLimitText(err, false)
+	}
 	if asJSON {
 		if st := writeJSON(e, x); st >= 0 {
 			return st

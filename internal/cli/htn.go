@@ -31,7 +31,7 @@ func runHTN(e *env, args []string) int {
 	fset.Var(&unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
 	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "most decomposition steps before giving up")
 	fset.IntVar(&maxMemory, "max-memory", htn.DefaultMaxMemory, "most bytes the task stack, undo log and saved facts may hold before giving up")
-	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks"}`)
+	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks", "limit" when a limit stopped it}`)
 	fset.StringVar(&agentName, "agent", "", "decompose as the file's HTN agent `NAME` (its agents: section): its root task, costs and capabilities")
 	f, st := parseAndLoad(e, fset, args)
 	if st >= 0 {
@@ -71,7 +71,11 @@ func runHTN(e *env, args []string) int {
 	err := htn.NewPlanner(f.HTN).Plan(&res, s, opt)
 	d, g := f.HTN, f.GOAP
 	if asJSON {
-		b, _ := json.Marshal(report.HTNOf(g, &res))
+		out := report.HTNOf(g, &res)
+		if err != nil {
+			out.Limit = htnLimitText(err, true)
+		}
+		b, _ := json.Marshal(out)
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		w := e.stdout
@@ -90,7 +94,7 @@ func runHTN(e *env, args []string) int {
 			}
 			fmt.Fprintf(w, "MTR %s: %s\n", res.MTR, strings.Join(why, " > "))
 		case errors.Is(err, htn.ErrStepLimit), errors.Is(err, htn.ErrMemoryLimit):
-			fmt.Fprintf(w, "  no plan: %s\n", errorText(err))
+			fmt.Fprintf(w, "  no plan: %s\n", htnLimitText(err, true))
 		default:
 			fmt.Fprintln(w, "  no plan: no method of the root decomposes from here")
 		}
@@ -100,4 +104,20 @@ func runHTN(e *env, args []string) int {
 		return exitNoPlan
 	}
 	return exitOK
+}
+
+// htnLimitText is a decomposition limit's message, with, when no task was
+// open inside itself (so the decomposition may just need more), the flag
+// that gives it more: --max-memory only where the command has it.
+func htnLimitText(err error, memoryFlag bool) string {
+	text := errorText(err)
+	var sl *htn.StepLimitError
+	var ml *htn.MemoryLimitError
+	switch {
+	case errors.As(err, &sl) && !sl.Recursion() && sl.Limit < maxHTNSteps:
+		text += fmt.Sprintf("; raise --max-steps (up to %d) to give it more", maxHTNSteps)
+	case errors.As(err, &ml) && !ml.Recursion() && memoryFlag:
+		text += "; raise --max-memory to give it more"
+	}
+	return text
 }

@@ -115,14 +115,15 @@ func parseEngineFlags(e *env, fset *flag.FlagSet, ef engineFlags, set, unset lis
 	return p, -1
 }
 
-// parsePoint reads "X,Y": finite numbers within domain.MaxCoordinate.
+// parsePoint reads "X,Y" (resolver.Dimensions coordinates): finite
+// numbers within domain.MaxCoordinate.
 func parsePoint(s string) (resolver.Point, error) {
-	xs, ys, ok := strings.Cut(s, ",")
-	if !ok {
-		return resolver.Point{}, fmt.Errorf("want X,Y, such as 3,4")
+	coords := strings.Split(s, ",")
+	if len(coords) != resolver.Dimensions {
+		return resolver.Point{}, fmt.Errorf("want X,Y, such as 3,4: a position has %d coordinates, not %d", resolver.Dimensions, len(coords))
 	}
-	var xy [2]float64
-	for i, v := range []string{xs, ys} {
+	var xy [resolver.Dimensions]float64
+	for i, v := range coords {
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil {
 			return resolver.Point{}, fmt.Errorf("%q is not a number", v)

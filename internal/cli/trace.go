@@ -82,11 +82,15 @@ func runTrace(e *env, args []string) int {
 		}
 		var tr htn.Trace
 		var res htn.Result
-		htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
+		err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
 		if format == "json" {
 			report.WriteHTNTraceJSON(w, &tr, &res)
 		} else {
 			tr.WriteText(w)
+		}
+		if err != nil {
+			// The trace says only step_limit: say where it stopped.
+			fmt.Fprintf(e.stderr, "ploy trace: %s\n", htnLimitText(err, false))
 		}
 		if res.Status != htn.Found {
 			return exitNoPlan

@@ -326,7 +326,7 @@ func (x *HTNExplanation) WriteText(w io.Writer, start string) {
 // and the open method choices, so that every method test and every
 // backtrack is told against the facts it saw. The choices open at the end
 // are the plan's, in MTR order.
-func ExplainHTN(d *htn.Domain, s goap.State, maxSteps int) (*HTNExplanation, htn.Result) {
+func ExplainHTN(d *htn.Domain, s goap.State, maxSteps int) (*HTNExplanation, htn.Result, error) {
 	g := d.GOAP()
 	var tr htn.Trace
 	var res htn.Result
@@ -407,5 +407,5 @@ func ExplainHTN(d *htn.Domain, s goap.State, maxSteps int) (*HTNExplanation, htn
 	} else if res.Status == htn.NoPlan && first != nil {
 		x.Choices = append(x.Choices, first.choice)
 	}
-	return x, res
+	return x, res, err
 }

@@ -48,6 +48,8 @@ type HTN struct {
 	MTR        []int32  `json:"mtr"`
 	Steps      int      `json:"steps"`
 	Backtracks int      `json:"backtracks"`
+	// Limit, when a limit stopped the decomposition, says where and why.
+	Limit string `json:"limit,omitempty"`
 }
 
 // HTNOf is res as `ploy htn --json` prints it.

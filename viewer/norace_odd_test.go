@@ -1,0 +1,5 @@
+//go:build !race
+
+package viewer_test
+
+const oddRaceEnabled = false
