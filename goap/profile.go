@@ -66,6 +66,10 @@ type Profile struct {
 	wholeCost   []int32
 	wholeRules  []wholeRule
 	wholeRuleOf []int32
+	// maxRules is the longest rule list of a capable action: forward
+	// search keeps room under its work limit for evaluating it per
+	// successor.
+	maxRules int
 }
 
 // wholeRule is a rule of a one-word domain's cost, in the profile's scaled
@@ -160,6 +164,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		case costFunc:
 			bucketable = false
 		case costRules:
+			p.maxRules = max(p.maxRules, len(c.rules))
 			for _, r := range c.rules {
 				costs = append(costs, r.cost)
 			}
