@@ -242,6 +242,13 @@ func (p *Profile) Capable(a ActionID) bool {
 // CostIn returns what action a costs in state s for this profile.
 func (p *Profile) CostIn(a ActionID, s State) float64 { return p.costs[a].at(s.words) }
 
+// CostWork returns the work, in Options.MaxWork's units, that evaluating
+// action a's cost in one state takes for this profile: one unit per rule
+// of a rule list per word of state, as forward search counts it; 0 for a
+// constant or a Go function. A caller that evaluates costs outside a
+// search (a table of every action's cost) counts them the same way.
+func (p *Profile) CostWork(a ActionID) int { return len(p.costs[a].rules) * p.domain.words }
+
 // MinCost returns the least cost any capable action can have.
 func (p *Profile) MinCost() float64 { return p.minCost }
 

@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -39,7 +40,7 @@ type replayChoice struct {
 // domain's methods and effects. The answer is held to the trace's size
 // cap, which also bounds the replay's work: each row written costs at
 // least as much as the copy of the task list it made.
-func (s *Server) decomposition(body []byte) ([]byte, error) {
+func (s *Server) decomposition(ctx context.Context, body []byte) ([]byte, error) {
 	var q htnRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
@@ -62,7 +63,7 @@ func (s *Server) decomposition(body []byte) ([]byte, error) {
 	d := f.HTN
 	var tr htn.Trace
 	var res htn.Result
-	htn.NewPlanner(d).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
+	htn.NewPlanner(d).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr, Context: ctx})
 	return s.traceAnswer(func(w *bufio.Writer) error {
 		g := d.GOAP()
 		plan := make([]string, len(res.Plan))
