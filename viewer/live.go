@@ -1,7 +1,9 @@
 package viewer
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -62,6 +64,9 @@ const (
 
 // liveRequest is the body of POST /api/v1/live.
 type liveRequest struct {
+	// ctx is the stream's, done at its deadline or when the client goes,
+	// for its searches.
+	ctx context.Context
 	source
 	startRequest
 	Goal    string       `json:"goal"`
@@ -229,6 +234,7 @@ func (s *Server) liveProblem(q *liveRequest) (*liveSim, error) {
 		Budget:     pr.opt.Budget,
 		MaxBytes:   s.cfg.MaxSearchBytes,
 		MaxWork:    maxLiveWork,
+		Context:    q.ctx,
 		OnEvent:    sim.record,
 	})
 	if err != nil {
@@ -382,6 +388,11 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("busy: %d live-agent streams are already running; retry in a second", cap(s.streams))})
 		return
 	}
+	// The stream's deadline, which its searches share: a search running
+	// when it passes stops there.
+	deadline := time.Now().Add(s.cfg.MaxStreamTime)
+	ctx, cancel := context.WithDeadline(r.Context(), deadline)
+	defer cancel()
 	var q liveRequest
 	sim, err := func() (sim *liveSim, err error) {
 		defer func() {
@@ -392,6 +403,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		if err := decode(body, &q); err != nil {
 			return nil, err
 		}
+		q.ctx = ctx
 		return s.liveProblem(&q)
 	}()
 	if err != nil {
@@ -402,12 +414,13 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	if tps == 0 {
 		tps = defaultTicksPerSecond
 	}
-	s.stream(w, r, sim, time.Second/time.Duration(tps), q.Fast, q.ReplayTo)
+	s.stream(w, ctx, deadline, sim, time.Second/time.Duration(tps), q.Fast, q.ReplayTo)
 }
 
 // stream sends the run: tick 0, then a tick every interval (at once up to
-// replayTo, or throughout when fast) until its end.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, sim *liveSim, interval time.Duration, fast bool, replayTo int) {
+// replayTo, or throughout when fast) until its end, the deadline or ctx's
+// end (the client gone).
+func (s *Server) stream(w http.ResponseWriter, ctx context.Context, deadline time.Time, sim *liveSim, interval time.Duration, fast bool, replayTo int) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -430,8 +443,6 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sim *liveSim, in
 		sent += n
 		return err == nil && rc.Flush() == nil
 	}
-	ctx := r.Context()
-	deadline := time.Now().Add(s.cfg.MaxStreamTime)
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var due time.Time
@@ -458,10 +469,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sim *liveSim, in
 			timer.Reset(due.Sub(now))
 			select {
 			case <-ctx.Done():
+				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+					send("end", sim.end("time_out"))
+				}
 				return
 			case <-timer.C:
 			}
-		} else if ctx.Err() != nil {
+		} else if err := ctx.Err(); err != nil {
+			// Ticks sent at once (fast, or replayed) are held to the
+			// stream's time as paced ones are.
+			if errors.Is(err, context.DeadlineExceeded) {
+				send("end", sim.end("time_out"))
+			}
 			return
 		}
 		t, end := sim.advance()
