@@ -202,13 +202,7 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 	defer cancel()
 	cmd := exec.CommandContext(ctx, ploy, a.args...)
 	cmd.Dir = dir
-	// The child's memory is measured as shipped: no GC tuning from the
-	// environment the tests run in.
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GODEBUG=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
-	}
+	cmd.Env = childEnv()
 	r := &result{stdout: &capped{}, stderr: &capped{}}
 	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
 	if a.stdin != nil {
@@ -225,46 +219,14 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var watched atomic.Int64
-	var overBound atomic.Bool
-	done := make(chan struct{})
-	watchdogDone := make(chan struct{})
-	go func() {
-		defer close(watchdogDone)
-		tick := time.NewTicker(pollEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-			}
-			hwm, ok := peakRSS(cmd.Process.Pid)
-			if !ok {
-				continue
-			}
-			watched.Store(max(watched.Load(), hwm))
-			if hwm > maxRSS {
-				overBound.Store(true)
-				cmd.Process.Kill()
-				return
-			}
-		}
-	}()
+	watch := watchRSS(cmd.Process, maxRSS)
 	err := cmd.Wait()
 	r.wall = time.Since(start)
-	close(done)
-	<-watchdogDone
+	watched, overBound := watch.stop()
+	r.peakRSS, r.peakBelow = childPeak(cmd.ProcessState, ownPeak, watched)
 	r.exit = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss<<10 > ownPeak {
-		r.peakRSS = ru.Maxrss << 10 // kilobytes on Linux
-	}
-	r.peakRSS = max(r.peakRSS, watched.Load())
-	if r.peakRSS == 0 {
-		r.peakBelow = ownPeak
-	}
 	switch {
-	case overBound.Load():
+	case overBound:
 		r.killed = fmt.Sprintf("peak RSS passed the bound of %d MiB (%.0f MiB) after %v", maxRSS>>20, float64(r.peakRSS)/(1<<20), r.wall.Round(time.Millisecond))
 	case ctx.Err() != nil:
 		r.killed = fmt.Sprintf("still running after the hang guard of %v (peak RSS %.0f MiB)", guard, float64(r.peakRSS)/(1<<20))
@@ -272,6 +234,77 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 		t.Fatalf("running ploy: %v", err)
 	}
 	return r
+}
+
+// childEnv is this process's environment less GC tuning: the child's
+// memory is measured as shipped.
+func childEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOGC=") && !strings.HasPrefix(kv, "GOMEMLIMIT=") && !strings.HasPrefix(kv, "GODEBUG=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// rssWatchdog polls a child's peak resident memory and kills the child
+// once it passes the bound.
+type rssWatchdog struct {
+	watched  atomic.Int64
+	over     atomic.Bool
+	done     chan struct{}
+	finished chan struct{}
+}
+
+// watchRSS starts polling p every pollEvery.
+func watchRSS(p *os.Process, maxRSS int64) *rssWatchdog {
+	w := &rssWatchdog{done: make(chan struct{}), finished: make(chan struct{})}
+	go func() {
+		defer close(w.finished)
+		tick := time.NewTicker(pollEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-tick.C:
+			}
+			hwm, ok := peakRSS(p.Pid)
+			if !ok {
+				continue
+			}
+			w.watched.Store(max(w.watched.Load(), hwm))
+			if hwm > maxRSS {
+				w.over.Store(true)
+				p.Kill()
+				return
+			}
+		}
+	}()
+	return w
+}
+
+// stop ends the polling, once the child has exited, and returns the
+// highest peak seen and whether the child was killed for passing the bound.
+func (w *rssWatchdog) stop() (watched int64, over bool) {
+	close(w.done)
+	<-w.finished
+	return w.watched.Load(), w.over.Load()
+}
+
+// childPeak is an exited child's peak RSS: the larger of the watchdog's
+// figure and the rusage's Maxrss, when the latter is the child's own (see
+// run). When neither is known, below is a figure the peak is under.
+func childPeak(ps *os.ProcessState, ownPeak, watched int64) (peak, below int64) {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && ru.Maxrss<<10 > ownPeak {
+		peak = ru.Maxrss << 10 // kilobytes on Linux
+	}
+	peak = max(peak, watched)
+	if peak == 0 {
+		below = ownPeak
+	}
+	return peak, below
 }
 
 // peakRSS reads a process's peak resident set size (VmHWM) from /proc.
