@@ -3,7 +3,6 @@ package viewer
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -388,10 +387,10 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("busy: %d live-agent streams are already running; retry in a second", cap(s.streams))})
 		return
 	}
-	// The stream's deadline, which its searches share: a search running
-	// when it passes stops there.
-	deadline := time.Now().Add(s.cfg.MaxStreamTime)
-	ctx, cancel := context.WithDeadline(r.Context(), deadline)
+	// The stream's context, which its searches share: done when the
+	// client goes or the stream's time is up (stream sets the timer), so
+	// that a search running then stops there.
+	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	var q liveRequest
 	sim, err := func() (sim *liveSim, err error) {
@@ -414,13 +413,13 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	if tps == 0 {
 		tps = defaultTicksPerSecond
 	}
-	s.stream(w, ctx, deadline, sim, time.Second/time.Duration(tps), q.Fast, q.ReplayTo)
+	s.stream(w, ctx, cancel, sim, time.Second/time.Duration(tps), q.Fast, q.ReplayTo)
 }
 
 // stream sends the run: tick 0, then a tick every interval (at once up to
-// replayTo, or throughout when fast) until its end, the deadline or ctx's
-// end (the client gone).
-func (s *Server) stream(w http.ResponseWriter, ctx context.Context, deadline time.Time, sim *liveSim, interval time.Duration, fast bool, replayTo int) {
+// replayTo, or throughout when fast) until its end, Config.MaxStreamTime
+// (when it calls stop, ctx's cancel) or ctx's end (the client gone).
+func (s *Server) stream(w http.ResponseWriter, ctx context.Context, stop context.CancelFunc, sim *liveSim, interval time.Duration, fast bool, replayTo int) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -443,6 +442,9 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, deadline tim
 		sent += n
 		return err == nil && rc.Flush() == nil
 	}
+	deadline := time.Now().Add(s.cfg.MaxStreamTime)
+	timeUp := time.AfterFunc(s.cfg.MaxStreamTime, stop)
+	defer timeUp.Stop()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var due time.Time
@@ -469,16 +471,16 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, deadline tim
 			timer.Reset(due.Sub(now))
 			select {
 			case <-ctx.Done():
-				if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				if !time.Now().Before(deadline) {
 					send("end", sim.end("time_out"))
 				}
 				return
 			case <-timer.C:
 			}
-		} else if err := ctx.Err(); err != nil {
+		} else if ctx.Err() != nil {
 			// Ticks sent at once (fast, or replayed) are held to the
 			// stream's time as paced ones are.
-			if errors.Is(err, context.DeadlineExceeded) {
+			if !time.Now().Before(deadline) {
 				send("end", sim.end("time_out"))
 			}
 			return
