@@ -186,3 +186,59 @@ func TestPersonalitiesShareOneWorkBudget(t *testing.T) {
 		t.Errorf("maxPersonalitiesWork is %d; docs/api.md says one plan's, %d", maxPersonalitiesWork, goap.DefaultMaxWork)
 	}
 }
+
+// trapSource is toggles toggles whose every action, of a rule-list cost
+// of rules rules, also sets lock; and setx, which needs lock false, sets
+// x, the goal X's fact. The plan is setx; each alternative first step
+// (any toggle) makes X unreachable, which only a search of the whole
+// space (or its limits) tells.
+func trapSource(toggles, rules int) string {
+	var b strings.Builder
+	b.WriteString("name: trap\nfacts: [n, x, lock")
+	for i := range toggles {
+		fmt.Fprintf(&b, ", t%d", i)
+	}
+	b.WriteString("]\nactions:\n")
+	cost := "["
+	for r := range rules {
+		cost += fmt.Sprintf("{when: {n: true}, cost: %d}, ", 1+r%5)
+	}
+	cost += "{cost: 3}]"
+	for i := range toggles {
+		fmt.Fprintf(&b, "  - {name: set%d, preconditions: {t%d: false}, effects: {t%d: true, lock: true}, cost: %s}\n", i, i, i, cost)
+		fmt.Fprintf(&b, "  - {name: clear%d, preconditions: {t%d: true}, effects: {t%d: false, lock: true}, cost: %s}\n", i, i, i, cost)
+	}
+	b.WriteString("  - {name: setx, preconditions: {lock: false}, effects: {x: true}, cost: 1}\ngoals:\n  - {name: X, conditions: {x: true}}\n")
+	return b.String()
+}
+
+// TestExplainAlternativesShareOneSearchesWork: explain's alternatives,
+// one search per other first step, each of which would run to its own
+// work limit, together do no more than one search's work: the successors
+// they generate, each testing its rules, stay within goap's default work
+// limit. Before, their 4 budgets of states (400 000 expansions) ran each
+// to its own limit: 12 s of CPU on 24 toggles of 430 rules.
+func TestExplainAlternativesShareOneSearchesWork(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const toggles, rules = 24, 100
+	body, err := s.explain(context.Background(), sourceBody(t, trapSource(toggles, rules), map[string]any{"goal": "X", "heuristic": "goal-count", "alternatives": 20}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x struct {
+		Status string   `json:"status"`
+		Plan   []string `json:"plan"`
+		Cut    bool     `json:"alternatives_cut"`
+		Work   int      `json:"alternatives_work"`
+	}
+	if err := json.Unmarshal(body, &x); err != nil || x.Status != "found" || len(x.Plan) != 1 {
+		t.Fatalf("explain: %v, %.300s", err, body)
+	}
+	// Each expansion makes a successor per toggle, each testing its rules.
+	if !x.Cut || x.Work*toggles*rules > goap.DefaultMaxWork {
+		t.Errorf("alternatives: %d states expanded (cut %v), at least %d units of work; want them cut within %d", x.Work, x.Cut, x.Work*toggles*rules, goap.DefaultMaxWork)
+	}
+}
