@@ -50,12 +50,14 @@ const (
 	// liveRetryAfter is how many ticks the NPC waits, with no plan,
 	// before it plans again.
 	liveRetryAfter = 4
-	// A live run's searches are held to a trace's budget, a sixteenth of
+	// A live run's searches are held to a trace's budget, a 128th of
 	// goap's default work each, and at most maxLiveSearches of them: a
 	// pasted domain whose searches all run to their limits ends its
-	// stream within seconds of work.
+	// stream within a plan's work (100 searches of 2^21 units, under a
+	// second of CPU; a sixteenth each took 4 s). A 24-toggle domain's
+	// search reaches the state budget first.
 	maxLiveBudget   = DefaultMaxTraceBudget
-	maxLiveWork     = goap.DefaultMaxWork / 16
+	maxLiveWork     = goap.DefaultMaxWork / 128
 	maxLiveSearches = 100
 	// liveSeedStream is the PCG stream the seed selects durations from.
 	liveSeedStream = 0x6c697665 // "live"
