@@ -10,6 +10,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -172,6 +173,12 @@ type Config struct {
 	// goap.Options' fields do (0: goap's defaults): a server running
 	// agents on domains it was sent holds them lower.
 	MaxBytes, MaxWork int
+	// Context, if set, stops the agent's searches and decompositions once
+	// it is done (goap's and htn's Options.Context): a server running an
+	// agent for a request whose client has gone, or whose time is up,
+	// stops its work within microseconds. A search stopped so is a search
+	// that found no plan (a NoPlanFound event, the agent idles).
+	Context context.Context
 	// Queue, if set, resolves this agent's plans on worker goroutines.
 	Queue *Queue
 	// OnEvent, if set, receives every decision.

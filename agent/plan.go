@@ -133,7 +133,7 @@ func resolve(p *planners, r *request, out *result) {
 	// An HTN agent decomposes; a tree agent only for its PlanHTN leaves
 	// (its Plan leaves' requests are GOAP's).
 	if cfg.HTN != nil && (cfg.Tree == nil || r.byTask) {
-		opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps}
+		opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps, Context: cfg.Context}
 		if r.byTask {
 			opt.Root, opt.HasRoot = r.task, true
 		} else if cfg.HTNRoot != "" {
@@ -151,7 +151,7 @@ func resolve(p *planners, r *request, out *result) {
 		}
 		return
 	}
-	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork})
+	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork, Context: cfg.Context})
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
 	out.expanded = res.Expanded

@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -206,6 +207,9 @@ type ResolverConfig struct {
 	RetryAfter int
 	// Budget and MaxDepth bound each resolve (0: the resolver's defaults).
 	Budget, MaxDepth int
+	// Context, if set, stops the agent's resolves once it is done
+	// (resolver's Options.Context); a resolve stopped so finds no chain.
+	Context context.Context
 	// Queue, if set, resolves this agent's chains on worker goroutines.
 	Queue *Queue
 	// OnEvent, if set, receives every decision.
@@ -688,7 +692,7 @@ func (a *ResolverAgent) request(reason string) {
 	copy(j.snap.Values, a.live.Values)
 	copy(j.snap.Targets, a.live.Targets)
 	j.goal = a.goal.Goal
-	j.opt = resolver.Options{Profile: a.cfg.Profile, Budget: a.cfg.Budget, MaxDepth: a.cfg.MaxDepth, Distance: a.cfg.Distance}
+	j.opt = resolver.Options{Profile: a.cfg.Profile, Budget: a.cfg.Budget, MaxDepth: a.cfg.MaxDepth, Distance: a.cfg.Distance, Context: a.cfg.Context}
 	if q := a.cfg.Queue; q != nil {
 		a.ticket = q.submit(request{job: j})
 		a.pending, a.queuedIn = true, q

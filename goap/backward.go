@@ -29,7 +29,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 	unit := prof.minCost
 	per := prof.maxEffects
 	if opt.Heuristic == HMax {
-		prof.relaxed.fill(p.dist, start, len(d.facts))
+		p.estWork += prof.relaxed.fill(p.dist, start, len(d.facts))
 	}
 	estimate := func(mask, value []uint64) float64 {
 		switch opt.Heuristic {

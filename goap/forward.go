@@ -49,6 +49,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	p.addNode(id, in, added, node{parent: -1, action: NoAction}, limitDepth)
 	p.relaxWork = 0
 	h0 := p.forwardEstimate(heur, prof, start, gm, gv, per, unit)
+	p.estWork, p.relaxWork = p.estWork+p.relaxWork, 0
 	if tr != nil {
 		tr.addNode(start, -1, NoAction, 0, h0, 0)
 	}
@@ -143,6 +144,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				cost := c.value
 				if c.kind != costConst {
 					cost = c.at(cur)
+					p.estWork += len(c.rules) * W
 				}
 				succ = append(succ, successor{action: a, edge: edge, cost: cost, hash: intern.Hash(words[len(words)-W:])})
 			}
@@ -183,9 +185,12 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				// A relaxation per successor, its passes unknown in
 				// advance: counted as done, and the limit tested each time,
 				// so that no expansion runs far past it.
-				m.spent, p.relaxWork = m.spent+p.relaxWork, 0
-				if m.work(res.Expanded, res.Generated) > m.maxWork {
+				p.estWork, p.relaxWork = p.estWork+p.relaxWork, 0
+				if w := m.work(res.Expanded, res.Generated); w > m.maxWork {
 					res.Status, res.Bound = BudgetExhausted, BoundWork
+					p.sink += sink
+					return res
+				} else if w > m.nextCheck && m.canceled(&res, w) {
 					p.sink += sink
 					return res
 				}

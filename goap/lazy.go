@@ -82,6 +82,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				cost := c.value
 				if c.kind != costConst {
 					cost = c.ruleWord(s) // bucketed costs: a rule list, not a Func
+					p.estWork += len(c.rules)
 				}
 				ci := int(cost * scale)
 				res.Generated++
@@ -223,6 +224,7 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 				cost := c.value
 				if c.kind != costConst {
 					cost = c.at(cur) // bucketed costs: a rule list, not a Func
+					p.estWork += len(c.rules) * W
 				}
 				res.Generated++
 				h := p.wholeEstimate(words[len(words)-W:], gm, gv)

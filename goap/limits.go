@@ -1,6 +1,8 @@
 package goap
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -40,7 +42,17 @@ const (
 	BoundWork
 	// BoundDepth: only plans longer than Options.MaxDepth could exist.
 	BoundDepth
+	// BoundCanceled: Options.Context was canceled (its client went away).
+	BoundCanceled
+	// BoundDeadline: Options.Context's deadline passed.
+	BoundDeadline
 )
+
+// contextCheckWork is how much work a search does between two looks at
+// Options.Context: a few microseconds, so that a canceled search stops
+// within about that of the cancellation (plus one expansion), while the
+// look, a few nanoseconds, costs nothing measurable.
+const contextCheckWork = 4096
 
 func (b Bound) String() string {
 	switch b {
@@ -52,6 +64,10 @@ func (b Bound) String() string {
 		return "work"
 	case BoundDepth:
 		return "depth"
+	case BoundCanceled:
+		return "canceled"
+	case BoundDeadline:
+		return "deadline"
 	}
 	return "bound(?)"
 }
@@ -85,6 +101,11 @@ type meter struct {
 	// For a traced search, whose trace shares the memory ceiling: bytes per
 	// node, and the most bytes an expansion can add, trace included.
 	perNode, worstBytes int
+	// ctx is Options.Context, nil when there is none; the search looks at
+	// it once its work passes nextCheck. stop is the lesser of workCap and
+	// nextCheck, so that over's common case stays three comparisons.
+	ctx             context.Context
+	nextCheck, stop int
 }
 
 // validate panics on options no caller should pass, and returns the
@@ -120,8 +141,17 @@ func (p *Planner) meter(perNode, fixed, maxSucc, perExpansion, perSuccessor int)
 	m := meter{budget: p.budget, maxBytes: p.maxBytes, maxWork: p.maxWork, perExpansion: perExpansion, perSuccessor: perSuccessor, spent: p.spent, est: &p.estWork}
 	m.nodeCap = min((p.maxBytes-fixed)/perNode, maxNodes) - maxSucc
 	// An expansion estimates each successor, and the delayed searches the
-	// state they take too: room for that at its worst, counted as done.
-	m.workCap = p.maxWork - perExpansion - maxSucc*perSuccessor - (maxSucc+1)*p.worstEstimate
+	// state they take too, and forward evaluates each successor's rule-list
+	// cost: room for that at its worst, counted as done.
+	m.workCap = p.maxWork - perExpansion - maxSucc*(perSuccessor+p.worstRuleWork) - (maxSucc+1)*p.worstEstimate
+	m.stop = m.workCap
+	if p.ctx != nil {
+		// The first expansion looks (work past nextCheck), so that a
+		// search given a context already done stops at once.
+		m.ctx, m.nextCheck = p.ctx, m.work(0, 0)-1
+		m.stop = min(m.workCap, m.nextCheck)
+	}
+	p.perExpansion, p.perSuccessor = perExpansion, perSuccessor
 	m.perNode = perNode
 	m.worstBytes = fixed + maxSucc*perNode
 	return m
@@ -152,8 +182,12 @@ func (m *meter) work(expanded, generated int) int {
 // before its next expansion; if so it sets res's status and bound. The
 // common case, nothing spent, costs three comparisons.
 func (m *meter) over(res *Result, nodes int) bool {
-	if res.Expanded < m.budget && nodes <= m.nodeCap && m.work(res.Expanded, res.Generated) <= m.workCap {
+	if res.Expanded < m.budget && nodes <= m.nodeCap && m.work(res.Expanded, res.Generated) <= m.stop {
 		return false
+	}
+	if w := m.work(res.Expanded, res.Generated); res.Expanded < m.budget && nodes <= m.nodeCap && w <= m.workCap {
+		// Only the time to look at the context has come.
+		return m.canceled(res, w)
 	}
 	res.Status = BudgetExhausted
 	switch {
@@ -167,6 +201,25 @@ func (m *meter) over(res *Result, nodes int) bool {
 	return true
 }
 
+// canceled looks at the search's context, work w having passed
+// nextCheck: if it is done the search is over (res gets its status and
+// bound); otherwise the next look is contextCheckWork further on.
+func (m *meter) canceled(res *Result, w int) bool {
+	if m.ctx == nil {
+		return false
+	}
+	if err := m.ctx.Err(); err != nil {
+		res.Status, res.Bound = BudgetExhausted, BoundCanceled
+		if errors.Is(err, context.DeadlineExceeded) {
+			res.Bound = BoundDeadline
+		}
+		return true
+	}
+	m.nextCheck = w + contextCheckWork
+	m.stop = min(m.workCap, m.nextCheck)
+	return false
+}
+
 // limit returns the value of the bound that ended a search.
 func (p *Planner) limit(b Bound, maxDepth int) int {
 	switch b {
@@ -176,6 +229,8 @@ func (p *Planner) limit(b Bound, maxDepth int) int {
 		return p.maxWork
 	case BoundDepth:
 		return maxDepth
+	case BoundCanceled, BoundDeadline:
+		return 0
 	}
 	return p.budget
 }

@@ -1,6 +1,7 @@
 package goap
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -95,6 +96,10 @@ func (e *SearchError) Error() string {
 		return fmt.Sprintf("goap: goal %q: search budget exhausted: memory ceiling of %d bytes reached", e.Goal, e.Limit)
 	case BoundWork:
 		return fmt.Sprintf("goap: goal %q: search budget exhausted: work limit of %d reached", e.Goal, e.Limit)
+	case BoundCanceled:
+		return fmt.Sprintf("goap: goal %q: search stopped: its context was canceled", e.Goal)
+	case BoundDeadline:
+		return fmt.Sprintf("goap: goal %q: search stopped: its context's deadline passed", e.Goal)
 	default:
 		return fmt.Sprintf("goap: goal %q: no plan of at most %d steps", e.Goal, e.Limit)
 	}
@@ -149,7 +154,15 @@ type Options struct {
 	// GoalCost one per goal fact, achiever and precondition word an
 	// estimate looks at.
 	// 0 means DefaultMaxWork.
+	// Forward, a rule-list cost counts one unit per rule per word of state
+	// each time it is evaluated (backward, its cases are tested as
+	// actions are). A Go function's cost is the caller's code, not counted.
 	MaxWork int
+	// Context, if not nil, stops the search when it is done: the search
+	// looks at it every few thousand units of work (and before its first
+	// expansion), and ends with BudgetExhausted and Bound BoundCanceled or
+	// BoundDeadline. Nil costs nothing.
+	Context context.Context
 }
 
 // Result is what a search found, with its statistics.
@@ -167,7 +180,8 @@ type Result struct {
 	// not they improved on a known path.
 	Generated int
 	// Bound is the limit that ended the search when Status is
-	// BudgetExhausted (states, bytes or work) or DepthExceeded (depth).
+	// BudgetExhausted (states, bytes, work, or its context canceled or past
+	// its deadline) or DepthExceeded (depth).
 	Bound Bound
 }
 
@@ -214,8 +228,10 @@ type Planner struct {
 	// estEpoch numbers the estimate tables made; forwardDense's kept
 	// estimates are valid in the current one.
 	estEpoch uint32
-	// estWork is the work of GoalCost's estimates in this search, which
-	// the meter counts; worstEstimate the most one estimate can take.
+	// estWork is the work counted as it is done in this search, which the
+	// meter adds to its per-expansion and per-successor counts: GoalCost's
+	// estimates, HMax's relaxations and forward's rule-list costs;
+	// worstEstimate the most one estimate can take.
 	estWork, worstEstimate int
 	// forwardWord's dense state table and nodes.
 	dense      []denseSlot
@@ -238,6 +254,14 @@ type Planner struct {
 	budget, maxBytes, maxWork int
 	spent                     int // work of a delayed search that handed over
 	relaxWork                 int // work of the h_max relaxations since last counted
+	// The current search's context (nil: none); the most work forward
+	// can spend on one successor's rule-list cost; and the work the
+	// current search path counts per expansion and per successor, for
+	// Result.Work.
+	ctx                        context.Context
+	work                       int // the last search's, for Work
+	worstRuleWork              int
+	perExpansion, perSuccessor int
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
@@ -279,6 +303,14 @@ func NewPlanner(d *Domain) *Planner {
 		lazyLimit:  maxLazyNodes,
 	}
 }
+
+// Work returns the work the last Plan counted against Options.MaxWork, in
+// its units (see Options.MaxWork): at most MaxWork. It is not part of the
+// Result because it depends on the path the search took, and on what the
+// planner kept from its previous searches (forward keeps estimates), not
+// only on the problem: a caller that shares one work limit among several
+// searches subtracts it.
+func (p *Planner) Work() int { return p.work }
 
 // Domain returns the planner's domain.
 func (p *Planner) Domain() *Domain {
@@ -323,7 +355,9 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
 	p.budget, p.maxBytes, p.maxWork = opt.validate()
-	p.spent, p.estWork = 0, 0
+	p.spent, p.estWork, p.work = 0, 0, 0
+	p.perExpansion, p.perSuccessor = 0, 0
+	p.ctx = opt.Context
 	prof := opt.Profile
 	if prof == nil {
 		prof = p.d.base
@@ -331,6 +365,10 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		panic("goap: profile belongs to another domain")
 	}
 	prof.prepare()
+	p.worstRuleWork = 0
+	if opt.Search == Forward {
+		p.worstRuleWork = prof.maxRules * p.d.words
+	}
 	if opt.Trace != nil {
 		opt.Trace.reset(p.d, opt.Search, goal)
 	}
@@ -379,6 +417,8 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			res = p.forward(dst, start.words, goal, prof, opt)
 		}
 	}
+	p.work = p.spent + p.estWork + res.Expanded*p.perExpansion + res.Generated*p.perSuccessor
+	p.ctx = nil // a pooled planner outlives the request
 	switch res.Status {
 	case DepthExceeded:
 		res.Bound = BoundDepth

@@ -72,6 +72,10 @@ type Profile struct {
 	wholeCost   []int32
 	wholeRules  []wholeRule
 	wholeRuleOf []int32
+	// maxRules is the longest rule list of a capable action: forward
+	// search keeps room under its work limit for evaluating it per
+	// successor.
+	maxRules int
 }
 
 // wholeRule is a rule of a one-word domain's cost, in the profile's scaled
@@ -167,6 +171,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		case costFunc:
 			bucketable = false
 		case costRules:
+			p.maxRules = max(p.maxRules, len(c.rules))
 			for _, r := range c.rules {
 				costs = append(costs, r.cost)
 			}
@@ -255,6 +260,13 @@ func (p *Profile) Capable(a ActionID) bool {
 
 // CostIn returns what action a costs in state s for this profile.
 func (p *Profile) CostIn(a ActionID, s State) float64 { return p.costs[a].at(s.words) }
+
+// CostWork returns the work, in Options.MaxWork's units, that evaluating
+// action a's cost in one state takes for this profile: one unit per rule
+// of a rule list per word of state, as forward search counts it; 0 for a
+// constant or a Go function. A caller that evaluates costs outside a
+// search (a table of every action's cost) counts them the same way.
+func (p *Profile) CostWork(a ActionID) int { return len(p.costs[a].rules) * p.domain.words }
 
 // MinCost returns the least cost any capable action can have.
 func (p *Profile) MinCost() float64 { return p.minCost }

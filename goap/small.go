@@ -137,6 +137,7 @@ func (p *Planner) forwardWord(dst []ActionID, start uint64, goal *Goal, prof *Pr
 				if c.kind != costConst {
 					key[0] = s
 					g = c.at(key)
+					p.estWork += len(c.rules)
 				}
 				g += n.g
 				res.Generated++
@@ -411,6 +412,7 @@ func (p *Planner) forwardDense(dst []ActionID, start uint64, goal *Goal, prof *P
 				}
 				cost := whole[ai]
 				if cost < 0 { // a rule list, the last rule met by every state
+					p.estWork += len(prof.costs[ai].rules)
 					for _, r := range rules[ruleOf[ai]:ruleOf[ai+1]] {
 						if s&r.mask == r.value {
 							cost = r.cost

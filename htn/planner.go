@@ -1,6 +1,7 @@
 package htn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -25,6 +26,9 @@ const (
 	// MemoryLimit: the cap on the planner's working memory was reached
 	// first.
 	MemoryLimit
+	// Canceled: Options.Context was done first (canceled, or past its
+	// deadline).
+	Canceled
 )
 
 func (s Status) String() string {
@@ -37,6 +41,8 @@ func (s Status) String() string {
 		return "step_limit"
 	case MemoryLimit:
 		return "memory_limit"
+	case Canceled:
+		return "canceled"
 	}
 	return "status(?)"
 }
@@ -50,6 +56,26 @@ const DefaultMaxSteps = 100_000
 // memory, since one step can push a method's subtasks, however many, and
 // save a copy of the facts; the lesson's domain needs about a kilobyte.
 const DefaultMaxMemory = 64 << 20
+
+// contextCheckSteps is how many steps a decomposition takes between two
+// looks at Options.Context: a look costs a few nanoseconds, a step
+// several, so that looking is free and a canceled decomposition stops
+// within microseconds.
+const contextCheckSteps = 1024
+
+// CanceledError reports a decomposition stopped because Options.Context
+// was done. errors.Is matches the context's error (context.Canceled or
+// context.DeadlineExceeded).
+type CanceledError struct {
+	Root string
+	Err  error // the context's
+}
+
+func (e *CanceledError) Error() string {
+	return fmt.Sprintf("htn: decomposing %q stopped: %v", e.Root, e.Err)
+}
+
+func (e *CanceledError) Unwrap() error { return e.Err }
 
 // ErrStepLimit is matched by errors.Is on a *StepLimitError.
 var ErrStepLimit = errors.New("decomposition step limit reached")
@@ -200,6 +226,11 @@ type Options struct {
 	MaxMemory int
 	// Trace, if not nil, records every step; nil costs nothing.
 	Trace *Trace
+	// Context, if not nil, stops the decomposition when it is done: it is
+	// looked at every contextCheckSteps steps (and before the first), and
+	// the decomposition ends with Status Canceled and a *CanceledError.
+	// Nil costs nothing.
+	Context context.Context
 }
 
 // Result is a decomposition's outcome. Plan and MTR are appended to the
@@ -367,6 +398,8 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	// popped says a cap was hit while a task taken off the stack was
 	// being worked on, poppedTask, so that it still counts as open.
 	popped, poppedTask := false, Task(-1)
+	ctx, nextCheck := opt.Context, 0
+	var ctxErr error // the context's, once it stopped the decomposition
 	tryMethods := func(t Task, from int32) bool {
 		c := &d.tasks[t]
 		for m := c.firstMethod + from; m < c.endMethod; m++ {
@@ -412,6 +445,11 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 		}
 		if steps >= maxSteps {
 			limited = true
+		} else if ctx != nil && steps >= nextCheck {
+			if ctxErr = ctx.Err(); ctxErr != nil {
+				limited = true
+			}
+			nextCheck = steps + contextCheckSteps
 		}
 		ok := false
 		if !limited {
@@ -463,6 +501,8 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			switch {
 			case memLimited:
 				res.Status = MemoryLimit
+			case ctxErr != nil:
+				res.Status = Canceled
 			case limited:
 				res.Status = StepLimit
 			}
@@ -484,6 +524,8 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	case MemoryLimit:
 		at := p.stopPoint(popped, poppedTask)
 		return &MemoryLimitError{Root: d.TaskName(root), Limit: maxMemory, Task: at.task, Repeats: at.repeats, Depth: at.depth, MostDecomposed: at.mostDecomposed, Decompositions: at.decompositions}
+	case Canceled:
+		return &CanceledError{Root: d.TaskName(root), Err: ctxErr}
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -21,7 +22,15 @@ const (
 	BudgetExhausted
 	// DepthExceeded: only chains longer than the depth limit could exist.
 	DepthExceeded
+	// Canceled: Options.Context was done first (canceled, or past its
+	// deadline); the error wraps the context's.
+	Canceled
 )
+
+// contextCheckWork is how much work a resolve does between two looks at
+// Options.Context: a look costs a few nanoseconds, so that looking is free
+// and a canceled resolve stops within microseconds.
+const contextCheckWork = 4096
 
 func (s Status) String() string {
 	switch s {
@@ -33,6 +42,8 @@ func (s Status) String() string {
 		return "budget_exhausted"
 	case DepthExceeded:
 		return "depth_exceeded"
+	case Canceled:
+		return "canceled"
 	}
 	return "status(?)"
 }
@@ -100,6 +111,12 @@ type Options struct {
 	MaxWork  int           // 0 means DefaultMaxWork; at most MaxWorkLimit
 	Distance DistanceModel // nil means StraightLine
 	Trace    *Trace        // if not nil, records what was turned down and why
+	// Context, if not nil, stops the resolve when it is done: it is looked
+	// at before the first expansion and every contextCheckWork units of
+	// work, and the resolve ends with Status Canceled and an error that
+	// wraps the context's (errors.Is(err, context.Canceled)). Nil costs
+	// nothing.
+	Context context.Context
 }
 
 // Result is what a resolve found, with its statistics.
@@ -225,6 +242,8 @@ type search struct {
 	dist    DistanceModel // nil: StraightLine
 	perUnit float64
 	tr      *Trace
+	ctx     context.Context // nil: none
+	ctxErr  error           // the context's, once it stopped the search
 }
 
 // distance is the cost of getting from one position to another: the
@@ -300,7 +319,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		maxWork = DefaultMaxWork
 	}
 	maxWork = min(maxWork, MaxWorkLimit)
-	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace}
+	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace, ctx: opt.Context}
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}
@@ -335,6 +354,9 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 			se.Work, se.Limit = true, maxWork
 		}
 		return res, se
+	case Canceled:
+		res.Status = Canceled
+		return res, fmt.Errorf("resolver: goal %q: stopped: %w", goal.name, s.ctxErr)
 	case DepthExceeded:
 		// The limit cut some chain short: search again without it (a chain
 		// repeats no action, so none is longer than the domain's actions)
@@ -348,6 +370,10 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		if out == NoPlan {
 			res.Status = NoPlan
 			return res, nil
+		}
+		if out == Canceled {
+			res.Status = Canceled
+			return res, fmt.Errorf("resolver: goal %q: stopped: %w", goal.name, s.ctxErr)
 		}
 		res.Status = DepthExceeded
 		return res, &SearchError{Goal: goal.name, Status: DepthExceeded, Limit: maxDepth}
@@ -370,6 +396,7 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 	r.open.Reset()
 	r.open.Push(pq.Entry{F: 0, H: 1, Node: 0})
 	work := 0
+	nextCheck := 0 // the first expansion looks at the context
 	depthPruned := false
 	for r.open.Len() > 0 {
 		e := r.open.Pop()
@@ -384,6 +411,12 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 		if res.Expanded >= budget || work > maxWork {
 			r.workSpent = res.Expanded < budget
 			return -1, BudgetExhausted
+		}
+		if s.ctx != nil && work >= nextCheck {
+			if s.ctxErr = s.ctx.Err(); s.ctxErr != nil {
+				return -1, Canceled
+			}
+			nextCheck = work + contextCheckWork
 		}
 		res.Expanded++
 		if s.tr != nil {

@@ -3,6 +3,7 @@ package viewer
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -132,6 +133,8 @@ type searchRequest struct {
 	// Personality plans with that personality's costs (figure 6); the
 	// domain's own when empty.
 	Personality string `json:"personality"`
+	// ctx is the request's (see endpoint), for its searches.
+	ctx context.Context
 }
 
 type problem struct {
@@ -181,6 +184,7 @@ func (q *searchRequest) problem(f *domain.File, maxBudget, maxBytes int) (proble
 	}
 	pr.opt.MaxDepth = q.MaxDepth
 	pr.opt.MaxBytes = maxBytes
+	pr.opt.Context = q.ctx
 	var names []string
 	for _, goal := range g.Goals() {
 		names = append(names, goal.Name())
@@ -231,11 +235,12 @@ func line(v any) ([]byte, error) {
 }
 
 // plan answers `ploy plan --json`.
-func (s *Server) plan(body []byte) ([]byte, error) {
+func (s *Server) plan(ctx context.Context, body []byte) ([]byte, error) {
 	var q searchRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
+	q.ctx = ctx
 	f, err := s.stateSpace(q.source, "plan")
 	if err != nil {
 		return nil, err
@@ -270,11 +275,12 @@ type traceRequest struct {
 }
 
 // trace answers `ploy trace --format json` (GOAP or, with htn, HTN).
-func (s *Server) trace(body []byte) ([]byte, error) {
+func (s *Server) trace(ctx context.Context, body []byte) ([]byte, error) {
 	var q traceRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
+	q.ctx = ctx
 	f, err := s.load(q.source)
 	if err != nil {
 		return nil, err
@@ -295,7 +301,7 @@ func (s *Server) trace(body []byte) ([]byte, error) {
 		}
 		var tr htn.Trace
 		var res htn.Result
-		htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr})
+		htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr, Context: ctx})
 		return s.traceAnswer(func(w *bufio.Writer) error {
 			report.WriteHTNTraceJSON(w, &tr, &res)
 			return nil
@@ -377,7 +383,7 @@ type htnRequest struct {
 }
 
 // htn answers `ploy htn --json`.
-func (s *Server) htn(body []byte) ([]byte, error) {
+func (s *Server) htn(ctx context.Context, body []byte) ([]byte, error) {
 	var q htnRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
@@ -398,7 +404,7 @@ func (s *Server) htn(body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var res htn.Result
-	err = htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps})
+	err = htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Context: ctx})
 	out := report.HTNOf(f.GOAP, &res)
 	if err != nil {
 		out.Limit = s.htnLimitText(err)
@@ -425,12 +431,12 @@ type arenaRequest struct {
 
 // arena answers `ploy arena --json`: the batch's rows. Nothing is
 // recorded and no chart is drawn: those write files.
-func (s *Server) arena(body []byte) ([]byte, error) {
+func (s *Server) arena(ctx context.Context, body []byte) ([]byte, error) {
 	cfg, err := s.arenaConfig(body)
 	if err != nil {
 		return nil, err
 	}
-	tab, err := arena.Run(cfg)
+	tab, err := arena.RunContext(ctx, cfg)
 	if err != nil {
 		return nil, &apiError{Status: http.StatusUnprocessableEntity, Message: strings.TrimPrefix(err.Error(), "arena: ")}
 	}
@@ -494,11 +500,12 @@ type explainRequest struct {
 }
 
 // explain answers `ploy explain --json` (GOAP or, with htn, HTN).
-func (s *Server) explain(body []byte) ([]byte, error) {
+func (s *Server) explain(ctx context.Context, body []byte) ([]byte, error) {
 	var q explainRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
 	}
+	q.ctx = ctx
 	alternatives := 3
 	if q.Alternatives != nil {
 		alternatives = *q.Alternatives

@@ -3,6 +3,7 @@ package viewer
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -248,7 +249,7 @@ func chainFailed(res resolver.Result) error {
 }
 
 // resolve answers `ploy resolve --json`.
-func (s *Server) resolve(body []byte) ([]byte, error) {
+func (s *Server) resolve(ctx context.Context, body []byte) ([]byte, error) {
 	var q resolveRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
@@ -261,6 +262,7 @@ func (s *Server) resolve(body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	pr.Opt.Context = ctx
 	res, err := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
 	if err := chainFailed(res); err != nil {
 		return nil, err

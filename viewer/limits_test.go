@@ -71,11 +71,11 @@ func TestTimeoutAnswersWhileWorkHoldsItsSlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	release, ended := make(chan struct{}), make(chan struct{})
-	stuck := work(func(*Server, []byte) ([]byte, error) {
+	stuck := work(noContext(func(*Server, []byte) ([]byte, error) {
 		<-release
 		defer close(ended)
 		return []byte("{}\n"), nil
-	})
+	}))
 	w := do(s, stuck, `{}`)
 	if w.Code != http.StatusServiceUnavailable || !strings.Contains(w.Body.String(), "timeout") {
 		t.Errorf("stuck work: %d %s, want 503 timeout", w.Code, w.Body)
@@ -100,7 +100,7 @@ func TestPanicIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := do(s, work(func(*Server, []byte) ([]byte, error) { panic("boom") }), `{}`)
+	w := do(s, work(noContext(func(*Server, []byte) ([]byte, error) { panic("boom") })), `{}`)
 	var e apiError
 	if w.Code != http.StatusInternalServerError || json.Unmarshal(w.Body.Bytes(), &e) != nil || !strings.Contains(e.Message, "boom") {
 		t.Errorf("a panic: %d %s, want 500 with the panic's message", w.Code, w.Body)

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -49,12 +50,14 @@ const (
 	// liveRetryAfter is how many ticks the NPC waits, with no plan,
 	// before it plans again.
 	liveRetryAfter = 4
-	// A live run's searches are held to a trace's budget, a sixteenth of
+	// A live run's searches are held to a trace's budget, a 128th of
 	// goap's default work each, and at most maxLiveSearches of them: a
 	// pasted domain whose searches all run to their limits ends its
-	// stream within seconds of work.
+	// stream within a plan's work (100 searches of 2^21 units, under a
+	// second of CPU; a sixteenth each took 4 s). A 24-toggle domain's
+	// search reaches the state budget first.
 	maxLiveBudget   = DefaultMaxTraceBudget
-	maxLiveWork     = goap.DefaultMaxWork / 16
+	maxLiveWork     = goap.DefaultMaxWork / 128
 	maxLiveSearches = 100
 	// liveSeedStream is the PCG stream the seed selects durations from.
 	liveSeedStream = 0x6c697665 // "live"
@@ -62,6 +65,9 @@ const (
 
 // liveRequest is the body of POST /api/v1/live.
 type liveRequest struct {
+	// ctx is the stream's, done at its deadline or when the client goes,
+	// for its searches.
+	ctx context.Context
 	source
 	startRequest
 	Goal    string       `json:"goal"`
@@ -229,6 +235,7 @@ func (s *Server) liveProblem(q *liveRequest) (*liveSim, error) {
 		Budget:     pr.opt.Budget,
 		MaxBytes:   s.cfg.MaxSearchBytes,
 		MaxWork:    maxLiveWork,
+		Context:    q.ctx,
 		OnEvent:    sim.record,
 	})
 	if err != nil {
@@ -382,6 +389,11 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		fail(w, &apiError{Status: http.StatusServiceUnavailable, Message: fmt.Sprintf("busy: %d live-agent streams are already running; retry in a second", cap(s.streams))})
 		return
 	}
+	// The stream's context, which its searches share: done when the
+	// client goes or the stream's time is up (stream sets the timer), so
+	// that a search running then stops there.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
 	var q liveRequest
 	sim, err := func() (sim *liveSim, err error) {
 		defer func() {
@@ -392,6 +404,7 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 		if err := decode(body, &q); err != nil {
 			return nil, err
 		}
+		q.ctx = ctx
 		return s.liveProblem(&q)
 	}()
 	if err != nil {
@@ -402,12 +415,13 @@ func (s *Server) live(w http.ResponseWriter, r *http.Request) {
 	if tps == 0 {
 		tps = defaultTicksPerSecond
 	}
-	s.stream(w, r, sim, time.Second/time.Duration(tps), q.Fast, q.ReplayTo)
+	s.stream(w, ctx, cancel, sim, time.Second/time.Duration(tps), q.Fast, q.ReplayTo)
 }
 
 // stream sends the run: tick 0, then a tick every interval (at once up to
-// replayTo, or throughout when fast) until its end.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, sim *liveSim, interval time.Duration, fast bool, replayTo int) {
+// replayTo, or throughout when fast) until its end, Config.MaxStreamTime
+// (when it calls stop, ctx's cancel) or ctx's end (the client gone).
+func (s *Server) stream(w http.ResponseWriter, ctx context.Context, stop context.CancelFunc, sim *liveSim, interval time.Duration, fast bool, replayTo int) {
 	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
@@ -430,8 +444,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sim *liveSim, in
 		sent += n
 		return err == nil && rc.Flush() == nil
 	}
-	ctx := r.Context()
 	deadline := time.Now().Add(s.cfg.MaxStreamTime)
+	timeUp := time.AfterFunc(s.cfg.MaxStreamTime, stop)
+	defer timeUp.Stop()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
 	var due time.Time
@@ -458,10 +473,18 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, sim *liveSim, in
 			timer.Reset(due.Sub(now))
 			select {
 			case <-ctx.Done():
+				if !time.Now().Before(deadline) {
+					send("end", sim.end("time_out"))
+				}
 				return
 			case <-timer.C:
 			}
 		} else if ctx.Err() != nil {
+			// Ticks sent at once (fast, or replayed) are held to the
+			// stream's time as paced ones are.
+			if !time.Now().Before(deadline) {
+				send("end", sim.end("time_out"))
+			}
 			return
 		}
 		t, end := sim.advance()

@@ -1,6 +1,7 @@
 package viewer
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"sort"
@@ -166,14 +167,26 @@ type costAnswer struct {
 
 // maxPersonalitySearches bounds figure 6's searches in one request: one
 // per goal option of each personality. A pasted file may give 256 agents
-// a hundred options each, and every search may run to the plan's caps;
-// the shipped files need four.
+// a hundred options each; the shipped files need four.
 const maxPersonalitySearches = 64
+
+// maxPersonalitiesWork is the work one personalities request may do, in
+// goap's units (Options.MaxWork): what one plan request may do, shared by
+// all its searches, so that 64 options cost no more than one plan. Its
+// fixed part (scoring the options, the tables of every action's cost) may
+// take at most half, maxPersonalitiesFixedWork; the searches share the
+// rest, each in turn given an even share of what is left (what a cheap
+// search does not use goes to those after it), and one whose share is too
+// small for an expansion ends at once with "bound": "work".
+const (
+	maxPersonalitiesWork      = goap.DefaultMaxWork
+	maxPersonalitiesFixedWork = maxPersonalitiesWork / 2
+)
 
 // personalities answers figure 6: each personality of the domain on one
 // start state. Its work is a search per goal per personality, at most
-// maxPersonalitySearches in all, each held to the plan's budget.
-func (s *Server) personalities(body []byte) ([]byte, error) {
+// maxPersonalitySearches in all, sharing maxPersonalitiesWork.
+func (s *Server) personalities(ctx context.Context, body []byte) ([]byte, error) {
 	var q personalitiesRequest
 	if err := decode(body, &q); err != nil {
 		return nil, err
@@ -193,13 +206,18 @@ func (s *Server) personalities(body []byte) ([]byte, error) {
 	answer := personalitiesAnswer{Personalities: []personalityAnswer{}}
 	// The request is checked in full even for a domain without
 	// personalities: a misspelt fact is an error either way.
-	sq := searchRequest{source: q.source, startRequest: q.startRequest, Search: q.Search, Heuristic: q.Heuristic, Budget: q.Budget, MaxDepth: q.MaxDepth}
+	sq := searchRequest{source: q.source, startRequest: q.startRequest, Search: q.Search, Heuristic: q.Heuristic, Budget: q.Budget, MaxDepth: q.MaxDepth, ctx: ctx}
 	if len(g.Goals()) > 0 {
 		sq.Goal = g.Goals()[0].Name()
 		if _, err := sq.problem(f, s.cfg.MaxBudget, s.cfg.MaxSearchBytes); err != nil {
 			return nil, err
 		}
 	}
+	fixed := personalitiesFixedWork(f)
+	if fixed > maxPersonalitiesFixedWork {
+		return nil, &apiError{Status: http.StatusUnprocessableEntity, Field: "domain", Message: fmt.Sprintf("scoring the personalities' goal options and listing every action's cost for each takes %d units of work, more than the %d figure 6 allows: fewer personalities, actions or cost rules", fixed, maxPersonalitiesFixedWork)}
+	}
+	left := maxPersonalitiesWork - fixed
 	p, done := s.planner(g)
 	defer done()
 	start, _ := q.state(g)
@@ -214,10 +232,19 @@ func (s *Server) personalities(body []byte) ([]byte, error) {
 			}
 			pr.goal = goal // an agent's own goal is not among the file's
 			pr.opt.Profile = pers.profile
-			res, err := p.Plan(nil, pr.start, pr.goal, pr.opt)
-			if err := searchFailed(res, err); err != nil {
-				return nil, err
+			// The searches share what the fixed work left, evenly among
+			// those still to run.
+			res := goap.Result{Status: goap.BudgetExhausted, Bound: goap.BoundWork}
+			if share := left / searches; share > 0 {
+				pr.opt.MaxWork = share
+				var err error
+				res, err = p.Plan(nil, pr.start, pr.goal, pr.opt)
+				if err := searchFailed(res, err); err != nil {
+					return nil, err
+				}
+				left -= p.Work()
 			}
+			searches--
 			holds := goal.Holds(pr.start)
 			if pa.Chosen == "" && !holds && r.applies && res.Status == goap.Found {
 				pa.Chosen = goal.Name()
@@ -231,6 +258,53 @@ func (s *Server) personalities(body []byte) ([]byte, error) {
 		answer.Personalities = append(answer.Personalities, pa)
 	}
 	return line(answer)
+}
+
+// personalitiesFixedWork is the work, in goap's units, of figure 6 before
+// and after its searches: scoring every goal option (its when:, its
+// utility) and testing its goal, a word of state per fact word and a unit
+// per input test, curve point and rule; and each personality's table of
+// every action's cost, its own and the domain's, a unit per action plus
+// what each rule list takes (goap.Profile.CostWork).
+func personalitiesFixedWork(f *domain.File) int {
+	g := f.GOAP
+	words := (g.NumFacts() + 63) / 64
+	base := g.DefaultProfile()
+	baseCosts := 0
+	for a := range g.NumActions() {
+		baseCosts += 1 + base.CostWork(goap.ActionID(a))
+	}
+	work := 0
+	for _, pers := range personalitiesOf(f) {
+		for _, o := range pers.agent.Goals {
+			work += 2*words + conditionWork(o.When, words) + scoreWork(o.Utility, words)
+		}
+		work += baseCosts
+		if pers.profile == nil {
+			work += baseCosts
+			continue
+		}
+		for a := range g.NumActions() {
+			work += 1 + pers.profile.CostWork(goap.ActionID(a))
+		}
+	}
+	return work
+}
+
+// conditionWork is what testing c takes: its facts' words and its inputs.
+func conditionWork(c domain.Condition, words int) int { return words + len(c.Inputs) }
+
+// scoreWork is what computing sc takes (nil: none): a unit, a unit per
+// curve point, and a rule list's conditions and scores.
+func scoreWork(sc *domain.Score, words int) int {
+	if sc == nil {
+		return 0
+	}
+	work := 1 + len(sc.Points)
+	for i := range sc.Rules {
+		work += conditionWork(sc.Rules[i].When, words) + scoreWork(&sc.Rules[i].Score, words)
+	}
+	return work
 }
 
 // costIn is a's cost in s as profile p sees it (nil: the domain's own).

@@ -21,6 +21,7 @@ package viewer
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -94,9 +95,10 @@ type Config struct {
 	// refused with 503 at once. 0 means twice GOMAXPROCS.
 	MaxConcurrent int
 	// Timeout is how long a request waits for its answer before it gets
-	// 503; 0 means DefaultTimeout. The planners cannot be stopped midway:
-	// the caps above keep each request's work short, and work whose client
-	// has gone still holds its slot until it ends.
+	// 503; 0 means DefaultTimeout. The request's searches, decompositions
+	// and resolves are then stopped (as they are when the client goes),
+	// so that its slot is free soon after: within the time its parse and
+	// domain build take, which the loader's limits bound.
 	Timeout time.Duration
 	// LoopbackOnly refuses, with 403, a request whose Host header names
 	// anything but the loopback (localhost, 127.0.0.0/8, ::1): a page
@@ -220,21 +222,21 @@ func New(cfg Config) (*Server, error) {
 	s.routes = map[string]route{
 		"/":                     {http.MethodGet, (*Server).serveIndex},
 		"/api/v1/domains":       {http.MethodGet, (*Server).serveDomains},
-		"/api/v1/domain":        {http.MethodPost, work((*Server).describeSource)},
+		"/api/v1/domain":        {http.MethodPost, work(noContext((*Server).describeSource))},
 		"/api/v1/plan":          {http.MethodPost, work((*Server).plan)},
 		"/api/v1/htn":           {http.MethodPost, work((*Server).htn)},
 		"/api/v1/trace":         {http.MethodPost, work((*Server).trace)},
 		"/api/v1/decomposition": {http.MethodPost, work((*Server).decomposition)},
 		"/api/v1/explain":       {http.MethodPost, work((*Server).explain)},
 		"/api/v1/resolve":       {http.MethodPost, work((*Server).resolve)},
-		"/api/v1/graph":         {http.MethodPost, work((*Server).graph)},
-		"/api/v1/lint":          {http.MethodPost, work((*Server).lint)},
+		"/api/v1/graph":         {http.MethodPost, work(noContext((*Server).graph))},
+		"/api/v1/lint":          {http.MethodPost, work(noContext((*Server).lint))},
 		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
-		"/api/v1/tree":          {http.MethodPost, work((*Server).tree)},
+		"/api/v1/tree":          {http.MethodPost, work(noContext((*Server).tree))},
 		"/api/v1/live":          {http.MethodPost, (*Server).live},
 		"/api/v1/personalities": {http.MethodPost, work((*Server).personalities)},
 		"/api/v1/arena/batch":   {http.MethodPost, (*Server).arenaBatch},
-		"/api/v1/arena/fight":   {http.MethodPost, workAs("application/x-ndjson", (*Server).arenaFight)},
+		"/api/v1/arena/fight":   {http.MethodPost, workAs("application/x-ndjson", noContext((*Server).arenaFight))},
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
@@ -409,17 +411,30 @@ func cut(s string) string {
 	return s
 }
 
+// endpoint is a request's work: its body in, its answer out. ctx is done
+// when nobody waits for the answer any more (Config.Timeout passed, or
+// the client went): the endpoint hands it to its searches, which then
+// stop.
+type endpoint func(s *Server, ctx context.Context, body []byte) ([]byte, error)
+
+// noContext makes an endpoint of one whose work is bounded by the loader's
+// limits and its own caps alone, with no planner loop to stop.
+func noContext(f func(s *Server, body []byte) ([]byte, error)) endpoint {
+	return func(s *Server, _ context.Context, body []byte) ([]byte, error) { return f(s, body) }
+}
+
 // work wraps an endpoint: it takes a slot or refuses at once, decodes
 // nothing itself, and waits for the answer at most Config.Timeout. The
 // endpoint runs on its own goroutine and keeps its slot until it ends,
 // whether or not anyone still waits for it, so that abandoned work still
-// counts against the bound.
-func work(endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
+// counts against the bound; its context is done at the timeout or when
+// the client goes, which stops its searches, so that it ends soon after.
+func work(endpoint endpoint) func(*Server, http.ResponseWriter, *http.Request) {
 	return workAs("application/json", endpoint)
 }
 
 // workAs is work for an endpoint whose answer has another content type.
-func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, error)) func(*Server, http.ResponseWriter, *http.Request) {
+func workAs(contentType string, endpoint endpoint) func(*Server, http.ResponseWriter, *http.Request) {
 	return func(s *Server, w http.ResponseWriter, r *http.Request) {
 		// The body is read before a slot is taken, so that a slow sender
 		// holds a connection (bounded by the server's read timeout), not
@@ -441,8 +456,13 @@ func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, e
 			err  error
 		}
 		done := make(chan answer, 1)
+		// The request's context is done when the client goes or this
+		// handler returns (after a 503 for the timeout, say); the timeout
+		// is its deadline too, should the handler not have returned yet.
+		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
 		go func() {
-			answerBody, err := run(endpoint, s, body)
+			defer cancel()
+			answerBody, err := run(endpoint, s, ctx, body)
 			// The slot is free before the answer is: a client that sends
 			// its next request on the answer finds it free.
 			<-s.slots
@@ -474,13 +494,13 @@ func workAs(contentType string, endpoint func(s *Server, body []byte) ([]byte, e
 }
 
 // run calls endpoint, turning a panic into a 500 answer.
-func run(endpoint func(*Server, []byte) ([]byte, error), s *Server, request []byte) (body []byte, err error) {
+func run(endpoint endpoint, s *Server, ctx context.Context, request []byte) (body []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = &apiError{Status: http.StatusInternalServerError, Message: fmt.Sprintf("internal error: %v", p)}
 		}
 	}()
-	return endpoint(s, request)
+	return endpoint(s, ctx, request)
 }
 
 // cappedBuffer is a buffer that refuses to grow past max bytes: a

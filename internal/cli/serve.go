@@ -32,6 +32,7 @@ func runServe(e *env, args []string) int {
 	fset.IntVar(&maxBody, "max-body", viewer.DefaultMaxBody, "most bytes of a request body")
 	fset.IntVar(&cfg.MaxConcurrent, "max-concurrent", 0, "requests working at once, the others refused with 503 (0: twice the CPUs)")
 	fset.DurationVar(&cfg.Timeout, "timeout", viewer.DefaultTimeout, "longest wait for a request's answer")
+	fset.DurationVar(&cfg.MaxStreamTime, "max-stream-time", viewer.DefaultMaxStreamTime, "longest a live-agent stream runs")
 	positional, st := parse(e, fset, args)
 	if st >= 0 {
 		return st
@@ -47,6 +48,9 @@ func runServe(e *env, args []string) int {
 	}
 	if cfg.Timeout <= 0 {
 		return usageErr(e, fset, "--timeout must be positive, not %s", cfg.Timeout)
+	}
+	if cfg.MaxStreamTime <= 0 {
+		return usageErr(e, fset, "--max-stream-time must be positive, not %s", cfg.MaxStreamTime)
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

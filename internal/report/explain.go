@@ -31,7 +31,8 @@ type Explanation struct {
 	// Alternatives, for a plan found: the nearest few, cheapest first.
 	Alternatives []Alternative `json:"alternatives"`
 	// AlternativesCut says the alternatives' searches were cut short after
-	// Work states (raise --budget to see more).
+	// Work states (raise --budget to see more), or by their shared work
+	// limit (one search's).
 	AlternativesCut bool `json:"alternatives_cut"`
 	Work            int  `json:"alternatives_work"`
 	// Why, for no plan: one sentence per blocked goal fact, or about the
@@ -182,8 +183,16 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 	opt.Trace = nil
 	var alts []alternative
 	// Every alternative is a search: bound their total work by a few
-	// searches' budgets, so that a wide domain cannot run for minutes.
+	// searches' budgets, so that a wide domain cannot run for minutes; and
+	// their work (goap's units, which count what an expansion costs) by
+	// one search's work limit, shared: each search may run to that limit
+	// in a few thousand expansions when its actions are many or their
+	// costs long rule lists.
 	work, maxWork, cut := 0, 4*pr.Opt.Budget, false
+	workLeft := pr.Opt.MaxWork
+	if workLeft == 0 {
+		workLeft = goap.DefaultMaxWork
+	}
 	s := pr.Start.Clone()
 	prefix := 0.0
 	for i, chosen := range best.Plan {
@@ -205,12 +214,17 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 					continue
 				}
 			}
-			if work >= maxWork {
+			if work >= maxWork || workLeft <= 0 {
 				cut = true
 				continue
 			}
+			opt.MaxWork = workLeft
 			rest, err := p.Plan(nil, next, pr.Goal, opt)
 			work += rest.Expanded
+			workLeft -= p.Work()
+			if rest.Status == goap.BudgetExhausted && rest.Bound == goap.BoundWork {
+				cut = true // this alternative's search may have had a plan
+			}
 			if err != nil || rest.Status != goap.Found {
 				continue
 			}

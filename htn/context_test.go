@@ -1,0 +1,64 @@
+package htn_test
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// TestContextStopsADecomposition: a decomposition given a context already
+// done stops before its first step, saying why; one whose context is
+// canceled while it runs (a ring of tasks with no base case, under caps
+// it would take minutes to reach) stops soon after, with Status Canceled
+// and the context's error.
+func TestContextStopsADecomposition(t *testing.T) {
+	g := oneAction(t)
+	// Root is 40 choices of two methods, then a task that never applies:
+	// 2^40 combinations to backtrack through, in constant memory.
+	subtasks := []string{}
+	for range 40 {
+		subtasks = append(subtasks, "Choose")
+	}
+	d, err := htn.NewDomain(g, htn.Spec{Root: "Root", Tasks: []htn.TaskSpec{
+		{Name: "Root", Methods: []htn.MethodSpec{{Name: "all", Subtasks: append(subtasks, "Never")}}},
+		{Name: "Choose", Methods: []htn.MethodSpec{{Name: "one"}, {Name: "other"}}},
+		{Name: "Never", Methods: []htn.MethodSpec{{Name: "if_a", Conditions: map[string]bool{"a": true}}}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := htn.NewPlanner(d)
+	var res htn.Result
+	opt := htn.Options{MaxSteps: math.MaxInt, MaxMemory: 1 << 40}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	opt.Context = ctx
+	err = p.Plan(&res, g.Initial(), opt)
+	var ce *htn.CanceledError
+	if !errors.As(err, &ce) || !errors.Is(err, context.Canceled) || res.Status != htn.Canceled || res.Steps != 0 || res.Status.String() != "canceled" {
+		t.Fatalf("a canceled context: %v after %d steps, %v; want Canceled before the first step", res.Status, res.Steps, err)
+	}
+	dctx, dcancel := context.WithTimeout(context.Background(), -time.Second)
+	defer dcancel()
+	opt.Context = dctx
+	if err := p.Plan(&res, g.Initial(), opt); !errors.Is(err, context.DeadlineExceeded) || res.Status != htn.Canceled {
+		t.Fatalf("a passed deadline: %v, %v; want Canceled with the deadline's error", res.Status, err)
+	}
+
+	ctx, cancel = context.WithCancel(context.Background())
+	opt.Context = ctx
+	timer := time.AfterFunc(20*time.Millisecond, cancel)
+	defer timer.Stop()
+	err = p.Plan(&res, g.Initial(), opt)
+	if !errors.Is(err, context.Canceled) || res.Status != htn.Canceled || res.Steps == 0 {
+		t.Fatalf("canceled midway: %v after %d steps, %v; want Canceled", res.Status, res.Steps, err)
+	}
+	if msg := err.Error(); msg != `htn: decomposing "Root" stopped: context canceled` {
+		t.Errorf("message %q", msg)
+	}
+}
