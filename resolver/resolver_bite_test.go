@@ -1,6 +1,7 @@
 package resolver_test
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -248,5 +249,73 @@ func TestTieBreakBetweenEqualCostChains(t *testing.T) {
 	res, err := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{})
 	if err != nil || !slices.Equal(names(d, res.Chain), []string{"Solo"}) || res.Expanded != 1 {
 		t.Errorf("Solo (complete, 4) against Other (partial, 4): got %v, %d expanded, %v; want [Solo] after expanding only the goal", names(d, res.Chain), res.Expanded, err)
+	}
+}
+
+// TestWorkLimitIsExact counts the units docs/resolver.md names by hand on
+// two small chains, and checks that a work limit of exactly that many
+// finds the chain and one fewer stops with the work limit. (The random
+// test allows Generated up to twice the limit, so an off-by-one in the
+// check passes it.)
+func TestWorkLimitIsExact(t *testing.T) {
+	set := func(k string) []resolver.Effect { return []resolver.Effect{resolver.Sets(k, true)} }
+	keys := []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}, {Name: "b", Kind: resolver.Bool}, {Name: "c", Kind: resolver.Bool}}
+	goal := []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("a")}}}
+	for _, tc := range []struct {
+		name    string
+		actions []resolver.ActionSpec
+		units   int
+	}{
+		// The goal's condition (1), its server A (2); A has no condition
+		// to evaluate and the chain behind it is empty.
+		{"one action", []resolver.ActionSpec{{Name: "A", Effects: set("a"), Cost: 1}}, 2},
+		// Then A's condition b, evaluated to see whether A can run now
+		// (3); expanding A: b again (4), its server B (5). The limit is
+		// checked there, at each action considered; the walk that checks
+		// B is not in the chain A→G (a sixth unit) comes after the last
+		// check, and B completes the chain.
+		{"two actions", []resolver.ActionSpec{
+			{Name: "A", Conditions: []resolver.Condition{resolver.True("b")}, Effects: set("a"), Cost: 1},
+			{Name: "B", Effects: set("b"), Cost: 1}}, 5},
+		// Three: a (1), A (2), A's b (3); expanding A: b (4), B (5), the
+		// walk over A (6), B's c (7); expanding B: c (8), C (9).
+		{"three actions", []resolver.ActionSpec{
+			{Name: "A", Conditions: []resolver.Condition{resolver.True("b")}, Effects: set("a"), Cost: 1},
+			{Name: "B", Conditions: []resolver.Condition{resolver.True("c")}, Effects: set("b"), Cost: 1},
+			{Name: "C", Effects: set("c"), Cost: 1}}, 9},
+	} {
+		d := mustDomain(t, resolver.Spec{Keys: keys, Actions: tc.actions, Goals: goal})
+		snap := mustSnapshot(t, d, nil, resolver.Point{}, nil)
+		r := resolver.NewResolver(d)
+		res, err := r.Resolve(nil, snap, d.Goal("G"), resolver.Options{MaxWork: tc.units})
+		if err != nil || res.Status != resolver.Found || len(res.Chain) != len(tc.actions) {
+			t.Errorf("%s, MaxWork %d: %+v, %v; want the chain", tc.name, tc.units, res, err)
+		}
+		res, err = r.Resolve(nil, snap, d.Goal("G"), resolver.Options{MaxWork: tc.units - 1})
+		var se *resolver.SearchError
+		if !errors.As(err, &se) || !se.Work || se.Limit != tc.units-1 || res.Status != resolver.BudgetExhausted {
+			t.Errorf("%s, MaxWork %d: %+v, %v; want the work limit reached", tc.name, tc.units-1, res, err)
+		}
+	}
+}
+
+// TestWorkLimitIsCheckedBeforeEachExpansion: with A needing b and B
+// serving it, the search has spent 3 units when it takes A from the open
+// list. A limit of 3 lets it expand A (then stop at B, the fifth unit);
+// a check that stopped at the limit rather than past it would not.
+func TestWorkLimitIsCheckedBeforeEachExpansion(t *testing.T) {
+	d := mustDomain(t, resolver.Spec{
+		Keys: []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}, {Name: "b", Kind: resolver.Bool}},
+		Actions: []resolver.ActionSpec{
+			{Name: "A", Conditions: []resolver.Condition{resolver.True("b")}, Effects: []resolver.Effect{resolver.Sets("a", true)}, Cost: 1},
+			{Name: "B", Effects: []resolver.Effect{resolver.Sets("b", true)}, Cost: 1}},
+		Goals: []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("a")}}},
+	})
+	snap := mustSnapshot(t, d, nil, resolver.Point{}, nil)
+	for _, tc := range []struct{ work, expanded, generated int }{{1, 1, 0}, {2, 1, 1}, {3, 2, 1}, {4, 2, 1}} {
+		res, err := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{MaxWork: tc.work})
+		if err == nil || res.Expanded != tc.expanded || res.Generated != tc.generated {
+			t.Errorf("MaxWork %d: %d expanded, %d made, %v; want %d and %d, stopped", tc.work, res.Expanded, res.Generated, err, tc.expanded, tc.generated)
+		}
 	}
 }
