@@ -1,0 +1,59 @@
+package resolver_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// These kill mutants that survived the suite (docs/testing.md): each bound
+// is checked at its edge, the largest value accepted and the next one
+// refused, where the suite only tried values far past it.
+
+func TestCostBoundsAtTheirEdges(t *testing.T) {
+	above := math.Nextafter(resolver.MaxCost, math.Inf(1))
+	spec := func(cost, distance float64) resolver.Spec {
+		return resolver.Spec{
+			Keys:         []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}},
+			Actions:      []resolver.ActionSpec{{Name: "A", Effects: []resolver.Effect{resolver.Sets("a", true)}, Cost: cost}},
+			Goals:        []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("a")}}},
+			DistanceCost: distance,
+		}
+	}
+	for _, c := range []struct {
+		cost, distance float64
+		ok             bool
+	}{
+		{resolver.MaxCost, resolver.MaxCost, true},
+		{above, 1, false},
+		{1, above, false},
+		{math.SmallestNonzeroFloat64, math.SmallestNonzeroFloat64, true},
+		{-math.SmallestNonzeroFloat64, 1, false},
+		{1, -math.SmallestNonzeroFloat64, false},
+	} {
+		_, err := resolver.NewDomain(spec(c.cost, c.distance))
+		if (err == nil) != c.ok {
+			t.Errorf("cost %g, distance cost %g: %v; want accepted %v", c.cost, c.distance, err, c.ok)
+		}
+	}
+	d := mustDomain(t, spec(1, 0))
+	for _, c := range []struct {
+		cost float64
+		ok   bool
+	}{{resolver.MaxCost, true}, {above, false}, {math.SmallestNonzeroFloat64, true}, {0, false}} {
+		_, err := d.NewProfile(resolver.ProfileSpec{Costs: map[string]float64{"A": c.cost}})
+		if (err == nil) != c.ok {
+			t.Errorf("profile cost %g: %v; want accepted %v", c.cost, err, c.ok)
+		}
+	}
+	// A cost function may return MaxCost itself.
+	s := spec(1, 0)
+	s.Actions[0].CostFunc = func(*resolver.Snapshot) float64 { return resolver.MaxCost }
+	d = mustDomain(t, s)
+	snap := mustSnapshot(t, d, nil, resolver.Point{}, nil)
+	res, err := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{})
+	if err != nil || res.Cost != resolver.MaxCost {
+		t.Errorf("a cost function returning MaxCost: %+v, %v", res, err)
+	}
+}
