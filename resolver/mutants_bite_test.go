@@ -2,6 +2,7 @@ package resolver_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/resolver"
@@ -55,5 +56,24 @@ func TestCostBoundsAtTheirEdges(t *testing.T) {
 	res, err := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{})
 	if err != nil || res.Cost != resolver.MaxCost {
 		t.Errorf("a cost function returning MaxCost: %+v, %v", res, err)
+	}
+}
+
+// TestStoppingDistanceRefusedEachWay: a negative, NaN or infinite stopping
+// distance is each refused on its own, naming the field; zero and a
+// positive one with a target are taken.
+func TestStoppingDistanceRefusedEachWay(t *testing.T) {
+	for _, c := range []struct {
+		stop float64
+		ok   bool
+	}{{-1, false}, {math.NaN(), false}, {math.Inf(1), false}, {math.Inf(-1), false}, {0, true}, {2.5, true}} {
+		_, err := resolver.NewDomain(resolver.Spec{
+			Keys:    []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}},
+			Actions: []resolver.ActionSpec{{Name: "A", Effects: []resolver.Effect{resolver.Sets("a", true)}, Cost: 1, Target: "t", StoppingDistance: c.stop}},
+			Goals:   []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("a")}}},
+		})
+		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "stopping_distance")) {
+			t.Errorf("stopping distance %g: %v; want accepted %v", c.stop, err, c.ok)
+		}
 	}
 }

@@ -13,6 +13,9 @@
 //
 //	go run ./internal/mutate -pkg ./resolver -sample 100 -seed 1 -- -short
 //
+// -at re-runs chosen mutants, such as the survivors of a run, by their
+// FILE:LINE:COL.
+//
 // Arguments after -- go to `go test`. Mutants are listed in source order,
 // shuffled by -seed, and the first -sample of them run (all when 0).
 package main
@@ -54,6 +57,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "the sample's seed")
 	timeout := flag.Duration("timeout", 3*time.Minute, "per mutant: longer is a timed-out mutant")
 	files := flag.String("files", "", "mutate only files whose name matches this regexp")
+	at := flag.String("at", "", "run only the mutants whose FILE:LINE:COL matches this regexp (to re-check survivors)")
 	work := flag.String("work", filepath.Join(os.TempDir(), "ploy-mutate"), "where the module's copy is kept between runs")
 	flag.Parse()
 	if *pkg == "" {
@@ -73,6 +77,19 @@ func main() {
 	ms, err := mutants(root, *pkg, only)
 	if err != nil {
 		fail(err)
+	}
+	if *at != "" {
+		re, err := regexp.Compile(*at)
+		if err != nil {
+			fail(err)
+		}
+		var keep []mutant
+		for _, m := range ms {
+			if re.MatchString(fmt.Sprintf("%s:%d:%d", m.file, m.line, m.col)) {
+				keep = append(keep, m)
+			}
+		}
+		ms = keep
 	}
 	total := len(ms)
 	if *sample > 0 && *sample < len(ms) {
