@@ -1,6 +1,7 @@
 package resolver_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -74,6 +75,44 @@ func TestStoppingDistanceRefusedEachWay(t *testing.T) {
 		})
 		if (err == nil) != c.ok || (err != nil && !strings.Contains(err.Error(), "stopping_distance")) {
 			t.Errorf("stopping distance %g: %v; want accepted %v", c.stop, err, c.ok)
+		}
+	}
+}
+
+// TestProfileCapabilitiesAcrossWords: a profile's capabilities are a bit
+// per action in 64-bit words; each listed action is capable and every
+// other is not, on both sides of each word boundary.
+func TestProfileCapabilitiesAcrossWords(t *testing.T) {
+	for _, n := range []int{63, 64, 65, 128, 129} {
+		spec := resolver.Spec{Keys: []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}},
+			Goals: []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("a")}}}}
+		for i := range n {
+			spec.Actions = append(spec.Actions, resolver.ActionSpec{Name: fmt.Sprintf("A%d", i), Effects: []resolver.Effect{resolver.Sets("a", true)}, Cost: float64(1 + i)})
+		}
+		d := mustDomain(t, spec)
+		listed := map[int]bool{}
+		var listedNames []string
+		for _, i := range []int{0, 62, 63, 64, 65, 100, 127, 128} {
+			if i < n {
+				listed[i] = true
+				listedNames = append(listedNames, fmt.Sprintf("A%d", i))
+			}
+		}
+		prof, err := d.NewProfile(resolver.ProfileSpec{Capabilities: listedNames})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if prof.Capable(resolver.ActionID(i)) != listed[i] {
+				t.Errorf("%d actions: Capable(A%d) is %v", n, i, !listed[i])
+			}
+		}
+		// Without A0 (the cheapest), the cheapest capable action serves.
+		prof, _ = d.NewProfile(resolver.ProfileSpec{Capabilities: listedNames[1:]})
+		snap := mustSnapshot(t, d, nil, resolver.Point{}, nil)
+		res, err := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{Profile: prof})
+		if err != nil || len(res.Chain) != 1 || d.ActionName(res.Chain[0]) != listedNames[1] {
+			t.Errorf("%d actions: chain %v, %v; want [%s]", n, names(d, res.Chain), err, listedNames[1])
 		}
 	}
 }
