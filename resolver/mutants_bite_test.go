@@ -116,3 +116,15 @@ func TestProfileCapabilitiesAcrossWords(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatSnapshot(t *testing.T) {
+	d := mustDomain(t, resolver.Spec{
+		Keys:    []resolver.KeySpec{{Name: "lit", Kind: resolver.Bool}, {Name: "wet", Kind: resolver.Bool}, {Name: "logs", Kind: resolver.Int}},
+		Actions: []resolver.ActionSpec{{Name: "A", Effects: []resolver.Effect{resolver.Sets("lit", true)}, Cost: 1}},
+		Goals:   []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("lit")}}},
+	})
+	s := mustSnapshot(t, d, map[string]int64{"lit": 1, "logs": 0}, resolver.Point{}, nil)
+	if got := d.FormatSnapshot(s); got != "{lit, logs=0}" {
+		t.Errorf("got %s, want {lit, logs=0}", got)
+	}
+}
