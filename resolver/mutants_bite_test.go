@@ -128,3 +128,22 @@ func TestFormatSnapshot(t *testing.T) {
 		t.Errorf("got %s, want {lit, logs=0}", got)
 	}
 }
+
+// TestTheLargestFiniteCostIsAChain: a chain whose cost rounds to exactly
+// the largest float is still a chain; only one past it (+Inf) is not.
+func TestTheLargestFiniteCostIsAChain(t *testing.T) {
+	d := mustDomain(t, resolver.Spec{
+		Keys:    []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}},
+		Actions: []resolver.ActionSpec{{Name: "A", Effects: []resolver.Effect{resolver.Sets("a", true)}, Cost: 1, Target: "far"}},
+		Goals:   []resolver.GoalSpec{{Name: "G", Conditions: []resolver.Condition{resolver.True("a")}}},
+	})
+	snap := mustSnapshot(t, d, nil, resolver.Point{}, map[string]resolver.Point{"far": {X: math.MaxFloat64}})
+	res, err := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{})
+	if err != nil || res.Status != resolver.Found || res.Cost != math.MaxFloat64 {
+		t.Errorf("%+v, %v; want found at cost MaxFloat64", res, err)
+	}
+	snap = mustSnapshot(t, d, nil, resolver.Point{X: -math.MaxFloat64}, map[string]resolver.Point{"far": {X: math.MaxFloat64}})
+	if res, _ := resolver.NewResolver(d).Resolve(nil, snap, d.Goal("G"), resolver.Options{}); res.Status != resolver.NoPlan {
+		t.Errorf("a walk past the float range: %+v; want no chain", res)
+	}
+}
