@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -120,5 +121,32 @@ func TestGoapQueuedReplanCancelledMidPlanIsAskedAgain(t *testing.T) {
 	q.Frame()
 	if got := kinds(&rec); !strings.HasSuffix(got, "replan(step ended) plan_made") {
 		t.Fatalf("events: %s", got)
+	}
+}
+
+// TestResolverNoChainRetriesOnSchedule: with no chain to its only goal,
+// the agent passes over the goal for RetryAfter ticks and then resolves
+// again: NoPlanFound at ticks 1, 4, 7 and 10 with RetryAfter 3, each
+// counted in Stats.
+func TestResolverNoChainRetriesOnSchedule(t *testing.T) {
+	c := newCamp(t)
+	c.piles["wood_north"].logs, c.piles["wood_south"].logs = 0, 0 // no wood: no chain to warmth
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	cfg.Goals = cfg.Goals[:1]
+	cfg.RetryAfter = 3
+	a := mustResolverAgent(t, cfg)
+	tickResolver(a, 11)
+	var ticks []int
+	for _, e := range rec.Events {
+		if e.Kind == agent.NoPlanFound {
+			ticks = append(ticks, e.Tick)
+		}
+	}
+	if fmt.Sprint(ticks) != "[1 4 7 10]" {
+		t.Errorf("no chain found at ticks %v, want [1 4 7 10]: %s", ticks, kinds(&rec))
+	}
+	if s := a.Stats(); s.NoPlan != 4 || s.Plans != 4 {
+		t.Errorf("stats %+v, want 4 resolves, none with a chain", s)
 	}
 }
