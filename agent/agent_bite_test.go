@@ -150,3 +150,23 @@ func TestResolverNoChainRetriesOnSchedule(t *testing.T) {
 		t.Errorf("stats %+v, want 4 resolves, none with a chain", s)
 	}
 }
+
+// TestStepIsZeroAfterThePlanEnds: once its plan has run to the end, the
+// agent has no plan and no step in it.
+func TestStepIsZeroAfterThePlanEnds(t *testing.T) {
+	w, d, _ := newToy(t)
+	var rec agent.Recorder
+	a, err := agent.New(goapConfig(w, d, &rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tick := 0; tick < 40 && !strings.Contains(kinds(&rec), "plan_done"); tick++ {
+		a.Tick()
+	}
+	if !strings.Contains(kinds(&rec), "plan_done") {
+		t.Fatalf("the plan never ended: %s", kinds(&rec))
+	}
+	if a.Plan() != nil || a.Step() != 0 {
+		t.Errorf("after the plan: plan %v, step %d; want none, 0", a.Plan(), a.Step())
+	}
+}
