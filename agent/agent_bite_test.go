@@ -1,0 +1,172 @@
+package agent_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+)
+
+// TestResolverHeadRecheckedWhileWalking: the head's conditions are checked
+// not only when its step starts but on every tick of the walk to its
+// target (MoveThenPerform). The survivor has the wood and is walking to
+// the fireplace to light it when the wood is taken: the step ends there,
+// on the way, and LightFire never starts.
+func TestResolverHeadRecheckedWhileWalking(t *testing.T) {
+	c := newCamp(t)
+	var rec agent.Recorder
+	a := mustResolverAgent(t, c.config(&rec))
+	walking := 0
+	for tick := 0; tick < 30 && walking < 2; tick++ {
+		a.Tick()
+		if cur, ok := a.Current(); ok && c.d.ActionName(cur) == "LightFire" && a.Moving() {
+			walking++
+		}
+	}
+	if walking < 2 {
+		t.Fatalf("the survivor never walked to the fireplace: %s", kinds(&rec))
+	}
+	fireplace := c.places["fireplace"]
+	if d := c.at.Y - fireplace.Y; d > -2 {
+		t.Fatalf("the survivor is at %v, already near the fireplace %v: the test walks too far", c.at, fireplace)
+	}
+	c.values["has_wood"] = 0 // stolen on the way
+	at := c.at
+	a.Tick()
+	if c.at.Y > at.Y {
+		t.Errorf("the survivor walked on from %v to %v, toward the fireplace", at, c.at)
+	}
+	got := kinds(&rec)
+	if !strings.HasSuffix(got, "move_started(LightFire) action_failed(LightFire: preconditions failed)") {
+		t.Fatalf("events: %s", got)
+	}
+	a.Tick()
+	if got := kinds(&rec); !strings.HasSuffix(got, "action_failed(LightFire: preconditions failed) replan(preconditions failed) plan_made move_started(GatherWoodSouth)") {
+		t.Fatalf("events after the next tick: %s", got)
+	}
+	for _, s := range c.started {
+		if strings.HasPrefix(s, "LightFire") {
+			t.Errorf("LightFire started without its wood: %v", c.started)
+		}
+	}
+}
+
+// TestQueuedReplanCancelledMidChainIsAskedAgain: under Reactive the agent
+// asks for a new chain after every step; the game cancels that request
+// while it waits. The agent must ask again on its next tick, for the same
+// reason, rather than follow the rest of the old chain unasked.
+func TestQueuedReplanCancelledMidChainIsAskedAgain(t *testing.T) {
+	c := newCamp(t)
+	q := agent.NewQueue(1, 4)
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	cfg.Queue = q
+	cfg.Policy = agent.Policy{Kind: agent.Reactive}
+	a := mustResolverAgent(t, cfg)
+	a.Tick() // the first request
+	q.Frame()
+	for tick := 0; tick < 30 && q.Len() == 0; tick++ {
+		a.Tick() // walks south and gathers, then asks again (step ended)
+	}
+	if q.Len() != 1 || a.Chain() == nil || a.Step() != 1 {
+		t.Fatalf("%d waiting, chain %v at step %d: want a replan waiting after the first step: %s", q.Len(), a.Chain(), a.Step(), kinds(&rec))
+	}
+	if !q.Cancel(a) {
+		t.Fatal("Cancel found no waiting request")
+	}
+	a.Tick()
+	if q.Len() != 1 {
+		t.Fatalf("%d waiting after the tick that follows a cancel: the agent did not ask again: %s", q.Len(), kinds(&rec))
+	}
+	q.Frame()
+	got := kinds(&rec)
+	if !strings.HasSuffix(got, "step_done(GatherWoodSouth) replan(step ended) plan_made") {
+		t.Fatalf("events: %s", got)
+	}
+	if s := a.Stats(); s.ReplanReasons[agent.ReasonStepEnded] != 1 {
+		t.Errorf("replan reasons %v, want one step_ended", s.ReplanReasons)
+	}
+}
+
+// TestGoapQueuedReplanCancelledMidPlanIsAskedAgain is the same for a goap
+// agent: its step-ended replan, cancelled while it waits, is asked again
+// on the next tick.
+func TestGoapQueuedReplanCancelledMidPlanIsAskedAgain(t *testing.T) {
+	q := agent.NewQueue(1, 4)
+	w, d, _ := newToy(t)
+	var rec agent.Recorder
+	cfg := goapConfig(w, d, &rec)
+	cfg.Queue = q
+	cfg.Policy = agent.Policy{Kind: agent.Reactive}
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick()
+	q.Frame()
+	for tick := 0; tick < 30 && q.Len() == 0; tick++ {
+		a.Tick()
+	}
+	if q.Len() != 1 || !strings.HasSuffix(kinds(&rec), "step_done(Approach)") {
+		t.Fatalf("%d waiting: want a replan waiting after the first step: %s", q.Len(), kinds(&rec))
+	}
+	if !q.Cancel(a) {
+		t.Fatal("Cancel found no waiting request")
+	}
+	a.Tick()
+	if q.Len() != 1 {
+		t.Fatalf("%d waiting after the tick that follows a cancel: the agent did not ask again: %s", q.Len(), kinds(&rec))
+	}
+	q.Frame()
+	if got := kinds(&rec); !strings.HasSuffix(got, "replan(step ended) plan_made") {
+		t.Fatalf("events: %s", got)
+	}
+}
+
+// TestResolverNoChainRetriesOnSchedule: with no chain to its only goal,
+// the agent passes over the goal for RetryAfter ticks and then resolves
+// again: NoPlanFound at ticks 1, 4, 7 and 10 with RetryAfter 3, each
+// counted in Stats.
+func TestResolverNoChainRetriesOnSchedule(t *testing.T) {
+	c := newCamp(t)
+	c.piles["wood_north"].logs, c.piles["wood_south"].logs = 0, 0 // no wood: no chain to warmth
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	cfg.Goals = cfg.Goals[:1]
+	cfg.RetryAfter = 3
+	a := mustResolverAgent(t, cfg)
+	tickResolver(a, 11)
+	var ticks []int
+	for _, e := range rec.Events {
+		if e.Kind == agent.NoPlanFound {
+			ticks = append(ticks, e.Tick)
+		}
+	}
+	if fmt.Sprint(ticks) != "[1 4 7 10]" {
+		t.Errorf("no chain found at ticks %v, want [1 4 7 10]: %s", ticks, kinds(&rec))
+	}
+	if s := a.Stats(); s.NoPlan != 4 || s.Plans != 4 {
+		t.Errorf("stats %+v, want 4 resolves, none with a chain", s)
+	}
+}
+
+// TestStepIsZeroAfterThePlanEnds: once its plan has run to the end, the
+// agent has no plan and no step in it.
+func TestStepIsZeroAfterThePlanEnds(t *testing.T) {
+	w, d, _ := newToy(t)
+	var rec agent.Recorder
+	a, err := agent.New(goapConfig(w, d, &rec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tick := 0; tick < 40 && !strings.Contains(kinds(&rec), "plan_done"); tick++ {
+		a.Tick()
+	}
+	if !strings.Contains(kinds(&rec), "plan_done") {
+		t.Fatalf("the plan never ended: %s", kinds(&rec))
+	}
+	if a.Plan() != nil || a.Step() != 0 {
+		t.Errorf("after the plan: plan %v, step %d; want none, 0", a.Plan(), a.Step())
+	}
+}
