@@ -112,7 +112,7 @@ func writeJSON(e *env, v any) int {
 
 // explainHTN prints `ploy explain --htn`.
 func explainHTN(e *env, d *htn.Domain, s goap.State, maxSteps int, asJSON bool) int {
-	x, res, err := report.ExplainHTN(d, s, maxSteps)
+	x, res, err := report.ExplainHTN(d, s, htn.Options{MaxSteps: maxSteps})
 	if err != nil {
 		x.Limit = htnLimitText(err, false)
 	}

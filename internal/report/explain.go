@@ -72,7 +72,7 @@ func ExplainGOAP(p *goap.Planner, pr Problem, res goap.Result, alternatives int)
 		unlimited := pr.Opt
 		unlimited.MaxDepth = 0
 		if full, err := p.Plan(nil, pr.Start, pr.Goal, unlimited); err == nil && full.Status == goap.Found {
-			x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps; the cheapest plan has %d: %s, cost %s", pr.Opt.MaxDepth, len(full.Plan), PlanText(d, full.Plan), FormatCost(full.Cost)))
+			x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps; the cheapest plan has %d: %s, cost %s", pr.Opt.MaxDepth, len(full.Plan), planTextUpTo(d, full.Plan, maxWhyPlan), FormatCost(full.Cost)))
 			return x
 		}
 		x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps, and none without the limit either", pr.Opt.MaxDepth))
@@ -158,6 +158,28 @@ func JoinPlan(names []string) string {
 		return "nothing to do"
 	}
 	return strings.Join(names, " → ")
+}
+
+// maxWhyPlan is the most bytes of action names a sentence of explain's
+// lists: the plan it names is one no request asked for in full (the one
+// past the depth limit), and may be tens of thousands of long names.
+const maxWhyPlan = 4096
+
+// planTextUpTo is PlanText of the plan's first steps whose names take at
+// most max bytes, and how many steps it leaves out.
+func planTextUpTo(d *goap.Domain, plan []goap.ActionID, max int) string {
+	n, size := 0, 0
+	for n < len(plan) && size+len(d.ActionName(plan[n])) <= max {
+		size += len(d.ActionName(plan[n]))
+		n++
+	}
+	switch n {
+	case len(plan):
+		return PlanText(d, plan)
+	case 0:
+		return fmt.Sprintf("… (%d steps left out)", len(plan))
+	}
+	return fmt.Sprintf("%s → … (%d more steps left out)", JoinPlan(ActionNames(d, plan[:n])), len(plan)-n)
 }
 
 // PlanText is JoinPlan of the plan's action names.
@@ -339,12 +361,14 @@ func (x *HTNExplanation) WriteText(w io.Writer, start string) {
 // keeps the facts as the planner predicted them (restored on backtrack)
 // and the open method choices, so that every method test and every
 // backtrack is told against the facts it saw. The choices open at the end
-// are the plan's, in MTR order.
-func ExplainHTN(d *htn.Domain, s goap.State, maxSteps int) (*HTNExplanation, htn.Result, error) {
+// are the plan's, in MTR order. opt bounds the decomposition (its
+// MaxSteps, MaxMemory, Context); its Trace is explain's own.
+func ExplainHTN(d *htn.Domain, s goap.State, opt htn.Options) (*HTNExplanation, htn.Result, error) {
 	g := d.GOAP()
 	var tr htn.Trace
 	var res htn.Result
-	err := htn.NewPlanner(d).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
+	opt.Trace = &tr
+	err := htn.NewPlanner(d).Plan(&res, s, opt)
 	x := &HTNExplanation{Root: d.TaskName(d.Root()), Start: TrueFacts(g, s), Status: res.Status.String(), Plan: ActionNames(g, res.Plan), MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks, Choices: []HTNChoice{}}
 	if err != nil {
 		x.Limit = ErrorText(err)
