@@ -163,22 +163,55 @@ func TestServePlanAnswerIsBounded(t *testing.T) {
 // 64 MiB, exit status 1 either way.
 func TestPlanOutputIsBounded(t *testing.T) {
 	files := map[string][]byte{"c.yaml": []byte(counterDomain(16, 20_000))}
-	runAttack(t, attack{
-		args:   []string{"plan", "c.yaml", "--goal", "All", "--json"},
-		files:  files,
-		exits:  []int{1},
-		stderr: regexp.MustCompile(`ploy plan: the plan is more than --max-output \(67108864\) bytes of JSON`),
-		check: func(t *testing.T, r *result) {
-			if r.stdout.n != 0 {
-				t.Errorf("%d bytes of JSON written, want none", r.stdout.n)
-			}
-		},
+	t.Run("json", func(t *testing.T) {
+		runAttack(t, attack{
+			args:   []string{"plan", "c.yaml", "--goal", "All", "--json"},
+			files:  files,
+			exits:  []int{1},
+			stderr: regexp.MustCompile(`ploy plan: the plan is more than --max-output \(67108864\) bytes of JSON`),
+			check: func(t *testing.T, r *result) {
+				if r.stdout.n != 0 {
+					t.Errorf("%d bytes of JSON written, want none", r.stdout.n)
+				}
+			},
+		})
 	})
-	runAttack(t, attack{
-		args:      []string{"plan", "c.yaml", "--goal", "All"},
-		files:     files,
-		exits:     []int{1},
-		stderr:    regexp.MustCompile(`ploy plan: output cut after \d+ bytes, at the --max-output bound of 67108864`),
-		maxOutput: 64<<20 + 1,
+	t.Run("text", func(t *testing.T) {
+		runAttack(t, attack{
+			args:      []string{"plan", "c.yaml", "--goal", "All"},
+			files:     files,
+			exits:     []int{1},
+			stderr:    regexp.MustCompile(`ploy plan: output cut after \d+ bytes, at the --max-output bound of 67108864`),
+			maxOutput: 64<<20 + 1,
+		})
+	})
+}
+
+// TestHTNOutputIsBounded: `ploy htn` on a 60 KB file whose decomposition
+// is 32 768 leaves of a 20 KB name: its JSON (655 MB) is refused whole,
+// its text cut at 64 MiB, exit status 1 either way.
+func TestHTNOutputIsBounded(t *testing.T) {
+	files := map[string][]byte{"fan.yaml": []byte(htnFanout(15, 20_000))}
+	t.Run("json", func(t *testing.T) {
+		runAttack(t, attack{
+			args:   []string{"htn", "fan.yaml", "--json"},
+			files:  files,
+			exits:  []int{1},
+			stderr: regexp.MustCompile(`ploy htn: the decomposition is more than --max-output \(67108864\) bytes of JSON`),
+			check: func(t *testing.T, r *result) {
+				if r.stdout.n != 0 {
+					t.Errorf("%d bytes of JSON written, want none", r.stdout.n)
+				}
+			},
+		})
+	})
+	t.Run("text", func(t *testing.T) {
+		runAttack(t, attack{
+			args:      []string{"htn", "fan.yaml"},
+			files:     files,
+			exits:     []int{1},
+			stderr:    regexp.MustCompile(`ploy htn: output cut after \d+ bytes, at the --max-output bound of 67108864`),
+			maxOutput: 64<<20 + 1,
+		})
 	})
 }
