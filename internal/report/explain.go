@@ -250,24 +250,28 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 			if err != nil || rest.Status != goap.Found {
 				continue
 			}
+			// Only the nearest few are kept, each a plan as long as the
+			// best: all of them would be the budget times the plan's
+			// length. A later one goes after those of its cost, as a
+			// stable sort of them all would put it.
+			cost := prefix + prof.CostIn(a, s) + rest.Cost
+			at := len(alts)
+			for at > 0 && alts[at-1].cost > cost {
+				at--
+			}
+			if at >= x.limit {
+				continue
+			}
 			plan := append(slices.Clone(best.Plan[:i]), a)
 			plan = append(plan, rest.Plan...)
-			alts = append(alts, alternative{step: i + 1, action: a, plan: plan, cost: prefix + prof.CostIn(a, s) + rest.Cost})
+			alts = slices.Insert(alts, at, alternative{step: i + 1, action: a, plan: plan, cost: cost})
+			alts = alts[:min(len(alts), x.limit)]
 		}
 		prefix += prof.CostIn(chosen, s)
 		d.Apply(chosen, s)
 	}
 	x.AlternativesCut, x.Work = cut, work
-	slices.SortStableFunc(alts, func(a, b alternative) int {
-		switch {
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		}
-		return 0
-	})
-	for _, alt := range alts[:min(x.limit, len(alts))] {
+	for _, alt := range alts {
 		x.Alternatives = append(x.Alternatives, Alternative{
 			Step: alt.step, Action: d.ActionName(alt.action), InsteadOf: d.ActionName(best.Plan[alt.step-1]),
 			Plan: ActionNames(d, alt.plan), Cost: alt.cost, More: alt.cost - best.Cost,
