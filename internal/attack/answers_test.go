@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -158,46 +159,31 @@ func TestServePlanAnswerIsBounded(t *testing.T) {
 }
 
 // TestPlanOutputIsBounded: `ploy plan` on a 24 KB counter file whose plan
-// is 65 535 steps, half of them a 20 KB name: its JSON (655 MB) is refused
-// whole before a byte is written, its text cut at --max-output's default
-// 64 MiB, exit status 1 either way.
+// is 65 535 steps, half of them a 20 KB name: its JSON (about 655 MB) is
+// refused whole before a byte is written, its text (1.31 GB) cut at
+// --max-output's default 64 MiB, exit status 1 either way.
 func TestPlanOutputIsBounded(t *testing.T) {
-	files := map[string][]byte{"c.yaml": []byte(counterDomain(16, 20_000))}
-	t.Run("json", func(t *testing.T) {
-		runAttack(t, attack{
-			args:   []string{"plan", "c.yaml", "--goal", "All", "--json"},
-			files:  files,
-			exits:  []int{1},
-			stderr: regexp.MustCompile(`ploy plan: the plan is more than --max-output \(67108864\) bytes of JSON`),
-			check: func(t *testing.T, r *result) {
-				if r.stdout.n != 0 {
-					t.Errorf("%d bytes of JSON written, want none", r.stdout.n)
-				}
-			},
-		})
-	})
-	t.Run("text", func(t *testing.T) {
-		runAttack(t, attack{
-			args:      []string{"plan", "c.yaml", "--goal", "All"},
-			files:     files,
-			exits:     []int{1},
-			stderr:    regexp.MustCompile(`ploy plan: output cut after \d+ bytes, at the --max-output bound of 67108864`),
-			maxOutput: 64<<20 + 1,
-		})
-	})
+	outputBounded(t, "c.yaml", counterDomain(16, 20_000), []string{"plan", "c.yaml", "--goal", "All"}, "the plan")
 }
 
 // TestHTNOutputIsBounded: `ploy htn` on a 60 KB file whose decomposition
 // is 32 768 leaves of a 20 KB name: its JSON (655 MB) is refused whole,
 // its text cut at 64 MiB, exit status 1 either way.
 func TestHTNOutputIsBounded(t *testing.T) {
-	files := map[string][]byte{"fan.yaml": []byte(htnFanout(15, 20_000))}
+	outputBounded(t, "fan.yaml", htnFanout(15, 20_000), []string{"htn", "fan.yaml"}, "the decomposition")
+}
+
+// outputBounded runs args (a command and its file, written from src) with
+// --json, wanting the JSON (what) refused whole, and without, wanting the
+// text cut at --max-output's default.
+func outputBounded(t *testing.T, file, src string, args []string, what string) {
+	files := map[string][]byte{file: []byte(src)}
 	t.Run("json", func(t *testing.T) {
 		runAttack(t, attack{
-			args:   []string{"htn", "fan.yaml", "--json"},
+			args:   append(slices.Clone(args), "--json"),
 			files:  files,
 			exits:  []int{1},
-			stderr: regexp.MustCompile(`ploy htn: the decomposition is more than --max-output \(67108864\) bytes of JSON`),
+			stderr: regexp.MustCompile(`ploy ` + args[0] + `: ` + what + ` is more than --max-output \(67108864\) bytes of JSON`),
 			check: func(t *testing.T, r *result) {
 				if r.stdout.n != 0 {
 					t.Errorf("%d bytes of JSON written, want none", r.stdout.n)
@@ -207,10 +193,10 @@ func TestHTNOutputIsBounded(t *testing.T) {
 	})
 	t.Run("text", func(t *testing.T) {
 		runAttack(t, attack{
-			args:      []string{"htn", "fan.yaml"},
+			args:      args,
 			files:     files,
 			exits:     []int{1},
-			stderr:    regexp.MustCompile(`ploy htn: output cut after \d+ bytes, at the --max-output bound of 67108864`),
+			stderr:    regexp.MustCompile(`ploy ` + args[0] + `: output cut after \d+ bytes, at the --max-output bound of 67108864`),
 			maxOutput: 64<<20 + 1,
 		})
 	})
