@@ -115,8 +115,8 @@ func TestServeHTNAnswerIsBounded(t *testing.T) {
 
 // TestServePlanAnswerIsBounded: a 104 KB body whose only plan is 65 535
 // steps, half of them a 100 KB name (3.3 GB of JSON), is refused with 422
-// by plan and explain, and ends the live stream with size_limit, within
-// the server's memory bound.
+// by plan, explain and personalities, and ends the live stream with
+// size_limit, within the server's memory bound.
 func TestServePlanAnswerIsBounded(t *testing.T) {
 	src := counterDomain(16, 100_000)
 	for _, path := range []string{"/api/v1/plan", "/api/v1/explain"} {
@@ -129,6 +129,15 @@ func TestServePlanAnswerIsBounded(t *testing.T) {
 			})
 		})
 	}
+	t.Run("personalities", func(t *testing.T) {
+		// figure 6 plans each agent's goal options: one agent, All its goal
+		body := requestBody(t, src+"agents:\n  - name: a\n    goals:\n      - {goal: All, priority: 1}\n", nil)
+		runServeAttack(t, serveAttack{
+			do: func(t *testing.T, base string) {
+				wantTooLarge(t, "/api/v1/personalities", postJSON(t, base+"/api/v1/personalities", body), "max_depth")
+			},
+		})
+	})
 	t.Run("live", func(t *testing.T) {
 		// The live NPC plans within a smaller budget: a 1 023-step plan,
 		// half of it a 900 KB name (460 MB a tick).
