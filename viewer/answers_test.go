@@ -26,6 +26,56 @@ func fanSource(depth int, leaf string) string {
 	return b.String()
 }
 
+// counterSource is a binary counter of bits facts whose only plan to All
+// is 2^bits - 1 steps, half of them the action named first.
+func counterSource(bits int, first string) string {
+	var b strings.Builder
+	b.WriteString("name: c\nfacts: [b0")
+	for i := 1; i < bits; i++ {
+		fmt.Fprintf(&b, ", b%d", i)
+	}
+	b.WriteString("]\nactions:\n")
+	all := ""
+	for i := range bits {
+		name := fmt.Sprintf("inc%d", i)
+		if i == 0 {
+			name = first
+		}
+		pre, eff := fmt.Sprintf("b%d: false", i), fmt.Sprintf("b%d: true", i)
+		for j := range i {
+			pre += fmt.Sprintf(", b%d: true", j)
+			eff += fmt.Sprintf(", b%d: false", j)
+		}
+		fmt.Fprintf(&b, "  - {name: %s, preconditions: {%s}, effects: {%s}, cost: 1}\n", name, pre, eff)
+		all += fmt.Sprintf(", b%d: true", i)
+	}
+	fmt.Fprintf(&b, "goals:\n  - {name: All, conditions: {%s}}\n", all[2:])
+	return b.String()
+}
+
+// TestExplainDepthSentenceIsBounded: past a depth limit, explain names
+// the cheapest plan without it in a sentence of at most 4 KiB of names,
+// saying how many steps it leaves out.
+func TestExplainDepthSentenceIsBounded(t *testing.T) {
+	s, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := "a" + strings.Repeat("x", 999)
+	out, err := s.explain(context.Background(), sourceBody(t, counterSource(8, long), map[string]any{"goal": "All", "max_depth": 3}))
+	var x struct {
+		Status string   `json:"status"`
+		Why    []string `json:"why"`
+	}
+	if err != nil || json.Unmarshal(out, &x) != nil || x.Status != "depth_exceeded" || len(x.Why) != 1 {
+		t.Fatalf("explain past its depth: %v, %.300s", err, out)
+	}
+	// 255 steps, 128 of them the long name: 4 of those fit in 4 KiB
+	if len(x.Why[0]) > 5000 || !strings.Contains(x.Why[0], "the cheapest plan has 255:") || !strings.Contains(x.Why[0], "more steps left out)") {
+		t.Errorf("the depth sentence, %d bytes: %.300s ... %s", len(x.Why[0]), x.Why[0], x.Why[0][max(0, len(x.Why[0])-100):])
+	}
+}
+
 // TestExplainHTNStopsOnItsContext: explain with htn hands its request's
 // context to the decomposition, which stops at once when it is done.
 func TestExplainHTNStopsOnItsContext(t *testing.T) {
@@ -61,20 +111,7 @@ func TestExplainHTNStopsOnItsContext(t *testing.T) {
 func TestAnswersPastMaxAnswerAreRefused(t *testing.T) {
 	leaf := "a" + strings.Repeat("x", 99) // 1 024 leaves of 102 bytes of JSON each
 	fan := fanSource(10, leaf)
-	counter := "name: c\nfacts: [b0, b1, b2, b3, b4, b5]\nactions:\n"
-	for i := range 6 {
-		name := fmt.Sprintf("inc%d", i)
-		if i == 0 {
-			name = leaf
-		}
-		pre, eff := fmt.Sprintf("b%d: false", i), fmt.Sprintf("b%d: true", i)
-		for j := range i {
-			pre += fmt.Sprintf(", b%d: true", j)
-			eff += fmt.Sprintf(", b%d: false", j)
-		}
-		counter += fmt.Sprintf("  - {name: %s, preconditions: {%s}, effects: {%s}, cost: 1}\n", name, pre, eff)
-	}
-	counter += "goals:\n  - {name: All, conditions: {b0: true, b1: true, b2: true, b3: true, b4: true, b5: true}}\n"
+	counter := counterSource(6, leaf)
 	cases := []struct {
 		name  string
 		call  func(s *Server, body []byte) ([]byte, error)
