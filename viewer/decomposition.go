@@ -34,6 +34,16 @@ type replayChoice struct {
 	facts  goap.State
 }
 
+// decompositionHead is the decomposition's answer before its trace.
+type decompositionHead struct {
+	Status     string   `json:"status"`
+	Steps      int      `json:"steps"`
+	Backtracks int      `json:"backtracks"`
+	Plan       []string `json:"plan"`
+	MTR        []int32  `json:"mtr"`
+	Limit      string   `json:"limit,omitempty"`
+}
+
 // decomposition answers POST /api/v1/decomposition: the HTN trace of the
 // root task (as /api/v1/trace with htn), each entry with the task list
 // and the predicted facts after it. The planner keeps neither in its
@@ -69,20 +79,19 @@ func (s *Server) decomposition(ctx context.Context, body []byte) ([]byte, error)
 	if planErr != nil {
 		limit = s.htnLimitText(planErr)
 	}
+	g := d.GOAP()
+	plan := make([]string, len(res.Plan))
+	for i, a := range res.Plan {
+		plan[i] = g.ActionName(a)
+	}
+	head := decompositionHead{res.Status.String(), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...), limit}
+	// The head lists the plan whole, before the capped rows: counted
+	// first, so that a long plan of long names is refused unmade.
+	if err := s.answerFits(head, "the decomposition's plan", "max_steps", decompositionTooLarge); err != nil {
+		return nil, err
+	}
 	return s.traceAnswer(func(w *bufio.Writer) error {
-		g := d.GOAP()
-		plan := make([]string, len(res.Plan))
-		for i, a := range res.Plan {
-			plan[i] = g.ActionName(a)
-		}
-		head, err := json.Marshal(struct {
-			Status     string   `json:"status"`
-			Steps      int      `json:"steps"`
-			Backtracks int      `json:"backtracks"`
-			Plan       []string `json:"plan"`
-			MTR        []int32  `json:"mtr"`
-			Limit      string   `json:"limit,omitempty"`
-		}{res.Status.String(), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...), limit})
+		head, err := json.Marshal(head)
 		if err != nil {
 			return err
 		}

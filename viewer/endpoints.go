@@ -250,8 +250,15 @@ func (s *Server) plan(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return line(report.PlanOf(pr.d, res))
+	return s.answer(report.PlanOf(pr.d, res), "the plan", "max_depth", planTooLarge)
 }
+
+// planTooLarge and decompositionTooLarge are what to lower for a plan or
+// a decomposition too large to answer.
+const (
+	planTooLarge          = "lower max_depth (the plan's length), or give the domain's actions shorter names"
+	decompositionTooLarge = "lower max_steps (the decomposition's length), or give the domain's actions and tasks shorter names"
+)
 
 // search runs the request's GOAP search on a pooled planner, which stays
 // the caller's until it calls done (always, error or not).
@@ -409,7 +416,7 @@ func (s *Server) htn(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		out.Limit = s.htnLimitText(err)
 	}
-	return line(out)
+	return s.answer(out, "the decomposition", "max_steps", decompositionTooLarge)
 }
 
 // lint answers with the warnings `ploy lint` prints, as JSON.
@@ -531,11 +538,11 @@ func (s *Server) explain(ctx context.Context, body []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, _, err := report.ExplainHTN(f.HTN, start, steps)
+		x, _, err := report.ExplainHTN(f.HTN, start, htn.Options{MaxSteps: steps, Context: ctx})
 		if err != nil {
 			x.Limit = s.htnLimitText(err)
 		}
-		return line(x)
+		return s.answer(x, "the explanation of the decomposition", "max_steps", decompositionTooLarge)
 	}
 	if q.MaxSteps != 0 {
 		return nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
@@ -545,5 +552,11 @@ func (s *Server) explain(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return line(report.ExplainGOAP(p, report.Problem{D: pr.d, Start: pr.start, Goal: pr.goal, Opt: pr.opt}, res, alternatives))
+	// The plan is counted before the alternatives are looked for: each
+	// of them is a plan as long again.
+	if err := s.answerFits(report.PlanOf(pr.d, res), "the plan", "max_depth", planTooLarge); err != nil {
+		return nil, err
+	}
+	x := report.ExplainGOAP(p, report.Problem{D: pr.d, Start: pr.start, Goal: pr.goal, Opt: pr.opt}, res, alternatives)
+	return s.answer(x, "the explanation of the plan", "max_depth", planTooLarge+" (or alternatives)")
 }

@@ -267,7 +267,7 @@ func (s *Server) resolve(ctx context.Context, body []byte) ([]byte, error) {
 	if err := chainFailed(res); err != nil {
 		return nil, err
 	}
-	return line(report.ResolveOf(pr.D, res, err))
+	return s.answer(report.ResolveOf(pr.D, res, err), "the chain", "max_depth", planTooLarge)
 }
 
 // graph answers `ploy graph --format json`.
@@ -365,5 +365,5 @@ func (s *Server) explainEngine(f *domain.File, q *explainRequest, alternatives i
 	if err != nil {
 		return nil, err
 	}
-	return line(report.ExplainResolve(pr, tr, res, resolveErr, alternatives))
+	return s.answer(report.ExplainResolve(pr, tr, res, resolveErr, alternatives), "the explanation of the chain", "max_depth", planTooLarge+" (or alternatives)")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
@@ -131,7 +132,8 @@ type liveEnd struct {
 	Tick int `json:"tick"`
 	// End: goal_reached or no_plan (settled, nothing left to toggle),
 	// ticks_out (max_ticks), search_limit (maxLiveSearches), size_limit
-	// (Config.MaxAnswer bytes sent) or time_out (Config.MaxStreamTime).
+	// (Config.MaxAnswer bytes sent, or the next tick would pass them) or
+	// time_out (Config.MaxStreamTime).
 	End           string         `json:"end"`
 	Replans       int            `json:"replans"`
 	ReplanReasons map[string]int `json:"replan_reasons"`
@@ -456,7 +458,17 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, stop context
 			send("error", map[string]string{"error": fmt.Sprintf("internal error: %v", p)})
 		}
 	}()
-	if !send("tick", sim.snapshot(nil)) {
+	// A tick lists the NPC's plan: one of tens of thousands of long
+	// names would be gigabytes, so its size is counted before it is made,
+	// and a tick that would pass Config.MaxAnswer ends the stream instead.
+	tick := func(t liveTick) bool {
+		if report.JSONSize(t, s.cfg.MaxAnswer-sent) > s.cfg.MaxAnswer-sent {
+			send("end", sim.end("size_limit"))
+			return false
+		}
+		return send("tick", t)
+	}
+	if !tick(sim.snapshot(nil)) {
 		return
 	}
 	for {
@@ -488,7 +500,7 @@ func (s *Server) stream(w http.ResponseWriter, ctx context.Context, stop context
 			return
 		}
 		t, end := sim.advance()
-		if !send("tick", t) {
+		if !tick(t) {
 			return
 		}
 		if end == nil && sent >= s.cfg.MaxAnswer {

@@ -257,7 +257,7 @@ func (s *Server) personalities(ctx context.Context, body []byte) ([]byte, error)
 		}
 		answer.Personalities = append(answer.Personalities, pa)
 	}
-	return line(answer)
+	return s.answer(answer, "figure 6 (every personality's plans)", "max_depth", planTooLarge)
 }
 
 // personalitiesFixedWork is the work, in goap's units, of figure 6 before

@@ -477,9 +477,10 @@ func workAs(contentType string, endpoint endpoint) func(*Server, http.ResponseWr
 				return
 			}
 			// Every answer is bounded. Those that grow with the input
-			// (trace, graph) are refused before they are made; this is
-			// the bound for all the others, whose size the request's
-			// other caps bound (budget, steps, fights, body).
+			// or with a plan (trace, graph, plan, htn, explain, ...) are
+			// refused before they are made (answerFits, traceAnswer);
+			// this is the bound for all the others, whose size the
+			// request's other caps bound (budget, steps, fights, body).
 			if len(a.body) > s.cfg.MaxAnswer {
 				fail(w, &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the answer is %d bytes, more than the %d the server answers", len(a.body), s.cfg.MaxAnswer)})
 				return

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -101,18 +100,12 @@ func runExplain(e *env, args []string) int {
 // writeJSON prints v as one line of JSON; it returns -1, or the exit
 // status when v cannot be written (a cost past the float range).
 func writeJSON(e *env, v any) int {
-	b, err := json.Marshal(v)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy explain: cannot write JSON: %v\n", err)
-		return exitInvalid
-	}
-	fmt.Fprintf(e.stdout, "%s\n", b)
-	return -1
+	return writeJSONLine(e, "explain", v, "the explanation", "narrow the plan (--max-depth, --max-steps) or its alternatives (--alternatives)")
 }
 
 // explainHTN prints `ploy explain --htn`.
 func explainHTN(e *env, d *htn.Domain, s goap.State, maxSteps int, asJSON bool) int {
-	x, res, err := report.ExplainHTN(d, s, maxSteps)
+	x, res, err := report.ExplainHTN(d, s, htn.Options{MaxSteps: maxSteps})
 	if err != nil {
 		x.Limit = htnLimitText(err, false)
 	}

@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"io"
 
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/report"
@@ -75,8 +74,9 @@ func runHTN(e *env, args []string) int {
 		if err != nil {
 			out.Limit = htnLimitText(err, true)
 		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintf(e.stdout, "%s\n", b)
+		if st := writeJSONLine(e, "htn", out, "the decomposition", htnTooLarge); st >= 0 {
+			return st
+		}
 	} else {
 		w := e.stdout
 		fmt.Fprintf(w, "%s from %s:\n", d.TaskName(root), g.FormatState(s))
@@ -86,13 +86,24 @@ func runHTN(e *env, args []string) int {
 				fmt.Fprintln(w, "  nothing to do")
 			}
 			for i, a := range res.Plan {
+				if outputStopped(e) {
+					return exitInvalid // outputCut says why
+				}
 				fmt.Fprintf(w, "  %d. %s\n", i+1, g.ActionName(a))
 			}
-			var why []string
+			// A piece at a time: the line names every task of the
+			// decomposition, and may be larger than --max-output.
+			fmt.Fprintf(w, "MTR %s: ", res.MTR)
 			for i, t := range res.Tasks {
-				why = append(why, fmt.Sprintf("%s: %s (%d)", d.TaskName(t), d.MethodName(t, int(res.MTR[i]-1)), res.MTR[i]))
+				if outputStopped(e) {
+					return exitInvalid
+				}
+				if i > 0 {
+					io.WriteString(w, " > ")
+				}
+				fmt.Fprintf(w, "%s: %s (%d)", d.TaskName(t), d.MethodName(t, int(res.MTR[i]-1)), res.MTR[i])
 			}
-			fmt.Fprintf(w, "MTR %s: %s\n", res.MTR, strings.Join(why, " > "))
+			io.WriteString(w, "\n")
 		case errors.Is(err, htn.ErrStepLimit), errors.Is(err, htn.ErrMemoryLimit):
 			fmt.Fprintf(w, "  no plan: %s\n", htnLimitText(err, true))
 		default:

@@ -1,23 +1,29 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
+
+	"github.com/ploy-ai/ploy/internal/report"
 )
 
-// defaultMaxOutput is the most bytes graph, trace and explain write to
-// standard output unless --max-output says otherwise: their output grows
-// with the input (a graph with its edges, a million of them from a file of
-// a few hundred kilobytes; a trace with its budget), and a command run on
-// a careless file must not fill a disk or a pipe's reader.
+// defaultMaxOutput is the most bytes graph, trace, explain, plan and htn
+// write to standard output unless --max-output says otherwise: their
+// output grows with the input (a graph with its edges, a million of them
+// from a file of a few hundred kilobytes; a trace with its budget; a plan
+// with its steps, tens of thousands of a long name from a 24 KB file), and
+// a command run on a careless file must not fill a disk or a pipe's
+// reader.
 const defaultMaxOutput = 64 << 20
 
 // outputLimited are the commands whose standard output is bounded by
 // --max-output.
-var outputLimited = map[string]bool{"graph": true, "trace": true, "explain": true}
+var outputLimited = map[string]bool{"graph": true, "trace": true, "explain": true, "plan": true, "htn": true}
 
 var errOutputCut = errors.New("output past --max-output")
 
@@ -57,6 +63,30 @@ func lastNewline(p []byte) int {
 			return i
 		}
 	}
+	return -1
+}
+
+// outputStopped says standard output was cut: a command writing a long
+// listing (a plan's steps) stops making its lines, which no one would read.
+func outputStopped(e *env) bool { return e.out != nil && e.out.cut }
+
+// writeJSONLine writes v as one line of JSON on standard output. A cut
+// JSON document is of no use: one past --max-output is refused whole, on
+// standard error with exit status 1, its size counted (report.JSONSize)
+// before a byte of it is made; what names it and lower says what to narrow.
+func writeJSONLine(e *env, name string, v any, what, lower string) int {
+	if e.out != nil {
+		if report.JSONSize(v, int(min(e.out.max, math.MaxInt/2))) > int(e.out.max) {
+			fmt.Fprintf(e.stderr, "ploy %s: %s is more than --max-output (%d) bytes of JSON: %s, or raise --max-output\n", name, what, e.out.max, lower)
+			return exitInvalid
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "ploy %s: cannot write JSON: %v\n", name, err)
+		return exitInvalid
+	}
+	fmt.Fprintf(e.stdout, "%s\n", b)
 	return -1
 }
 

@@ -289,8 +289,9 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		if res.Status != strips.Found {
 			out.Cost = 0
 		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintf(e.stdout, "%s\n", b)
+		if st := writeJSONLine(e, "plan", out, "the plan", "give --budget or a smaller problem"); st >= 0 {
+			return st
+		}
 	} else {
 		w := e.stdout
 		by := opt.Heuristic.String()
@@ -309,6 +310,9 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 			}
 			digits := len(fmt.Sprint(len(res.Plan)))
 			for i, a := range res.Plan {
+				if outputStopped(e) {
+					break
+				}
 				fmt.Fprintf(w, "  %*d. %-*s  cost %d\n", digits, i+1, width, t.Ops[a].Name, t.Ops[a].Cost)
 			}
 			fmt.Fprintf(w, "cost %d; %d states expanded, %d generated, %d evaluated (h of the start %d)\n", res.Cost, res.Expanded, res.Generated, res.Evaluated, res.InitialH)

@@ -197,6 +197,13 @@ func planAnswer(pr problem, res goap.Result) planJSON {
 	return out
 }
 
+// planTooLarge and htnTooLarge say what to narrow when a plan is too
+// large to write.
+const (
+	planTooLarge = "give --max-depth (the plan's length), or the domain's actions shorter names"
+	htnTooLarge  = "lower --max-steps (the decomposition's length), or give the domain's actions and tasks shorter names"
+)
+
 func runPlan(e *env, args []string) int {
 	if isPDDL(args) {
 		return runPDDL(e, "plan", args)
@@ -226,12 +233,9 @@ func runPlan(e *env, args []string) int {
 		return st
 	}
 	if asJSON {
-		b, err := json.Marshal(planAnswer(pr, res))
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ploy plan: %s\n", errorText(err))
-			return exitInvalid
+		if st := writeJSONLine(e, "plan", planAnswer(pr, res), "the plan", planTooLarge); st >= 0 {
+			return st
 		}
-		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		printPlan(e, pr, res, err)
 	}
@@ -270,6 +274,9 @@ func printPlan(e *env, pr problem, res goap.Result, err error) {
 			prof = d.DefaultProfile()
 		}
 		for i, a := range res.Plan {
+			if outputStopped(e) {
+				return
+			}
 			fmt.Fprintf(w, "  %d. %-*s  cost %s\n", i+1, width, d.ActionName(a), formatCost(prof.CostIn(a, s)))
 			d.Apply(a, s)
 		}

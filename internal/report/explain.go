@@ -72,7 +72,7 @@ func ExplainGOAP(p *goap.Planner, pr Problem, res goap.Result, alternatives int)
 		unlimited := pr.Opt
 		unlimited.MaxDepth = 0
 		if full, err := p.Plan(nil, pr.Start, pr.Goal, unlimited); err == nil && full.Status == goap.Found {
-			x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps; the cheapest plan has %d: %s, cost %s", pr.Opt.MaxDepth, len(full.Plan), PlanText(d, full.Plan), FormatCost(full.Cost)))
+			x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps; the cheapest plan has %d: %s, cost %s", pr.Opt.MaxDepth, len(full.Plan), planTextUpTo(d, full.Plan, maxWhyPlan), FormatCost(full.Cost)))
 			return x
 		}
 		x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps, and none without the limit either", pr.Opt.MaxDepth))
@@ -160,6 +160,28 @@ func JoinPlan(names []string) string {
 	return strings.Join(names, " → ")
 }
 
+// maxWhyPlan is the most bytes of action names a sentence of explain's
+// lists: the plan it names is one no request asked for in full (the one
+// past the depth limit), and may be tens of thousands of long names.
+const maxWhyPlan = 4096
+
+// planTextUpTo is PlanText of the plan's first steps whose names take at
+// most max bytes, and how many steps it leaves out.
+func planTextUpTo(d *goap.Domain, plan []goap.ActionID, max int) string {
+	n, size := 0, 0
+	for n < len(plan) && size+len(d.ActionName(plan[n])) <= max {
+		size += len(d.ActionName(plan[n]))
+		n++
+	}
+	switch n {
+	case len(plan):
+		return PlanText(d, plan)
+	case 0:
+		return fmt.Sprintf("… (%d steps left out)", len(plan))
+	}
+	return fmt.Sprintf("%s → … (%d more steps left out)", JoinPlan(ActionNames(d, plan[:n])), len(plan)-n)
+}
+
 // PlanText is JoinPlan of the plan's action names.
 func PlanText(d *goap.Domain, plan []goap.ActionID) string { return JoinPlan(ActionNames(d, plan)) }
 
@@ -228,24 +250,28 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 			if err != nil || rest.Status != goap.Found {
 				continue
 			}
+			// Only the nearest few are kept, each a plan as long as the
+			// best: all of them would be the budget times the plan's
+			// length. A later one goes after those of its cost, as a
+			// stable sort of them all would put it.
+			cost := prefix + prof.CostIn(a, s) + rest.Cost
+			at := len(alts)
+			for at > 0 && alts[at-1].cost > cost {
+				at--
+			}
+			if at >= x.limit {
+				continue
+			}
 			plan := append(slices.Clone(best.Plan[:i]), a)
 			plan = append(plan, rest.Plan...)
-			alts = append(alts, alternative{step: i + 1, action: a, plan: plan, cost: prefix + prof.CostIn(a, s) + rest.Cost})
+			alts = slices.Insert(alts, at, alternative{step: i + 1, action: a, plan: plan, cost: cost})
+			alts = alts[:min(len(alts), x.limit)]
 		}
 		prefix += prof.CostIn(chosen, s)
 		d.Apply(chosen, s)
 	}
 	x.AlternativesCut, x.Work = cut, work
-	slices.SortStableFunc(alts, func(a, b alternative) int {
-		switch {
-		case a.cost < b.cost:
-			return -1
-		case a.cost > b.cost:
-			return 1
-		}
-		return 0
-	})
-	for _, alt := range alts[:min(x.limit, len(alts))] {
+	for _, alt := range alts {
 		x.Alternatives = append(x.Alternatives, Alternative{
 			Step: alt.step, Action: d.ActionName(alt.action), InsteadOf: d.ActionName(best.Plan[alt.step-1]),
 			Plan: ActionNames(d, alt.plan), Cost: alt.cost, More: alt.cost - best.Cost,
@@ -339,12 +365,14 @@ func (x *HTNExplanation) WriteText(w io.Writer, start string) {
 // keeps the facts as the planner predicted them (restored on backtrack)
 // and the open method choices, so that every method test and every
 // backtrack is told against the facts it saw. The choices open at the end
-// are the plan's, in MTR order.
-func ExplainHTN(d *htn.Domain, s goap.State, maxSteps int) (*HTNExplanation, htn.Result, error) {
+// are the plan's, in MTR order. opt bounds the decomposition (its
+// MaxSteps, MaxMemory, Context); its Trace is explain's own.
+func ExplainHTN(d *htn.Domain, s goap.State, opt htn.Options) (*HTNExplanation, htn.Result, error) {
 	g := d.GOAP()
 	var tr htn.Trace
 	var res htn.Result
-	err := htn.NewPlanner(d).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
+	opt.Trace = &tr
+	err := htn.NewPlanner(d).Plan(&res, s, opt)
 	x := &HTNExplanation{Root: d.TaskName(d.Root()), Start: TrueFacts(g, s), Status: res.Status.String(), Plan: ActionNames(g, res.Plan), MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks, Choices: []HTNChoice{}}
 	if err != nil {
 		x.Limit = ErrorText(err)
