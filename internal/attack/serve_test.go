@@ -140,6 +140,7 @@ func TestServeRefusesCrossSiteRequests(t *testing.T) { // class 5
 				{"sendBeacon from another site", map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}, http.StatusForbidden},
 				{"JSON from another origin", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, http.StatusForbidden},
 				{"JSON, cross-site", map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+				{"JSON from an opaque origin (sandboxed frame, data: URL)", map[string]string{"Content-Type": "application/json", "Origin": "null"}, http.StatusForbidden},
 				{"JSON from another local port", map[string]string{"Content-Type": "application/json", "Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
 			} {
 				for _, path := range []string{"/api/v1/plan", "/api/v1/live", "/api/v1/arena/batch"} {
