@@ -456,12 +456,14 @@ func workAs(contentType string, endpoint endpoint) func(*Server, http.ResponseWr
 			err  error
 		}
 		done := make(chan answer, 1)
-		// The request's context is done when the client goes or this
-		// handler returns (after a 503 for the timeout, say); the timeout
-		// is its deadline too, should the handler not have returned yet.
-		ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
+		// The work's context is done when the client goes or this handler
+		// returns (after the 503 for the timeout, say). It has no deadline
+		// of its own: one at the same instant as the timer's would race
+		// it, and the work could end first with a "stopped" answer sent
+		// as a 200 instead of the 503.
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
 		go func() {
-			defer cancel()
 			answerBody, err := run(endpoint, s, ctx, body)
 			// The slot is free before the answer is: a client that sends
 			// its next request on the answer finds it free.

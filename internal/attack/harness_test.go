@@ -97,7 +97,8 @@ type result struct {
 	exit           int // -1 when killed
 	stdout, stderr *capped
 	wall           time.Duration
-	peakRSS        int64 // bytes: the larger of the watchdog's VmHWM and the rusage's Maxrss
+	cpu            time.Duration // the child's user and system CPU time
+	peakRSS        int64         // bytes: the larger of the watchdog's VmHWM and the rusage's Maxrss
 	// peakBelow, when set, says the run ended before the watchdog saw it
 	// and its rusage could not be told from this process's: its peak is
 	// below this figure.
@@ -229,6 +230,7 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 	watched, overBound := watch.stop()
 	r.peakRSS, r.peakBelow = childPeak(cmd.ProcessState, ownPeak, watched)
 	r.exit = cmd.ProcessState.ExitCode()
+	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	switch {
 	case overBound:
 		r.killed = fmt.Sprintf("peak RSS passed the bound of %d MiB (%.0f MiB) after %v", maxRSS>>20, float64(r.peakRSS)/(1<<20), r.wall.Round(time.Millisecond))

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -29,6 +30,9 @@ type serveAttack struct {
 	// trailing slash, and checks the answers. It may call t.Fatal: the
 	// server is stopped and checked all the same.
 	do func(t *testing.T, base string)
+	// pid, when set, is given the server's process id before do runs:
+	// for an attack that reads the server's CPU time from /proc.
+	pid func(pid int)
 	// check, when set, looks at the stopped server's output.
 	check func(t *testing.T, r *result)
 
@@ -138,7 +142,32 @@ func runServeAttack(t *testing.T, a serveAttack) {
 	if m == nil {
 		t.Fatalf("ploy serve's first line is not its address: %q", line)
 	}
+	if a.pid != nil {
+		a.pid(cmd.Process.Pid)
+	}
 	a.do(t, m[1])
+}
+
+// cpuTime reads a process's user and system CPU time from /proc/PID/stat.
+func cpuTime(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fields after the command's name, which is in parentheses and
+	// may hold spaces: utime and stime are the 14th and 15th fields, in
+	// clock ticks (100 a second on Linux).
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 13 {
+		t.Fatalf("/proc/%d/stat: %q", pid, stat)
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		t.Fatalf("/proc/%d/stat: %q", pid, stat)
+	}
+	return time.Duration(utime+stime) * (time.Second / 100)
 }
 
 // firstLine passes what it is written to on, and sends the first line once

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -140,6 +141,7 @@ func TestServeRefusesCrossSiteRequests(t *testing.T) { // class 5
 				{"sendBeacon from another site", map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors"}, http.StatusForbidden},
 				{"JSON from another origin", map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, http.StatusForbidden},
 				{"JSON, cross-site", map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, http.StatusForbidden},
+				{"JSON from an opaque origin (sandboxed frame, data: URL)", map[string]string{"Content-Type": "application/json", "Origin": "null"}, http.StatusForbidden},
 				{"JSON from another local port", map[string]string{"Content-Type": "application/json", "Origin": "http://127.0.0.1:1", "Sec-Fetch-Site": "same-site"}, http.StatusForbidden},
 			} {
 				for _, path := range []string{"/api/v1/plan", "/api/v1/live", "/api/v1/arena/batch"} {
@@ -158,32 +160,103 @@ func TestServeRefusesCrossSiteRequests(t *testing.T) { // class 5
 	})
 }
 
+// TestServeHostCheckFollowsTheListenedAddress: the Host check (against DNS
+// rebinding) is on when the server listens on the loopback, whatever the
+// flag's text says: a name in capitals, or a host name that resolves to
+// the loopback; and off, with a warning, when it listens on every
+// address. A check decided from the flag's text (the word "localhost" or
+// a loopback IP) fails on the host name; one always on fails on 0.0.0.0.
 func TestServeHostCheckFollowsTheListenedAddress(t *testing.T) { // class 6
-	for _, addr := range []string{"LOCALHOST:0", "localhost:0", "127.0.0.1:0"} {
-		t.Run(addr, func(t *testing.T) {
+	cases := []struct {
+		addr     string
+		loopback bool
+	}{
+		{"LOCALHOST:0", true},
+		{"localhost:0", true},
+		{"127.0.0.1:0", true},
+		{"0.0.0.0:0", false},
+	}
+	name, why := loopbackOnlyName()
+	if name == "" {
+		t.Run("a host name of the loopback", func(t *testing.T) {
+			t.Skipf("no host name other than localhost resolves only to the loopback here (%s)", why)
+		})
+	} else {
+		cases = append(cases, struct {
+			addr     string
+			loopback bool
+		}{net.JoinHostPort(name, "0"), true})
+	}
+	for _, c := range cases {
+		t.Run(c.addr, func(t *testing.T) {
+			// A server on every address answers any Host; one on the
+			// loopback only its own names.
+			want := http.StatusForbidden
+			if !c.loopback {
+				want = http.StatusOK
+			}
 			runServeAttack(t, serveAttack{
-				args: []string{"--addr", addr},
+				args: []string{"--addr", c.addr},
 				do: func(t *testing.T, base string) {
 					a := send(t, http.MethodGet, base+"/api/v1/domains", nil, map[string]string{"Host": "evil.example"})
-					if a.status != http.StatusForbidden {
-						t.Errorf("Host: evil.example: %s, want 403", a)
+					if a.status != want {
+						t.Errorf("Host: evil.example: %s, want %d", a, want)
 					}
 					a = send(t, http.MethodPost, base+"/api/v1/plan", []byte(`{"goal": "Kill"}`), map[string]string{"Host": "evil.example:80", "Content-Type": "application/json"})
-					if a.status != http.StatusForbidden {
-						t.Errorf("POST with Host: evil.example: %s, want 403", a)
+					if a.status != want {
+						t.Errorf("POST with Host: evil.example: %s, want %d", a, want)
 					}
 					if a := send(t, http.MethodGet, base+"/api/v1/domains", nil, nil); a.status != http.StatusOK {
-						t.Errorf("the loopback's own request: %s", a)
+						t.Errorf("the server's own address: %s", a)
 					}
 				},
 				check: func(t *testing.T, r *result) {
-					if strings.Contains(r.stderr.String(), "anyone who can reach it") {
+					warned := strings.Contains(r.stderr.String(), "anyone who can reach it")
+					if c.loopback && warned {
 						t.Errorf("a loopback server warned it serves the network:\n%s", r.stderr)
+					}
+					if !c.loopback && !warned {
+						t.Errorf("a server on every address did not warn it serves the network:\n%s", r.stderr)
 					}
 				},
 			})
 		})
 	}
+}
+
+// loopbackOnlyName returns a host name, other than localhost, whose every
+// address is a loopback one: the machine's own name, or one of
+// /etc/hosts. It returns "" and why when there is none.
+func loopbackOnlyName() (name, why string) {
+	var names []string
+	if h, err := os.Hostname(); err == nil {
+		names = append(names, h)
+	}
+	if hosts, err := os.ReadFile("/etc/hosts"); err == nil {
+		for _, line := range strings.Split(string(hosts), "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			if fields := strings.Fields(line); len(fields) > 1 {
+				names = append(names, fields[1:]...)
+			}
+		}
+	}
+	for _, n := range names {
+		if strings.EqualFold(n, "localhost") || net.ParseIP(n) != nil {
+			continue
+		}
+		ips, err := net.LookupIP(n)
+		if err != nil || len(ips) == 0 {
+			continue
+		}
+		loopback := true
+		for _, ip := range ips {
+			loopback = loopback && ip.IsLoopback()
+		}
+		if loopback {
+			return n, ""
+		}
+	}
+	return "", fmt.Sprintf("tried %q", names)
 }
 
 func TestArenaLogsAreBounded(t *testing.T) { // class 1: arena logs

@@ -126,21 +126,26 @@ func TestServePersonalitiesShareTheirWork(t *testing.T) {
 }
 
 // TestServeTimeoutFreesTheSlots: four heavy requests fill every slot of a
-// server with --max-concurrent 4 --timeout 500ms and get 503 at their
-// timeout; a fifth then gets a slot within a few seconds, because the
-// four stopped their searches. Before the fix their work went on after
-// the 503 (each request over 30 s of CPU on this input), and every slot
-// stayed taken long past that.
+// server with --max-concurrent 4 --timeout 100ms and get 503 at their
+// timeout; a fifth then gets a slot within a few seconds, and the four
+// cost the server little CPU, because they stopped their searches. Run to
+// their work limit they cost about 0.85 s of CPU each (3.5 s in all, and
+// the slots stay taken for seconds), stopped about 0.13 s in all: a
+// planner that ignores its context fails the CPU bound. (Before class 3
+// metered rule-list costs, each request took over 30 s of CPU.)
 func TestServeTimeoutFreesTheSlots(t *testing.T) {
-	// Figure 6 with 64 goal options over 100-rule costs: heavy enough to
-	// take far longer than the timeout, small enough (150 KB) that parsing
-	// it, which no context stops, takes a fraction of a second.
-	heavy := requestBody(t, ruleListDomain(24, 100, 8, 8), map[string]any{"heuristic": "goal-count"})
+	// Figure 6 with 64 goal options over 10-rule costs: heavy enough to
+	// take far longer than the timeout, small enough (22 KB) that parsing
+	// it, which no context stops, costs next to nothing.
+	heavy := requestBody(t, ruleListDomain(24, 10, 8, 8), map[string]any{"heuristic": "goal-count"})
 	light := []byte(`{"domain": "soldier.yaml", "goal": "KillPlayer"}`)
+	var pid int
 	runServeAttack(t, serveAttack{
-		args:      []string{"--max-concurrent", "4", "--timeout", "500ms"},
+		args:      []string{"--max-concurrent", "4", "--timeout", "100ms"},
 		hangGuard: 120 * time.Second,
+		pid:       func(p int) { pid = p },
 		do: func(t *testing.T, base string) {
+			cpuBefore := cpuTime(t, pid)
 			var wg sync.WaitGroup
 			statuses := make([]int, 4)
 			for i := range statuses {
@@ -183,6 +188,18 @@ func TestServeTimeoutFreesTheSlots(t *testing.T) {
 				t.Fatalf("a fifth request %v after the four heavy ones' 503s: %v; want a slot", time.Since(timedOut).Round(time.Millisecond), last)
 			}
 			t.Logf("a slot was free %v after the heavy requests' answers", time.Since(timedOut).Round(time.Millisecond))
+			// The server's CPU time over the four requests, read once
+			// their work has had time to end (a slot is free once one
+			// has): stopped at 100 ms they cost at most 4 x 100 ms on two
+			// cores (0.3 to 0.4 s measured); run to their work limit,
+			// 3.3 s. A bound in CPU time, not wall time: a loaded machine
+			// gives the server less CPU within the timeout, not more.
+			time.Sleep(time.Second)
+			cpu := cpuTime(t, pid) - cpuBefore
+			if bound := 1500 * time.Millisecond; cpu > bound {
+				t.Errorf("the four requests timed out at 100 ms took %v of the server's CPU, more than %v: does their work go on after the 503?", cpu, bound)
+			}
+			t.Logf("the four heavy requests took %v of the server's CPU", cpu)
 		},
 	})
 }
