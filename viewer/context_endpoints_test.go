@@ -58,6 +58,9 @@ func TestEveryEndpointPassesItsContextOn(t *testing.T) {
 			func(a answer) bool {
 				return a.Status == "canceled" && a.Steps != nil && *a.Steps == 0 && strings.Contains(a.Limit, "context canceled")
 			}},
+		{"trace, engine model", s.trace, `{"domain": "survivor", "goal": "Warm"}`,
+			func(a answer) bool { return a.Status == "found" && a.Expanded != nil && *a.Expanded > 0 },
+			func(a answer) bool { return a.Status == "canceled" && a.Expanded != nil && *a.Expanded == 0 }},
 		{"resolve", s.resolve, `{"domain": "survivor", "goal": "Warm"}`,
 			func(a answer) bool { return a.Status == "found" && a.Expanded != nil && *a.Expanded > 0 },
 			func(a answer) bool { return a.Status == "canceled" && a.Expanded != nil && *a.Expanded == 0 }},

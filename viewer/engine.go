@@ -341,6 +341,7 @@ func tracedResolve(f *domain.File, q *traceRequest) (report.EngineProblem, *reso
 		return pr, &tr, resolver.Result{}, nil, err
 	}
 	pr.Opt.Trace = &tr
+	pr.Opt.Context = q.ctx
 	res, resolveErr := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
 	return pr, &tr, res, resolveErr, chainFailed(res)
 }
