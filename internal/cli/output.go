@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -42,7 +43,7 @@ func (o *limitedOutput) Write(p []byte) (int, error) {
 	if room := o.max - o.n; int64(len(p)) > room {
 		// Whole lines only: the reader sees where the output stops.
 		keep := p[:room]
-		if i := lastNewline(keep); i >= 0 {
+		if i := bytes.LastIndexByte(keep, '\n'); i >= 0 {
 			keep = keep[:i+1]
 		} else {
 			keep = nil
@@ -55,15 +56,6 @@ func (o *limitedOutput) Write(p []byte) (int, error) {
 	n, err := o.w.Write(p)
 	o.n += int64(n)
 	return n, err
-}
-
-func lastNewline(p []byte) int {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '\n' {
-			return i
-		}
-	}
-	return -1
 }
 
 // outputStopped says standard output was cut: a command writing a long
