@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
 )
 
 // TestResolverHeadRecheckedWhileWalking: the head's conditions are checked
@@ -168,5 +170,83 @@ func TestStepIsZeroAfterThePlanEnds(t *testing.T) {
 	}
 	if a.Plan() != nil || a.Step() != 0 {
 		t.Errorf("after the plan: plan %v, step %d; want none, 0", a.Plan(), a.Step())
+	}
+}
+
+// TestInterruptingPlanKeepsOrStopsTheRunningAction: an HTN agent in
+// Interrupt mode runs Wait (five ticks) as the first step of its plain
+// method's plan [Wait, Rest]. Mid-Wait, "urgent" turns true and the better
+// "hurry" method interrupts it. When hurry's plan is [Wait], it starts with
+// the running action, so Wait goes on (started once, stopped once when
+// done) rather than restarting; when hurry's plan is empty (give up at
+// once), Wait is stopped where it is and the agent idles.
+func TestInterruptingPlanKeepsOrStopsTheRunningAction(t *testing.T) {
+	for _, c := range []struct {
+		hurry  []string
+		ticks  int
+		events string
+	}{
+		{[]string{"Wait"}, 5, "step_done(Wait)"},
+		{nil, 2, "interruption_taken(facts changed) plan_done"},
+	} {
+		d, err := goap.NewDomain(goap.Spec{Name: "wait", Facts: []string{"done", "urgent"},
+			Actions: []goap.ActionSpec{
+				{Name: "Wait", Effects: map[string]bool{"done": true}, Cost: goap.Const(1)},
+				{Name: "Rest", Cost: goap.Const(1)},
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := htn.NewDomain(d, htn.Spec{Root: "Root", Tasks: []htn.TaskSpec{{Name: "Root", Methods: []htn.MethodSpec{
+			{Name: "hurry", Conditions: map[string]bool{"urgent": true, "done": false}, Subtasks: c.hurry},
+			{Name: "plain", Conditions: map[string]bool{"done": false}, Subtasks: []string{"Wait", "Rest"}},
+			{Name: "idle"},
+		}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		world := d.Initial()
+		done, _ := d.Fact("done")
+		urgent, _ := d.Fact("urgent")
+		starts, stops, ticks := 0, 0, 0
+		var rec agent.Recorder
+		a, err := agent.New(agent.Config{
+			Name: "waiter", Domain: d, HTN: h, HTNMode: agent.Interrupt,
+			Behaviours: map[string]agent.Behaviour{
+				"Wait": agent.Funcs{
+					StartFunc: func(*agent.Agent) { starts++ },
+					StopFunc:  func(*agent.Agent) { stops++ },
+					TickFunc: func(*agent.Agent) agent.Status {
+						if stops > 0 {
+							t.Error("Wait ticked after it was stopped")
+						}
+						if ticks++; ticks < 5 {
+							return agent.Running
+						}
+						world.Set(done, true)
+						return agent.Success
+					},
+				},
+				"Rest": agent.Funcs{},
+			},
+			Sensor:  func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(world) },
+			OnEvent: rec.Record,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Tick()
+		a.Tick()
+		world.Set(urgent, true)
+		for range 6 {
+			a.Tick()
+		}
+		got := kinds(&rec)
+		if !strings.Contains(got, "interruption_taken") || !strings.Contains(got, c.events) {
+			t.Errorf("hurry %v: want %q among the events: %s", c.hurry, c.events, got)
+		}
+		if starts != 1 || stops != 1 || ticks != c.ticks {
+			t.Errorf("hurry %v: Wait started %d times, stopped %d, ticked %d; want once, once, %d: %s", c.hurry, starts, stops, ticks, c.ticks, got)
+		}
 	}
 }

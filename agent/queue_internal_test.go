@@ -216,3 +216,21 @@ func settledGoroutines() int {
 	}
 	return n
 }
+
+// TestQueueStartsOneHelperPerExtraWorker checks that a queue of three
+// workers starts two helper goroutines: the goroutine calling Frame is
+// the third. A helper too many would wait for frames that never wake it,
+// for as long as the queue lives.
+func TestQueueStartsOneHelperPerExtraWorker(t *testing.T) {
+	for _, workers := range []int{1, 2, 3} {
+		q := NewQueue(workers, 8)
+		agents := queuedMages(t, 4, q)
+		for _, a := range agents {
+			a.Tick()
+		}
+		q.Frame()
+		if got := len(q.crew.wake); got != workers-1 {
+			t.Errorf("%d workers: %d helper goroutines started, want %d", workers, got, workers-1)
+		}
+	}
+}

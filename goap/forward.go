@@ -87,7 +87,6 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 		succ := p.succ[:0]
 		words := p.succWords[:0]
 		for k, word := range app {
-			app[k] = 0 // ready for the next expansion
 			capable := prof.capable[k]
 			todo := word & capable
 			if tr != nil {

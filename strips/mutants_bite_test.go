@@ -1,8 +1,10 @@
 package strips
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // Tests for mutants that lived in a sampled mutation run (docs/testing.md).
@@ -56,5 +58,45 @@ func TestEstimatesRefusesTheOperatorPastTheLast(t *testing.T) {
 	}
 	if est, err := Estimates(task, Blind, []int32{0}); err != nil || len(est) != 2 {
 		t.Errorf("Estimates(plan [0]) = %v, %v; want two estimates", est, err)
+	}
+}
+
+// TestSearcherBytesCountWhatItHolds checks that the memory a search counts
+// against MaxBytes is what its slices hold, sized by their element types:
+// the state pages, the table, the open list and its entries, the
+// successor lists and the estimate's own. A size written by hand that
+// drifts from its type, or a slice left out, lets the search pass its
+// ceiling unnoticed.
+func TestSearcherBytesCountWhatItHolds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	checked := 0
+	heuristics := []Heuristic{Blind, LMCut}
+	for i := range 20 {
+		task := randomTask(rng, 12, 30)
+		s, err := NewSearcher(task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Search(Options{Heuristic: heuristics[i%2]}); err != nil {
+			t.Fatal(err)
+		}
+		if len(s.entries) == 0 && cap(s.entries) == 0 {
+			continue
+		}
+		u64, i32 := int64(unsafe.Sizeof(uint64(0))), int64(unsafe.Sizeof(int32(0)))
+		var pages int64
+		for _, p := range s.pages {
+			pages += int64(len(p)) * u64
+		}
+		want := pages + s.open.Bytes() + int64(cap(s.batch)+cap(s.hashes)+len(s.table))*u64 +
+			int64(cap(s.entries)+cap(s.succs))*i32 + s.estBytes
+		checked++
+		if got := s.bytes(); got != want {
+			t.Fatalf("the search counts %d bytes; its slices hold %d", got, want)
+		}
+	}
+	t.Logf("%d searches checked", checked)
+	if checked < 10 {
+		t.Fatalf("only %d of 20 random searches used the open list", checked)
 	}
 }

@@ -46,7 +46,6 @@ type relaxed struct {
 	// opFacts[opEff[o]:opPre[o+1]].
 	opFacts, opPre, opEff []int32
 	cost                  []int64 // the operators' costs, 0 for the goal operator
-	opOf                  []int32 // the task operator a relaxed one stands for, -1 for the goal operator
 	preOfStart            []int32
 	preOf                 []int32
 	addedByStart          []int32
@@ -190,7 +189,6 @@ func newRelaxed(t *Task) *relaxed {
 		r.preStart = append(r.preStart, int32(len(r.pre)))
 		r.effStart = append(r.effStart, int32(len(r.eff)))
 		r.cost = append(r.cost, o.Cost)
-		r.opOf = append(r.opOf, int32(i))
 	}
 	// The goal operator.
 	for _, f := range t.Goal {
@@ -206,7 +204,6 @@ func newRelaxed(t *Task) *relaxed {
 	r.preStart = append(r.preStart, int32(len(r.pre)))
 	r.effStart = append(r.effStart, int32(len(r.eff)))
 	r.cost = append(r.cost, 0)
-	r.opOf = append(r.opOf, -1)
 	r.nops = int32(len(r.cost))
 
 	r.opFacts = make([]int32, 0, len(r.pre)+len(r.eff))
@@ -594,7 +591,7 @@ func (e *explorer) takeWork() int64 {
 func (r *relaxed) bytes() int64 {
 	n := 0
 	for _, l := range [][]int32{r.posOf, r.negTask, r.negFact, r.preStart, r.pre, r.effStart, r.eff,
-		r.opFacts, r.opPre, r.opEff, r.opOf, r.preOfStart, r.preOf, r.addedByStart, r.addedBy} {
+		r.opFacts, r.opPre, r.opEff, r.preOfStart, r.preOf, r.addedByStart, r.addedBy} {
 		n += cap(l) * 4
 	}
 	return int64(n + cap(r.cost)*8)

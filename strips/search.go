@@ -422,7 +422,7 @@ func (s *Searcher) bytes() int64 {
 	return int64(len(s.pages))<<s.pageBits*int64(s.rec)*8 + s.open.Bytes() +
 		int64(cap(s.batch)+cap(s.hashes))*8 +
 		int64(len(s.table))*8 +
-		int64(cap(s.entries))*4 + s.estBytes
+		int64(cap(s.entries)+cap(s.succs))*4 + s.estBytes
 }
 
 // grow makes room for one more open-list entry and, if newState, one more
