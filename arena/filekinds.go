@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/agent/agentfile"
 	"github.com/ploy-ai/ploy/domain"
 )
 
@@ -66,7 +67,7 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 				}
 				return values
 			}
-			if err := cfg.FromFile(k, inputs); err != nil {
+			if err := agentfile.Configure(&cfg, k, inputs); err != nil {
 				return nil, err
 			}
 			if k.HTN != nil && e.h != k.HTN {
