@@ -21,8 +21,9 @@ import (
 // Inputs returns the values of a domain file's inputs (indexed as
 // domain.File.Inputs) as an agent's world has them now. It is called
 // whenever a condition or a score reads an input, and may return the same
-// slice each time.
-type Inputs func(a *agent.Agent) []float64
+// slice each time. It is an alias, so a function of the deprecated
+// agent.Inputs passes as it is.
+type Inputs = func(a *agent.Agent) []float64
 
 // Configure sets what cfg pursues and how it sees the actions from an
 // agent kind of a domain file (its agents: section): its goal options, HTN
