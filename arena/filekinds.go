@@ -81,7 +81,7 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 
 // KindsOf returns the agent kinds a batch over f fights: those of its
 // agents: section, or the built-in Kinds when it has none, which need its
-// htn section (lesson 5's agents are among them). A file whose agents
+// htn section (the HTN agents are among them). A file whose agents
 // include no HTN agent needs none.
 func KindsOf(f *domain.File) ([]Kind, error) {
 	if len(f.Agents) == 0 {
