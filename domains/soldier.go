@@ -24,8 +24,8 @@ import "github.com/ploy-ai/ploy/goap"
 //
 // The lesson's figure also reports "14 nodos expandidos · 16 aristas" for
 // its own action set, which it does not give in full, nor how it counts.
-// Here the forward search with the lessons' goal-count heuristic takes 14
-// states from the open list (13 expanded, then the goal) and generates 33
+// Here the forward search with the goal-count heuristic takes 14 states
+// from the open list (13 expanded, then the goal) and generates 33
 // successors; the lesson's own pseudocode, with a closed set, no pruning by
 // cost and ties to the older entry, would close 17 states and push 41. The
 // step count and cost are what the figures pin down; the counts are not
