@@ -116,8 +116,8 @@ func camp30(b *testing.B, targets map[string]resolver.Point) *navgrid.Grid {
 }
 
 // BenchmarkSurvival30Paths is BenchmarkSurvival30 with path lengths on
-// camp30's grid instead of straight lines: what seed 003's "navigation
-// query per action per resolve" costs. Cold: every distance is an A*
+// camp30's grid instead of straight lines: what a navigation query per
+// action per resolve costs. Cold: every distance is an A*
 // search. Cached: the Paths remembers lengths, and the agent stands on a
 // different open cell each resolve, as a crowd's agents would, so the
 // walks from the agent are mostly searched and the target-to-target ones
