@@ -10,7 +10,7 @@ import (
 	"github.com/ploy-ai/ploy/resolver/navgrid"
 )
 
-// survival30 is the benchmark domain: the survivor's 7 actions and
+// survival30 is the resolver's benchmark domain: the survivor's 7 actions and
 // 23 more, most with targets and several sources per need so that the
 // resolver weighs distances: 6 wood piles, 6 food sources, 8 wells, 4
 // shelter sites, and the fire, water, tools and shelter chains.
@@ -58,7 +58,7 @@ func TestSurvival30HasThirtyActions(t *testing.T) {
 
 // BenchmarkSurvival30 resolves each of the four goals of a 30-action
 // survival domain with targets from one snapshot, untraced, on a warm
-// resolver: the "500 000 resolves per second per core".
+// resolver, against the target of 500 000 resolves per second per core.
 func BenchmarkSurvival30(b *testing.B) {
 	spec, targets := survival30()
 	d := mustDomain(b, spec)

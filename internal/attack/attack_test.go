@@ -143,7 +143,7 @@ func TestSearchBudget(t *testing.T) {
 			exits: []int{2, 3},
 		})
 	})
-	// The 100 000 actions no longer pass the loader's token limit
+	// 100 000 actions no longer pass the loader's token limit
 	// (they are refused at once); 11 000 is about the most a file holds,
 	// at the default budget that took 12.5 s before the search counted its work.
 	t.Run("100 000 actions", func(t *testing.T) {
@@ -280,8 +280,8 @@ func TestHTNCycle(t *testing.T) {
 func TestLintUnreachableGoals(t *testing.T) {
 	// 500 goals that relaxed reachability passes (each of x and y can be
 	// made true, never both) over a domain whose search space outlasts the
-	// default budget: a full search per goal takes about 0.1 s, as the
-	// issue's 100 goals took 10 s.
+	// default budget: a full search per goal takes about 0.1 s (100 goals
+	// once took 10 s).
 	var sb strings.Builder
 	sb.WriteString("name: exclusive\nfacts: [x, y, " + numbered("t", 20) + "]\nactions:\n")
 	for i := range 20 {
@@ -349,7 +349,7 @@ func costOverflow(t *testing.T, literal, src string) {
 	}
 }
 
-func TestCarelessInput(t *testing.T) { // the "Also"
+func TestCarelessInput(t *testing.T) {
 	small := "name: t\nfacts: [a, b]\nactions:\n  - {name: A, effects: {a: true}, cost: 2}\n  - {name: B, preconditions: {a: true}, effects: {b: true}, cost: 1e290}\ngoals:\n  - {name: G, conditions: {a: true}}\n  - {name: H, conditions: {b: true}}\n"
 	t.Run("UTF-8 BOM", func(t *testing.T) {
 		runAttack(t, attack{
