@@ -182,7 +182,7 @@ func TestAnExpansionThatCannotFitIsNotStarted(t *testing.T) {
 // TestAttacksEndWithinLimits runs the resource attacks at the
 // default limits in a child process whose address space is capped at
 // 2 GB and which is killed after a minute (the fixed code takes a few
-// seconds): each must end with budget_exhausted on the bound named, its
+// seconds): each must end with the limit reached on the bound named, its
 // peak memory well under the cap. Before the limits, each ran the machine
 // out of memory or for minutes.
 func TestAttacksEndWithinLimits(t *testing.T) {
@@ -225,8 +225,8 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 			if err != nil || i < 0 || json.Unmarshal([]byte(strings.SplitN(out.String()[i:], "\n", 2)[0]), &got) != nil {
 				t.Fatalf("child: %v\n%s", err, out.String())
 			}
-			if got.Status != "budget_exhausted" || got.Bound != c.bound.String() {
-				t.Errorf("%s: %+v, want budget exhausted on %v", c.attack, got, c.bound)
+			if got.Status != goap.LimitReached.String() || got.Bound != c.bound.String() {
+				t.Errorf("%s: %+v, want the limit reached on %v", c.attack, got, c.bound)
 			}
 			// Sys is what the Go runtime took from the system; the race
 			// detector's shadow memory, outside it, inflates the peak
