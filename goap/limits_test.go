@@ -151,7 +151,7 @@ func TestWorkLimitCountsRelaxations(t *testing.T) {
 func TestBudgetCannotOutgrowMemory(t *testing.T) {
 	d := mustDomain(t, toggles(24, 0, 1))
 	res, err := goap.NewPlanner(d).Plan(nil, d.NewState(), d.Goal("Never"), goap.Options{Budget: 1e12, MaxBytes: 1 << 20})
-	if res.Status != goap.BudgetExhausted || res.Bound != goap.BoundBytes || !errors.Is(err, goap.ErrBudgetExhausted) {
+	if res.Status != goap.LimitReached || res.Bound != goap.BoundBytes || !errors.Is(err, goap.ErrBudgetExhausted) {
 		t.Fatalf("%+v, %v: want budget exhausted on bytes", res, err)
 	}
 	// The state budget, when it is the smaller, still decides and says so.
@@ -168,7 +168,7 @@ func TestAnExpansionThatCannotFitIsNotStarted(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	for _, search := range searches {
 		res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, MaxBytes: 64})
-		if res.Status != goap.BudgetExhausted || res.Bound != goap.BoundBytes || res.Expanded != 0 || err == nil {
+		if res.Status != goap.LimitReached || res.Bound != goap.BoundBytes || res.Expanded != 0 || err == nil {
 			t.Errorf("%v: %+v, %v: want bytes exhausted before any expansion", search, res, err)
 		}
 		// A start state that meets the goal needs no expansion at all.
