@@ -250,3 +250,139 @@ func TestInterruptingPlanKeepsOrStopsTheRunningAction(t *testing.T) {
 		}
 	}
 }
+
+// prepAndWait is a domain of two steps: Prep, then Wait (which needs
+// prepped); the goal Done wants waited.
+func prepAndWait(t *testing.T) *goap.Domain {
+	d, err := goap.NewDomain(goap.Spec{Name: "prep", Facts: []string{"prepped", "waited", "never"},
+		Actions: []goap.ActionSpec{
+			{Name: "Prep", Effects: map[string]bool{"prepped": true}, Cost: goap.Const(1)},
+			{Name: "Wait", Preconditions: map[string]bool{"prepped": true}, Effects: map[string]bool{"waited": true}, Cost: goap.Const(1)},
+		},
+		Goals: []goap.GoalSpec{{Name: "Done", Conditions: map[string]bool{"waited": true}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestTimeoutCountsFromTheStepsStart: Prep takes six ticks (its timeout
+// 0, never), so Wait, which never ends, starts at tick 7; its timeout of 3
+// ticks fails it at tick 10, three ticks after its own start, not at once.
+func TestTimeoutCountsFromTheStepsStart(t *testing.T) {
+	d := prepAndWait(t)
+	world := d.Initial()
+	prepped, _ := d.Fact("prepped")
+	prepTicks := 0
+	var rec agent.Recorder
+	a, err := agent.New(agent.Config{
+		Name: "waiter", Domain: d,
+		Goals: []agent.GoalOption{{Goal: d.Goal("Done"), Priority: 1}},
+		Behaviours: map[string]agent.Behaviour{
+			"Prep": agent.Funcs{TickFunc: func(*agent.Agent) agent.Status {
+				if prepTicks++; prepTicks < 6 {
+					return agent.Running
+				}
+				world.Set(prepped, true)
+				return agent.Success
+			}},
+			"Wait": agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { return agent.Running }},
+		},
+		Timeouts:   map[string]int{"Prep": 0, "Wait": 3},
+		RetryAfter: 100,
+		Sensor:     func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(world) },
+		OnEvent:    rec.Record,
+	})
+	if err != nil {
+		t.Fatalf("a timeout of 0 (never) refused: %v", err)
+	}
+	var started, failed int
+	for tick := 1; tick <= 12; tick++ {
+		a.Tick()
+		for _, e := range rec.Events {
+			switch {
+			case e.Kind == agent.StepStarted && e.Action == "Wait" && started == 0:
+				started = e.Tick
+			case e.Kind == agent.ActionFailed && e.Action == "Wait" && failed == 0:
+				failed = e.Tick
+			}
+		}
+	}
+	if started != 7 || failed != 10 {
+		t.Errorf("Wait started at tick %d and timed out at tick %d; want 7 and 10: %s", started, failed, kinds(&rec))
+	}
+}
+
+// TestHTNLeafRetriesAfterRetryAfter: a tree's PlanHTN leaf whose task has
+// no decomposition fails, and decomposes again only RetryAfter ticks
+// later: at ticks 1, 4, 7 and 10 with RetryAfter 3.
+func TestHTNLeafRetriesAfterRetryAfter(t *testing.T) {
+	d := prepAndWait(t)
+	h, err := htn.NewDomain(d, htn.Spec{Root: "Root", Tasks: []htn.TaskSpec{{Name: "Root", Methods: []htn.MethodSpec{
+		{Name: "impossible", Conditions: map[string]bool{"never": true}, Subtasks: []string{"Prep"}},
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec agent.Recorder
+	a, err := agent.New(agent.Config{Name: "htn", Domain: d, HTN: h, Tree: agent.PlanHTN("Root"), RetryAfter: 3,
+		Behaviours: map[string]agent.Behaviour{"Prep": agent.Funcs{}, "Wait": agent.Funcs{}}, OnEvent: rec.Record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 11 {
+		a.Tick()
+	}
+	var ticks []int
+	for _, e := range rec.Events {
+		if e.Kind == agent.NoPlanFound {
+			ticks = append(ticks, e.Tick)
+		}
+	}
+	if fmt.Sprint(ticks) != "[1 4 7 10]" {
+		t.Errorf("no decomposition at ticks %v, want [1 4 7 10]: %s", ticks, kinds(&rec))
+	}
+}
+
+// TestTreeHTNLeavesAreCheckedEverywhere: a PlanHTN leaf is checked
+// wherever it sits in the tree, under a sequence or a selector.
+func TestTreeHTNLeavesAreCheckedEverywhere(t *testing.T) {
+	d := prepAndWait(t)
+	behaviours := map[string]agent.Behaviour{"Prep": agent.Funcs{}, "Wait": agent.Funcs{}}
+	for _, tree := range []agent.Node{
+		agent.PlanHTN("Root"),
+		agent.Sequence(agent.Action(d, "Prep"), agent.PlanHTN("Root")),
+		agent.Selector(agent.Action(d, "Prep"), agent.PlanHTN("Root")),
+	} {
+		_, err := agent.New(agent.Config{Name: "bt", Domain: d, Tree: tree, Behaviours: behaviours})
+		if err == nil || !strings.Contains(err.Error(), `PlanHTN("Root") needs the agent's HTN`) {
+			t.Errorf("a PlanHTN leaf with no HTN: %v", err)
+		}
+	}
+}
+
+// TestTreeCountsItsSteps: a tree's action leaves count the steps done in
+// Stats, as a plan's steps are.
+func TestTreeCountsItsSteps(t *testing.T) {
+	d := prepAndWait(t)
+	world := d.Initial()
+	set := func(fact string) agent.Funcs {
+		f, _ := d.Fact(fact)
+		return agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { world.Set(f, true); return agent.Success }}
+	}
+	a, err := agent.New(agent.Config{Name: "bt", Domain: d,
+		Tree:       agent.Sequence(agent.Action(d, "Prep"), agent.Action(d, "Wait")),
+		Behaviours: map[string]agent.Behaviour{"Prep": set("prepped"), "Wait": set("waited")},
+		Sensor:     func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(world) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A sequence runs its leaves in one tick while each succeeds at once,
+	// and starts over on the next.
+	for tick, want := range []int{2, 4} {
+		a.Tick()
+		if s := a.Stats(); s.StepsDone != want {
+			t.Errorf("tick %d: %d steps done, want %d (stats %+v)", tick+1, s.StepsDone, want, s)
+		}
+	}
+}

@@ -110,7 +110,7 @@ func lintEngine(f *File) ErrorList {
 		var se *resolver.SearchError
 		switch {
 		case errors.As(err, &se):
-			warn(path, "goal %q: no chain found from the file's world within the resolver's limits (%s); inconclusive: try ploy explain --goal %s", g.Name(), res.Status, g.Name())
+			warn(path, "goal %q: no chain found from the file's world within the resolver's limits (%s); inconclusive: try ploy explain --goal %s", g.Name(), resolver.StatusName(res.Status, res.Bound), g.Name())
 		case res.Status == resolver.NoPlan && blocked[i]:
 			// An unmet condition nothing serves: already said above.
 		case res.Status == resolver.NoPlan:

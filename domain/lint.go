@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -136,13 +135,13 @@ func Lint(f *File) ErrorList {
 				continue
 			}
 			budget := min(share, left)
-			res, err := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget, MaxWork: min(workShare, workLeft)})
+			res, _ := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget, MaxWork: min(workShare, workLeft)}) // a limit reached is in res
 			left -= max(res.Expanded, 1)
 			workLeft -= max(res.Expanded, 1)*perExpansion + res.Generated*(words+1)
 			switch {
-			case (errors.Is(err, goap.ErrBudgetExhausted) || res.Status == goap.BudgetExhausted) && res.Bound != goap.BoundStates:
+			case res.Status == goap.LimitReached && res.Bound != goap.BoundStates && res.Bound != goap.BoundDepth:
 				warn(path, "goal %q: no plan found before the search's %s limit, after %d states; inconclusive: try ploy plan --goal %s", goal.Name(), res.Bound, res.Expanded, goal.Name())
-			case errors.Is(err, goap.ErrBudgetExhausted) || res.Status == goap.BudgetExhausted:
+			case res.Status == goap.LimitReached && res.Bound == goap.BoundStates:
 				warn(path, "goal %q: no plan found within lint's budget of %d states; inconclusive: try ploy plan --goal %s", goal.Name(), budget, goal.Name())
 			case res.Status == goap.NoPlan:
 				warn(path, "goal %q is unreachable from the initial state: each of its facts can be reached, but not all together (%d reachable states searched)", goal.Name(), res.Expanded)

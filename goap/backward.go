@@ -142,7 +142,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 	}
 	res.Status = NoPlan
 	if depthPruned {
-		res.Status = DepthExceeded
+		res.Status, res.Bound = LimitReached, BoundDepth
 	}
 	return res
 }

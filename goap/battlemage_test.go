@@ -247,7 +247,7 @@ func TestBudgetExhausted(t *testing.T) {
 	p := goap.NewPlanner(d)
 	for _, search := range searches {
 		res, err := p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, Budget: 2})
-		if !errors.Is(err, goap.ErrBudgetExhausted) || res.Status != goap.BudgetExhausted {
+		if !errors.Is(err, goap.ErrBudgetExhausted) || res.Status != goap.LimitReached || res.Bound != goap.BoundStates {
 			t.Fatalf("%v: status %v err %v, want budget exhausted", search, res.Status, err)
 		}
 		var se *goap.SearchError
@@ -265,7 +265,7 @@ func TestDepthLimit(t *testing.T) {
 	p := goap.NewPlanner(d)
 	for _, search := range searches {
 		res, err := p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, MaxDepth: 2})
-		if !errors.Is(err, goap.ErrDepthExceeded) || res.Status != goap.DepthExceeded || len(res.Plan) != 0 {
+		if !errors.Is(err, goap.ErrDepthExceeded) || res.Status != goap.LimitReached || res.Bound != goap.BoundDepth || len(res.Plan) != 0 {
 			t.Fatalf("%v: depth 2: status %v err %v plan %v, want depth exceeded", search, res.Status, err, res.Plan)
 		}
 		var se *goap.SearchError

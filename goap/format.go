@@ -12,7 +12,7 @@ import (
 func (t *Trace) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	d := t.Domain
-	fmt.Fprintf(bw, "%s search for %s: %s", t.Search, t.GoalName, t.Status)
+	fmt.Fprintf(bw, "%s search for %s: %s", t.Search, t.GoalName, StatusName(t.Status, t.Bound))
 	if t.Status == Found {
 		fmt.Fprintf(bw, ", cost %s", formatCost(t.Cost))
 	}

@@ -186,7 +186,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 				// so that no expansion runs far past it.
 				p.estWork, p.relaxWork = p.estWork+p.relaxWork, 0
 				if w := m.work(res.Expanded, res.Generated); w > m.maxWork {
-					res.Status, res.Bound = BudgetExhausted, BoundWork
+					res.Status, res.Bound = LimitReached, BoundWork
 					p.sink += sink
 					return res
 				} else if w > m.nextCheck && m.canceled(&res, w) {
@@ -212,7 +212,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	p.sink = sink
 	res.Status = NoPlan
 	if depthPruned {
-		res.Status = DepthExceeded
+		res.Status, res.Bound = LimitReached, BoundDepth
 	}
 	return res
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/ploy-ai/ploy/search"
 )
 
 // DefaultMaxBytes is the memory ceiling of a search whose Options leave
@@ -28,24 +30,27 @@ const DefaultMaxWork = 1 << 28
 // sums of at most 2^33 costs of at most 1e290 stay below 1e300, finite.
 const MaxCost = 1e290
 
-// Bound names the limit that ended a search without an answer.
-type Bound uint8
+// Bound names the limit that ended a search without an answer:
+// search.Bound, shared by every planner. Its zero value is NoBound.
+type Bound = search.Bound
 
 const (
+	// NoBound: the search was not stopped by a limit.
+	NoBound = search.NoBound
 	// BoundStates: Options.Budget states were expanded.
-	BoundStates Bound = iota
+	BoundStates = search.Budget
 	// BoundBytes: the next expansion could take the search's memory past
 	// Options.MaxBytes.
-	BoundBytes
+	BoundBytes = search.Bytes
 	// BoundWork: the next expansion could take the search's work past
 	// Options.MaxWork.
-	BoundWork
+	BoundWork = search.Work
 	// BoundDepth: only plans longer than Options.MaxDepth could exist.
-	BoundDepth
+	BoundDepth = search.Depth
 	// BoundCanceled: Options.Context was canceled (its client went away).
-	BoundCanceled
+	BoundCanceled = search.Canceled
 	// BoundDeadline: Options.Context's deadline passed.
-	BoundDeadline
+	BoundDeadline = search.Deadline
 )
 
 // contextCheckWork is how much work a search does between two looks at
@@ -53,24 +58,6 @@ const (
 // within about that of the cancellation (plus one expansion), while the
 // look, a few nanoseconds, costs nothing measurable.
 const contextCheckWork = 4096
-
-func (b Bound) String() string {
-	switch b {
-	case BoundStates:
-		return "states"
-	case BoundBytes:
-		return "bytes"
-	case BoundWork:
-		return "work"
-	case BoundDepth:
-		return "depth"
-	case BoundCanceled:
-		return "canceled"
-	case BoundDeadline:
-		return "deadline"
-	}
-	return "bound(?)"
-}
 
 // maxNodes keeps node indices, which are int32, from overflowing, whatever
 // the memory ceiling.
@@ -169,7 +156,7 @@ func (m *meter) traceOver(res *Result, nodes int, tr *Trace) bool {
 	if nodes*m.perNode+tr.bytes()+m.worstBytes <= m.maxBytes {
 		return false
 	}
-	res.Status, res.Bound = BudgetExhausted, BoundBytes
+	res.Status, res.Bound = LimitReached, BoundBytes
 	return true
 }
 
@@ -189,7 +176,7 @@ func (m *meter) over(res *Result, nodes int) bool {
 		// Only the time to look at the context has come.
 		return m.canceled(res, w)
 	}
-	res.Status = BudgetExhausted
+	res.Status = LimitReached
 	switch {
 	case res.Expanded >= m.budget:
 		res.Bound = BoundStates
@@ -209,7 +196,7 @@ func (m *meter) canceled(res *Result, w int) bool {
 		return false
 	}
 	if err := m.ctx.Err(); err != nil {
-		res.Status, res.Bound = BudgetExhausted, BoundCanceled
+		res.Status, res.Bound = LimitReached, BoundCanceled
 		if errors.Is(err, context.DeadlineExceeded) {
 			res.Bound = BoundDeadline
 		}

@@ -151,7 +151,7 @@ func TestWorkLimitCountsRelaxations(t *testing.T) {
 func TestBudgetCannotOutgrowMemory(t *testing.T) {
 	d := mustDomain(t, toggles(24, 0, 1))
 	res, err := goap.NewPlanner(d).Plan(nil, d.NewState(), d.Goal("Never"), goap.Options{Budget: 1e12, MaxBytes: 1 << 20})
-	if res.Status != goap.BudgetExhausted || res.Bound != goap.BoundBytes || !errors.Is(err, goap.ErrBudgetExhausted) {
+	if res.Status != goap.LimitReached || res.Bound != goap.BoundBytes || !errors.Is(err, goap.ErrBudgetExhausted) {
 		t.Fatalf("%+v, %v: want budget exhausted on bytes", res, err)
 	}
 	// The state budget, when it is the smaller, still decides and says so.
@@ -168,7 +168,7 @@ func TestAnExpansionThatCannotFitIsNotStarted(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	for _, search := range searches {
 		res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search, MaxBytes: 64})
-		if res.Status != goap.BudgetExhausted || res.Bound != goap.BoundBytes || res.Expanded != 0 || err == nil {
+		if res.Status != goap.LimitReached || res.Bound != goap.BoundBytes || res.Expanded != 0 || err == nil {
 			t.Errorf("%v: %+v, %v: want bytes exhausted before any expansion", search, res, err)
 		}
 		// A start state that meets the goal needs no expansion at all.
@@ -182,7 +182,7 @@ func TestAnExpansionThatCannotFitIsNotStarted(t *testing.T) {
 // TestAttacksEndWithinLimits runs resource attacks on the planner at the
 // default limits in a child process whose address space is capped at 2 GB
 // and which is killed after a minute (the fixed code takes a few seconds):
-// each must end with budget_exhausted on the bound named, its peak memory
+// each must end with the limit reached on the bound named, its peak memory
 // well under the cap. Before the limits, each ran the machine out of memory
 // or for minutes.
 func TestAttacksEndWithinLimits(t *testing.T) {
@@ -225,8 +225,8 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 			if err != nil || i < 0 || json.Unmarshal([]byte(strings.SplitN(out.String()[i:], "\n", 2)[0]), &got) != nil {
 				t.Fatalf("child: %v\n%s", err, out.String())
 			}
-			if got.Status != "budget_exhausted" || got.Bound != c.bound.String() {
-				t.Errorf("%s: %+v, want budget exhausted on %v", c.attack, got, c.bound)
+			if got.Status != goap.LimitReached.String() || got.Bound != c.bound.String() {
+				t.Errorf("%s: %+v, want the limit reached on %v", c.attack, got, c.bound)
 			}
 			// Sys is what the Go runtime took from the system; the race
 			// detector's shadow memory, outside it, inflates the peak

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ploy-ai/ploy/internal/intern"
 	"github.com/ploy-ai/ploy/internal/pq"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Search is the direction of a search.
@@ -29,61 +30,70 @@ func (s Search) String() string {
 	return "forward"
 }
 
-// Status is the outcome of a search.
-type Status uint8
+// Status is the outcome of a search: search.Status, shared by every
+// planner. Its zero value is NotSearched.
+type Status = search.Status
 
 const (
 	// Found: Result.Plan reaches the goal at least cost (empty if the goal
 	// already holds).
-	Found Status = iota
+	Found = search.Found
 	// NoPlan: every reachable state was expanded and none meets the goal.
 	// It is a normal outcome, not an error.
-	NoPlan
-	// BudgetExhausted: a limit on the search's size ran out first: the
-	// states expanded, the memory or the work (Result.Bound says which).
-	BudgetExhausted
-	// DepthExceeded: no plan within the depth limit; longer ones were pruned.
-	DepthExceeded
+	NoPlan = search.NoPlan
+	// LimitReached: a limit ran out first: the states expanded, the
+	// memory, the work, the depth or the context (Result.Bound says
+	// which).
+	LimitReached = search.LimitReached
 	// Unsupported: the search could not be run as asked (backward search
 	// over an action whose cost is a Go function).
-	Unsupported
+	Unsupported = search.Unsupported
+
+	// Deprecated: BudgetExhausted is LimitReached; Result.Bound says which
+	// limit.
+	BudgetExhausted = search.LimitReached
+	// Deprecated: DepthExceeded is LimitReached with Result.Bound
+	// BoundDepth; it no longer differs from BudgetExhausted, so compare
+	// Bound.
+	DepthExceeded = search.LimitReached
 )
 
-func (s Status) String() string {
-	switch s {
-	case Found:
-		return "found"
-	case NoPlan:
-		return "no_plan"
-	case BudgetExhausted:
-		return "budget_exhausted"
-	case DepthExceeded:
-		return "depth_exceeded"
-	case Unsupported:
-		return "unsupported"
+// StatusName returns the name ploy's JSON and text outputs give a GOAP
+// search's outcome, as they have since before the shared search.Status:
+// "found", "no_plan", "budget_exhausted" (any limit but the depth),
+// "depth_exceeded" or "unsupported".
+func StatusName(s Status, b Bound) string {
+	if s != LimitReached {
+		return s.String()
 	}
-	return "status(?)"
+	if b == BoundDepth {
+		return "depth_exceeded"
+	}
+	return "budget_exhausted"
 }
 
 // DefaultBudget is the node budget of a search whose Options leave it zero:
 // generous for a game domain, small enough that no call runs away.
 const DefaultBudget = 100_000
 
-// Sentinel errors, for errors.Is on a search's error.
+// Sentinel errors, for errors.Is on a search's error. The first two are
+// the search package's, the resolver's too: errors.Is(err,
+// search.ErrLimit) matches both, as it matches every planner's limits.
 var (
-	ErrBudgetExhausted = errors.New("node budget exhausted")
-	ErrDepthExceeded   = errors.New("depth limit exceeded")
+	ErrBudgetExhausted = search.ErrBudgetExhausted
+	ErrDepthExceeded   = search.ErrDepthExceeded
 	ErrNotRegressable  = errors.New("cost is a Go function and cannot be regressed")
 )
 
 // SearchError reports a search that ended without an answer: a budget ran
 // out (states, memory or work), or only plans longer than the depth limit
 // could exist. It names the goal and the limit. errors.Is matches
-// ErrBudgetExhausted or ErrDepthExceeded.
+// ErrDepthExceeded for the depth limit, ErrBudgetExhausted for the others,
+// and search.ErrLimit for all; errors.As finds a *search.LimitError.
 type SearchError struct {
 	Goal   string
-	Status Status // BudgetExhausted or DepthExceeded
-	Bound  Bound  // which limit: BoundStates, BoundBytes, BoundWork or BoundDepth
+	Status Status // LimitReached
+	Bound  Bound  // which limit: BoundStates, BoundBytes, BoundWork, BoundDepth, BoundCanceled or BoundDeadline
 	Limit  int    // its value: the budget, the bytes, the work or the depth
 	Result Result // statistics of the search so far (never a plan)
 }
@@ -106,10 +116,11 @@ func (e *SearchError) Error() string {
 }
 
 func (e *SearchError) Unwrap() error {
-	if e.Status == BudgetExhausted {
-		return ErrBudgetExhausted
+	sentinel := ErrBudgetExhausted
+	if e.Bound == BoundDepth {
+		sentinel = ErrDepthExceeded
 	}
-	return ErrDepthExceeded
+	return &search.LimitError{Planner: "goap", Goal: e.Goal, Bound: e.Bound, Limit: int64(e.Limit), Err: sentinel}
 }
 
 // RegressionError reports that backward search cannot use an action because
@@ -130,7 +141,7 @@ func (e *RegressionError) Unwrap() error { return ErrNotRegressable }
 // goal-count heuristic, the default limits, no depth limit and no trace.
 //
 // Three limits bound every search, whichever is reached first ending it
-// with BudgetExhausted: the states expanded (Budget), the memory (MaxBytes)
+// with LimitReached: the states expanded (Budget), the memory (MaxBytes)
 // and the work (MaxWork). The last two are checked before each expansion
 // against its worst case, every action making a successor, so that no
 // expansion takes a search past them; a Budget larger than what they allow
@@ -160,7 +171,7 @@ type Options struct {
 	MaxWork int
 	// Context, if not nil, stops the search when it is done: the search
 	// looks at it every few thousand units of work (and before its first
-	// expansion), and ends with BudgetExhausted and Bound BoundCanceled or
+	// expansion), and ends with LimitReached and Bound BoundCanceled or
 	// BoundDeadline. Nil costs nothing.
 	Context context.Context
 }
@@ -180,8 +191,8 @@ type Result struct {
 	// not they improved on a known path.
 	Generated int
 	// Bound is the limit that ended the search when Status is
-	// BudgetExhausted (states, bytes, work, or its context canceled or past
-	// its deadline) or DepthExceeded (depth).
+	// LimitReached (states, bytes, work, depth, or its context canceled or
+	// past its deadline), NoBound otherwise.
 	Bound Bound
 }
 
@@ -419,15 +430,11 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	}
 	p.work = p.spent + p.estWork + res.Expanded*p.perExpansion + res.Generated*p.perSuccessor
 	p.ctx = nil // a pooled planner outlives the request
-	switch res.Status {
-	case DepthExceeded:
-		res.Bound = BoundDepth
-		fallthrough
-	case BudgetExhausted:
+	if res.Status == LimitReached {
 		err = &SearchError{Goal: goal.name, Status: res.Status, Bound: res.Bound, Limit: p.limit(res.Bound, opt.MaxDepth), Result: res}
 	}
 	if opt.Trace != nil {
-		opt.Trace.Status = res.Status
+		opt.Trace.Status, opt.Trace.Bound = res.Status, res.Bound
 		opt.Trace.Cost = res.Cost
 	}
 	return res, err

@@ -58,6 +58,7 @@ type Trace struct {
 	// GoalName is the goal searched for.
 	GoalName   string
 	Status     Status
+	Bound      Bound // the limit that ended the search, when Status is LimitReached
 	Cost       float64
 	Nodes      []TraceNode
 	Expansions []TraceExpansion
@@ -98,7 +99,7 @@ func (t *Trace) reset(d *Domain, s Search, goal *Goal) {
 	t.Search = s
 	t.Goal = -1
 	t.GoalName = goal.name
-	t.Status = NoPlan
+	t.Status, t.Bound = NoPlan, NoBound
 	t.Cost = 0
 	t.Nodes = t.Nodes[:0]
 	t.Expansions = t.Expansions[:0]

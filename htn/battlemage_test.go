@@ -10,6 +10,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/search"
 )
 
 func battleMage(t testing.TB) *htn.Domain {
@@ -158,7 +159,7 @@ func TestStepLimit(t *testing.T) {
 	var res htn.Result
 	err := p.Plan(&res, fixture.StateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 15})
 	var sl *htn.StepLimitError
-	if !errors.Is(err, htn.ErrStepLimit) || !errors.As(err, &sl) || sl.Root != "BeABattleMage" || res.Status != htn.StepLimit || len(res.Plan) != 0 || res.Steps != 15 {
+	if !errors.Is(err, htn.ErrStepLimit) || !errors.As(err, &sl) || sl.Root != "BeABattleMage" || res.Status != htn.LimitReached || res.Bound != search.Steps || len(res.Plan) != 0 || res.Steps != 15 {
 		t.Fatalf("status %v steps %d plan %v err %v: want the step limit at 15 and no plan", res.Status, res.Steps, res.Plan, err)
 	}
 	if err := p.Plan(&res, fixture.StateWith(t, d.GOAP(), "!spare_crystals"), htn.Options{MaxSteps: 21}); err != nil || res.Status != htn.Found {

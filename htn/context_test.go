@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // TestContextStopsADecomposition: a decomposition given a context already
@@ -43,13 +44,13 @@ func TestContextStopsADecomposition(t *testing.T) {
 	opt.Context = ctx
 	err = p.Plan(&res, g.Initial(), opt)
 	var ce *htn.CanceledError
-	if !errors.As(err, &ce) || !errors.Is(err, context.Canceled) || res.Status != htn.Canceled || res.Steps != 0 || res.Status.String() != "canceled" {
+	if !errors.As(err, &ce) || !errors.Is(err, context.Canceled) || res.Status != htn.LimitReached || res.Bound != search.Canceled || !errors.Is(err, search.ErrLimit) || res.Steps != 0 || htn.StatusName(res.Status, res.Bound) != "canceled" {
 		t.Fatalf("a canceled context: %v after %d steps, %v; want Canceled before the first step", res.Status, res.Steps, err)
 	}
 	dctx, dcancel := context.WithTimeout(context.Background(), -time.Second)
 	defer dcancel()
 	opt.Context = dctx
-	if err := p.Plan(&res, g.Initial(), opt); !errors.Is(err, context.DeadlineExceeded) || res.Status != htn.Canceled {
+	if err := p.Plan(&res, g.Initial(), opt); !errors.Is(err, context.DeadlineExceeded) || res.Status != htn.LimitReached || res.Bound != search.Deadline {
 		t.Fatalf("a passed deadline: %v, %v; want Canceled with the deadline's error", res.Status, err)
 	}
 
@@ -58,7 +59,7 @@ func TestContextStopsADecomposition(t *testing.T) {
 	timer := time.AfterFunc(20*time.Millisecond, cancel)
 	defer timer.Stop()
 	err = p.Plan(&res, g.Initial(), opt)
-	if !errors.Is(err, context.Canceled) || res.Status != htn.Canceled || res.Steps == 0 {
+	if !errors.Is(err, context.Canceled) || res.Status != htn.LimitReached || res.Bound != search.Canceled || res.Steps == 0 {
 		t.Fatalf("canceled midway: %v after %d steps, %v; want Canceled", res.Status, res.Steps, err)
 	}
 	if msg := err.Error(); msg != `htn: decomposing "Root" stopped: context canceled` {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // fuzzGOAP is the small GOAP domain the fuzzed HTNs are built over.
@@ -135,13 +136,18 @@ func FuzzDecompose(f *testing.F) {
 			if err != nil || len(res.Plan) != 0 {
 				t.Fatalf("no plan with err %v, plan %v", err, res.Plan)
 			}
-		case htn.StepLimit:
-			if !errors.Is(err, htn.ErrStepLimit) || res.Steps != 200 {
-				t.Fatalf("step limit: err %v, %d steps", err, res.Steps)
-			}
-		case htn.MemoryLimit:
-			if !errors.Is(err, htn.ErrMemoryLimit) {
-				t.Fatalf("memory limit: err %v", err)
+		case htn.LimitReached:
+			switch {
+			case res.Bound == search.Steps:
+				if !errors.Is(err, htn.ErrStepLimit) || !errors.Is(err, search.ErrLimit) || res.Steps != 200 {
+					t.Fatalf("step limit: err %v, %d steps", err, res.Steps)
+				}
+			case res.Bound == search.Bytes:
+				if !errors.Is(err, htn.ErrMemoryLimit) || !errors.Is(err, search.ErrLimit) {
+					t.Fatalf("memory limit: err %v", err)
+				}
+			default:
+				t.Fatalf("limit reached on %v", res.Bound)
 			}
 		default:
 			t.Fatalf("status %v", res.Status)

@@ -16,6 +16,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // oneAction is a GOAP domain of one fact and one action that sets it.
@@ -69,7 +70,7 @@ func TestMemoryLimit(t *testing.T) {
 	var res htn.Result
 	err := htn.NewPlanner(d).Plan(&res, d.GOAP().Initial(), htn.Options{MaxMemory: 64 << 10})
 	var ml *htn.MemoryLimitError
-	if !errors.Is(err, htn.ErrMemoryLimit) || !errors.As(err, &ml) || res.Status != htn.MemoryLimit || len(res.Plan) != 0 || len(res.MTR) != 0 {
+	if !errors.Is(err, htn.ErrMemoryLimit) || !errors.As(err, &ml) || res.Status != htn.LimitReached || res.Bound != search.Bytes || len(res.Plan) != 0 || len(res.MTR) != 0 {
 		t.Fatalf("status %v plan %d MTR %d err %v: want the memory limit and no plan", res.Status, len(res.Plan), len(res.MTR), err)
 	}
 	// Each decomposition of T pushes 100 tasks of 4 bytes: 64 KiB holds at
@@ -89,7 +90,7 @@ func TestMemoryLimit(t *testing.T) {
 	if err := p.Plan(&res, bm.GOAP().Initial(), htn.Options{MaxMemory: 1 << 10}); err != nil || res.Status != htn.Found {
 		t.Errorf("default state within 1 KiB: %v %v", res.Status, err)
 	}
-	if err := p.Plan(&res, bm.GOAP().Initial(), htn.Options{MaxMemory: 64}); !errors.Is(err, htn.ErrMemoryLimit) || res.Status != htn.MemoryLimit {
+	if err := p.Plan(&res, bm.GOAP().Initial(), htn.Options{MaxMemory: 64}); !errors.Is(err, htn.ErrMemoryLimit) || res.Status != htn.LimitReached || res.Bound != search.Bytes {
 		t.Errorf("default state within 64 bytes: %v %v, want the memory limit", res.Status, err)
 	}
 }
@@ -107,7 +108,7 @@ func TestStepLimitNamesTheRepeatingTask(t *testing.T) {
 	var res htn.Result
 	err = htn.NewPlanner(d).Plan(&res, g.Initial(), htn.Options{})
 	var sl *htn.StepLimitError
-	if !errors.As(err, &sl) || res.Status != htn.StepLimit {
+	if !errors.As(err, &sl) || res.Status != htn.LimitReached || res.Bound != search.Steps {
 		t.Fatalf("%v %v: want the step limit", res.Status, err)
 	}
 	// Two steps per level (take Guard, test Arm): 50 000 levels open.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // TestMemoryCapCountsSavedFacts plans 100 primitives over 4 096 facts. The
@@ -39,7 +40,7 @@ func TestMemoryCapCountsSavedFacts(t *testing.T) {
 		t.Fatalf("under 1 MiB: status %v, %d steps, err %v; want the 100-step plan", res.Status, len(res.Plan), err)
 	}
 	err = p.Plan(&res, g.Initial(), htn.Options{MaxMemory: 32 << 10})
-	if !errors.Is(err, htn.ErrMemoryLimit) || res.Status != htn.MemoryLimit {
+	if !errors.Is(err, htn.ErrMemoryLimit) || res.Status != htn.LimitReached || res.Bound != search.Bytes {
 		t.Fatalf("under 32 KiB: status %v, %d steps, err %v; want the memory limit (the saved facts alone take 51 200 bytes)", res.Status, len(res.Plan), err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/fixture"
 	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // reference is the HTN lesson's recursive decompose, with Result's counting
@@ -173,14 +174,14 @@ func TestAgainstRecursiveReference(t *testing.T) {
 				want = htn.Found
 				found++
 			case ref.limited:
-				want = htn.StepLimit
+				want = htn.LimitReached
 				limited++
 			}
 			if ref.backtracks > 0 {
 				backtracked++
 			}
 			name := fmt.Sprintf("domain %d state %s", i, g.FormatState(s))
-			if res.Status != want || (err != nil) != (want == htn.StepLimit) {
+			if res.Status != want || want == htn.LimitReached && res.Bound != search.Steps || (err != nil) != (want == htn.LimitReached) {
 				t.Fatalf("%s: status %v err %v, reference %v", name, res.Status, err, want)
 			}
 			if res.Steps != ref.steps || res.Backtracks != ref.backtracks {

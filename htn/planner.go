@@ -11,40 +11,51 @@ import (
 	"unsafe"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/search"
 )
 
-// Status is the outcome of a decomposition.
-type Status uint8
+// Status is the outcome of a decomposition: search.Status, shared by
+// every planner. Its zero value is NotSearched.
+type Status = search.Status
+
+// Bound names the limit that stopped a decomposition: search.Steps,
+// search.Bytes, search.Canceled or search.Deadline.
+type Bound = search.Bound
 
 const (
 	// Found: Result.Plan is the decomposition of the root (possibly empty).
-	Found Status = iota
+	Found = search.Found
 	// NoPlan: every method choice was tried and none decomposes.
-	NoPlan
-	// StepLimit: the cap on decomposition steps was reached first.
-	StepLimit
-	// MemoryLimit: the cap on the planner's working memory was reached
-	// first.
-	MemoryLimit
-	// Canceled: Options.Context was done first (canceled, or past its
-	// deadline).
-	Canceled
+	NoPlan = search.NoPlan
+	// LimitReached: a limit stopped the decomposition first: the step cap
+	// (Result.Bound search.Steps), the memory cap (search.Bytes) or
+	// Options.Context (search.Canceled or search.Deadline).
+	LimitReached = search.LimitReached
+
+	// Deprecated: StepLimit is LimitReached with Result.Bound search.Steps.
+	StepLimit = search.LimitReached
+	// Deprecated: MemoryLimit is LimitReached with Result.Bound
+	// search.Bytes.
+	MemoryLimit = search.LimitReached
+	// Deprecated: Canceled is LimitReached with Result.Bound
+	// search.Canceled or search.Deadline.
+	Canceled = search.LimitReached
 )
 
-func (s Status) String() string {
-	switch s {
-	case Found:
-		return "found"
-	case NoPlan:
-		return "no_plan"
-	case StepLimit:
-		return "step_limit"
-	case MemoryLimit:
-		return "memory_limit"
-	case Canceled:
-		return "canceled"
+// StatusName returns the name ploy's JSON and text outputs give an HTN
+// outcome, as they have since before the shared search.Status: "found",
+// "no_plan", "step_limit", "memory_limit" or "canceled".
+func StatusName(s Status, b Bound) string {
+	if s != LimitReached {
+		return s.String()
 	}
-	return "status(?)"
+	switch b {
+	case search.Steps:
+		return "step_limit"
+	case search.Bytes:
+		return "memory_limit"
+	}
+	return "canceled"
 }
 
 // DefaultMaxSteps is the step cap of a decomposition whose Options leave it
@@ -75,13 +86,24 @@ func (e *CanceledError) Error() string {
 	return fmt.Sprintf("htn: decomposing %q stopped: %v", e.Root, e.Err)
 }
 
-func (e *CanceledError) Unwrap() error { return e.Err }
+// Unwrap returns the context's error and a *search.LimitError, so that
+// errors.Is matches context.Canceled (or DeadlineExceeded) and
+// search.ErrLimit.
+func (e *CanceledError) Unwrap() []error {
+	bound := search.Canceled
+	if errors.Is(e.Err, context.DeadlineExceeded) {
+		bound = search.Deadline
+	}
+	return []error{e.Err, &search.LimitError{Planner: "htn", Goal: e.Root, Bound: bound}}
+}
 
-// ErrStepLimit is matched by errors.Is on a *StepLimitError.
-var ErrStepLimit = errors.New("decomposition step limit reached")
+// ErrStepLimit is matched by errors.Is on a *StepLimitError; it matches
+// search.ErrLimit in turn.
+var ErrStepLimit = search.LimitSentinel("decomposition step limit reached")
 
-// ErrMemoryLimit is matched by errors.Is on a *MemoryLimitError.
-var ErrMemoryLimit = errors.New("decomposition memory limit reached")
+// ErrMemoryLimit is matched by errors.Is on a *MemoryLimitError; it
+// matches search.ErrLimit in turn.
+var ErrMemoryLimit = search.LimitSentinel("decomposition memory limit reached")
 
 // StepLimitError reports a decomposition stopped by its step cap.
 //
@@ -113,7 +135,9 @@ func (e *StepLimitError) Error() string {
 	return fmt.Sprintf("htn: step limit of %d reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.stop(), "steps"))
 }
 
-func (e *StepLimitError) Unwrap() error { return ErrStepLimit }
+func (e *StepLimitError) Unwrap() error {
+	return &search.LimitError{Planner: "htn", Goal: e.Root, Bound: search.Steps, Limit: int64(e.Limit), Err: ErrStepLimit}
+}
 
 // Recursion reports whether a task was open inside itself when the limit
 // was reached: raising the limit then may not help.
@@ -141,7 +165,9 @@ func (e *MemoryLimitError) Error() string {
 	return fmt.Sprintf("htn: memory limit of %d bytes reached decomposing %q%s", e.Limit, e.Root, whereStopped(e.stop(), "memory"))
 }
 
-func (e *MemoryLimitError) Unwrap() error { return ErrMemoryLimit }
+func (e *MemoryLimitError) Unwrap() error {
+	return &search.LimitError{Planner: "htn", Goal: e.Root, Bound: search.Bytes, Limit: int64(e.Limit), Err: ErrMemoryLimit}
+}
 
 // Recursion reports whether a task was open inside itself when the limit
 // was reached.
@@ -238,6 +264,7 @@ type Options struct {
 // allocates nothing.
 type Result struct {
 	Status Status
+	Bound  Bound // the limit that stopped it, when Status is LimitReached
 	Plan   []goap.ActionID
 	MTR    MTR
 	// Tasks holds, for each MTR entry, the compound task it chose for.
@@ -369,7 +396,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	if tr != nil {
 		tr.reset(d)
 	}
-	res.Status, res.Steps, res.Backtracks = NoPlan, 0, 0
+	res.Status, res.Bound, res.Steps, res.Backtracks = NoPlan, search.NoBound, 0, 0
 	plan := res.Plan[:0]
 	mtr := res.MTR[:0]
 	tasks := res.Tasks[:0]
@@ -500,11 +527,14 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 		if !ok {
 			switch {
 			case memLimited:
-				res.Status = MemoryLimit
+				res.Status, res.Bound = LimitReached, search.Bytes
 			case ctxErr != nil:
-				res.Status = Canceled
+				res.Status, res.Bound = LimitReached, search.Canceled
+				if errors.Is(ctxErr, context.DeadlineExceeded) {
+					res.Bound = search.Deadline
+				}
 			case limited:
-				res.Status = StepLimit
+				res.Status, res.Bound = LimitReached, search.Steps
 			}
 			break
 		}
@@ -515,16 +545,16 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	}
 	res.Plan, res.MTR, res.Tasks = plan, mtr, tasks
 	if tr != nil {
-		tr.Status, tr.StepsTaken, tr.Backtracks = res.Status, steps, backtracks
+		tr.Status, tr.Bound, tr.StepsTaken, tr.Backtracks = res.Status, res.Bound, steps, backtracks
 	}
-	switch res.Status {
-	case StepLimit:
+	switch res.Bound {
+	case search.Steps:
 		at := p.stopPoint(popped, poppedTask)
 		return &StepLimitError{Root: d.TaskName(root), Limit: maxSteps, Task: at.task, Repeats: at.repeats, Depth: at.depth, MostDecomposed: at.mostDecomposed, Decompositions: at.decompositions}
-	case MemoryLimit:
+	case search.Bytes:
 		at := p.stopPoint(popped, poppedTask)
 		return &MemoryLimitError{Root: d.TaskName(root), Limit: maxMemory, Task: at.task, Repeats: at.repeats, Depth: at.depth, MostDecomposed: at.mostDecomposed, Decompositions: at.decompositions}
-	case Canceled:
+	case search.Canceled, search.Deadline:
 		return &CanceledError{Root: d.TaskName(root), Err: ctxErr}
 	}
 	return nil

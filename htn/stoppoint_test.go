@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // binaryTree is a decomposition n levels deep and 2^n actions wide, with
@@ -77,7 +78,7 @@ func TestStepLimitOfAWideTreeIsNoRecursion(t *testing.T) {
 	// are in progress (each the last subtask of the one before), and L15
 	// was decomposed 2^15 times.
 	err = p.Plan(&res, g.Initial(), htn.Options{MaxSteps: total - 1})
-	if !errors.As(err, &sl) || res.Status != htn.StepLimit {
+	if !errors.As(err, &sl) || res.Status != htn.LimitReached || res.Bound != search.Steps {
 		t.Fatalf("one step short: %v %v, want the step limit", res.Status, err)
 	}
 	want := htn.StepLimitError{Root: "L0", Limit: total - 1, Task: "L15", Repeats: 1, Depth: n, MostDecomposed: "L15", Decompositions: 1 << (n - 1)}

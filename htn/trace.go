@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/ploy-ai/ploy/search"
 )
 
 // StepKind says what one trace entry records.
@@ -47,14 +49,15 @@ type Trace struct {
 	Domain     *Domain
 	Steps      []TraceStep
 	Status     Status
-	StepsTaken int // alias of Result.Steps, for the record
+	Bound      Bound // the limit that stopped it, when Status is LimitReached
+	StepsTaken int   // alias of Result.Steps, for the record
 	Backtracks int
 }
 
 func (t *Trace) reset(d *Domain) {
 	t.Domain = d
 	t.Steps = t.Steps[:0]
-	t.Status = NoPlan
+	t.Status, t.Bound = NoPlan, search.NoBound
 	t.StepsTaken, t.Backtracks = 0, 0
 }
 
@@ -65,7 +68,7 @@ func (t *Trace) add(s TraceStep) { t.Steps = append(t.Steps, s) }
 func (t *Trace) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	d := t.Domain
-	fmt.Fprintf(bw, "decomposition: %s, %d steps, %d backtracks\n", t.Status, t.StepsTaken, t.Backtracks)
+	fmt.Fprintf(bw, "decomposition: %s, %d steps, %d backtracks\n", StatusName(t.Status, t.Bound), t.StepsTaken, t.Backtracks)
 	step := 0
 	for _, s := range t.Steps {
 		indent := strings.Repeat("  ", int(s.Depth))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // TestContextStopsAResolve: a resolve given a context already canceled,
@@ -29,7 +30,7 @@ func TestContextStopsAResolve(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	res, err = resolve(t, d, s, "Warm", resolver.Options{Context: ctx})
-	if res.Status != resolver.Canceled || !errors.Is(err, context.Canceled) || res.Expanded != 0 || res.Status.String() != "canceled" {
+	if res.Status != resolver.LimitReached || res.Bound != search.Canceled || !errors.Is(err, context.Canceled) || !errors.Is(err, search.ErrLimit) || res.Expanded != 0 || resolver.StatusName(res.Status, res.Bound) != "canceled" {
 		t.Fatalf("canceled: %+v, %v; want Canceled before the first expansion", res, err)
 	}
 	if msg := err.Error(); msg != `resolver: goal "Warm": stopped: context canceled` {
@@ -38,7 +39,7 @@ func TestContextStopsAResolve(t *testing.T) {
 	dctx, dcancel := context.WithTimeout(context.Background(), -time.Second)
 	defer dcancel()
 	res, err = resolve(t, d, s, "Warm", resolver.Options{Context: dctx})
-	if res.Status != resolver.Canceled || !errors.Is(err, context.DeadlineExceeded) {
+	if res.Status != resolver.LimitReached || res.Bound != search.Deadline || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("past its deadline: %+v, %v; want Canceled", res, err)
 	}
 }

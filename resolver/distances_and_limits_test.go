@@ -12,6 +12,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // walled is a distance model with a wall around some places: straight
@@ -138,7 +139,7 @@ func TestWorkLimitBoundsNodes(t *testing.T) {
 	d := mustDomain(t, wide(200))
 	for _, limit := range []int{1, 10, 150} {
 		res, err := resolve(t, d, d.NewSnapshot(), "Done", resolver.Options{MaxWork: limit})
-		if res.Status != resolver.BudgetExhausted || err == nil || res.Generated > limit {
+		if res.Status != resolver.LimitReached || res.Bound != search.Work || err == nil || res.Generated > limit {
 			t.Errorf("work limit %d: %v, %d chains made, %v", limit, res.Status, res.Generated, err)
 		}
 	}

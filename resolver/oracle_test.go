@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // The oracle reads the Spec, not the compiled domain, and enumerates every
@@ -313,9 +314,9 @@ func againstEnumeration(t *testing.T, r *rand.Rand, rounds int, grid func(*rand.
 			case math.IsInf(o.best, 1):
 				want := resolver.NoPlan
 				if o.longer {
-					want = resolver.DepthExceeded
+					want = resolver.LimitReached
 				}
-				if got.Status != want {
+				if got.Status != want || o.longer && got.Bound != search.Depth {
 					t.Fatalf("%s: no chain (longer ones exist: %v), got %+v %v", where, o.longer, got, err)
 				}
 			default:

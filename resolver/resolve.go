@@ -7,46 +7,72 @@ import (
 	"math"
 
 	"github.com/ploy-ai/ploy/internal/pq"
+	"github.com/ploy-ai/ploy/search"
 )
 
-// Status is how a resolve ended.
-type Status uint8
+// Status is how a resolve ended: search.Status, shared by every planner.
+// Its zero value is NotSearched.
+type Status = search.Status
+
+// Bound names the limit that stopped a resolve: search.Budget (chains
+// expanded), search.Work, search.Depth, search.Canceled or
+// search.Deadline.
+type Bound = search.Bound
 
 const (
 	// Found: Result.Chain is a least-cost chain (empty if the goal holds).
-	Found Status = iota
+	Found = search.Found
 	// NoPlan: no chain of capable actions reaches an action whose
 	// conditions all hold now.
-	NoPlan
-	// BudgetExhausted: the node budget or the work limit ran out first.
-	BudgetExhausted
-	// DepthExceeded: only chains longer than the depth limit could exist.
-	DepthExceeded
-	// Canceled: Options.Context was done first (canceled, or past its
-	// deadline); the error wraps the context's.
-	Canceled
+	NoPlan = search.NoPlan
+	// LimitReached: a limit stopped the resolve first: the node budget,
+	// the work limit, the depth limit (only longer chains could exist) or
+	// Options.Context; Result.Bound says which.
+	LimitReached = search.LimitReached
+
+	// Deprecated: BudgetExhausted is LimitReached with Result.Bound
+	// search.Budget or search.Work.
+	BudgetExhausted = search.LimitReached
+	// Deprecated: DepthExceeded is LimitReached with Result.Bound
+	// search.Depth; it no longer differs from BudgetExhausted, so compare
+	// Bound.
+	DepthExceeded = search.LimitReached
+	// Deprecated: Canceled is LimitReached with Result.Bound
+	// search.Canceled or search.Deadline.
+	Canceled = search.LimitReached
+)
+
+// StatusName returns the name ploy's JSON and text outputs give a
+// resolve's outcome, as they have since before the shared search.Status:
+// "found", "no_plan", "budget_exhausted", "depth_exceeded" or "canceled".
+func StatusName(s Status, b Bound) string {
+	if s != LimitReached {
+		return s.String()
+	}
+	switch b {
+	case search.Depth:
+		return "depth_exceeded"
+	case search.Canceled, search.Deadline:
+		return "canceled"
+	}
+	return "budget_exhausted"
+}
+
+// outcome is how one run of the search ended.
+type outcome uint8
+
+const (
+	ranOutOfChains outcome = iota // NoPlan
+	foundChain
+	outOfBudget // the node budget or the work limit
+	tooDeep     // the depth limit cut a chain short and none was found
+	stopped     // Options.Context is done
 )
 
 // contextCheckWork is how much work a resolve does between two looks at
 // Options.Context: a look costs a few nanoseconds, so that looking is free
 // and a canceled resolve stops within microseconds.
 const contextCheckWork = 4096
-
-func (s Status) String() string {
-	switch s {
-	case Found:
-		return "found"
-	case NoPlan:
-		return "no_plan"
-	case BudgetExhausted:
-		return "budget_exhausted"
-	case DepthExceeded:
-		return "depth_exceeded"
-	case Canceled:
-		return "canceled"
-	}
-	return "status(?)"
-}
 
 // Limits that apply when Options leave them zero. A chain is short by
 // nature (a survivor's is two or three actions; past a handful nobody can
@@ -69,25 +95,29 @@ const (
 	MaxWorkLimit = 1 << 30
 )
 
-// Sentinel errors, for errors.Is on a resolve's error.
+// Sentinel errors, for errors.Is on a resolve's error: the search
+// package's, goap's too, so errors.Is(err, search.ErrLimit) matches every
+// planner's limits.
 var (
-	ErrBudgetExhausted = errors.New("node budget exhausted")
-	ErrDepthExceeded   = errors.New("depth limit exceeded")
+	ErrBudgetExhausted = search.ErrBudgetExhausted
+	ErrDepthExceeded   = search.ErrDepthExceeded
 )
 
 // SearchError reports a resolve that ended without an answer because a
 // limit ran out, naming the goal. errors.Is matches ErrBudgetExhausted or
-// ErrDepthExceeded.
+// ErrDepthExceeded, and search.ErrLimit; errors.As finds a
+// *search.LimitError.
 type SearchError struct {
 	Goal   string
-	Status Status // BudgetExhausted or DepthExceeded
-	Work   bool   // BudgetExhausted by the work limit rather than the node budget
+	Status Status // LimitReached
+	Bound  Bound  // search.Budget, search.Work or search.Depth
+	Work   bool   // the work limit rather than the node budget (Bound search.Work)
 	Limit  int
 }
 
 func (e *SearchError) Error() string {
 	switch {
-	case e.Status == DepthExceeded:
+	case e.Bound == search.Depth:
 		return fmt.Sprintf("resolver: goal %q: no chain of at most %d actions", e.Goal, e.Limit)
 	case e.Work:
 		return fmt.Sprintf("resolver: goal %q: work limit of %d reached", e.Goal, e.Limit)
@@ -96,10 +126,34 @@ func (e *SearchError) Error() string {
 }
 
 func (e *SearchError) Unwrap() error {
-	if e.Status == DepthExceeded {
-		return ErrDepthExceeded
+	sentinel := ErrBudgetExhausted
+	if e.Bound == search.Depth {
+		sentinel = ErrDepthExceeded
 	}
-	return ErrBudgetExhausted
+	return &search.LimitError{Planner: "resolver", Goal: e.Goal, Bound: e.Bound, Limit: int64(e.Limit), Err: sentinel}
+}
+
+// canceledError reports a resolve stopped by its context: errors.Is
+// matches the context's error and search.ErrLimit.
+type canceledError struct {
+	goal string
+	err  error // the context's
+}
+
+func (e *canceledError) Error() string {
+	return fmt.Sprintf("resolver: goal %q: stopped: %v", e.goal, e.err)
+}
+
+func (e *canceledError) Unwrap() []error {
+	return []error{e.err, &search.LimitError{Planner: "resolver", Goal: e.goal, Bound: contextBound(e.err)}}
+}
+
+// contextBound is the Bound of a context's error.
+func contextBound(err error) Bound {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return search.Deadline
+	}
+	return search.Canceled
 }
 
 // Options tune one resolve. The zero value uses the agent's whole domain,
@@ -113,8 +167,9 @@ type Options struct {
 	Trace    *Trace        // if not nil, records what was turned down and why
 	// Context, if not nil, stops the resolve when it is done: it is looked
 	// at before the first expansion and every contextCheckWork units of
-	// work, and the resolve ends with Status Canceled and an error that
-	// wraps the context's (errors.Is(err, context.Canceled)). Nil costs
+	// work, and the resolve ends with Status LimitReached, Bound
+	// search.Canceled or search.Deadline, and an error that wraps the
+	// context's (errors.Is(err, context.Canceled)). Nil costs
 	// nothing.
 	Context context.Context
 }
@@ -122,6 +177,9 @@ type Options struct {
 // Result is what a resolve found, with its statistics.
 type Result struct {
 	Status Status
+	// Bound is the limit that stopped the resolve when Status is
+	// LimitReached, search.NoBound otherwise.
+	Bound Bound
 	// Chain is the plan, head first, appended to the slice passed to
 	// Resolve: Chain[0], the head, can run now; each later action is
 	// served by the one before it; the last serves the goal.
@@ -235,8 +293,8 @@ func (r *Resolver) nextExpansion() {
 	}
 }
 
-// search is one resolve's inputs.
-type search struct {
+// query is one resolve's inputs.
+type query struct {
 	snap    *Snapshot
 	prof    *Profile
 	dist    DistanceModel // nil: StraightLine
@@ -251,7 +309,7 @@ type search struct {
 // finds no way (or the product passes the float range). A NaN or negative
 // distance breaks the model's contract, and would make the chain's cost
 // meaningless: it panics, as a cost function's bad cost does.
-func (s *search) distance(from, to Point) float64 {
+func (s *query) distance(from, to Point) float64 {
 	if s.dist == nil { // StraightLine, called directly rather than through the interface
 		return s.perUnit * straight(from, to)
 	}
@@ -319,7 +377,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		maxWork = DefaultMaxWork
 	}
 	maxWork = min(maxWork, MaxWorkLimit)
-	s := search{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace, ctx: opt.Context}
+	s := query{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace, ctx: opt.Context}
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}
@@ -334,11 +392,12 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		}
 	}
 	if satisfied {
+		res.Status = Found
 		return res, nil
 	}
 
 	switch li, out := r.run(&s, goal, budget, maxDepth, maxWork, &res); out {
-	case Found:
+	case foundChain:
 		res.Status, res.Cost = Found, r.labels[li].g
 		for i := li; r.labels[i].action != NoAction; i = r.labels[i].parent {
 			res.Chain = append(res.Chain, r.labels[i].action)
@@ -347,17 +406,18 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 			s.tr.Chosen = int(li)
 		}
 		return res, nil
-	case BudgetExhausted:
-		res.Status = BudgetExhausted
-		se := &SearchError{Goal: goal.name, Status: BudgetExhausted, Limit: budget}
+	case outOfBudget:
+		res.Status, res.Bound = LimitReached, search.Budget
+		se := &SearchError{Goal: goal.name, Status: LimitReached, Bound: search.Budget, Limit: budget}
 		if r.workSpent {
-			se.Work, se.Limit = true, maxWork
+			res.Bound = search.Work
+			se.Bound, se.Work, se.Limit = search.Work, true, maxWork
 		}
 		return res, se
-	case Canceled:
-		res.Status = Canceled
-		return res, fmt.Errorf("resolver: goal %q: stopped: %w", goal.name, s.ctxErr)
-	case DepthExceeded:
+	case stopped:
+		res.Status, res.Bound = LimitReached, contextBound(s.ctxErr)
+		return res, &canceledError{goal.name, s.ctxErr}
+	case tooDeep:
 		// The limit cut some chain short: search again without it (a chain
 		// repeats no action, so none is longer than the domain's actions)
 		// on what is left of the budget, to tell "only longer chains" from
@@ -367,26 +427,24 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		_, out := r.run(&s, goal, budget-res.Expanded, len(d.actions), maxWork, &more)
 		res.Expanded += more.Expanded
 		res.Generated += more.Generated
-		if out == NoPlan {
+		if out == ranOutOfChains {
 			res.Status = NoPlan
 			return res, nil
 		}
-		if out == Canceled {
-			res.Status = Canceled
-			return res, fmt.Errorf("resolver: goal %q: stopped: %w", goal.name, s.ctxErr)
+		if out == stopped {
+			res.Status, res.Bound = LimitReached, contextBound(s.ctxErr)
+			return res, &canceledError{goal.name, s.ctxErr}
 		}
-		res.Status = DepthExceeded
-		return res, &SearchError{Goal: goal.name, Status: DepthExceeded, Limit: maxDepth}
+		res.Status, res.Bound = LimitReached, search.Depth
+		return res, &SearchError{Goal: goal.name, Status: LimitReached, Bound: search.Depth, Limit: maxDepth}
 	}
 	res.Status = NoPlan
 	return res, nil
 }
 
 // run is Dijkstra's search over partial chains within the limits. It
-// returns the complete chain's label and Found, or how it failed:
-// BudgetExhausted, DepthExceeded (the depth limit cut a chain short and
-// none was found) or NoPlan.
-func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res *Result) (int32, Status) {
+// returns the complete chain's label and foundChain, or how it failed.
+func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res *Result) (int32, outcome) {
 	d := r.d
 	r.nextRun()
 	r.labels = append(r.labels[:0], label{action: NoAction, anchor: NoTarget, parent: -1})
@@ -406,15 +464,15 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 			continue
 		}
 		if l.terminal {
-			return li, Found
+			return li, foundChain
 		}
 		if res.Expanded >= budget || work > maxWork {
 			r.workSpent = res.Expanded < budget
-			return -1, BudgetExhausted
+			return -1, outOfBudget
 		}
 		if s.ctx != nil && work >= nextCheck {
 			if s.ctxErr = s.ctx.Err(); s.ctxErr != nil {
-				return -1, Canceled
+				return -1, stopped
 			}
 			nextCheck = work + contextCheckWork
 		}
@@ -440,7 +498,7 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 				// the limit, which would then bound no memory.
 				if work > maxWork {
 					r.workSpent = true
-					return -1, BudgetExhausted
+					return -1, outOfBudget
 				}
 				if r.seen[a] == r.expansion {
 					continue // it serves an earlier unmet condition here too
@@ -453,14 +511,14 @@ func (r *Resolver) run(s *search, goal *Goal, budget, maxDepth, maxWork int, res
 		}
 	}
 	if depthPruned {
-		return -1, DepthExceeded
+		return -1, tooDeep
 	}
-	return -1, NoPlan
+	return -1, ranOutOfChains
 }
 
 // consider puts action a in front of the partial chain li, serving its
 // condition ci, and returns what became of it.
-func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth int, res *Result, work *int) Reason {
+func (r *Resolver) consider(s *query, li int32, a ActionID, ci int, maxDepth int, res *Result, work *int) Reason {
 	d := r.d
 	act := &d.actions[a]
 	l := r.labels[li]
@@ -526,7 +584,7 @@ func (r *Resolver) consider(s *search, li int32, a ActionID, ci int, maxDepth in
 	return reason
 }
 
-func (r *Resolver) push(s *search, l label, h float64) int32 {
+func (r *Resolver) push(s *query, l label, h float64) int32 {
 	idx := int32(len(r.labels))
 	r.labels = append(r.labels, l)
 	r.open.Push(pq.Entry{F: l.g, H: h, Node: idx})
@@ -597,7 +655,7 @@ func (r *Resolver) inChain(li int32, a ActionID, work *int) bool {
 
 // prepare computes, once per resolve, action a's cost for this agent and
 // whether its conditions all hold.
-func (r *Resolver) prepare(s *search, a ActionID, work *int) {
+func (r *Resolver) prepare(s *query, a ActionID, work *int) {
 	if r.actStamp[a] == r.epoch {
 		return
 	}
@@ -626,7 +684,7 @@ func (r *Resolver) prepare(s *search, a ActionID, work *int) {
 }
 
 // unmet lists action a's conditions that do not hold, for the trace.
-func (r *Resolver) unmet(s *search, a ActionID) []int {
+func (r *Resolver) unmet(s *query, a ActionID) []int {
 	var out []int
 	for i := range r.d.actions[a].conds {
 		if !r.d.actions[a].conds[i].holds(s.snap.Values) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 func mustDomain(t testing.TB, spec resolver.Spec) *resolver.Domain {
@@ -168,7 +169,7 @@ func TestDepthLimitKeepsShorterDearerChains(t *testing.T) {
 	}
 	res, err := resolve(t, d, s, "Done", resolver.Options{MaxDepth: 2})
 	var se *resolver.SearchError
-	if res.Status != resolver.DepthExceeded || !errors.Is(err, resolver.ErrDepthExceeded) || !errors.As(err, &se) || se.Goal != "Done" || se.Limit != 2 {
+	if res.Status != resolver.LimitReached || res.Bound != search.Depth || !errors.Is(err, resolver.ErrDepthExceeded) || !errors.As(err, &se) || se.Goal != "Done" || se.Limit != 2 {
 		t.Errorf("depth 2: %v, %v; want depth exceeded naming Done and 2", res.Status, err)
 	}
 }
@@ -178,14 +179,14 @@ func TestBudgetExhaustedNamesTheGoal(t *testing.T) {
 	s := mustSnapshot(t, d, map[string]int64{"warmth": 20}, resolver.Point{}, camp())
 	res, err := resolve(t, d, s, "Warm", resolver.Options{Budget: 2})
 	var se *resolver.SearchError
-	if res.Status != resolver.BudgetExhausted || !errors.Is(err, resolver.ErrBudgetExhausted) || !errors.As(err, &se) || se.Goal != "Warm" || res.Expanded != 2 {
+	if res.Status != resolver.LimitReached || res.Bound != search.Budget || !errors.Is(err, resolver.ErrBudgetExhausted) || !errors.As(err, &se) || se.Goal != "Warm" || res.Expanded != 2 {
 		t.Fatalf("%+v, %v; want budget exhausted after 2, naming Warm", res, err)
 	}
 	if !strings.Contains(err.Error(), `goal "Warm": node budget of 2 exhausted`) {
 		t.Errorf("message %q", err)
 	}
 	res, err = resolve(t, d, s, "Warm", resolver.Options{MaxWork: 3})
-	if !errors.As(err, &se) || !se.Work || res.Status != resolver.BudgetExhausted {
+	if !errors.As(err, &se) || !se.Work || res.Status != resolver.LimitReached || res.Bound != search.Work {
 		t.Errorf("work limit: %+v, %v", res, err)
 	}
 }
@@ -225,7 +226,7 @@ func TestTraceReasons(t *testing.T) {
 			t.Errorf("trace lacks %q; has %v", want, got)
 		}
 	}
-	if res.Status != resolver.DepthExceeded {
+	if res.Status != resolver.LimitReached || res.Bound != search.Depth {
 		t.Errorf("status %v, want depth exceeded (Begin → Prepare → Step1 → Step2 is 4 long)", res.Status)
 	}
 	var sb strings.Builder

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // These tests pin down rules the random oracle never exercises: Go cost
@@ -293,7 +294,7 @@ func TestWorkLimitIsExact(t *testing.T) {
 		}
 		res, err = r.Resolve(nil, snap, d.Goal("G"), resolver.Options{MaxWork: tc.units - 1})
 		var se *resolver.SearchError
-		if !errors.As(err, &se) || !se.Work || se.Limit != tc.units-1 || res.Status != resolver.BudgetExhausted {
+		if !errors.As(err, &se) || !se.Work || se.Limit != tc.units-1 || res.Status != resolver.LimitReached || res.Bound != search.Work {
 			t.Errorf("%s, MaxWork %d: %+v, %v; want the work limit reached", tc.name, tc.units-1, res, err)
 		}
 	}

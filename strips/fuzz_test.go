@@ -60,7 +60,7 @@ func FuzzSearch(f *testing.F) {
 				t.Fatalf("%s: %v", h, err)
 			}
 			if want < 0 {
-				if res.Status != Unsolvable {
+				if res.Status != NoPlan {
 					t.Fatalf("%s: %s, want unsolvable", h, res.Status)
 				}
 				continue

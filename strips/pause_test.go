@@ -3,6 +3,7 @@ package strips
 import (
 	"errors"
 	"fmt"
+	"github.com/ploy-ai/ploy/search"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -93,7 +94,7 @@ func TestMaxWork(t *testing.T) {
 	total := s.work
 	for _, limit := range []int64{1, 2, 7, total / 2, total - 1, total} {
 		res, err := s.Search(Options{Heuristic: Blind, MaxWork: limit})
-		if !errors.Is(err, ErrOutOfWork) || res.Status != OutOfWork || s.work != limit {
+		if !errors.Is(err, ErrOutOfWork) || res.Status != LimitReached || res.Bound != search.Work || s.work != limit {
 			t.Fatalf("MaxWork %d (whole search %d): %s, %v, %d units counted", limit, total, res.Status, err, s.work)
 		}
 	}

@@ -3,6 +3,8 @@ package strips
 import (
 	"errors"
 	"math"
+
+	"github.com/ploy-ai/ploy/search"
 )
 
 // portfolioSlice is the work each of a Portfolio's searches does in its
@@ -51,7 +53,7 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 			if !r.advance(r.work + portfolioSlice) {
 				continue
 			}
-			if r.res.Status == Found || r.res.Status == Unsolvable {
+			if r.res.Status == Found || r.res.Status == NoPlan {
 				res, err := r.result()
 				for _, other := range runs {
 					if other != nil && other != r {
@@ -80,7 +82,7 @@ func (s *Searcher) portfolio(opt Options) (Result, error) {
 // startFailed says the search ran out of memory before it expanded
 // anything.
 func (s *Searcher) startFailed() bool {
-	return s.done && s.res.Status == OutOfMemory && s.res.Expanded == 0
+	return s.done && s.res.Status == LimitReached && s.res.Bound == search.Bytes && s.res.Expanded == 0
 }
 
 // release lets go of the search's memory, keeping its statistics: its

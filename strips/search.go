@@ -1,12 +1,12 @@
 package strips
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"sync"
 
 	"github.com/ploy-ai/ploy/internal/memlimit"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Heuristic chooses A*'s estimate of the remaining cost. Each is
@@ -68,51 +68,71 @@ func ParseHeuristic(name string) (Heuristic, error) {
 	return 0, fmt.Errorf("strips: unknown heuristic %q (portfolio, lmcut, hmax or blind)", name)
 }
 
-// Status is how a search ended.
-type Status uint8
+// Status is how a search ended: search.Status, shared by every planner.
+// Its zero value is NotSearched.
+type Status = search.Status
+
+// Bound names the limit that stopped a search: search.Bytes,
+// search.Budget (Options.MaxExpansions) or search.Work.
+type Bound = search.Bound
 
 const (
 	// NotSearched: the search did not run, and its error says why (an
 	// invalid task, an unknown heuristic). The zero Status.
-	NotSearched Status = iota
+	NotSearched = search.NotSearched
 	// Found: Result.Plan is a cheapest plan.
-	Found
-	// Unsolvable: every state reachable from the start was expanded or
-	// proved a dead end, and none meets the goal.
-	Unsolvable
-	// OutOfMemory: going on would take the search's memory past
-	// Options.MaxBytes.
-	OutOfMemory
-	// OutOfExpansions: Options.MaxExpansions states were expanded.
-	OutOfExpansions
-	// OutOfWork: the search's counted work reached Options.MaxWork.
-	OutOfWork
+	Found = search.Found
+	// NoPlan: every state reachable from the start was expanded or proved
+	// a dead end, and none meets the goal: the task is unsolvable.
+	NoPlan = search.NoPlan
+	// LimitReached: a limit stopped the search first; Result.Bound says
+	// which: search.Bytes (going on would take its memory past
+	// Options.MaxBytes), search.Budget (Options.MaxExpansions states were
+	// expanded) or search.Work (its counted work reached Options.MaxWork).
+	LimitReached = search.LimitReached
+
+	// Deprecated: Unsolvable is NoPlan.
+	Unsolvable = search.NoPlan
+	// Deprecated: OutOfMemory is LimitReached with Result.Bound
+	// search.Bytes.
+	OutOfMemory = search.LimitReached
+	// Deprecated: OutOfExpansions is LimitReached with Result.Bound
+	// search.Budget.
+	OutOfExpansions = search.LimitReached
+	// Deprecated: OutOfWork is LimitReached with Result.Bound search.Work.
+	OutOfWork = search.LimitReached
 )
 
-func (s Status) String() string {
+// StatusName returns the words ploy's pddl command gives a search's
+// outcome, as it has since before the shared search.Status: "not
+// searched", "found", "unsolvable", "out of memory", "out of expansions"
+// or "out of work".
+func StatusName(s Status, b Bound) string {
 	switch s {
 	case NotSearched:
 		return "not searched"
-	case Found:
-		return "found"
-	case Unsolvable:
+	case NoPlan:
 		return "unsolvable"
-	case OutOfMemory:
-		return "out of memory"
-	case OutOfExpansions:
-		return "out of expansions"
-	case OutOfWork:
-		return "out of work"
+	case LimitReached:
+		switch b {
+		case search.Bytes:
+			return "out of memory"
+		case search.Budget:
+			return "out of expansions"
+		case search.Work:
+			return "out of work"
+		}
 	}
-	return "status(?)"
+	return s.String()
 }
 
-// ErrOutOfMemory and ErrOutOfExpansions are the errors a search that ran
-// out returns with its Result, for errors.Is.
+// ErrOutOfMemory, ErrOutOfExpansions and ErrOutOfWork are the errors a
+// search that ran out returns with its Result, for errors.Is; each
+// matches search.ErrLimit too.
 var (
-	ErrOutOfMemory     = errors.New("strips: the search reached its memory limit")
-	ErrOutOfExpansions = errors.New("strips: the search reached its expansion limit")
-	ErrOutOfWork       = errors.New("strips: the search reached its work limit")
+	ErrOutOfMemory     = search.LimitSentinel("strips: the search reached its memory limit")
+	ErrOutOfExpansions = search.LimitSentinel("strips: the search reached its expansion limit")
+	ErrOutOfWork       = search.LimitSentinel("strips: the search reached its work limit")
 )
 
 // DefaultMaxBytes is the most memory a search whose Options leave
@@ -193,6 +213,9 @@ type Expansion struct {
 // Result is a search's outcome and statistics.
 type Result struct {
 	Status Status
+	// Bound is the limit that stopped the search when Status is
+	// LimitReached, search.NoBound otherwise.
+	Bound Bound
 	// Heuristic is the search's, or in a Portfolio the one whose search
 	// answered; the statistics below are that search's.
 	Heuristic Heuristic
@@ -593,10 +616,10 @@ func (s *Searcher) begin(opt Options) error {
 	if c, ok := est.(workCounter); ok {
 		c.takeWork() // what an earlier search left over
 	}
-	s.res, s.done, s.work = Result{Status: Unsolvable, Heuristic: opt.Heuristic}, false, 0
+	s.res, s.done, s.work = Result{Status: NoPlan, Heuristic: opt.Heuristic}, false, 0
 	s.phase, s.estimating = phaseStart, false
 	if !s.grow(s.maxBytes, true) {
-		s.res.Status, s.done = OutOfMemory, true
+		s.res.Status, s.res.Bound, s.done = LimitReached, search.Bytes, true
 	}
 	return nil
 }
@@ -682,7 +705,7 @@ func (s *Searcher) advance(limit int64) bool {
 			return true
 		}
 		if s.work >= s.opt.MaxWork {
-			s.res.Status, s.done = OutOfWork, true
+			s.res.Status, s.res.Bound, s.done = LimitReached, search.Work, true
 		}
 		return s.done
 	}
@@ -718,7 +741,7 @@ func (s *Searcher) run(limit int64) bool {
 			continue
 		}
 		if s.open.Len() == 0 {
-			s.done = true // Unsolvable: res.Status's starting value
+			s.done = true // NoPlan: res.Status's starting value
 			break
 		}
 		f, e := s.open.Pop()
@@ -737,7 +760,7 @@ func (s *Searcher) run(limit int64) bool {
 			break
 		}
 		if opt.MaxExpansions > 0 && res.Expanded >= opt.MaxExpansions {
-			res.Status, s.done = OutOfExpansions, true
+			res.Status, res.Bound, s.done = LimitReached, search.Budget, true
 			break
 		}
 		reopened := m&flagExpanded != 0
@@ -792,7 +815,7 @@ func (s *Searcher) expand(limit int64) bool {
 					continue
 				}
 				if !s.grow(s.maxBytes, false) {
-					res.Status, s.done = OutOfMemory, true
+					res.Status, res.Bound, s.done = LimitReached, search.Bytes, true
 					return true
 				}
 				nr[w] = uint64(ng)
@@ -812,7 +835,7 @@ func (s *Searcher) expand(limit int64) bool {
 		}
 		size := len(s.table)
 		if !s.grow(s.maxBytes, true) {
-			res.Status, s.done = OutOfMemory, true
+			res.Status, res.Bound, s.done = LimitReached, search.Bytes, true
 			return true
 		}
 		hash := s.hashes[k]
@@ -836,15 +859,16 @@ func (s *Searcher) expand(limit int64) bool {
 func (s *Searcher) result() (Result, error) {
 	res := s.res
 	res.States, res.Bytes = int64(s.n), s.bytes()
-	switch res.Status {
-	case OutOfMemory:
-		return res, ErrOutOfMemory
-	case OutOfExpansions:
-		return res, ErrOutOfExpansions
-	case OutOfWork:
-		return res, ErrOutOfWork
+	if res.Status != LimitReached {
+		return res, nil
 	}
-	return res, nil
+	switch res.Bound {
+	case search.Bytes:
+		return res, ErrOutOfMemory
+	case search.Budget:
+		return res, ErrOutOfExpansions
+	}
+	return res, ErrOutOfWork
 }
 
 // path returns the operators from the start to state id.

@@ -3,6 +3,7 @@ package strips
 import (
 	"errors"
 	"fmt"
+	"github.com/ploy-ai/ploy/search"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -30,7 +31,7 @@ func TestSearchIsOptimal(t *testing.T) {
 				t.Fatalf("task %d, %s: %v", i, h, err)
 			}
 			if want < 0 {
-				if res.Status != Unsolvable {
+				if res.Status != NoPlan {
 					t.Fatalf("task %d, %s: %s with cost %d, want unsolvable", i, h, res.Status, res.Cost)
 				}
 				continue
@@ -55,11 +56,11 @@ func TestSearchIsOptimal(t *testing.T) {
 func TestSearchLimits(t *testing.T) {
 	task := counterTask(20)
 	res, err := Search(task, Options{Heuristic: Blind, MaxExpansions: 100})
-	if !errors.Is(err, ErrOutOfExpansions) || res.Status != OutOfExpansions || res.Expanded != 100 {
+	if !errors.Is(err, ErrOutOfExpansions) || res.Status != LimitReached || res.Bound != search.Budget || res.Expanded != 100 {
 		t.Fatalf("expansion limit: %s, %v, %d expanded", res.Status, err, res.Expanded)
 	}
 	res, err = Search(task, Options{Heuristic: Blind, MaxBytes: 4 << 20})
-	if !errors.Is(err, ErrOutOfMemory) || res.Status != OutOfMemory || res.Bytes > 4<<20 {
+	if !errors.Is(err, ErrOutOfMemory) || res.Status != LimitReached || res.Bound != search.Bytes || res.Bytes > 4<<20 {
 		t.Fatalf("memory limit: %s, %v, %d bytes", res.Status, err, res.Bytes)
 	}
 	res, err = Search(task, Options{Heuristic: Blind})
@@ -106,7 +107,7 @@ func TestStatesStoredOnce(t *testing.T) {
 	}
 	task.Facts = append(task.Facts, "(never)")
 	res, err := Search(task, Options{Heuristic: Blind})
-	if err != nil || res.Status != Unsolvable || res.States != 1<<n || res.Expanded != 1<<n {
+	if err != nil || res.Status != NoPlan || res.States != 1<<n || res.Expanded != 1<<n {
 		t.Fatalf("%s, %v: %d states stored, %d expanded; want %d of each", res.Status, err, res.States, res.Expanded, 1<<n)
 	}
 }
@@ -158,7 +159,7 @@ func TestSmallerLimitOnReuse(t *testing.T) {
 		t.Fatal(res.Status, err)
 	}
 	res, err := s.Search(Options{Heuristic: Blind, MaxBytes: 4 << 20})
-	if res.Status != OutOfMemory || res.Bytes > 4<<20 {
+	if res.Status != LimitReached || res.Bound != search.Bytes || res.Bytes > 4<<20 {
 		t.Fatalf("%s, %v, %d bytes held under a 4 MiB limit", res.Status, err, res.Bytes)
 	}
 }
@@ -212,7 +213,7 @@ func TestPortfolioStartsInAllTheMemory(t *testing.T) {
 	if res, err := Search(task, Options{Heuristic: LMCut, MaxBytes: limit}); err != nil || res.Status != Found {
 		t.Fatalf("LM-cut alone: %s, %v", res.Status, err)
 	}
-	if res, err := Search(task, Options{Heuristic: LMCut, MaxBytes: limit / 2}); res.Status != OutOfMemory {
+	if res, err := Search(task, Options{Heuristic: LMCut, MaxBytes: limit / 2}); res.Status != LimitReached || res.Bound != search.Bytes {
 		t.Fatalf("LM-cut in half: %s, %v; the test needs it to run out", res.Status, err)
 	}
 	res, err := Search(task, Options{MaxBytes: limit})

@@ -84,7 +84,7 @@ func (s *Server) decomposition(ctx context.Context, body []byte) ([]byte, error)
 	for i, a := range res.Plan {
 		plan[i] = g.ActionName(a)
 	}
-	head := decompositionHead{res.Status.String(), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...), limit}
+	head := decompositionHead{htn.StatusName(res.Status, res.Bound), res.Steps, res.Backtracks, plan, append([]int32{}, res.MTR...), limit}
 	// The head lists the plan whole, before the capped rows: counted
 	// first, so that a long plan of long names is refused unmade.
 	if err := s.answerFits(head, "the decomposition's plan", "max_steps", decompositionTooLarge); err != nil {

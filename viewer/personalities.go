@@ -235,7 +235,7 @@ func (s *Server) personalities(ctx context.Context, body []byte) ([]byte, error)
 			pr.opt.Profile = pers.profile
 			// The searches share what the fixed work left, evenly among
 			// those still to run.
-			res := goap.Result{Status: goap.BudgetExhausted, Bound: goap.BoundWork}
+			res := goap.Result{Status: goap.LimitReached, Bound: goap.BoundWork}
 			if share := left / searches; share > 0 {
 				pr.opt.MaxWork = share
 				var err error

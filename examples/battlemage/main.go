@@ -23,7 +23,7 @@ func main() {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		fmt.Printf("%s from %s: %s, cost %g, %d expanded, %d generated\n", goal.Name(), d.FormatState(d.Initial()), res.Status, res.Cost, res.Expanded, res.Generated)
+		fmt.Printf("%s from %s: %s, cost %g, %d expanded, %d generated\n", goal.Name(), d.FormatState(d.Initial()), goap.StatusName(res.Status, res.Bound), res.Cost, res.Expanded, res.Generated)
 		for i, a := range res.Plan {
 			fmt.Printf("  %d. %s\n", i+1, d.ActionName(a))
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/search"
 	"github.com/ploy-ai/ploy/strips"
 )
 
@@ -224,14 +225,14 @@ type pddlPlanJSON struct {
 
 // statusOf names a search's outcome as the state-space commands do.
 func statusOf(res strips.Result) (status, bound string) {
-	switch res.Status {
-	case strips.Found:
+	switch {
+	case res.Status == strips.Found:
 		return "found", ""
-	case strips.Unsolvable:
+	case res.Status == strips.NoPlan:
 		return "no_plan", ""
-	case strips.OutOfExpansions:
+	case res.Bound == search.Budget:
 		return "budget_exhausted", "states"
-	case strips.OutOfWork:
+	case res.Bound == search.Work:
 		return "budget_exhausted", "work"
 	}
 	return "budget_exhausted", "bytes"
@@ -241,7 +242,7 @@ func statusOf(res strips.Result) (status, bound string) {
 // with, or -1: an error that is not a limit reached is invalid input.
 func pddlSearch(e *env, command string, t *strips.Task, opt strips.Options) (strips.Result, int, error) {
 	res, err := strips.Search(t, opt)
-	if err != nil && res.Status != strips.OutOfMemory && res.Status != strips.OutOfExpansions && res.Status != strips.OutOfWork {
+	if err != nil && res.Status != strips.LimitReached {
 		fmt.Fprintf(e.stderr, "ploy %s: %s\n", command, errorText(err))
 		return res, exitInvalid, err
 	}
@@ -316,7 +317,7 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 				fmt.Fprintf(w, "  %*d. %-*s  cost %d\n", digits, i+1, width, t.Ops[a].Name, t.Ops[a].Cost)
 			}
 			fmt.Fprintf(w, "cost %d; %d states expanded, %d generated, %d evaluated (h of the start %d)\n", res.Cost, res.Expanded, res.Generated, res.Evaluated, res.InitialH)
-		case strips.Unsolvable:
+		case strips.NoPlan:
 			fmt.Fprintf(w, "  no plan: every one of the %d states reachable and not a dead end was expanded, and none meets the goal\n", res.Expanded)
 			fmt.Fprintf(w, "run 'ploy explain %s %s' to see why\n", pt.domainPath, pt.problemPath)
 		default:
@@ -452,7 +453,7 @@ func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 			for _, u := range unreached {
 				fmt.Fprintf(w, "  %s\n", u)
 			}
-		case res.Status == strips.Unsolvable:
+		case res.Status == strips.NoPlan:
 			fmt.Fprintf(w, "no plan: each goal atom can be reached on its own, but every one of the %d states reachable from the start was expanded (%d more proved dead ends) and none meets the whole goal\n", res.Expanded, res.DeadEnds)
 		default:
 			fmt.Fprintf(w, "no plan within the limits: %s after %d states expanded (%d bytes held)\n", errorText(err), res.Expanded, res.Bytes)

@@ -138,7 +138,7 @@ const maxUnmetShown = 5
 // preconditions an action missed.
 func writeTraceText(w *bufio.Writer, t *goap.Trace) {
 	d := t.Domain
-	fmt.Fprintf(w, "%s search for %s: %s", t.Search, t.GoalName, t.Status)
+	fmt.Fprintf(w, "%s search for %s: %s", t.Search, t.GoalName, goap.StatusName(t.Status, t.Bound))
 	if t.Status == goap.Found {
 		fmt.Fprintf(w, ", cost %s", formatCost(t.Cost))
 	}

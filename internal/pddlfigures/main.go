@@ -72,7 +72,7 @@ func main() {
 				res, err = s.Search(strips.Options{Heuristic: h})
 			})
 			if res.Status != strips.Found {
-				fmt.Printf(" %s | | |", res.Status)
+				fmt.Printf(" %s | | |", strips.StatusName(res.Status, res.Bound))
 				continue
 			}
 			if fmt.Sprint(res.Cost) != opt {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // EngineProblem is an engine-model problem: the domain, the snapshot, the
@@ -89,7 +90,7 @@ func WriteResolveTraceJSON(w *bufio.Writer, pr EngineProblem, tr *resolver.Trace
 	w.WriteString("{\n\"goal\": ")
 	put(tr.Goal)
 	w.WriteString(",\n\"status\": ")
-	put(res.Status.String())
+	put(resolver.StatusName(res.Status, res.Bound))
 	w.WriteString(",\n\"plan\": ")
 	put(ChainNames(d, res.Chain))
 	w.WriteString(",\n\"cost\": ")
@@ -167,7 +168,7 @@ type Candidate struct {
 // ExplainResolve explains a traced resolve.
 func ExplainResolve(pr EngineProblem, tr *resolver.Trace, res resolver.Result, err error, limit int) *EngineExplanation {
 	d := pr.D
-	x := &EngineExplanation{Goal: pr.Goal.Name(), Status: res.Status.String(), Plan: ChainNames(d, res.Chain), Candidates: []Candidate{}, Why: []string{}, start: d.FormatSnapshot(pr.Snap) + ", agent at " + FormatPoint(pr.Snap.At)}
+	x := &EngineExplanation{Goal: pr.Goal.Name(), Status: resolver.StatusName(res.Status, res.Bound), Plan: ChainNames(d, res.Chain), Candidates: []Candidate{}, Why: []string{}, start: d.FormatSnapshot(pr.Snap) + ", agent at " + FormatPoint(pr.Snap.At)}
 	if res.Status == resolver.Found {
 		cost := res.Cost
 		x.Cost = &cost
@@ -245,7 +246,7 @@ func ExplainResolve(pr EngineProblem, tr *resolver.Trace, res resolver.Result, e
 // work limit is the resolver's own, and no flag raises it.
 func limitHint(se *resolver.SearchError) string {
 	switch {
-	case se.Status == resolver.DepthExceeded:
+	case se.Bound == search.Depth:
 		return " (raise --max-depth)"
 	case se.Work:
 		return " (the resolver's own limit, which no flag raises: conditions that many actions serve make each step of the search dear)"
@@ -363,8 +364,8 @@ func EdgeCondition(d *resolver.Domain, e resolver.Edge) resolver.Condition {
 // ResolveOf is res as `ploy resolve --json` prints it; err is the
 // resolve's error, which names the bound a budget_exhausted resolve hit.
 func ResolveOf(d *resolver.Domain, res resolver.Result, err error) Resolve {
-	out := Resolve{Status: res.Status.String(), Plan: ChainNames(d, res.Chain), Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
-	if se, ok := err.(*resolver.SearchError); ok && se.Status == resolver.BudgetExhausted {
+	out := Resolve{Status: resolver.StatusName(res.Status, res.Bound), Plan: ChainNames(d, res.Chain), Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
+	if se, ok := err.(*resolver.SearchError); ok && se.Bound != search.Depth {
 		out.Bound = "chains"
 		if se.Work {
 			out.Bound = "work"

@@ -55,7 +55,7 @@ type Alternative struct {
 
 func ExplainGOAP(p *goap.Planner, pr Problem, res goap.Result, alternatives int) *Explanation {
 	d := pr.D
-	x := &Explanation{Goal: pr.Goal.Name(), Start: TrueFacts(d, pr.Start), Status: res.Status.String(), Plan: ActionNames(d, res.Plan), Alternatives: []Alternative{}, Why: []string{}, start: d.FormatState(pr.Start), limit: alternatives}
+	x := &Explanation{Goal: pr.Goal.Name(), Start: TrueFacts(d, pr.Start), Status: goap.StatusName(res.Status, res.Bound), Plan: ActionNames(d, res.Plan), Alternatives: []Alternative{}, Why: []string{}, start: d.FormatState(pr.Start), limit: alternatives}
 	if res.Status == goap.Found {
 		cost := res.Cost
 		x.Cost, x.planCost = &cost, cost
@@ -64,11 +64,11 @@ func ExplainGOAP(p *goap.Planner, pr Problem, res goap.Result, alternatives int)
 		}
 		return x
 	}
-	switch res.Status {
-	case goap.BudgetExhausted:
+	switch {
+	case res.Status == goap.LimitReached && res.Bound != goap.BoundDepth:
 		x.Why = append(x.Why, fmt.Sprintf("the search gave up after %d states (the --budget); a plan may exist beyond it", res.Expanded))
 		return x
-	case goap.DepthExceeded:
+	case res.Status == goap.LimitReached:
 		unlimited := pr.Opt
 		unlimited.MaxDepth = 0
 		if full, err := p.Plan(nil, pr.Start, pr.Goal, unlimited); err == nil && full.Status == goap.Found {
@@ -244,7 +244,7 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 			rest, err := p.Plan(nil, next, pr.Goal, opt)
 			work += rest.Expanded
 			workLeft -= p.Work()
-			if rest.Status == goap.BudgetExhausted && rest.Bound == goap.BoundWork {
+			if rest.Status == goap.LimitReached && rest.Bound == goap.BoundWork {
 				cut = true // this alternative's search may have had a plan
 			}
 			if err != nil || rest.Status != goap.Found {
@@ -373,7 +373,7 @@ func ExplainHTN(d *htn.Domain, s goap.State, opt htn.Options) (*HTNExplanation, 
 	var res htn.Result
 	opt.Trace = &tr
 	err := htn.NewPlanner(d).Plan(&res, s, opt)
-	x := &HTNExplanation{Root: d.TaskName(d.Root()), Start: TrueFacts(g, s), Status: res.Status.String(), Plan: ActionNames(g, res.Plan), MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks, Choices: []HTNChoice{}}
+	x := &HTNExplanation{Root: d.TaskName(d.Root()), Start: TrueFacts(g, s), Status: htn.StatusName(res.Status, res.Bound), Plan: ActionNames(g, res.Plan), MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks, Choices: []HTNChoice{}}
 	if err != nil {
 		x.Limit = ErrorText(err)
 	}

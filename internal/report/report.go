@@ -31,9 +31,9 @@ type Plan struct {
 
 // PlanOf is res as `ploy plan --json` prints it.
 func PlanOf(d *goap.Domain, res goap.Result) Plan {
-	out := Plan{Status: res.Status.String(), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
-	if res.Status == goap.BudgetExhausted {
-		out.Bound = res.Bound.String()
+	out := Plan{Status: goap.StatusName(res.Status, res.Bound), Plan: []string{}, Cost: res.Cost, Expanded: res.Expanded, Generated: res.Generated}
+	if res.Status == goap.LimitReached && res.Bound != goap.BoundDepth {
+		out.Bound = BoundName(res.Bound)
 	}
 	for _, a := range res.Plan {
 		out.Plan = append(out.Plan, d.ActionName(a))
@@ -54,7 +54,7 @@ type HTN struct {
 
 // HTNOf is res as `ploy htn --json` prints it.
 func HTNOf(g *goap.Domain, res *htn.Result) HTN {
-	out := HTN{Status: res.Status.String(), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
+	out := HTN{Status: htn.StatusName(res.Status, res.Bound), Plan: []string{}, MTR: append([]int32{}, res.MTR...), Steps: res.Steps, Backtracks: res.Backtracks}
 	for _, a := range res.Plan {
 		out.Plan = append(out.Plan, g.ActionName(a))
 	}
@@ -110,4 +110,14 @@ func ErrorText(err error) string {
 		}
 	}
 	return msg
+}
+
+// BoundName is a GOAP search's bound as the JSON names it: "states" for
+// the node budget (the JSON's name since before the shared search.Bound,
+// whose String is "budget"), the bound's own name otherwise.
+func BoundName(b goap.Bound) string {
+	if b == goap.BoundStates {
+		return "states"
+	}
+	return b.String()
 }

@@ -106,7 +106,7 @@ func WriteTraceJSON(w *bufio.Writer, tr *goap.Trace) {
 	o := &jsonObject{w: w}
 	o.field("search", tr.Search.String())
 	o.field("goal", tr.GoalName)
-	o.field("status", tr.Status.String())
+	o.field("status", goap.StatusName(tr.Status, tr.Bound))
 	o.field("cost", tr.Cost)
 	var b []byte
 	o.rawArray("nodes", len(tr.Nodes), func(i int) []byte {
@@ -264,7 +264,7 @@ type HTNStep struct {
 func WriteHTNTraceJSON(w *bufio.Writer, tr *htn.Trace, res *htn.Result) {
 	d := tr.Domain
 	o := &jsonObject{w: w}
-	o.field("status", res.Status.String())
+	o.field("status", htn.StatusName(res.Status, res.Bound))
 	o.field("steps", res.Steps)
 	o.field("backtracks", res.Backtracks)
 	o.array("plan", len(res.Plan), func(i int) any { return d.GOAP().ActionName(res.Plan[i]) })

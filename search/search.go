@@ -1,0 +1,220 @@
+// Package search is the vocabulary ploy's four planners share: how a
+// search ended (Status, and the Bound that stopped it), the limits a caller
+// sets (Limits), what a search counts (Stats), and the errors a planner
+// returns when a limit stops it (LimitError, ErrLimit).
+//
+// Each planner (goap, htn, resolver, strips) returns a Status of this
+// package in its Result, so a caller that knows one planner reads the
+// others' outcomes the same way, and errors.Is(err, search.ErrLimit) holds
+// for a limit reached in any of them.
+package search
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Status is how a search ended. Its zero value is NotSearched, so an empty
+// Result never reads as a found plan.
+type Status uint8
+
+const (
+	// NotSearched: the search did not run; its error says why (an invalid
+	// task, an option out of range).
+	NotSearched Status = iota
+	// Found: the Result's plan reaches the goal, at least cost where the
+	// planner promises it (empty if the goal already holds).
+	Found
+	// NoPlan: the planner proved there is none (every reachable state
+	// expanded, every method choice tried). A normal outcome, not an
+	// error: the search's error is nil.
+	NoPlan
+	// LimitReached: a limit stopped the search first; the Result's Bound
+	// says which, and the error is a *LimitError (errors.Is ErrLimit).
+	LimitReached
+	// Unsupported: the search cannot run as asked (GOAP's backward search
+	// over an action whose cost is a Go function of the whole state).
+	Unsupported
+)
+
+// String returns the status's name in snake case, as ploy's JSON writes
+// it: "not_searched", "found", "no_plan", "limit_reached", "unsupported".
+func (s Status) String() string {
+	switch s {
+	case NotSearched:
+		return "not_searched"
+	case Found:
+		return "found"
+	case NoPlan:
+		return "no_plan"
+	case LimitReached:
+		return "limit_reached"
+	case Unsupported:
+		return "unsupported"
+	}
+	return fmt.Sprintf("status(%d)", uint8(s))
+}
+
+// Bound names the limit that stopped a search (Status LimitReached). Its
+// zero value, NoBound, is every other outcome's.
+type Bound uint8
+
+const (
+	NoBound Bound = iota
+	// Budget: Limits.Budget nodes were expanded (states in goap and strips,
+	// chains in the resolver).
+	Budget
+	// Depth: only plans longer than Limits.MaxDepth could exist.
+	Depth
+	// Work: the search's counted work reached Limits.MaxWork.
+	Work
+	// Bytes: going on would take the search's memory past Limits.MaxBytes.
+	Bytes
+	// Steps: an HTN decomposition took Limits.MaxSteps steps.
+	Steps
+	// Canceled: the search's context was canceled (its caller went away).
+	Canceled
+	// Deadline: the search's context's deadline passed.
+	Deadline
+)
+
+// String returns the bound's name: "budget", "depth", "work", "bytes",
+// "steps", "canceled", "deadline", or "" for NoBound.
+func (b Bound) String() string {
+	switch b {
+	case NoBound:
+		return ""
+	case Budget:
+		return "budget"
+	case Depth:
+		return "depth"
+	case Work:
+		return "work"
+	case Bytes:
+		return "bytes"
+	case Steps:
+		return "steps"
+	case Canceled:
+		return "canceled"
+	case Deadline:
+		return "deadline"
+	}
+	return fmt.Sprintf("bound(%d)", uint8(b))
+}
+
+// Sentinel errors. A limit error from any planner matches ErrLimit with
+// errors.Is, and also the narrower sentinel of its bound where the
+// planner has one (ErrBudgetExhausted, ErrDepthExceeded, or a planner's
+// own, such as htn.ErrStepLimit, each of which matches ErrLimit in turn).
+var (
+	// ErrLimit is matched by every error a search returns because a limit
+	// stopped it.
+	ErrLimit = errors.New("search limit reached")
+	// ErrNoPlan is what Status.Err returns for NoPlan, for callers that
+	// want "no plan" as an error (the planners themselves return nil).
+	ErrNoPlan = errors.New("no plan")
+	// ErrUnsupported is what Status.Err returns for Unsupported.
+	ErrUnsupported = errors.New("search not supported as asked")
+
+	// ErrBudgetExhausted: the node budget ran out (goap, resolver).
+	ErrBudgetExhausted = LimitSentinel("node budget exhausted")
+	// ErrDepthExceeded: only plans past the depth limit could exist
+	// (goap, resolver).
+	ErrDepthExceeded = LimitSentinel("depth limit exceeded")
+)
+
+// LimitSentinel returns a sentinel error with the given text that
+// errors.Is also matches against ErrLimit: a planner's error for one kind
+// of limit, still a limit.
+func LimitSentinel(text string) error { return &sentinel{text, ErrLimit} }
+
+type sentinel struct {
+	text   string
+	parent error
+}
+
+func (s *sentinel) Error() string        { return s.text }
+func (s *sentinel) Is(target error) bool { return target == s.parent }
+
+// Err returns nil for Found and NotSearched (whose error, if any, the
+// planner returns itself), ErrNoPlan, ErrLimit or ErrUnsupported otherwise:
+// a status as an error, for callers that treat every outcome but a plan
+// as one.
+func (s Status) Err() error {
+	switch s {
+	case NoPlan:
+		return ErrNoPlan
+	case LimitReached:
+		return ErrLimit
+	case Unsupported:
+		return ErrUnsupported
+	}
+	return nil
+}
+
+// LimitError reports a search stopped by a limit: which planner, the goal
+// (or HTN task) it was for, which limit and its value. A planner's own
+// error types (goap.SearchError, htn.StepLimitError, ...) carry more
+// detail; errors.As finds a *LimitError in each of them.
+type LimitError struct {
+	Planner string // "goap", "htn", "resolver" or "strips"
+	Goal    string // the goal, HTN root task or PDDL problem searched for
+	Bound   Bound
+	Limit   int64 // the limit's value (0 for Canceled and Deadline)
+	// Err is the sentinel of the bound (ErrBudgetExhausted, a planner's
+	// own, or the context's error for Canceled and Deadline); may be nil.
+	Err error
+}
+
+func (e *LimitError) Error() string {
+	what := fmt.Sprintf("%s: %q: ", e.Planner, e.Goal)
+	switch e.Bound {
+	case Canceled:
+		return what + "search stopped: its context was canceled"
+	case Deadline:
+		return what + "search stopped: its context's deadline passed"
+	case Budget:
+		return what + fmt.Sprintf("node budget of %d exhausted", e.Limit)
+	case Depth:
+		return what + fmt.Sprintf("no plan of at most %d steps", e.Limit)
+	}
+	return what + fmt.Sprintf("%s limit of %d reached", e.Bound, e.Limit)
+}
+
+// Unwrap returns the bound's sentinel and ErrLimit, so that errors.Is
+// matches both.
+func (e *LimitError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrLimit}
+	}
+	return []error{e.Err, ErrLimit}
+}
+
+// Limits bound a search. Every planner takes the fields that apply to it
+// (its Options embed or copy them) and ignores the rest; 0 means the
+// planner's default. All are int64, so a limit means the same whatever
+// the platform's int.
+type Limits struct {
+	// Budget is the most nodes expanded: states (goap, strips), chains
+	// (resolver). HTN has no nodes; it counts Steps.
+	Budget int64
+	// MaxDepth is the longest plan considered (goap, resolver).
+	MaxDepth int64
+	// MaxWork bounds the search's counted work, each planner's unit as
+	// its Options document it (goap, resolver, strips).
+	MaxWork int64
+	// MaxBytes bounds the memory the search holds (every planner).
+	MaxBytes int64
+	// MaxSteps bounds an HTN decomposition's steps.
+	MaxSteps int64
+}
+
+// Stats are what every search counts. A planner's Result holds them,
+// with counts of its own beside.
+type Stats struct {
+	Expanded  int64 // nodes taken from the open list and expanded (HTN: tasks taken)
+	Generated int64 // successors made
+	Work      int64 // units of work counted against Limits.MaxWork
+	PeakBytes int64 // the most memory the search held, as its limit counts it
+	Depth     int64 // the length of the plan found, or the deepest node reached
+}
