@@ -92,10 +92,11 @@ type PolicyKind uint8
 const (
 	// OnBreak replans when the plan breaks: the next step's preconditions
 	// are false, an action fails or times out, the goal changes, or there
-	// is no plan. Lesson 4's agent.
+	// is no plan. The battle mage's GOAP agent in the arena does this.
 	OnBreak PolicyKind = iota
 	// Reactive also replans whenever a step ends: only the head of a plan
-	// is committed (seed 003).
+	// is committed, and the rest is planned again from the world the head
+	// leaves.
 	Reactive
 	// Proactive is Reactive, and also replans every Interval ticks, so
 	// that a better plan can be found.
@@ -118,7 +119,8 @@ const (
 	// ReplanOnBreak decomposes again only when the plan breaks.
 	ReplanOnBreak HTNMode = iota
 	// Interrupt also decomposes again whenever the facts change, and
-	// switches only to a plan with a smaller MTR (lesson 5).
+	// switches only to a plan with a smaller MTR, that is one from
+	// higher-priority methods.
 	Interrupt
 )
 

@@ -10,10 +10,10 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 )
 
-// TestPlanHTNLeaf: a tree whose combat leaf decomposes lesson 5's Fight
-// task runs the decomposed plan, decomposes again when a step fails, and
-// succeeds when the plan is done; a leaf naming no compound task, or a
-// tree without the agent's HTN, is refused at New.
+// TestPlanHTNLeaf: a tree whose combat leaf decomposes the battle mage
+// HTN's Fight task runs the decomposed plan, decomposes again when a step
+// fails, and succeeds when the plan is done; a leaf naming no compound
+// task, or a tree without the agent's HTN, is refused at New.
 func TestPlanHTNLeaf(t *testing.T) {
 	g, err := goap.NewDomain(domains.BattleMage())
 	if err != nil {

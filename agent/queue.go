@@ -9,8 +9,8 @@ import (
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
-// number per frame (seed 003's plan queue): GOAP and HTN agents' plans and
-// resolver agents' chains, side by side. The world is read when a request
+// number per frame, so that planning cannot swallow a frame: GOAP and HTN
+// agents' plans and resolver agents' chains, side by side. The world is read when a request
 // is submitted, on the agent's goroutine: a worker sees only a snapshot
 // (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results are delivered to
 // the agents in submission order, on the goroutine that calls Frame, so a

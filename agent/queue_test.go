@@ -174,7 +174,7 @@ func BenchmarkQueueBattleMageReplans(b *testing.B) {
 	b.ReportMetric(float64(16*time.Millisecond)/float64(perPlan), "agents/16ms-frame")
 }
 
-// BenchmarkQueueFrame20000 is the case: 20 000 battle mages each
+// BenchmarkQueueFrame20000 is the crowd case: 20 000 battle mages each
 // replan (Kill, a third with the crystals gone) and one Frame on two
 // workers resolves them all. An op is one frame; submitting (Tick) is not
 // timed. Besides the mean (ns/op) it reports the frame time's median, p90

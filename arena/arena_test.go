@@ -80,10 +80,10 @@ func TestBatchFigures(t *testing.T) {
 		}
 	}
 	if r := rows["goap"]; r.Replans < 10 || r.Replans > 100 || r.ExpandedPerPlan == nil || *r.ExpandedPerPlan < 2 || *r.ExpandedPerPlan > 30 || r.StepsPerPlan != nil {
-		t.Errorf("goap: %.1f replans, %v expanded and %v steps per plan; lesson 4 says about 33 and 6.5, and no steps", r.Replans, r.ExpandedPerPlan, r.StepsPerPlan)
+		t.Errorf("goap: %.1f replans, %v expanded and %v steps per plan; the GOAP lesson says about 33 and 6.5, and no steps", r.Replans, r.ExpandedPerPlan, r.StepsPerPlan)
 	}
 	if r := rows["htn"]; r.Interruptions <= 0 || r.TopLevel <= 0 || r.TopLevel >= r.Interruptions {
-		t.Errorf("htn: %.1f interruptions, %.1f changing the top level; lesson 5 says 36 and 5", r.Interruptions, r.TopLevel)
+		t.Errorf("htn: %.1f interruptions, %.1f changing the top level; the HTN lesson says 36 and 5", r.Interruptions, r.TopLevel)
 	}
 	if r := rows["htn-break"]; r.Interruptions != 0 {
 		t.Errorf("htn-break interrupted %.1f times", r.Interruptions)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/agent/agentfile"
 	"github.com/ploy-ai/ploy/domain"
 )
 
@@ -66,7 +67,7 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 				}
 				return values
 			}
-			if err := cfg.FromFile(k, inputs); err != nil {
+			if err := agentfile.Configure(&cfg, k, inputs); err != nil {
 				return nil, err
 			}
 			if k.HTN != nil && e.h != k.HTN {
@@ -80,7 +81,7 @@ func KindsFrom(f *domain.File) ([]Kind, error) {
 
 // KindsOf returns the agent kinds a batch over f fights: those of its
 // agents: section, or the built-in Kinds when it has none, which need its
-// htn section (lesson 5's agents are among them). A file whose agents
+// htn section (the HTN agents are among them). A file whose agents
 // include no HTN agent needs none.
 func KindsOf(f *domain.File) ([]Kind, error) {
 	if len(f.Agents) == 0 {

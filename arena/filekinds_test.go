@@ -121,8 +121,8 @@ func TestKindsFromRefuses(t *testing.T) {
 }
 
 // TestHybridKindFights runs a tree agent from a file whose leaves plan:
-// an htn leaf fights with lesson 5's Fight task, a plan leaf heals with
-// GOAP (seed 001's hybrid). It fights and kills.
+// an htn leaf fights with the battle mage HTN's Fight task, a plan leaf
+// heals with GOAP (a tree with planning leaves). It fights and kills.
 func TestHybridKindFights(t *testing.T) {
 	src, _ := fs.ReadFile(domains.Files, "battlemage.yaml")
 	text := string(src)

@@ -32,7 +32,7 @@ type kindEnv struct {
 }
 
 // extraGoals are the GOAP agent's idle goals, beyond the domain's Kill and
-// GetHealthy: lesson 4's "restock if idle".
+// GetHealthy: restock the potion and charge the staff when idle.
 type extraGoals struct {
 	restock, charge *goap.Goal
 }
@@ -70,7 +70,7 @@ func (e *kindEnv) base(name string) agent.Config {
 	}
 }
 
-// newGOAP is lesson 4's agent: a goal picker (heal when health is below
+// newGOAP is the GOAP agent: a goal picker (heal when health is below
 // 40, fight while there are enemies, restock when idle) and a planner.
 func newGOAP(e *kindEnv) (*agent.Agent, error) {
 	cfg := e.base("goap")
@@ -84,7 +84,7 @@ func newGOAP(e *kindEnv) (*agent.Agent, error) {
 	return agent.New(cfg)
 }
 
-// newHTN is lesson 5's agent over the shipped HTN: patch up as soon as it
+// newHTN is the HTN agent over the shipped HTN: patch up as soon as it
 // is not healthy, that decision being the domain's first method.
 func newHTN(e *kindEnv, mode agent.HTNMode) (*agent.Agent, error) {
 	cfg := e.base("htn")

@@ -1,4 +1,5 @@
-// Package arena is lessons 4 and 5's arena: a deterministic simulation of
+// Package arena is the arena of the GOAP and HTN lessons (see
+// docs/background.md): a deterministic simulation of
 // the battle mage's three-minute fight in which GOAP, HTN and
 // behaviour-tree and utility agents fight the same fights, and the batch
 // that compares them.
@@ -19,8 +20,8 @@ const (
 )
 
 // Geometry, in metres, and the tuning of the fight. The mage's facts are
-// computed from these factors every tick (lesson 4: "in range is distance
-// ≤ 12 m; healthy is health ≥ 60").
+// computed from these factors every tick: in range is distance ≤ 12 m,
+// healthy is health ≥ 60.
 const (
 	width, height = 40.0, 30.0
 	rangeMetres   = 12.0 // in_range: the nearest enemy within this

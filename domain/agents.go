@@ -20,9 +20,9 @@ import (
 )
 
 // Agent is one agent kind of a file's agents: section: what it pursues
-// and how it sees the domain's actions. Seed 001 §5: "same graph,
-// different behaviour: designers express personality without touching
-// code". A GOAP agent has Goals; an HTN agent has HTN.
+// and how it sees the domain's actions: one domain, different behaviour,
+// so that designers express personality without touching code. A GOAP
+// agent has Goals; an HTN agent has HTN.
 type Agent struct {
 	Name string
 	// Title is the agent's longer name, for tables; Name if the file
@@ -39,8 +39,8 @@ type Agent struct {
 	// HTN is an HTN agent's domain (nil for a GOAP agent; a tree agent's
 	// when its tree has htn leaves), Root the task it decomposes, and
 	// Interrupt its mode: decompose again whenever the facts change and
-	// switch to a plan with a smaller MTR (lesson 5), rather than only
-	// when the plan breaks.
+	// switch to a plan with a smaller MTR (one from higher-priority
+	// methods), rather than only when the plan breaks.
 	HTN       *htn.Domain
 	Root      htn.Task
 	Interrupt bool
@@ -54,7 +54,7 @@ type Agent struct {
 // AgentGoal is one goal option of a GOAP agent.
 type AgentGoal struct {
 	// Goal is one of the file's goals, or the agent's own, which its
-	// option defines with conditions: (lesson 4's "restock if idle").
+	// option defines with conditions: (such as "restock if idle").
 	Goal *goap.Goal
 	Weighing
 
@@ -66,8 +66,8 @@ type Weighing struct {
 	Priority float64
 	// Utility, if not nil, scores the option instead of Priority.
 	Utility *Score
-	// When must hold for the option to apply (lesson 4's "heal if hurt"
-	// is when: {health: "< 40"}); the zero Condition always does.
+	// When must hold for the option to apply ("heal if hurt" is
+	// when: {health: "< 40"}); the zero Condition always does.
 	When Condition
 }
 

@@ -14,10 +14,10 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 )
 
-// TestSoldierPersonalities checks seed 001 §5 as the soldier file ships
-// it: the offensive soldier goes for the kill first and the defensive one
-// for cover; given the kill as goal, the offensive one shoots (cost 9) and
-// the defensive one, seeing shooting dearer, fights with the axe (cost
+// TestSoldierPersonalities checks the two personalities as the soldier file
+// ships it: the offensive soldier goes for the kill first and the defensive
+// one for cover; given the kill as goal, the offensive one shoots (cost 9)
+// and the defensive one, seeing shooting dearer, fights with the axe (cost
 // 10, against 11 for its gun plan).
 func TestSoldierPersonalities(t *testing.T) {
 	f := loadShipped(t, "soldier.yaml")

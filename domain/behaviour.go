@@ -175,7 +175,8 @@ const (
 	When
 	// Act runs Action's behaviour.
 	Act
-	// Plan pursues Goal with the agent's GOAP planner (seed 001's hybrid).
+	// Plan pursues Goal with the agent's GOAP planner: a tree whose leaf
+	// plans, the hybrid of a tree and GOAP.
 	Plan
 	// UtilitySelector runs the best-scored of Options whose action
 	// applies, with Hysteresis.

@@ -93,7 +93,7 @@ goals:
 	// guard.yaml:10:11: warning: action "Rest" can never apply from the initial state: it needs not patrolling (patrolling: it is true and no action makes it false)
 }
 
-// A file with keys: instead of facts: is seed 003's engine model: it loads
+// A file with keys: instead of facts: is the engine model: it loads
 // into a resolver.Domain with a default world to resolve from.
 func ExampleParse_engineModel() {
 	src := []byte(`

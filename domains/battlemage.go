@@ -1,5 +1,7 @@
-// Package domains ships the lessons' domains: the battle mage of lessons 4
-// and 5, and the soldier of seed 001. Each is a Go spec here and, once
+// Package domains ships the domains of the source lessons (see
+// docs/background.md): the battle mage of the GOAP and HTN lessons, the
+// soldier of the soldier lesson, and the engine model's survivor and
+// shopkeeper. Each is a Go spec here and, once
 // loaded from the embedded files, the same domain as data.
 package domains
 
@@ -17,7 +19,7 @@ const (
 	EnemyDead      = "enemy_dead"
 )
 
-// BattleMage returns the GOAP domain of lesson 4: eight facts, seven actions
+// BattleMage returns the GOAP lesson's domain: eight facts, seven actions
 // and the goals Kill and GetHealthy, starting from the lesson's default
 // state (enemy out of range, empty staff, spare crystals, potion at the
 // shrine, healthy).

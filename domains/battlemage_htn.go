@@ -2,7 +2,8 @@ package domains
 
 import "github.com/ploy-ai/ploy/htn"
 
-// BattleMageHTN returns lesson 5's HTN over the battle mage's facts and
+// BattleMageHTN returns the HTN lesson's domain (see docs/background.md)
+// over the battle mage's facts and
 // actions (BattleMage): six compound tasks, the root's five methods in the
 // agent's order of priority.
 //

@@ -2,31 +2,34 @@ package domains
 
 import "github.com/ploy-ai/ploy/goap"
 
-// Soldier returns the domain of seed 001, the Spanish GOAP lesson: a soldier
-// who must kill the player (player_alive = false), starting unarmed, out of
-// reach of the player, with an axe and a gun lying nearby.
+// Soldier returns the domain of the soldier lesson, a GOAP lesson in
+// Spanish (see docs/background.md): a soldier who must kill the player
+// (player_alive = false), starting unarmed, out of reach of the player,
+// with an axe and a gun lying nearby.
 //
-// The seed gives two actions in full (AttackRanged: has_gun, player_in_ranged
-// and player_alive, cost 3; ApproachPlayer: player_in_ranged false and
-// player_alive, makes player_in_ranged and player_in_melee true, cost 4),
-// the nine facts of its figure, and two figures: the plan has 3 steps and
-// costs 9, and with both axe_nearby and gun_nearby off there is no plan. So
-// the soldier starts unarmed and out of range (else a 1- or 2-step plan
-// would exist), picking up a weapon is the only way to be armed (else the
-// plan would survive losing both weapons), and picking up costs
-// 9 - 4 - 3 = 2. AttackMelee must cost more than 3 for the gun plan to be
-// the cheapest; it costs 4, so the axe plan costs 10. That makes seed 001's
-// personalities show: the defensive soldier (AttackRanged 5, TakeCover 1)
-// fights with the axe. TakeCover (2) and Heal (2, in cover) serve the goal
-// GetSafe (at_cover and hp_high), the seed's other goal.
+// The lesson gives two actions in full (AttackRanged: has_gun,
+// player_in_ranged and player_alive, cost 3; ApproachPlayer:
+// player_in_ranged false and player_alive, makes player_in_ranged and
+// player_in_melee true, cost 4), the nine facts of its figure, and two
+// figures: the plan has 3 steps and costs 9, and with both axe_nearby and
+// gun_nearby off there is no plan. So the soldier starts unarmed and out of
+// range (else a 1- or 2-step plan would exist), picking up a weapon is the
+// only way to be armed (else the plan would survive losing both weapons),
+// and picking up costs 9 - 4 - 3 = 2. AttackMelee must cost more than 3 for
+// the gun plan to be the cheapest; it costs 4, so the axe plan costs 10.
+// That makes the lesson's personalities show: the defensive soldier
+// (AttackRanged 5, TakeCover 1) fights with the axe. TakeCover (2) and Heal
+// (2, in cover) serve the goal GetSafe (at_cover and hp_high), the lesson's
+// other goal.
 //
-// The seed's figure also reports "14 nodos expandidos · 16 aristas" for its
-// own action set, which it does not give in full, nor how it counts. Here
-// the forward search with the lessons' goal-count heuristic takes 14 states from the open list (13 expanded, then
-// the goal) and generates 33 successors; the seed's own pseudocode, with a
-// closed set, no pruning by cost and ties to the older entry, would close
-// 17 states and push 41. The step count and cost are what the figures pin
-// down; the counts are not fitted.
+// The lesson's figure also reports "14 nodos expandidos · 16 aristas" for
+// its own action set, which it does not give in full, nor how it counts.
+// Here the forward search with the goal-count heuristic takes 14 states
+// from the open list (13 expanded, then the goal) and generates 33
+// successors; the lesson's own pseudocode, with a closed set, no pruning by
+// cost and ties to the older entry, would close 17 states and push 41. The
+// step count and cost are what the figures pin down; the counts are not
+// fitted.
 func Soldier() goap.Spec {
 	return goap.Spec{
 		Name:    "soldier",
@@ -83,8 +86,8 @@ func Soldier() goap.Spec {
 	}
 }
 
-// DefensiveSoldier is seed 001's defensive personality: the same domain,
-// with shooting dearer and cover cheap.
+// DefensiveSoldier is the soldier lesson's defensive personality: the same
+// domain, with shooting dearer and cover cheap.
 func DefensiveSoldier() goap.ProfileSpec {
 	return goap.ProfileSpec{Costs: map[string]goap.Cost{
 		"AttackRanged": goap.Const(5),

@@ -2,13 +2,13 @@ package domains
 
 import "github.com/ploy-ai/ploy/resolver"
 
-// Survivor returns seed 003's survivor, "who lights a fire because it is
-// cold and there is wood", in the engine model: integer keys the world
-// supplies (warmth, hunger), directional conditions and effects, and
-// targets whose distances enter the cost.
+// Survivor returns the engine model's survivor (see docs/background.md),
+// "who lights a fire because it is cold and there is wood": integer keys
+// the world supplies (warmth, hunger), directional conditions and effects,
+// and targets whose distances enter the cost.
 //
-// The seed names the situation, not the numbers; these are chosen so that
-// each of its points shows:
+// The engine model names the situation, not the numbers; these are chosen
+// so that each of its points shows:
 //   - Warm (warmth >= 50) is served by WarmUp (increases warmth, at the
 //     fireplace), which needs fire_lit; LightFire (at the fireplace) needs
 //     has_wood; two wood piles, north and south, each with its own
@@ -62,10 +62,10 @@ func Survivor() resolver.Spec {
 	}
 }
 
-// Shopkeeper returns seed 003's shopkeeper, "who fetches a ladder because
-// the thing you asked for is on a high shelf". The world's sensor decides
-// can_reach_item from the item's shelf and the shopkeeper's reach: on a
-// low shelf the chain is TakeItem → HandOver; on a high one TakeItem
+// Shopkeeper returns the engine model's shopkeeper, "who fetches a ladder
+// because the thing you asked for is on a high shelf". The world's sensor
+// decides can_reach_item from the item's shelf and the shopkeeper's reach:
+// on a low shelf the chain is TakeItem → HandOver; on a high one TakeItem
 // cannot be the head, and the chain grows FetchLadder → PlaceLadder in
 // front.
 func Shopkeeper() resolver.Spec {

@@ -184,7 +184,7 @@ func TestSoldier(t *testing.T) {
 	d := mustDomain(t, domains.Soldier())
 	p := goap.NewPlanner(d)
 	for _, search := range searches {
-		// The seed's count is the lessons' heuristic's: the command line's default.
+		// The lesson's count is the goal-count heuristic's: the command line's default.
 		res, err := p.Plan(nil, d.Initial(), d.Goal("KillPlayer"), goap.Options{Search: search, Heuristic: goap.GoalCount})
 		if err != nil {
 			t.Fatal(err)

@@ -32,8 +32,8 @@
 // told otherwise.
 //
 // Plans are least-cost on every domain: every [Heuristic] is admissible.
-// Forward search is lesson 4's A*: the best cost per state, stale entries
-// skipped, the goal tested when a state is taken from the open list, ties
+// Forward search is A* over whole states: the best cost per state, stale
+// entries skipped, the goal tested when a state is taken from the open list, ties
 // on f going to the least goal-count estimate (h itself under [GoalCount],
 // its count under [GoalCost], h under the others) and then to the state
 // generated first,

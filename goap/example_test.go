@@ -39,8 +39,8 @@ func ExampleNewDomain() {
 	// cost 6
 }
 
-// Lesson 4's battle mage: nobody wrote this sequence; recharging in cover is
-// cheap, so the planner walks up and takes cover first.
+// The GOAP lesson's battle mage: nobody wrote this sequence; recharging in
+// cover is cheap, so the planner walks up and takes cover first.
 func ExamplePlanner_Plan() {
 	d, _ := goap.NewDomain(domains.BattleMage())
 	p := goap.NewPlanner(d)
@@ -93,7 +93,7 @@ func ExamplePlanner_Plan_outcomes() {
 }
 
 // A profile changes what one kind of agent can do and what things cost to
-// it, without rebuilding the domain: seed 001's defensive soldier.
+// it, without rebuilding the domain: the defensive soldier.
 func ExampleDomain_NewProfile() {
 	d, _ := goap.NewDomain(domains.Soldier())
 	defensive, _ := d.NewProfile(domains.DefensiveSoldier())

@@ -16,7 +16,7 @@ type successor struct {
 	hash   uint64
 }
 
-// forward is lesson 4's A* over whole states: the best g per state, stale
+// forward is textbook A* over whole states: the best g per state, stale
 // open-list entries skipped, the goal tested when a state is taken from the
 // open list, and ties on f going to the state with the least estimate h
 // (the one believed nearest the goal; under GoalCost, its goal-count part),

@@ -533,8 +533,8 @@ func costlyEstimates(t testing.TB) (*goap.Domain, *goap.Goal) {
 
 // TestGoalCostEstimatesCountAsWork: GoalCost's estimates count against
 // MaxWork, so that under one work limit a search whose estimates are dear
-// stops sooner than the same search under the goal count (the review found
-// them uncounted: 476 expansions under either, and a hundred times the
+// stops sooner than the same search under the goal count (they were once
+// uncounted: 476 expansions under either, and a hundred times the
 // time under GoalCost).
 func TestGoalCostEstimatesCountAsWork(t *testing.T) {
 	d, goal := costlyEstimates(t)

@@ -26,8 +26,9 @@ const (
 	// capable action sets, or whose every achiever needs a fact nothing
 	// sets, makes a state a dead end, which the search drops. Ties on f go
 	// to the state with the least goal-count part, as under GoalCount, so
-	// that among equally cheap plans it finds the lessons' (the lessons'
-	// figures all come out unchanged); then to the state generated first.
+	// that among equally cheap plans it finds the one the GOAP lesson's
+	// search finds (every figure of docs/background.md comes out
+	// unchanged); then to the state generated first.
 	// An estimate costs a few mask tests per wrong goal fact and achiever;
 	// on domains of at most 12 facts each state's estimate is kept while
 	// the goal, profile and heuristic stay the same. It expands 7 states
@@ -37,19 +38,20 @@ const (
 	// gets wrong by its cheapest achiever's cost, one level. It is the
 	// default: the zero Options use it.
 	GoalCost Heuristic = iota
-	// GoalCount is the lessons' heuristic, scaled to stay admissible on
-	// every domain: ceil(u/k)·c, where u is the number of goal facts still
-	// wrong, k the most goal facts one action can set right, and c the least
-	// cost of any action the agent can do. Each action fixes at most k of
-	// them and costs at least c, so at least ceil(u/k) actions costing c or
-	// more are still needed. The estimate drops by at most c along an
-	// action, so it is also consistent. When every action costs at least 1
-	// and fixes at most one goal fact (the battle mage), it is exactly the
-	// lessons' count. Backward search counts the facts of the partial state
-	// the start gets wrong and divides by the most facts one action sets.
-	// It costs a popcount per state. The command line and the viewer use
-	// it by default, so that their traces show h as the lessons describe
-	// it: the goal facts still false.
+	// GoalCount is the number of goal facts still false, the heuristic of the
+	// GOAP lesson (see docs/background.md), scaled to stay admissible on every
+	// domain: ceil(u/k)·c, where u is the number of goal facts still wrong, k
+	// the most goal facts one action can set right, and c the least cost of
+	// any action the agent can do. Each action fixes at most k of them and
+	// costs at least c, so at least ceil(u/k) actions costing c or more are
+	// still needed. The estimate drops by at most c along an action, so it is
+	// also consistent. When every action costs at least 1 and fixes at most
+	// one goal fact (the battle mage), it is exactly the count of false goal
+	// facts. Backward search counts the facts of the partial state the start
+	// gets wrong and divides by the most facts one action sets. It costs a
+	// popcount per state. The command line and the viewer use it by default,
+	// so that their traces show h as the lessons describe it: the number of
+	// goal facts still false.
 	GoalCount
 	// HMax is the cost of the dearest goal fact in the relaxation in which
 	// facts, once reached, are never lost (Bonet and Geffner's h_max), over

@@ -179,12 +179,12 @@ func TestAnExpansionThatCannotFitIsNotStarted(t *testing.T) {
 	}
 }
 
-// TestAttacksEndWithinLimits runs the resource attacks at the
-// default limits in a child process whose address space is capped at
-// 2 GB and which is killed after a minute (the fixed code takes a few
-// seconds): each must end with the limit reached on the bound named, its
-// peak memory well under the cap. Before the limits, each ran the machine
-// out of memory or for minutes.
+// TestAttacksEndWithinLimits runs resource attacks on the planner at the
+// default limits in a child process whose address space is capped at 2 GB
+// and which is killed after a minute (the fixed code takes a few seconds):
+// each must end with the limit reached on the bound named, its peak memory
+// well under the cap. Before the limits, each ran the machine out of memory
+// or for minutes.
 func TestAttacksEndWithinLimits(t *testing.T) {
 	// The child's address space is capped at 2 GB, except under the race
 	// detector, whose shadow memory needs terabytes of it: there the peak

@@ -393,7 +393,7 @@ func TestDearActionsKeepMemorySmall(t *testing.T) {
 // by its own action of cost 1, every state on a shortest path has f = n.
 // Ties on f going to the least h take the search straight down one path, n
 // expansions; ties to the oldest state would sweep the 2^n states of f = n
-// (the 30-fact goal ended budget_exhausted). Every search path must
+// (a 30-fact goal ended budget_exhausted). Every search path must
 // break the tie the same way: word-sized and wide states, eager and
 // delayed duplicates, the general search (a depth limit), h_max, backward.
 func TestTiesGoToTheLeastEstimate(t *testing.T) {

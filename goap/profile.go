@@ -13,9 +13,9 @@ import (
 )
 
 // ProfileSpec describes how one kind of agent differs from the domain
-// without rebuilding it: actions it cannot do (a capabilities mask, seed
-// 003's wounded guard) and actions whose cost it sees differently (a
-// personality, seed 001's defensive soldier).
+// without rebuilding it: actions it cannot do (a capabilities mask: a
+// wounded guard that cannot run) and actions whose cost it sees
+// differently (a personality: a defensive soldier to whom cover is cheap).
 type ProfileSpec struct {
 	Incapable []string        // actions this agent cannot do
 	Costs     map[string]Cost // action name to the cost this agent sees

@@ -34,7 +34,7 @@ type smallNode struct {
 // hashing at all, and a larger one a 16-byte-slot hash map whose probe
 // compares the key in the slot itself. A node is stale when a cheaper path
 // to its state is known, which is checked when it is taken from the open
-// list, as lesson 4 does. It makes the same nodes in the same order as
+// list, as textbook A* does. It makes the same nodes in the same order as
 // forward (successors in action order, ties on f to the lesser h or count, then to
 // the older node), so
 // results are identical; a test checks that they are, on random domains.

@@ -14,11 +14,11 @@
 //
 // [Planner] does this with an explicit task stack and an undo log, never a
 // copy of the task list, and allocates nothing once warm. It counts steps
-// as lesson 5 does (tasks taken off the list plus method conditions tested,
-// failing tests included) and backtracks as method choices undone, and caps
-// both steps and the bytes its stack and undo log hold, each with a typed
-// outcome ([ErrStepLimit], [ErrMemoryLimit]) that names the task the work
-// went into.
+// as the HTN lesson does (tasks taken off the list plus method conditions
+// tested, failing tests included) and backtracks as method choices undone,
+// and caps both steps and the bytes its stack and undo log hold, each with
+// a typed outcome ([ErrStepLimit], [ErrMemoryLimit]) that names the task
+// the work went into.
 //
 // The [MTR] records the method chosen at each compound task, numbered from
 // 1. MTRs compare like version numbers, a smaller one coming from

@@ -47,7 +47,7 @@ func ExampleNewDomain() {
 	// MTR 1
 }
 
-// Lesson 5's battle mage: the plan, its MTR and the work it took.
+// The battle mage's HTN: the plan, its MTR and the work it took.
 func ExamplePlanner_Plan() {
 	g, _ := goap.NewDomain(domains.BattleMage())
 	d, _ := htn.NewDomain(g, domains.BattleMageHTN())

@@ -31,7 +31,7 @@ func oneAction(t testing.TB) *goap.Domain {
 	return g
 }
 
-// selfCopies is issue 9's memory attack: a method holding n copies of its
+// selfCopies is a memory attack: a method holding n copies of its
 // own task, plus a base method the planner never reaches, as the first
 // method always applies.
 func selfCopies(t testing.TB, n int) *htn.Domain {

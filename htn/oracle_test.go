@@ -14,14 +14,14 @@ import (
 	"github.com/ploy-ai/ploy/search"
 )
 
-// reference is lesson 5's recursive decompose, with the counting
+// reference is the HTN lesson's recursive decompose, with Result's counting
 // conventions: a step per task taken off the list and per method condition
 // tested, a backtrack per method choice undone, and a step cap. It reads
 // the specs, not the compiled domains: tasks, methods in the order written,
-// conditions and the actions' preconditions and effects by name, over
-// facts held by name. A compilation bug (methods reversed, a negative
-// condition dropped, a subtask resolved to the wrong task) then makes the
-// two disagree instead of fooling both.
+// conditions and the actions' preconditions and effects by name, over facts
+// held by name. A compilation bug (methods reversed, a negative condition
+// dropped, a subtask resolved to the wrong task) then makes the two
+// disagree instead of fooling both.
 type reference struct {
 	tasks      map[string]htn.TaskSpec
 	actions    map[string]goap.ActionSpec

@@ -36,8 +36,8 @@ func binaryTree(t testing.TB, n int) *htn.Domain {
 // limit): the message says what happened instead of asking whether it
 // recurses without end.
 func TestStepLimitOfAWideTreeIsNoRecursion(t *testing.T) {
-	// At 20 levels, the case, against the default limit and a
-	// few others: never called a recursion, never deeper than the tree.
+	// At 20 levels, the case that was misreported, against the default limit
+	// and a few others: never called a recursion, never deeper than the tree.
 	const deep = 20
 	d := binaryTree(t, deep)
 	p := htn.NewPlanner(d)

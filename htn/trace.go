@@ -64,7 +64,7 @@ func (t *Trace) reset(d *Domain) {
 func (t *Trace) add(s TraceStep) { t.Steps = append(t.Steps, s) }
 
 // WriteText writes the trace, one entry per line, indented by depth and
-// numbered by step as lesson 5 counts them.
+// numbered by step as Result.Steps counts them.
 func (t *Trace) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	d := t.Domain

@@ -10,7 +10,7 @@ import (
 	"github.com/ploy-ai/ploy/resolver/navgrid"
 )
 
-// survival30 is the issue's benchmark domain: the survivor's 7 actions and
+// survival30 is the resolver's benchmark domain: the survivor's 7 actions and
 // 23 more, most with targets and several sources per need so that the
 // resolver weighs distances: 6 wood piles, 6 food sources, 8 wells, 4
 // shelter sites, and the fire, water, tools and shelter chains.
@@ -58,7 +58,7 @@ func TestSurvival30HasThirtyActions(t *testing.T) {
 
 // BenchmarkSurvival30 resolves each of the four goals of a 30-action
 // survival domain with targets from one snapshot, untraced, on a warm
-// resolver: the issue's "500 000 resolves per second per core".
+// resolver, against the target of 500 000 resolves per second per core.
 func BenchmarkSurvival30(b *testing.B) {
 	spec, targets := survival30()
 	d := mustDomain(b, spec)
@@ -116,8 +116,8 @@ func camp30(b *testing.B, targets map[string]resolver.Point) *navgrid.Grid {
 }
 
 // BenchmarkSurvival30Paths is BenchmarkSurvival30 with path lengths on
-// camp30's grid instead of straight lines: what seed 003's "navigation
-// query per action per resolve" costs. Cold: every distance is an A*
+// camp30's grid instead of straight lines: what a navigation query per
+// action per resolve costs. Cold: every distance is an A*
 // search. Cached: the Paths remembers lengths, and the agent stands on a
 // different open cell each resolve, as a crowd's agents would, so the
 // walks from the agent are mostly searched and the target-to-target ones

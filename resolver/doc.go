@@ -1,8 +1,8 @@
-// Package resolver is seed 003's engine model of goal-oriented planning:
-// world keys that are booleans or integers the world supplies, conditions
-// that compare a key in a direction, effects that are directions rather
-// than amounts, and a resolver that chains backwards from a goal over an
-// action graph computed once, when the domain is built.
+// Package resolver is the engine model of goal-oriented planning (see
+// docs/background.md): world keys that are booleans or integers the world
+// supplies, conditions that compare a key in a direction, effects that are
+// directions rather than amounts, and a resolver that chains backwards
+// from a goal over an action graph computed once, when the domain is built.
 //
 // It sits beside package goap, the state-space planner, and answers a
 // different question. goap simulates: it searches over whole states and

@@ -11,7 +11,7 @@ import (
 )
 
 // The oracle reads the Spec, not the compiled domain, and enumerates every
-// chain seed 003's rules allow: a compilation bug (a served condition
+// chain the engine model's rules allow: a compilation bug (a served condition
 // dropped, a direction reversed) cannot fool both.
 
 // world is the oracle's reading of a snapshot: values and positions by name.
@@ -38,9 +38,10 @@ func (w *world) holds(c resolver.Condition) bool {
 	panic("op")
 }
 
-// oracleServes is seed 003's rule, written out again: "a condition wanting
-// a key greater is served by an action with a positive effect on that key;
-// one wanting it smaller by a negative one", and a boolean by setting it.
+// oracleServes is the engine model's rule, written out again: "a condition
+// wanting a key greater is served by an action with a positive effect on
+// that key; one wanting it smaller by a negative one", and a boolean by
+// setting it.
 func oracleServes(e resolver.Effect, c resolver.Condition) bool {
 	if e.Key != c.Key {
 		return false

@@ -18,7 +18,7 @@ type ProfileSpec struct {
 // Profile is a compiled ProfileSpec: a capabilities mask over the domain's
 // actions and cost overrides. Every profile shares the domain's one action
 // graph: a wounded guard and a healthy one plan differently without a
-// graph per capability set (seed 003).
+// graph per capability set.
 type Profile struct {
 	domain  *Domain
 	capable []uint64

@@ -167,7 +167,7 @@ type DistanceModel interface {
 
 // StraightLine is the default DistanceModel: the Euclidean distance. It
 // is cheap; a path length is a navigation query per candidate action per
-// resolve (seed 003).
+// resolve, affordable for a few dozen agents but not for a crowd.
 type StraightLine struct{}
 
 // Distance returns the straight-line distance from from to to.

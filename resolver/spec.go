@@ -26,8 +26,8 @@ func (k Kind) String() string {
 
 // Op is how a condition compares its key with its constant. There is no
 // equality on an integer key: an equality has no direction, so no effect
-// could ever be said to serve it (seed 003). A boolean key is compared with
-// Is.
+// could ever be said to serve it, and the action graph could hold no edge
+// to it. A boolean key is compared with Is.
 type Op uint8
 
 const (
@@ -103,7 +103,8 @@ func (c Condition) String() string {
 
 // Direction is what an effect does to its key: sets a boolean, or moves an
 // integer up or down by an amount the domain does not know. "Eating reduces
-// hunger" stays true while the numbers a designer tunes move (seed 003).
+// hunger" stays true while the numbers a designer tunes move, so the
+// graph does not depend on them.
 type Direction uint8
 
 const (
@@ -184,9 +185,9 @@ func serves(dir Direction, op Op, value int64) bool {
 
 // MoveMode says how the runtime combines getting to an action's target
 // with performing it. Movement is never an action of the graph: a MoveTo
-// per destination would make the graph a function of the world's contents
-// (seed 003). The runtime asks the game's mover to get within the action's
-// stopping distance of its target.
+// per destination would make the graph a function of the world's contents,
+// to be built again whenever they changed. The runtime asks the game's
+// mover to get within the action's stopping distance of its target.
 type MoveMode uint8
 
 const (

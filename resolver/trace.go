@@ -85,7 +85,7 @@ type Considered struct {
 // Trace records a resolve: every chain it made, the ones it expanded, and
 // every action it considered with what became of it. Off by default: a
 // resolve on a worker inside a per-frame budget should not fill a list per
-// node for a panel nobody has open (seed 003).
+// node for a panel nobody has open.
 type Trace struct {
 	Goal       string
 	Nodes      []TraceNode

@@ -115,10 +115,10 @@ func TestMaxWork(t *testing.T) {
 	}
 }
 
-// TestPortfolioTurnsWithinAnExpansion is class 8 of issue 20 in small:
-// the start's successors are all goals, so blind search ends after one
-// expansion, while LM-cut estimates each successor over the whole task.
-// The LM-cut half's turn must end within that expansion: before, it
+// TestPortfolioTurnsWithinAnExpansion is the portfolio's turn-taking attack
+// in small: the start's successors are all goals, so blind search ends
+// after one expansion, while LM-cut estimates each successor over the whole
+// task. The LM-cut half's turn must end within that expansion: before, it
 // estimated all 3 000 successors before the blind half had a turn.
 func TestPortfolioTurnsWithinAnExpansion(t *testing.T) {
 	const n = 3000

@@ -108,7 +108,7 @@ func TestAnswersEqualTheCommand(t *testing.T) {
 	}
 }
 
-// TestFigures pins the seeds' figures the pages will show.
+// TestFigures pins the figures of docs/background.md the pages will show.
 func TestFigures(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	for _, c := range []struct{ path, body, want string }{

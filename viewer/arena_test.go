@@ -289,7 +289,7 @@ func FuzzArenaFight(f *testing.F) {
 
 // TestArenaFileWithoutHTN fights a battle mage whose file has no htn
 // section and only GOAP and tree agents: the htn section is needed by the
-// built-in kinds (lesson 5's HTN agents), not by a file's own.
+// built-in kinds (their HTN agents), not by a file's own.
 func TestArenaFileWithoutHTN(t *testing.T) {
 	src, err := fs.ReadFile(domains.Files, "battlemage.yaml")
 	if err != nil {

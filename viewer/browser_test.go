@@ -250,8 +250,8 @@ func screenshot(t *testing.T, tab context.Context, name string) {
 	screenshotOf(t, tab, "planner", name)
 }
 
-// TestBrowserPlanner drives figure 1, the planner, through the seeds'
-// figures: the battle mage's Kill and its crystals, the soldier's
+// TestBrowserPlanner drives figure 1, the planner, through the lessons'
+// figures (docs/background.md): the battle mage's Kill and its crystals, the soldier's
 // KillPlayer and its weapons.
 func TestBrowserPlanner(t *testing.T) {
 	// A file named on the command line, whose name a page must escape and
@@ -284,7 +284,7 @@ func TestBrowserPlanner(t *testing.T) {
 		t.Fatalf("the page shows no plan: %v", err)
 	}
 
-	// Lesson 4: the battle mage's Kill from the default state.
+	// The battle mage's Kill from the default state.
 	f := shown(t, tab)
 	mage := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}
 	if f.Domain != "battlemage.yaml" || f.Goal != "Kill" || !slices.Equal(f.Goals, []string{"Kill", "GetHealthy"}) {
@@ -315,7 +315,7 @@ func TestBrowserPlanner(t *testing.T) {
 	screenshot(t, tab, "planner-crystals-off")
 
 	// The time from a click to the new plan on screen, printed, never
-	// asserted (issue 11's goal is under 50 ms).
+	// asserted (the aim is under 50 ms).
 	var answered, page, seen []float64
 	for i := range 10 {
 		g, took := after(t, tab, f.Seq, "spare_crystals again", toggle("spare_crystals"))
@@ -361,7 +361,7 @@ func TestBrowserPlanner(t *testing.T) {
 	f, _ = after(t, tab, f.Seq, "forward search", choose("search", "forward"))
 	f, _ = after(t, tab, f.Seq, "goal-count", choose("heuristic", "goal-count"))
 
-	// Lesson 4's other goal: GetHealthy with healthy off, then no potion
+	// The battle mage's other goal: GetHealthy with healthy off, then no potion
 	// at the shrine either.
 	f, _ = after(t, tab, f.Seq, "GetHealthy", choose("goal", "GetHealthy"))
 	f, _ = after(t, tab, f.Seq, "healthy off", toggle("healthy"))
@@ -374,7 +374,7 @@ func TestBrowserPlanner(t *testing.T) {
 		t.Errorf("GetHealthy, no potion: %q, plan %q, why %q; want %q and explain's reason", f.Summary, f.Plan, f.Why, want)
 	}
 
-	// Seed 001: the soldier's KillPlayer.
+	// The soldier's KillPlayer.
 	f, _ = after(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))
 	soldier := []string{"PickUpGun", "ApproachPlayer", "AttackRanged"}
 	if f.Goal != "KillPlayer" || !slices.Equal(f.Plan, soldier) || !strings.HasPrefix(f.Summary, "3 steps · cost 9 · ") {
@@ -438,8 +438,8 @@ func TestBrowserPlanner(t *testing.T) {
 	}
 }
 
-// workerDomain is a domain that is none of the shipped ones, lesson 4's
-// colony worker who needs an axe before chopping.
+// workerDomain is a domain that is none of the shipped ones, the GOAP
+// lesson's colony worker who needs an axe before chopping.
 const workerDomain = `name: worker
 facts: [has_axe, axe_in_shed, wood]
 initial: {axe_in_shed: true}

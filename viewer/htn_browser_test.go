@@ -88,9 +88,9 @@ func stepHTN(t *testing.T, tab context.Context, a decompositionAnswer, name stri
 	return f
 }
 
-// TestBrowserHTN drives figure 3: lesson 5's decomposition of the battle
-// mage, 13 steps, and with spare_crystals off 21 steps and 2 backtracks,
-// against the trace API's answers.
+// TestBrowserHTN drives figure 3: the HTN lesson's decomposition of the
+// battle mage, 13 steps, and with spare_crystals off 21 steps and 2
+// backtracks, against the trace API's answers.
 func TestBrowserHTN(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
 	ts, tab := servePage(t, s, 20*time.Second)

@@ -15,9 +15,9 @@ import (
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
 
-// Figure 4, the live agent (seed 001's figure 3): an NPC runs its plan in
-// a small simulated world while the user flips the world's facts, and
-// replans when its plan breaks. POST /api/v1/live streams the run, one
+// Figure 4, the live agent (the soldier lesson's tick and replan loop; see
+// docs/background.md): an NPC runs its plan in a small simulated world
+// while the user flips the world's facts, and replans when its plan breaks. POST /api/v1/live streams the run, one
 // event per tick, as Server-Sent Events.
 //
 // The stream is a function of its request and nothing else: the seed
@@ -74,8 +74,8 @@ type liveRequest struct {
 	Goal    string       `json:"goal"`
 	Seed    *uint64      `json:"seed"`
 	Toggles []liveToggle `json:"toggles"`
-	// Policy is when the NPC replans: on_break (the default, seed 001's
-	// agent) or reactive (after every step too).
+	// Policy is when the NPC replans: on_break (the default: when the plan
+	// breaks) or reactive (after every step too).
 	Policy string `json:"policy"`
 	// TicksPerSecond paces the stream; Fast sends it all at once.
 	TicksPerSecond int  `json:"ticks_per_second"`

@@ -118,7 +118,7 @@ func TestBrowserLive(t *testing.T) {
 	}
 	f = liveUntil(t, tab, "the soldier", `f.problem === 'soldier.yaml KillPlayer'`)
 	if want := []string{"axe_nearby · hacha cerca", "gun_nearby · arma cerca", "at_cover · cobertura"}; !slices.Equal(f.Toggles, want) {
-		t.Errorf("the soldier's toggles: %q, want seed 001's %q first", f.Toggles, want)
+		t.Errorf("the soldier's toggles: %q, want the soldier lesson's %q first", f.Toggles, want)
 	}
 	if err := chromedp.Do(tab, chromedp.Steps(choose("live-speed", "4"), chromedp.Click(chromedp.ID("live-run")))); err != nil {
 		t.Fatal(err)

@@ -22,7 +22,7 @@ import (
 // under a 2 GB address-space limit.
 const oddAttackEnv = "PLOY_VIEWER_ODD_ATTACK"
 
-// oddRequests are class 7's requests: positions of the wrong length
+// oddRequests are odd but well-formed requests: positions of the wrong length
 // (taken silently before, [1] as [1, 0] and five numbers as the first
 // two), one of 100 000 numbers, and fields of the wrong type in embedded
 // and nested request structs (named by Go's struct path before).

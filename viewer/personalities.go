@@ -14,7 +14,8 @@ import (
 )
 
 // personality is a GOAP agent kind of a domain file (its agents:
-// section): seed 001 §5's "personality by goals and costs".
+// section): a personality made of goal priorities and cost overrides over
+// one shared domain.
 type personality struct {
 	name    string
 	agent   *domain.Agent

@@ -92,10 +92,10 @@ func factList(names []string) string {
 	return string(b)
 }
 
-// TestPlanWithPersonality checks "personality" on plan: seed 001 §5's
-// two soldiers on one graph, the offensive one shooting (cost 9) and the
-// defensive one, to whom shooting costs 5, taking the axe (cost 10),
-// each equal to goap's own planner with the personality's profile.
+// TestPlanWithPersonality checks "personality" on plan: the soldier
+// lesson's two soldiers on one graph, the offensive one shooting (cost 9)
+// and the defensive one, to whom shooting costs 5, taking the axe (cost
+// 10), each equal to goap's own planner with the personality's profile.
 func TestPlanWithPersonality(t *testing.T) {
 	s := newServer(t, viewer.Config{})
 	d, _ := goap.NewDomain(domains.Soldier())
@@ -212,7 +212,7 @@ func TestPersonalitiesChooseGoals(t *testing.T) {
 			t.Errorf("defensive %s costs %g, want %g (base %g)", c.Action, c.Cost, want, c.Base)
 		}
 	}
-	// The battle mage's one GOAP agent: lesson 4's, whose GetHealthy
+	// The battle mage's one GOAP agent: the arena's, whose GetHealthy
 	// applies only below 40 health (the file's default input is 100) and
 	// whose Restock and ChargeStaff are its own goals.
 	code, body := post(t, s, "/api/v1/personalities", `{"domain": "battlemage", "unset": ["healthy"]}`)

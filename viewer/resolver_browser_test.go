@@ -115,7 +115,7 @@ func wantChain(t *testing.T, server string, f resolverFigure, name, request stri
 }
 
 // TestBrowserResolver drives figure 8 on the survivor and the
-// shopkeeper: the chain shown is the resolve API's, the seed's figures
+// shopkeeper: the chain shown is the resolve API's, the figures
 // pinned in resolver/resolve_test.go; the actions weighed and not taken
 // show the trace's reason; editing the snapshot changes the chain.
 func TestBrowserResolver(t *testing.T) {
@@ -137,7 +137,7 @@ func TestBrowserResolver(t *testing.T) {
 	if f.Domain != "survivor.yaml" || f.Goal != "Warm" {
 		t.Fatalf("figure 8 opens on %s %s, want survivor.yaml Warm", f.Domain, f.Goal)
 	}
-	// Seed 003: the nearer wood pile, cost 9 (north would cost 13).
+	// The survivor: the nearer wood pile, cost 9 (north would cost 13).
 	a := wantChain(t, ts.URL, f, "survivor Warm", `{"domain": "survivor.yaml", "goal": "Warm"}`)
 	if !slices.Equal(a.Plan, []string{"GatherWoodSouth", "LightFire", "WarmUp"}) || a.Cost != 9 {
 		t.Errorf("survivor Warm: the API resolves %q cost %g, want the south pile at cost 9", a.Plan, a.Cost)
@@ -166,8 +166,8 @@ func TestBrowserResolver(t *testing.T) {
 		t.Errorf("wood_north at 0,3: the API resolves %q; rejected %q", a.Plan, f.Rejected)
 	}
 
-	// Fed: foraging beats hunting; without Forage, hunt (seed 003's
-	// figure: Hunt → Eat, cost 7), and Forage is not capable.
+	// Fed: foraging beats hunting; without Forage, hunt (Hunt → Eat,
+	// cost 7), and Forage is not capable.
 	f = newResolve(t, tab, f.Seq, "goal Fed", choose("resolver-goal", "Fed"))
 	wantChain(t, ts.URL, f, "Fed", `{"domain": "survivor.yaml", "goal": "Fed", "targets": {"wood_north": [0, 3]}}`)
 	f = newResolve(t, tab, f.Seq, "Forage not capable", chromedp.Click(chromedp.CSS(`#resolver-capabilities input[data-action="Forage"]`)))

@@ -2,8 +2,9 @@
 // API under /api/v1/ (plan, htn, trace, explain, lint, arena, resolve,
 // graph with the bytes of the matching command's --json output; domains,
 // domain, decomposition and tree for the figures alone), and serves the
-// embedded pages, one panel per figure of the seeds. `ploy serve` runs it; a program can mount it
-// in its own server.
+// embedded pages, one panel per figure of the source lessons (see
+// docs/background.md). `ploy serve` runs it; a program can mount it in its
+// own server.
 //
 // The handler reads no file after New: the domains it offers are the
 // shipped ones and those named in Config.Files, read and parsed once.

@@ -26,22 +26,24 @@ type soldierBranch struct {
 	node func(d *goap.Domain) agent.Node
 }
 
-// soldierTree is the behaviour tree a designer would write for seed 001's
-// soldier, derived from the seed's text:
+// soldierTree is the behaviour tree a designer would write for the
+// soldier lesson's soldier (see docs/background.md), derived from the
+// lesson's text:
 //
-//   - §1.2 spells out the soldier's two attack moves, approachPlayer and
+//   - it spells out the soldier's two attack moves, approachPlayer and
 //     attackRanged (needs hasGun), so the main branch is the gun's: pick
 //     up the gun, close to range, shoot. The author expects the gun lying
-//     nearby, as figure 4's default state has it ("✓ arma cerca").
-//   - figure 4's other toggles are "hp alto" and "en cobertura", and §0
-//     has the soldiers take cover when hurt: a hurt soldier takes cover,
+//     nearby, as the lesson's default state has it ("✓ arma cerca").
+//   - the state's other toggles are "hp alto" and "en cobertura", and the
+//     lesson has soldiers take cover when hurt: a hurt soldier takes cover,
 //     then heals, before anything else.
 //   - the axe (melee) is the close-quarters weapon: the author uses it
 //     when the player is already in melee range, as a fallback to the gun.
 //   - a selector over those, in priority order, the player dead first.
 //
-// So the tree covers the typical cases, and §3 and §4's point follows: on
-// a combination the author did not anticipate it falls into idle. With
+// So the tree covers the typical cases, and the lesson's point about
+// trees beside GOAP follows: on a combination the author did not
+// anticipate it falls into idle. With
 // the gun gone and the player out of melee range, no branch applies,
 // while GOAP picks up the axe, approaches and strikes (cost 10).
 var soldierTree = []soldierBranch{

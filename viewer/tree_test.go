@@ -32,12 +32,12 @@ type planAnswer struct {
 	Cost   float64
 }
 
-// seedToggles are figure 4's toggles in seed 001: axe nearby, gun nearby,
+// seedToggles are the soldier lesson's toggles: axe nearby, gun nearby,
 // hp high, at cover.
 var seedToggles = []string{"axe_nearby", "gun_nearby", "hp_high", "at_cover"}
 
 // TestTreeAgainstGOAP runs the soldier's tree and GOAP's plan on every
-// combination of seed 001's figure 4 toggles: the tree's steps are real
+// combination of the soldier lesson's toggles: the tree's steps are real
 // actions that hold where it takes them and reach the goal when it says
 // done; wherever the tree reaches the goal, GOAP plans no dearer; and
 // there is a combination where the tree idles while GOAP plans.
@@ -112,7 +112,7 @@ func TestTreeAgainstGOAP(t *testing.T) {
 		}
 	}
 	if idleWherePlanned == 0 {
-		t.Error("no combination of seed 001's toggles where the tree idles while GOAP plans")
+		t.Error("no combination of the soldier's toggles where the tree idles while GOAP plans")
 	}
 }
 

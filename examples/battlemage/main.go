@@ -1,5 +1,5 @@
-// Command battlemage plans lesson 4's battle mage from its default state:
-// the plan for Kill, with its cost and how much the search explored.
+// Command battlemage plans the GOAP lesson's battle mage from its default
+// state: the plan for Kill, with its cost and how much the search explored.
 package main
 
 import (

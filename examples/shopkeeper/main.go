@@ -1,13 +1,13 @@
-// Command shopkeeper is seed 003's shopkeeper, "who fetches a ladder
-// because the thing you asked for is on a high shelf", in the runtime.
-// Customers come one at a time and ask for an item. The world's sensor
-// decides whether the shopkeeper can reach it: a low shelf always, a high
-// one only with the ladder standing under the item. Nobody wrote "fetch
-// the ladder for high items": on a low shelf the chain is TakeItem →
+// Command shopkeeper is the engine model's shopkeeper, "who fetches a
+// ladder because the thing you asked for is on a high shelf", in the
+// runtime. Customers come one at a time and ask for an item. The world's
+// sensor decides whether the shopkeeper can reach it: a low shelf always, a
+// high one only with the ladder standing under the item. Nobody wrote
+// "fetch the ladder for high items": on a low shelf the chain is TakeItem →
 // HandOver; on a high one TakeItem cannot be the head, and the resolver
-// puts FetchLadder → PlaceLadder in front. A ladder left standing under
-// the shelf is fetched from there next time, and an item the ladder
-// already stands under needs no fetching at all.
+// puts FetchLadder → PlaceLadder in front. A ladder left standing under the
+// shelf is fetched from there next time, and an item the ladder already
+// stands under needs no fetching at all.
 //
 // The shop runs on a fixed-step clock; the mover walks a metre a tick.
 package main

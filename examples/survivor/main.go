@@ -1,7 +1,7 @@
-// Command survivor is seed 003's survivor in the runtime: several survivors
-// share one domain (domains.Survivor) and one plan queue, each with its own
-// capabilities and costs, in a tiny deterministic world (a fixed-step
-// clock, a seeded drift of hunger).
+// Command survivor is the engine model's survivor in the runtime: several
+// survivors share one domain (domains.Survivor) and one plan queue, each
+// with its own capabilities and costs, in a tiny deterministic world (a
+// fixed-step clock, a seeded drift of hunger).
 //
 //   - ada hunts: foraging is dear to her, so her chain to Fed is Hunt → Eat,
 //     and Hunt is done while walking up to the deer (perform while moving).

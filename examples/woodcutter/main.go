@@ -1,11 +1,12 @@
-// Command woodcutter is seed 004's example: several woodcutters and a few
-// trees. Each woodcutter plans a trip (ChopTree{i}, then Deliver) with
-// ChopTree's cost the walk to that tree, so that "go to the nearest free
-// tree" falls out of the planner. A tree claimed by another woodcutter is
-// not free in the planner's facts (plan-time avoidance); one claimed after
-// the plan was made makes ChopTree fail and the woodcutter replan
-// (replan-on-failure). When every tree is taken there is no plan: the
-// woodcutter idles and retries, a normal outcome.
+// Command woodcutter is the ECS module's example (see docs/background.md):
+// several woodcutters and a few trees. Each woodcutter plans a trip
+// (ChopTree{i}, then Deliver) with ChopTree's cost the walk to that tree,
+// so that "go to the nearest free tree" falls out of the planner. A tree
+// claimed by another woodcutter is not free in the planner's facts
+// (plan-time avoidance); one claimed after the plan was made makes ChopTree
+// fail and the woodcutter replan (replan-on-failure). When every tree is
+// taken there is no plan: the woodcutter idles and retries, a normal
+// outcome.
 package main
 
 import (

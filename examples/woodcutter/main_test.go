@@ -14,10 +14,10 @@ func run(t *testing.T) *Forest {
 	return f
 }
 
-// TestWoodIsDeliveredAndTreesAreNeverShared checks seed 004's example: all
-// the wood reaches the stockpile, no two woodcutters ever chop one tree,
-// a tree taken after planning makes a woodcutter replan, and "every tree is
-// occupied" is a no-plan outcome the woodcutters wait out.
+// TestWoodIsDeliveredAndTreesAreNeverShared checks the ECS module's
+// example: all the wood reaches the stockpile, no two woodcutters ever chop
+// one tree, a tree taken after planning makes a woodcutter replan, and
+// "every tree is occupied" is a no-plan outcome the woodcutters wait out.
 func TestWoodIsDeliveredAndTreesAreNeverShared(t *testing.T) {
 	f := run(t)
 	if f.Stock() != 6 || f.Left() != 0 {

@@ -10,12 +10,12 @@ import (
 	"testing"
 )
 
-// Issue 20, class 1: answers that grow with a plan or a decomposition are
-// counted before they are made. A plan may repeat one action tens of
-// thousands of times, and a name may be most of a small body: the server
-// once built such an answer whole (gigabytes, the child killed at 512 MiB)
-// before its general cap looked at its size, and `ploy plan --json` wrote
-// 1.31 GB for a 24 KB file.
+// Answers that grow with a plan or a decomposition are counted before they
+// are made. A plan may repeat one action tens of thousands of times, and a
+// name may be most of a small body: the server once built such an answer
+// whole (gigabytes, the child killed at 512 MiB) before its general cap
+// looked at its size, and `ploy plan --json` wrote 1.31 GB for a 24 KB
+// file.
 
 // htnFanout is an HTN whose decomposition is a binary tree of the given
 // depth, each of its 2^depth leaves the same primitive action with a name

@@ -11,10 +11,11 @@ import (
 	"testing"
 )
 
-// The attacks of issue 9, one subtest each, named by the issue's class.
-// Classes 10 (the plan queue), 14 (foreign states and goals), 15 (Queue
-// from several goroutines) and 16 (agent.New's goal) are library-level and
-// tested in-process by their packages: the command cannot reach them.
+// The attacks on the command through its input files, one test each,
+// named by what it attacks. The attacks the command cannot reach (on the
+// plan queue, on states and goals of another domain, on a Queue used from
+// several goroutines, on agent.New's goal) are library-level and tested
+// in-process by their packages.
 //
 // Every attack asserts, besides its own expectations: no panic or runtime
 // crash, an exit status from its set, the peak RSS under its bound (512 MiB
@@ -31,7 +32,7 @@ var (
 	notFound = regexp.MustCompile(`no such file`)
 )
 
-func TestNesting(t *testing.T) { // class 1
+func TestNesting(t *testing.T) {
 	deep := strings.Repeat("[", 50_000)
 	t.Run("apostrophe in a plain scalar", func(t *testing.T) {
 		runAttack(t, attack{
@@ -59,7 +60,7 @@ func TestNesting(t *testing.T) { // class 1
 	})
 }
 
-func TestEndlessInput(t *testing.T) { // class 2
+func TestEndlessInput(t *testing.T) {
 	for _, a := range []attack{
 		{name: "/dev/zero", args: []string{"lint", "/dev/zero"}},
 		{name: "/dev/urandom", args: []string{"plan", "/dev/urandom", "--goal", "G"}, terminalSafe: true},
@@ -76,7 +77,7 @@ func TestEndlessInput(t *testing.T) { // class 2
 	}
 }
 
-func TestSelfRecursiveMethod(t *testing.T) { // class 3
+func TestSelfRecursiveMethod(t *testing.T) {
 	src := tiny("selfish") + "htn:\n  root: T\n  tasks:\n    - name: T\n      methods:\n" +
 		"        - {name: Again, subtasks: [" + repeatList("T", 10_000) + "]}\n" +
 		"        - {name: Base, subtasks: [A]}\n"
@@ -100,7 +101,7 @@ func TestSelfRecursiveMethod(t *testing.T) { // class 3
 	}
 }
 
-func TestCostRules(t *testing.T) { // class 4
+func TestCostRules(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString("name: rules\nfacts: [g, " + numbered("r", 11) + "]\nactions:\n")
 	for i := range 16_000 {
@@ -118,7 +119,7 @@ func TestCostRules(t *testing.T) { // class 4
 	})
 }
 
-func TestSearchBudget(t *testing.T) { // class 5
+func TestSearchBudget(t *testing.T) {
 	t.Run("20 toggles and 100 000 unused facts", func(t *testing.T) {
 		runAttack(t, attack{
 			args:  []string{"plan", "wide.yaml", "--goal", "Done"},
@@ -142,7 +143,7 @@ func TestSearchBudget(t *testing.T) { // class 5
 			exits: []int{2, 3},
 		})
 	})
-	// The issue's 100 000 actions no longer pass the loader's token limit
+	// 100 000 actions no longer pass the loader's token limit
 	// (they are refused at once); 11 000 is about the most a file holds,
 	// at the default budget that took 12.5 s before the search counted its work.
 	t.Run("100 000 actions", func(t *testing.T) {
@@ -162,7 +163,7 @@ func TestSearchBudget(t *testing.T) { // class 5
 	})
 }
 
-func TestTraceJSON(t *testing.T) { // class 6
+func TestTraceJSON(t *testing.T) {
 	runAttack(t, attack{
 		args:      []string{"trace", "toggles.yaml", "--goal", "Done", "--format", "json"},
 		files:     map[string][]byte{"toggles.yaml": []byte(toggles(20, 0, 0))},
@@ -171,7 +172,7 @@ func TestTraceJSON(t *testing.T) { // class 6
 	})
 }
 
-func TestOutputSize(t *testing.T) { // class 7
+func TestOutputSize(t *testing.T) {
 	t.Run("errors on a 6 MB line", func(t *testing.T) {
 		src := "name: long\nfacts: [" + strings.Repeat("x", 6<<20) + strings.Repeat(", d", 300) + "]\n"
 		runAttack(t, attack{
@@ -190,7 +191,7 @@ func TestOutputSize(t *testing.T) { // class 7
 	})
 }
 
-func TestSuggestions(t *testing.T) { // class 8
+func TestSuggestions(t *testing.T) {
 	t.Run("50 000-character names misspelled", func(t *testing.T) {
 		a, b := strings.Repeat("a", 50_000), strings.Repeat("b", 50_000)
 		var sb strings.Builder
@@ -227,7 +228,7 @@ func TestSuggestions(t *testing.T) { // class 8
 
 // TestAgentSuggestions: an agents: section's many unknown names against
 // many declared ones, each needing a did-you-mean over all of them, must
-// stay linear, as the facts' do (issue 12).
+// stay linear, as the facts' do.
 func TestAgentSuggestions(t *testing.T) {
 	const n = 25_000 // about 470 000 tokens, within domain.MaxTokens
 	var sb strings.Builder
@@ -254,7 +255,7 @@ func TestAgentSuggestions(t *testing.T) {
 	})
 }
 
-func TestHTNCycle(t *testing.T) { // class 9
+func TestHTNCycle(t *testing.T) {
 	for _, n := range []int{30_000, 100_000} {
 		src := fileUnderLimit(t, cycle(n))
 		t.Run(fmt.Sprintf("htn, %d tasks", n), func(t *testing.T) {
@@ -276,11 +277,11 @@ func TestHTNCycle(t *testing.T) { // class 9
 	}
 }
 
-func TestLintUnreachableGoals(t *testing.T) { // class 11
+func TestLintUnreachableGoals(t *testing.T) {
 	// 500 goals that relaxed reachability passes (each of x and y can be
 	// made true, never both) over a domain whose search space outlasts the
-	// default budget: a full search per goal takes about 0.1 s, as the
-	// issue's 100 goals took 10 s.
+	// default budget: a full search per goal takes about 0.1 s (100 goals
+	// once took 10 s).
 	var sb strings.Builder
 	sb.WriteString("name: exclusive\nfacts: [x, y, " + numbered("t", 20) + "]\nactions:\n")
 	for i := range 20 {
@@ -298,7 +299,7 @@ func TestLintUnreachableGoals(t *testing.T) { // class 11
 	})
 }
 
-func TestExplainAlternatives(t *testing.T) { // class 12
+func TestExplainAlternatives(t *testing.T) {
 	runAttack(t, attack{
 		args:   []string{"explain", "--goal", "Kill", "--alternatives", "-1"},
 		exits:  []int{2},
@@ -306,7 +307,7 @@ func TestExplainAlternatives(t *testing.T) { // class 12
 	})
 }
 
-func TestCostOverflow(t *testing.T) { // class 13
+func TestCostOverflow(t *testing.T) {
 	// 1e308 is what a designer writes; 1.0e+308 is what today's loader
 	// accepts: the command must end well on both.
 	for _, literal := range []string{"1e308", "1.0e+308"} {
@@ -348,7 +349,7 @@ func costOverflow(t *testing.T, literal, src string) {
 	}
 }
 
-func TestCarelessInput(t *testing.T) { // the issue's "Also"
+func TestCarelessInput(t *testing.T) {
 	small := "name: t\nfacts: [a, b]\nactions:\n  - {name: A, effects: {a: true}, cost: 2}\n  - {name: B, preconditions: {a: true}, effects: {b: true}, cost: 1e290}\ngoals:\n  - {name: G, conditions: {a: true}}\n  - {name: H, conditions: {b: true}}\n"
 	t.Run("UTF-8 BOM", func(t *testing.T) {
 		runAttack(t, attack{

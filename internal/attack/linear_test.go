@@ -10,11 +10,11 @@ import (
 	"github.com/ploy-ai/ploy/internal/widefile"
 )
 
-// TestWholeFileAnalysesAreLinear is issue 20's class 2: a file of 5 000
-// goals, 5 000 actions and 20 000 facts. Building its domain took goals ×
-// actions × state words (a per-goal pass over every action: 108 s of wall
-// time for this plan on the shared 2-core machine), and lint's searches a
-// work limit each (minutes). Both now take about a second of CPU.
+// TestWholeFileAnalysesAreLinear: a file of 5 000 goals, 5 000 actions and
+// 20 000 facts. Building its domain took goals × actions × state words (a
+// per-goal pass over every action: 108 s of wall time for this plan on the
+// shared 2-core machine), and lint's searches a work limit each (minutes).
+// Both now take about a second of CPU.
 //
 // The file fits the loader's limits by being flow style with short names
 // (internal/widefile): 720 KiB, under domain.MaxFileSize (8 MiB), and about
@@ -31,7 +31,7 @@ import (
 // time is bounded by 12 s, six times the fixed command's and well under
 // the old one's 32 s: the old command fails on the bound when it is not
 // killed by the guard (the machine unloaded); the lint's guard is 60 s.
-func TestWholeFileAnalysesAreLinear(t *testing.T) { // issue 20, class 2
+func TestWholeFileAnalysesAreLinear(t *testing.T) {
 	src := widefile.GOAP(widefile.Shape{Goals: 5000, Actions: 5000, Facts: 20000})
 	files := map[string][]byte{"wide.yaml": src}
 	t.Run("plan", func(t *testing.T) {

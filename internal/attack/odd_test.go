@@ -22,12 +22,12 @@ func binaryHTN(levels int) []byte {
 	return []byte(b.String())
 }
 
-// Class 7: right answers on odd inputs. A 20-level binary HTN, lint-clean
+// Right answers on odd inputs. A 20-level binary HTN, lint-clean
 // and without recursion, past the step limit is said to need more steps
 // (it was asked "does it recurse without end?"); a position of three
 // coordinates is refused saying a position has two (it was "\"0,5\" is
 // not a number").
-func TestOddInputsGetRightAnswers(t *testing.T) { // class 7
+func TestOddInputsGetRightAnswers(t *testing.T) {
 	deep := map[string][]byte{"deep.yaml": binaryHTN(20)}
 	needsMore := func(stream func(r *result) string) func(t *testing.T, r *result) {
 		return func(t *testing.T, r *result) {

@@ -11,7 +11,8 @@ import (
 	"github.com/ploy-ai/ploy/internal/fixture"
 )
 
-// The attacks of issue 20's classes 8 and 9, on PDDL searches.
+// The attacks on PDDL searches: a start of very many successors, and a
+// memory ceiling under an address-space limit.
 
 // pddlAnswer is the part of `ploy plan --json` on a PDDL problem the
 // attacks check.
@@ -34,19 +35,18 @@ func decodeAnswer(t *testing.T, r *result) pddlAnswer {
 	return ans
 }
 
-// TestPDDLStartStates is class 8: a problem of 100 000 objects whose goal
-// is one action away. The start has 100 000 successors, each a goal state
-// of 100 001 facts; blind search stores them and pops a goal, but LM-cut
-// estimates each at the cost of a pass over the whole task, 10^10 steps
-// in all, which the portfolio's turns did not interrupt: before the fix
-// the default configuration ran for minutes (killed by a hang guard of
-// 120 s; its 10^10 steps take several minutes on an idle machine). Now the
-// portfolio's LM-cut half stops within its turn, between two successors,
-// and the blind half answers: about as long as blind search alone (8.4 s
-// of CPU against 7.9, medians of 3), though a 2-core machine shared with
-// other tests stretched that to 60 to 90 s of wall time, hence the hang
-// guard of 240 s. The memory is the blind search's 100 000 states of
-// 12.5 KB each.
+// TestPDDLStartStates: a problem of 100 000 objects whose goal is one
+// action away. The start has 100 000 successors, each a goal state of 100
+// 001 facts; blind search stores them and pops a goal, but LM-cut estimates
+// each at the cost of a pass over the whole task, 10^10 steps in all, which
+// the portfolio's turns did not interrupt: before the fix the default
+// configuration ran for minutes (killed by a hang guard of 120 s; its 10^10
+// steps take several minutes on an idle machine). Now the portfolio's
+// LM-cut half stops within its turn, between two successors, and the blind
+// half answers: about as long as blind search alone (8.4 s of CPU against
+// 7.9, medians of 3), though a 2-core machine shared with other tests
+// stretched that to 60 to 90 s of wall time, hence the hang guard of 240 s.
+// The memory is the blind search's 100 000 states of 12.5 KB each.
 func TestPDDLStartStates(t *testing.T) {
 	domain, problem := fixture.OneStepPDDL(100_000)
 	runAttack(t, attack{
@@ -103,7 +103,7 @@ func lightsPDDL(n int) (domain, problem string) {
 	return domain, problem
 }
 
-// TestPDDLMemoryCeiling is class 9: under an address-space limit the
+// TestPDDLMemoryCeiling: under an address-space limit the
 // search's default memory ceiling used to be 4 GiB all the same, and the
 // runtime died with "fatal error: out of memory" when the search grew past
 // what the limit let it map. Now the default comes from the limit (here

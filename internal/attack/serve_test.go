@@ -15,9 +15,9 @@ import (
 	"github.com/ploy-ai/ploy/domains"
 )
 
-// The attacks of issue 20 on `ploy serve` (classes 1, 5 and 6), each on a
-// server started as a capped child by runServeAttack, and class 1's on the
-// command too.
+// The attacks on `ploy serve` (answers bounded, cross-site requests
+// refused, the host checked), each on a server started as a capped child
+// by runServeAttack, and the bounded answers' on the command too.
 
 // wideEngineFile is an engine-model file whose action graph has n*n+n
 // edges: n actions serving a condition n others have, each name padded to
@@ -52,7 +52,7 @@ func errorOf(t *testing.T, a *answer) apiError {
 	return e
 }
 
-func TestServeGraphIsBounded(t *testing.T) { // class 1
+func TestServeGraphIsBounded(t *testing.T) {
 	src := wideEngineFile(1000, 170)
 	body, err := json.Marshal(map[string]string{"source": string(src)})
 	if err != nil {
@@ -97,7 +97,7 @@ func TestServeGraphIsBounded(t *testing.T) { // class 1
 	})
 }
 
-func TestGraphCommandIsBounded(t *testing.T) { // class 1
+func TestGraphCommandIsBounded(t *testing.T) {
 	files := map[string][]byte{"wide.yaml": wideEngineFile(1000, 170)}
 	t.Run("json", func(t *testing.T) {
 		runAttack(t, attack{
@@ -127,7 +127,7 @@ func TestGraphCommandIsBounded(t *testing.T) { // class 1
 	})
 }
 
-func TestServeRefusesCrossSiteRequests(t *testing.T) { // class 5
+func TestServeRefusesCrossSiteRequests(t *testing.T) {
 	plan := []byte(`{"goal": "Kill"}`)
 	runServeAttack(t, serveAttack{
 		do: func(t *testing.T, base string) {
@@ -166,7 +166,7 @@ func TestServeRefusesCrossSiteRequests(t *testing.T) { // class 5
 // the loopback; and off, with a warning, when it listens on every
 // address. A check decided from the flag's text (the word "localhost" or
 // a loopback IP) fails on the host name; one always on fails on 0.0.0.0.
-func TestServeHostCheckFollowsTheListenedAddress(t *testing.T) { // class 6
+func TestServeHostCheckFollowsTheListenedAddress(t *testing.T) {
 	cases := []struct {
 		addr     string
 		loopback bool
@@ -259,7 +259,7 @@ func loopbackOnlyName() (name, why string) {
 	return "", fmt.Sprintf("tried %q", names)
 }
 
-func TestArenaLogsAreBounded(t *testing.T) { // class 1: arena logs
+func TestArenaLogsAreBounded(t *testing.T) {
 	src, err := fs.ReadFile(domains.Files, "battlemage.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 )
 
-// Issue 20's classes 3 and 4 against `ploy serve`: work limits that count
+// Work and time limits against `ploy serve`: work limits that count
 // all the work (rule-list costs, personalities' goal options), and
 // requests that stop when their time is up or their client is gone.
 
@@ -131,8 +131,8 @@ func TestServePersonalitiesShareTheirWork(t *testing.T) {
 // cost the server little CPU, because they stopped their searches. Run to
 // their work limit they cost about 0.85 s of CPU each (3.5 s in all, and
 // the slots stay taken for seconds), stopped about 0.13 s in all: a
-// planner that ignores its context fails the CPU bound. (Before class 3
-// metered rule-list costs, each request took over 30 s of CPU.)
+// planner that ignores its context fails the CPU bound. (Before the work
+// limit metered rule-list costs, each request took over 30 s of CPU.)
 func TestServeTimeoutFreesTheSlots(t *testing.T) {
 	// Figure 6 with 64 goal options over 10-rule costs: heavy enough to
 	// take far longer than the timeout, small enough (22 KB) that parsing

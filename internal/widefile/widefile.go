@@ -1,6 +1,7 @@
 // Package widefile writes large, valid domain files for the tests that
 // check that loading, building, linting and serving a file take time and
-// memory near-linear in its size (issue 20, class 2).
+// memory near-linear in its size, so that no analysis of a whole file can
+// be made quadratic by a large one.
 //
 // The files use flow style and short names (f12, a3, g7) so that many
 // goals, actions and facts fit domain.MaxFileSize and domain.MaxTokens:

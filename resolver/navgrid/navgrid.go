@@ -3,8 +3,8 @@
 // distance between two points is the length of a shortest path between
 // their cells, found by A*, instead of the straight line.
 //
-// Seed 003 warns what this costs: "a navigation query per action per
-// resolve — affordable at a few dozen agents and not for a crowd". A Paths
+// That costs a navigation query per action per resolve, affordable at a
+// few dozen agents and not for a crowd. A Paths
 // remembers the lengths it has measured until a wall changes, and knows
 // without a search when two cells are not connected at all, so that a
 // resolve over a fixed set of targets mostly pays for the paths from the

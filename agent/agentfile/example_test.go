@@ -1,19 +1,20 @@
-package agent_test
+package agentfile_test
 
 import (
 	"fmt"
 	"io/fs"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/agent/agentfile"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 )
 
-// Agents as data: the soldier file's defensive personality (seed 001 §5)
-// takes cover first, then fights with the axe, since shooting costs it
-// more. The game supplies only the behaviours.
-func ExampleConfig_FromFile() {
+// Agents as data: the soldier file's defensive personality, one of two
+// over the same actions, takes cover first, then fights with the axe,
+// since shooting costs it more. The game supplies only the behaviours.
+func ExampleConfigure() {
 	src, _ := fs.ReadFile(domains.Files, "soldier.yaml")
 	f, err := domain.Parse("soldier.yaml", src)
 	if err != nil {
@@ -43,7 +44,7 @@ func ExampleConfig_FromFile() {
 		},
 	}
 	kind, _ := f.Agent("defensive")
-	if err := cfg.FromFile(kind, nil); err != nil {
+	if err := agentfile.Configure(&cfg, kind, nil); err != nil {
 		fmt.Println(err)
 		return
 	}
