@@ -65,7 +65,7 @@ const DefaultMaxSteps = 100_000
 // DefaultMaxMemory is the cap, in bytes, on a decomposition's working
 // memory when its Options leave it zero: 64 MiB. Steps alone do not bound
 // memory, since one step can push a method's subtasks, however many, and
-// save a copy of the facts; the lesson's domain needs about a kilobyte.
+// save a copy of the facts; the battle mage's HTN needs about a kilobyte.
 const DefaultMaxMemory = 64 << 20
 
 // contextCheckSteps is how many steps a decomposition takes between two
@@ -211,7 +211,8 @@ func whereStopped(at stopPoint, what string) string {
 }
 
 // MTR is a method traversal record: the method chosen at each compound
-// task, in decomposition order, numbered from 1 as lesson 5 prints it.
+// task, in decomposition order, numbered from 1 for the first method, as
+// the HTN lesson prints it (see docs/background.md).
 type MTR []int32
 
 // Compare orders MTRs like version numbers: element by element, a proper

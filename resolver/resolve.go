@@ -78,7 +78,7 @@ const contextCheckWork = 4096
 // nature (a survivor's is two or three actions; past a handful nobody can
 // predict what the character will do), and a resolve runs inside a
 // per-frame budget: the frame's cost is resolves per frame times the node
-// budget (seed 003), so both are small.
+// budget, so both are small.
 const (
 	// DefaultBudget is the most chains expanded in one resolve.
 	DefaultBudget = 1024
@@ -331,7 +331,7 @@ func (s *query) distance(from, to Point) float64 {
 // serves one unmet condition of the action after it (or of the goal),
 // whichever gives the cheapest chain; its other unmet conditions are left
 // for later resolves, since only the head is committed and running it
-// changes the world (seed 003: "a chain, not a tree"). An action appears in
+// changes the world (a chain, not a tree: see docs/background.md). An action appears in
 // a chain at most once.
 //
 // The cost of a chain is its actions' costs for this agent plus, times the
