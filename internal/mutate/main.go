@@ -38,6 +38,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -285,6 +286,11 @@ func run(work, pkg string, m mutant, timeout time.Duration, testArgs []string) s
 	args = append(args, "./"+strings.TrimPrefix(pkg, "./"))
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = work
+	// The test binary is the go command's child: killing only the go
+	// command on a timeout would leave a mutant looping on a core. Run
+	// them in a process group of their own and kill the whole group.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 5 * time.Second
 	err = cmd.Run()
 	switch {
