@@ -82,3 +82,42 @@ func TestTraceBytesCountWholeTrace(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceStateOfWideNodes: Trace.State of each node of a forward search
+// over states of three words is its parent's state with its action
+// applied.
+func TestTraceStateOfWideNodes(t *testing.T) {
+	spec := Spec{Name: "wide", Initial: map[string]bool{}}
+	for i := range 150 {
+		spec.Facts = append(spec.Facts, fmt.Sprintf("f%d", i))
+	}
+	all := map[string]bool{}
+	for i := range 4 {
+		f := fmt.Sprintf("f%d", 40*i+3)
+		all[f] = true
+		spec.Actions = append(spec.Actions, ActionSpec{Name: fmt.Sprintf("set%d", i), Effects: map[string]bool{f: true}, Cost: Const(1)})
+	}
+	spec.Goals = []GoalSpec{{Name: "All", Conditions: all}}
+	d, err := NewDomain(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tr Trace
+	if _, err := NewPlanner(d).Plan(nil, d.Initial(), d.Goal("All"), Options{Heuristic: Blind, Trace: &tr}); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Nodes) < 10 {
+		t.Fatalf("%d nodes", len(tr.Nodes))
+	}
+	if !tr.State(0).Equal(d.Initial()) {
+		t.Errorf("node 0 is %s, want the start", d.FormatState(tr.State(0)))
+	}
+	for i := 1; i < len(tr.Nodes); i++ {
+		n := tr.Nodes[i]
+		want := tr.State(n.Parent).Clone()
+		d.Apply(n.Action, want)
+		if got := tr.State(int32(i)); !got.Equal(want) {
+			t.Fatalf("node %d is %s; its parent %d with %s applied is %s", i, d.FormatState(got), n.Parent, d.ActionName(n.Action), d.FormatState(want))
+		}
+	}
+}
