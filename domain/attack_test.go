@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 )
 
 // attacks are hostile or careless inputs for the loader, lint and the
@@ -129,7 +130,7 @@ func TestAttacks(t *testing.T) {
 			}
 			t.Logf("%v, peak %d MiB, printed %d bytes", took.Round(time.Millisecond), rss>>20, printed)
 			bound := attackMemory
-			if raceEnabled {
+			if race.Enabled {
 				bound *= 10
 			}
 			if rss > bound {
@@ -150,7 +151,7 @@ func TestAttackChild(t *testing.T) {
 	if name == "" {
 		t.Skip("run by TestAttacks")
 	}
-	if !raceEnabled {
+	if !race.Enabled {
 		limit := syscall.Rlimit{Cur: 2_000_000_000, Max: 2_000_000_000}
 		if err := syscall.Setrlimit(syscall.RLIMIT_AS, &limit); err != nil {
 			t.Fatal(err)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/domain"
-	"github.com/ploy-ai/ploy/internal/widefile"
+	"github.com/ploy-ai/ploy/internal/testkit/widefile"
 )
 
 // TestLintSharesSearchWork: on a wide domain every expansion reads all the

@@ -8,8 +8,8 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 func benchPlan(b *testing.B, d *goap.Domain, start goap.State, goal *goap.Goal, opt goap.Options) {

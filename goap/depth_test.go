@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
 )
 
 // TestDepthLimitKeepsDearShortPath: under a depth limit a state keeps

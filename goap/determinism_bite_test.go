@@ -8,7 +8,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
 )
 
 // TestTracesMatchTheRecordedGolden: TestDeterministic compares runs of one

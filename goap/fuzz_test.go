@@ -8,7 +8,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // FuzzPlan builds states from raw words, goals from raw bits and Options

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 )
 
 // revCostGen draws costs of one regime: whole, halves, quarters, up to the
@@ -197,7 +198,7 @@ func TestGoalCostAgainstBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 13))
 	sizes := []int{1, 2, 3, 5, 7, 8, 12, 13}
 	rounds := 120 // about 6 s; 400 passed too
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		rounds = 40 // the race detector makes it six times slower
 	}
 	for i := 0; i < rounds; i++ {

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
 )
 
 // chainSpec is a line of n actions over n+1 facts: step_i moves the token

@@ -15,7 +15,8 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/race"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // toggles is a domain of n facts, each set and cleared by its own action at
@@ -190,13 +191,13 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 	// detector, whose shadow memory needs terabytes of it: there the peak
 	// resident memory the child reports is the only memory bound.
 	cap := []string{"prlimit", "--as=2000000000"}
-	if raceEnabled {
+	if race.Enabled {
 		cap = nil
 	} else if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Fatalf("prlimit is needed to cap the child's memory: %v", err)
 	}
 	hangGuard := time.Minute
-	if raceEnabled {
+	if race.Enabled {
 		hangGuard = 10 * time.Minute // the detector slows the searches tenfold
 	}
 	for _, c := range []struct {
@@ -231,7 +232,7 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 			// Sys is what the Go runtime took from the system; the race
 			// detector's shadow memory, outside it, inflates the peak
 			// resident size fivefold, so that is only checked without it.
-			if got.Sys > 1<<30 || !raceEnabled && got.MaxRSS > 1<<30 {
+			if got.Sys > 1<<30 || !race.Enabled && got.MaxRSS > 1<<30 {
 				t.Errorf("%s: %d MB taken by the runtime, %d MB peak resident", c.attack, got.Sys>>20, got.MaxRSS>>20)
 			}
 			t.Logf("%+v", got)

@@ -8,7 +8,7 @@ import (
 )
 
 // wideSpec is a chain of actions over facts facts, with goals goals a few
-// steps to many steps along it (the shape of internal/widefile's files):
+// steps to many steps along it (the shape of internal/testkit/widefile's files):
 // action i needs fact i mod facts and sets fact i+1, goal j wants fact
 // 7j+1.
 func wideSpec(goals, actions, facts int) Spec {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // oracle computes least costs by brute force over every state of a small

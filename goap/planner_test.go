@@ -12,8 +12,8 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // TestWordSearchMatchesGeneral checks that the fast paths (one-word states,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // mustPanic calls f and returns the message it panicked with, failing the

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // ruleToggles is n toggles whose set actions cost by rule lists of

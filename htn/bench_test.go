@@ -6,7 +6,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
 )
 
 func benchPlan(b *testing.B, d *htn.Domain, s goap.State) {

@@ -15,7 +15,8 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/search"
 )
 
@@ -234,7 +235,7 @@ func runAttack(t *testing.T, name string) (outcome string, peakMB int64) {
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector's shadow memory defeats the limits; run without -race")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -9,8 +9,8 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
-	"github.com/ploy-ai/ploy/internal/fixture"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 	"github.com/ploy-ai/ploy/search"
 )
 

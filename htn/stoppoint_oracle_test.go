@@ -9,7 +9,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
-	"github.com/ploy-ai/ploy/internal/randdomain"
+	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
 // traceStop is where a decomposition stopped, found another way than the

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/pddl"
 )
 
@@ -73,7 +74,7 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 	// The race detector's shadow memory needs terabytes of address space:
 	// under it, the peak the child reports is the only memory bound.
 	capped := []string{"prlimit", "--as=2000000000"}
-	if raceEnabled {
+	if race.Enabled {
 		capped = nil
 	} else if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Fatalf("prlimit is needed to cap the child's memory: %v", err)
@@ -82,7 +83,7 @@ func TestAttacksEndWithinLimits(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var got attackOutcome
 			runCappedChild(t, capped, "TestAttackChild", "PDDL_ATTACK="+name, &got)
-			if got.Sys > 1<<30 || !raceEnabled && got.MaxRSS > 1<<30 {
+			if got.Sys > 1<<30 || !race.Enabled && got.MaxRSS > 1<<30 {
 				t.Errorf("%d MB taken by the runtime, %d MB peak resident", got.Sys>>20, got.MaxRSS>>20)
 			}
 			t.Logf("%+v", got)

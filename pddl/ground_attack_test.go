@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/pddl"
 )
 
@@ -92,7 +93,7 @@ func TestGroundAttacks(t *testing.T) {
 	if os.Getenv("PDDL_GROUND_ATTACK") != "" {
 		t.Skip("the child runs the attack")
 	}
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("grounding runs on one goroutine, and its attacks take a minute under the race detector")
 	}
 	capped := []string{"prlimit", "--as=2000000000"}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/pddl"
 	"github.com/ploy-ai/ploy/strips"
 )
@@ -500,7 +501,7 @@ func (h *itemHeap) Pop() any {
 func TestGroundOptimalCosts(t *testing.T) {
 	optima := optimalCosts(t)
 	limit := 30_000
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		limit = 10_000
 	}
 	for _, in := range instances(t) {
@@ -687,7 +688,7 @@ func TestGroundBruteForce(t *testing.T) {
 		"parcprinter-opt11-strips/p01.pddl": true, "termes-opt18-strips/p01.pddl": true,
 	}
 	for _, in := range instances(t) {
-		if !small[in.dir+"/"+in.problem] || raceEnabled && in.dir == "snake-opt18-strips" {
+		if !small[in.dir+"/"+in.problem] || race.Enabled && in.dir == "snake-opt18-strips" {
 			continue // snake's naive grounding, 26^4 tuples, takes seconds under the race detector
 		}
 		t.Run(in.dir+"/"+in.problem, func(t *testing.T) {
@@ -1098,7 +1099,7 @@ func randomPDDL(rng *rand.Rand) (dom, prob string) {
 // relevance keep the cost of the best plan, and unsolvability.
 func TestGroundRandom(t *testing.T) {
 	n := 800
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		n = 200
 	}
 	solved, unsolvable := 0, 0

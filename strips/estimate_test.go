@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 )
 
 // Both heuristics are estimators.
@@ -16,7 +18,7 @@ var (
 // oracleTasks is how many random tasks the oracle tests check, every state
 // of each: fewer under the race detector and -short.
 func oracleTasks() int {
-	if raceEnabled || testing.Short() {
+	if race.Enabled || testing.Short() {
 		return 300
 	}
 	return 3000
@@ -204,7 +206,7 @@ func TestEstimatorsRadix(t *testing.T) {
 
 // TestEstimatorsAllocate checks that an estimate allocates nothing.
 func TestEstimatorsAllocate(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("the race detector allocates")
 	}
 	rng := rand.New(rand.NewPCG(9, 10))

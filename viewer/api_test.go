@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 	"github.com/ploy-ai/ploy/domains"
-	"github.com/ploy-ai/ploy/internal/cli"
 	"github.com/ploy-ai/ploy/viewer"
 )
 

@@ -15,7 +15,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/viewer"
 )

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ploy-ai/ploy/internal/widefile"
+	"github.com/ploy-ai/ploy/internal/testkit/widefile"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
-// TestPastedWideSource pastes large generated domains (internal/widefile)
+// TestPastedWideSource pastes large generated domains (internal/testkit/widefile)
 // into /api/v1/lint and /api/v1/plan. Before the whole-file analyses were
 // made linear, the lint took 11 s of CPU (the server's answer: 503, no
 // answer within 10 s) and the plan's domain build several seconds; both

@@ -4,7 +4,7 @@ package main
 import (
 	"os"
 
-	"github.com/ploy-ai/ploy/internal/cli"
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 )
 
 func main() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -1,6 +1,6 @@
 // Package report builds the JSON answers of ploy's commands: the bytes of
 // `ploy plan --json`, `ploy trace --format json` and the others, shared by
-// the command (internal/cli) and the web API (package viewer), so that both
+// the command (cmd/ploy/cli) and the web API (package viewer), so that both
 // answer the same question with the same bytes.
 package report
 

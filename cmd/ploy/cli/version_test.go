@@ -5,7 +5,7 @@ import (
 	"runtime/debug"
 	"testing"
 
-	"github.com/ploy-ai/ploy/internal/cli"
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 )
 
 func TestVersionOf(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ploy-ai/ploy/internal/fixture"
+	"github.com/ploy-ai/ploy/internal/testkit/fixture"
 )
 
 // The attacks on PDDL searches: a start of very many successors, and a

@@ -11,7 +11,7 @@
 // but the mutated one, and because it samples: a package whose tests take
 // a minute can be measured on a random subset of its mutants.
 //
-//	go run ./internal/mutate -pkg ./resolver -sample 100 -seed 1 -- -short
+//	go run ./tools/mutate -pkg ./resolver -sample 100 -seed 1 -- -short
 //
 // -at re-runs chosen mutants, such as the survivors of a run, by their
 // FILE:LINE:COL.

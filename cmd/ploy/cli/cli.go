@@ -1,5 +1,7 @@
-// Package cli is the ploy command: each subcommand is a file here, with its
-// flags in its own FlagSet, so that tests run the command in-process.
+// Package cli is the ploy command (cmd/ploy is its one-line main): each
+// subcommand is a file here, with its flags in its own FlagSet, so that
+// tests run the command in-process. It is the command's code, not a
+// library: its API may change with any release.
 package cli
 
 import (

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ploy-ai/ploy/internal/cli"
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 )
 
 // boundedWork is appended to a fuzzed command line (the last value of a

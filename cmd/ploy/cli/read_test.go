@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ploy-ai/ploy/internal/cli"
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 )
 
 // TestUnreadableFileNamesAreEscaped runs ploy on a file name holding a

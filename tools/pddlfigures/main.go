@@ -4,7 +4,7 @@
 // A* and of the default portfolio, next to Fast Downward's expansion
 // counts from instances.tsv. Times are medians of -runs runs.
 //
-//	go run ./internal/pddlfigures [-runs 3] [-only blocks] [-shared ../shared/pddl]
+//	go run ./tools/pddlfigures [-runs 3] [-only blocks] [-shared ../shared/pddl]
 package main
 
 import (

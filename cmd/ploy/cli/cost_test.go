@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ploy-ai/ploy/internal/cli"
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 )
 
 // TestCostsPastFloatRange runs every command that prints a cost on domains

@@ -9,7 +9,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/ploy-ai/ploy/internal/cli"
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected outputs in testdata/script")

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ploy-ai/ploy/internal/widefile"
+	"github.com/ploy-ai/ploy/internal/testkit/widefile"
 )
 
 // TestWholeFileAnalysesAreLinear: a file of 5 000 goals, 5 000 actions and
@@ -17,7 +17,7 @@ import (
 // Both now take about a second of CPU.
 //
 // The file fits the loader's limits by being flow style with short names
-// (internal/widefile): 720 KiB, under domain.MaxFileSize (8 MiB), and about
+// (internal/testkit/widefile): 720 KiB, under domain.MaxFileSize (8 MiB), and about
 // 375 000 of domain.MaxTokens' 524 288 tokens by its linear count: 2 a
 // fact (f1,f2,... without spaces, a comma counted twice), 43 an action
 // ({name: a1, preconditions: {f1: true}, effects: {f2: true}, cost: 1}),

@@ -1,5 +1,0 @@
-//go:build !race
-
-package domain_test
-
-const raceEnabled = false

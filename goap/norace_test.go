@@ -1,5 +1,0 @@
-//go:build !race
-
-package goap_test
-
-const raceEnabled = false

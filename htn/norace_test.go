@@ -1,5 +1,0 @@
-//go:build !race
-
-package htn_test
-
-const raceEnabled = false

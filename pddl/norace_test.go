@@ -1,5 +1,0 @@
-//go:build !race
-
-package pddl_test
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build race
-
-package strips
-
-const raceEnabled = true
