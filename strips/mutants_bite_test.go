@@ -1,7 +1,9 @@
 package strips
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
@@ -98,5 +100,129 @@ func TestSearcherBytesCountWhatItHolds(t *testing.T) {
 	t.Logf("%d searches checked", checked)
 	if checked < 10 {
 		t.Fatalf("only %d of 20 random searches used the open list", checked)
+	}
+}
+
+// padded returns t with pad unused facts before its own and pad after,
+// so that its states span several words and its facts cross a word
+// boundary.
+func padded(t *Task, pad int) *Task {
+	p := &Task{Name: t.Name}
+	for i := range pad {
+		p.Facts = append(p.Facts, fmt.Sprintf("(pad-before%d)", i))
+	}
+	p.Facts = append(p.Facts, t.Facts...)
+	for i := range pad {
+		p.Facts = append(p.Facts, fmt.Sprintf("(pad-after%d)", i))
+	}
+	shift := func(l []Fact) []Fact {
+		out := make([]Fact, len(l))
+		for i, f := range l {
+			out[i] = f + Fact(pad)
+		}
+		return out
+	}
+	p.Init, p.Goal, p.GoalNot = shift(t.Init), shift(t.Goal), shift(t.GoalNot)
+	for _, o := range t.Ops {
+		p.Ops = append(p.Ops, Op{Name: o.Name, Cost: o.Cost, Pre: shift(o.Pre), PreNot: shift(o.PreNot), Add: shift(o.Add), Del: shift(o.Del)})
+	}
+	return p
+}
+
+// TestWideStatesSearchAsNarrowOnes: facts no operator touches change
+// nothing, so a task padded to states of three words is searched exactly
+// as the one-word task is: the same plan, cost and counts, with every
+// heuristic.
+func TestWideStatesSearchAsNarrowOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 30 {
+		task := randomTask(rng, 12, 30)
+		wide := padded(task, 60)
+		for _, h := range []Heuristic{Blind, HMax, LMCut} {
+			a, errA := Search(task, Options{Heuristic: h})
+			b, errB := Search(wide, Options{Heuristic: h})
+			a.Bytes, b.Bytes = 0, 0
+			if fmt.Sprint(a) != fmt.Sprint(b) || (errA == nil) != (errB == nil) {
+				t.Fatalf("task %d, %v: one word %+v %v; three words %+v %v", i, h, a, errA, b, errB)
+			}
+		}
+	}
+}
+
+// TestOnExpandReportsWhatItSays: OnExpand's first expansion is the start
+// (Op -1, G 0), and with the blind estimate H is 0 at a goal state and the
+// cheapest operator's cost elsewhere, whatever the state's width.
+func TestOnExpandReportsWhatItSays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 20 {
+		task := randomTask(rng, 12, 30)
+		if i%2 == 1 {
+			task = padded(task, 60)
+		}
+		cheapest := int64(-1)
+		for _, o := range task.Ops {
+			if cheapest < 0 || o.Cost < cheapest {
+				cheapest = o.Cost
+			}
+		}
+		n := 0
+		_, err := Search(task, Options{Heuristic: Blind, OnExpand: func(e Expansion) {
+			n++
+			if n == 1 && (e.Op != -1 || e.G != 0 || e.N != 1) {
+				t.Errorf("task %d: the first expansion is %+v, want the start: N 1, Op -1, G 0", i, e)
+			}
+			want := cheapest
+			if task.IsGoal(e.State) {
+				want = 0
+			}
+			if e.H != want {
+				t.Errorf("task %d: expansion %d has H %d, want %d (blind)", i, e.N, e.H, want)
+			}
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestExplorerBytesAreWhatItAllocates: what an exploration's scratch
+// counts against the memory limit is what making it allocated, within the
+// allocator's rounding.
+func TestExplorerBytesAreWhatItAllocates(t *testing.T) {
+	r := newRelaxed(randomTask(rand.New(rand.NewPCG(9, 10)), 3000, 6000))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	e := newExplorer(r)
+	runtime.ReadMemStats(&after)
+	allocated := int64(after.TotalAlloc - before.TotalAlloc)
+	if got := e.bytes(); got < allocated*9/10 || got > allocated*11/10+4096 {
+		t.Errorf("the explorer counts %d bytes; making it allocated %d", got, allocated)
+	}
+}
+
+// TestExplorationCountsWhatItLooksAt: an h_max exploration counts, as
+// work, every fact and operator it resets, and for every fact it reaches
+// the fact itself and each operator it is a precondition of: at least that
+// much, whatever the state.
+func TestExplorationCountsWhatItLooksAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for i := range 20 {
+		task := randomTask(rng, 40, 80)
+		r := newRelaxed(task)
+		e := newExplorer(r)
+		s := task.InitialState()
+		e.steps = 0
+		e.explore(s, false)
+		want := int64(int(r.nfacts) + len(e.ops))
+		reached := 0
+		for f := range r.nfacts {
+			if e.facts[f].hmax != inf {
+				reached++
+				want += int64(r.preOfStart[f+1]-r.preOfStart[f]) + 1
+			}
+		}
+		if reached == 0 || e.steps < want {
+			t.Fatalf("task %d: %d facts reached, %d steps counted; they looked at %d", i, reached, e.steps, want)
+		}
 	}
 }
