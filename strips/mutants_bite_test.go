@@ -226,3 +226,34 @@ func TestExplorationCountsWhatItLooksAt(t *testing.T) {
 		}
 	}
 }
+
+// TestLMCutCountsMoreThanItsFirstExploration: an LM-cut estimate begins
+// with the h_max exploration of its state and then works round by round,
+// each round's steps counted on top: its count is never below that
+// exploration's alone, and above it whenever a round ran (h > 0).
+func TestLMCutCountsMoreThanItsFirstExploration(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	rounds := 0
+	for i := range 40 {
+		task := randomTask(rng, 30, 60)
+		l := newLMCut(task)
+		first := newExplorer(l.r)
+		first.lists = true // as LM-cut explores
+		s := task.InitialState()
+		first.steps, l.steps = 0, 0
+		first.explore(s, false)
+		h, dead := l.estimate(s)
+		if dead {
+			continue
+		}
+		if h > 0 {
+			rounds++
+		}
+		if l.steps < first.steps || h > 0 && l.steps == first.steps {
+			t.Fatalf("task %d: h %d, LM-cut counted %d steps; its first exploration alone %d", i, h, l.steps, first.steps)
+		}
+	}
+	if rounds < 10 {
+		t.Fatalf("only %d of 40 estimates ran a round", rounds)
+	}
+}
