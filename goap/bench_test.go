@@ -38,7 +38,7 @@ func BenchmarkBattleMageKill(b *testing.B) {
 
 // BenchmarkBattleMageKillFreshEstimates plans Kill as BattleMageKill does,
 // but alternating between two goals with Kill's conditions, so that no
-// search finds the estimates of the one before it kept (forwardDense keeps
+// search finds the estimates of the one before it kept (denseSearch.forward keeps
 // them while the goal stays the same): the cost of a first plan for a goal.
 func BenchmarkBattleMageKillFreshEstimates(b *testing.B) {
 	d := mustDomain(b, domains.BattleMage())

@@ -51,7 +51,7 @@ func TestChainBuildSharesAchievers(t *testing.T) {
 	}
 }
 
-// TestEstimateEpochWrap: forwardDense's kept estimates across the wrap of
+// TestEstimateEpochWrap: denseSearch.forward's kept estimates across the wrap of
 // the estimate epoch and of the search epoch, alternating goals.
 func TestEstimateEpochWrap(t *testing.T) {
 	spec := Spec{Name: "wrap", Initial: map[string]bool{}}
@@ -83,7 +83,7 @@ func TestEstimateEpochWrap(t *testing.T) {
 	}
 	for _, start := range []uint32{math32 - 3, 0} {
 		p := NewPlanner(d)
-		p.estEpoch, p.wholeEpoch = start, start
+		p.estEpoch, p.dense.epoch = start, start
 		for i := 0; i < 12; i++ {
 			g := d.Goals()[i%2]
 			if i%4 >= 2 {

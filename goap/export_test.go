@@ -4,6 +4,6 @@ package goap
 // small-domain one applies, so that tests can compare the two.
 func ForceGeneral(p *Planner, on bool) { p.forceGeneral = on }
 
-// SetLazyLimit sets how many entries the delayed-duplicate search may queue
+// SetDelayedLimit sets how many entries the delayed-duplicate search may queue
 // before it hands over to the eager one.
-func SetLazyLimit(p *Planner, n int) { p.lazyLimit = n }
+func SetDelayedLimit(p *Planner, n int) { p.delayed.limit = n }

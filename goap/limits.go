@@ -230,17 +230,17 @@ const (
 	// forward and backward: a node (32 bytes) and its open-list entry (24),
 	// the state's key, and a 32-byte table slot.
 	generalNodeBytes = 2*32 + 2*24 + 4*32
-	// forwardWord: a 24-byte node, a 24-byte heap entry or a 4-byte bucket
+	// wordSearch.forward: a 24-byte node, a 24-byte heap entry or a 4-byte bucket
 	// link and a share of the buckets' groups (below), a 16-byte map slot
 	// and its 4-byte index.
 	wordNodeBytes = 2*24 + 2*(4+bucketGroupBytes) + 4*16 + 2*4
-	// forwardDense: a 16-byte node and an 8-byte heap key (its table is
+	// denseSearch.forward: a 16-byte node and an 8-byte heap key (its table is
 	// fixed, 2^12 slots at most).
 	denseNodeBytes = 2*16 + 2*8
-	// forwardLazy: a 16-byte node, a bucket link and group, an 8-byte set
+	// delayedSearch.forward: a 16-byte node, a bucket link and group, an 8-byte set
 	// slot and its 4-byte index.
-	lazyNodeBytes = 2*16 + 2*(4+bucketGroupBytes) + 4*8 + 2*4
-	// forwardLazyWide and backwardLazy: an 8-byte node, a bucket link and
+	delayedNodeBytes = 2*16 + 2*(4+bucketGroupBytes) + 4*8 + 2*4
+	// delayedSearch.forwardWide and delayedSearch.backward: an 8-byte node, a bucket link and
 	// group, the key, and a 16-byte slot and the key again in the expanded
 	// set.
 	wideNodeBytes = 2*8 + 2*(4+bucketGroupBytes) + 4*16

@@ -64,13 +64,13 @@ func TestEverySearchPathObeysTheMemoryCeiling(t *testing.T) {
 		goal string
 		opt  goap.Options
 	}{
-		{"forwardWord", toggles(40, 0, 1.3), "Never", goap.Options{}},                      // fractional cost: the hash-map search
-		{"forwardLazy", toggles(40, 0, 1), "Never", goap.Options{}},                        // whole costs: delayed duplicates
-		{"forwardLazyWide", toggles(40, 30, 1), "Never", goap.Options{}},                   // two words
+		{"wordSearch.forward", toggles(40, 0, 1.3), "Never", goap.Options{}},               // fractional cost: the hash-map search
+		{"delayedSearch.forward", toggles(40, 0, 1), "Never", goap.Options{}},              // whole costs: delayed duplicates
+		{"delayedSearch.forwardWide", toggles(40, 30, 1), "Never", goap.Options{}},         // two words
 		{"forward", toggles(40, 0, 1), "Never", goap.Options{MaxDepth: 1000}},              // depth limit: the general search
 		{"forward traced", toggles(40, 0, 1), "Never", goap.Options{Trace: &goap.Trace{}}}, // the trace shares the ceiling
 		{"forward wide", toggles(40, 30, 1.3), "Never", goap.Options{}},                    // two words, fractional
-		{"backwardLazy", toggles(40, 0, 1), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind}},
+		{"delayedSearch.backward", toggles(40, 0, 1), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind}},
 		{"backward", toggles(40, 0, 1), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind, MaxDepth: 1000}}, // h_max would dive to the start in 40
 		{"backward traced", toggles(40, 0, 1), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind, Trace: &goap.Trace{}}},
 	}

@@ -15,7 +15,7 @@ import (
 type Search uint8
 
 const (
-	// Forward searches from the start state over whole states, as lesson 4.
+	// Forward searches from the start state over whole states, as the GOAP lesson's A* does (see docs/background.md).
 	Forward Search = iota
 	// Backward regresses from the goal over partial states, as Orkin's
 	// planner did: it only ever considers actions whose effects serve an
@@ -236,7 +236,7 @@ type Planner struct {
 	hOf     []int
 	hOfWord [65]int
 	est     estimateKey
-	// estEpoch numbers the estimate tables made; forwardDense's kept
+	// estEpoch numbers the estimate tables made; denseSearch.forward's kept
 	// estimates are valid in the current one.
 	estEpoch uint32
 	// estWork is the work counted as it is done in this search, which the
@@ -244,23 +244,11 @@ type Planner struct {
 	// estimates, HMax's relaxations and forward's rule-list costs;
 	// worstEstimate the most one estimate can take.
 	estWork, worstEstimate int
-	// forwardWord's dense state table and nodes.
-	dense      []denseSlot
-	denseEpoch uint32
-	denseWhole []wholeSlot // forwardDense's table, with its own epoch
-	wholeEpoch uint32
-	denseNodes []denseNode
-	small      []smallNode
-	words      wordMap
-	closed     wordSet // forwardLazy's expanded states
-	lazy       []lazyNode
-	// The multi-word delayed searches' expanded states, nodes, and the
-	// nodes' states, one key width each.
-	closedWide intern.Table[struct{}]
-	wideNodes  []wideNode
-	wideWords  []uint64
-	buckets    pq.Buckets
-	keys       pq.Keys // forwardDense's open list
+	// The fast searches' own scratch space.
+	word    wordSearch
+	dense   denseSearch
+	delayed delayedSearch
+	buckets pq.Buckets
 	// The current search's limits, from its Options.
 	budget, maxBytes, maxWork int
 	spent                     int // work of a delayed search that handed over
@@ -278,7 +266,6 @@ type Planner struct {
 	forceGeneral bool
 	chain        chainBound     // GoalCost's second bound, forward
 	levels       achieverLevels // and backward
-	lazyLimit    int            // maxLazyNodes, but for tests: see lazyEntries
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -311,7 +298,7 @@ func NewPlanner(d *Domain) *Planner {
 		dist: make([]float64, 2*len(d.facts)),
 
 		applicable: make([]uint64, (len(d.actions)+63)/64),
-		lazyLimit:  maxLazyNodes,
+		delayed:    delayedSearch{limit: maxDelayedNodes},
 	}
 }
 
@@ -397,7 +384,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		} else {
 			done := false
 			if delayed {
-				res, done = p.backwardLazy(dst, start.words, goal, prof)
+				res, done = p.delayed.backward(p, dst, start.words, goal, prof)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt)
@@ -412,17 +399,17 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		done := false
 		switch {
 		case delayed && len(p.d.facts) > maxDenseFacts:
-			res, done = p.forwardLazy(dst, start.words[0], goal, prof)
+			res, done = p.delayed.forward(p, dst, start.words[0], goal, prof)
 		case delayed:
-			res, done = p.forwardDense(dst, start.words[0], goal, prof)
+			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
 		}
 		if !done {
-			res = p.forwardWord(dst, start.words[0], goal, prof)
+			res = p.word.forward(p, dst, start.words[0], goal, prof)
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
-			res, done = p.forwardLazyWide(dst, start.words, goal, prof)
+			res, done = p.delayed.forwardWide(p, dst, start.words, goal, prof)
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, opt)
@@ -482,10 +469,10 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 	}
 	p.worstEstimate = p.chain.worst + len(p.levels.word)
 	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
-	p.estEpoch++ // forwardDense's kept estimates are for the old key
+	p.estEpoch++ // denseSearch.forward's kept estimates are for the old key
 	if p.estEpoch == 0 {
-		for i := range p.denseWhole {
-			p.denseWhole[i].hEpoch = 0
+		for i := range p.dense.table {
+			p.dense.table[i].hEpoch = 0
 		}
 		p.estEpoch = 1
 	}

@@ -38,7 +38,7 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 		fast, general := goap.NewPlanner(d), goap.NewPlanner(d)
 		goap.ForceGeneral(general, true)
 		if i%3 == 2 {
-			goap.SetLazyLimit(fast, r.IntN(500)) // hand over mid-search, or not at all
+			goap.SetDelayedLimit(fast, r.IntN(500)) // hand over mid-search, or not at all
 		}
 		for _, goal := range d.Goals() {
 			for _, h := range []goap.Heuristic{goap.GoalCount, goap.GoalCost, goap.Blind} {

@@ -27,7 +27,7 @@ func (p *Planner) Reserve(n int) {
 	case W == 1 && len(d.facts) <= maxDenseFacts && whole:
 		perNode = denseNodeBytes
 	case W == 1 && whole:
-		perNode = lazyNodeBytes
+		perNode = delayedNodeBytes
 	case W == 1:
 		perNode = wordNodeBytes
 	case whole:
@@ -62,30 +62,30 @@ func (p *Planner) Reserve(n int) {
 	p.succWords = reserveTouched(p.succWords, len(d.actions)*W)
 	switch {
 	case W == 1 && len(d.facts) <= maxDenseFacts && whole:
-		if len(p.denseWhole) != 1<<len(d.facts) {
-			p.denseWhole = make([]wholeSlot, 1<<len(d.facts))
-			p.wholeEpoch = 0
+		if len(p.dense.table) != 1<<len(d.facts) {
+			p.dense.table = make([]wholeSlot, 1<<len(d.facts))
+			p.dense.epoch = 0
 		}
-		p.denseNodes = reserveTouched(p.denseNodes, n)
-		p.keys.Reserve(n)
+		p.dense.nodes = reserveTouched(p.dense.nodes, n)
+		p.dense.open.Reserve(n)
 	case W == 1 && whole:
-		p.lazy = reserveTouched(p.lazy, n)
+		p.delayed.nodes = reserveTouched(p.delayed.nodes, n)
 		p.buckets.Reserve(n)
-		p.closed.reserve(n)
-	case W == 1: // fractional costs: forwardWord, on a heap
-		p.small = reserveTouched(p.small, n)
+		p.delayed.closed.reserve(n)
+	case W == 1: // fractional costs: wordSearch.forward, on a heap
+		p.word.nodes = reserveTouched(p.word.nodes, n)
 		p.open.Reserve(n)
 		if len(d.facts) > maxDenseFacts {
-			p.words.reserve(n)
-		} else if len(p.dense) != 1<<len(d.facts) {
-			p.dense = make([]denseSlot, 1<<len(d.facts))
-			p.denseEpoch = 0
+			p.word.table.reserve(n)
+		} else if len(p.word.dense) != 1<<len(d.facts) {
+			p.word.dense = make([]denseSlot, 1<<len(d.facts))
+			p.word.epoch = 0
 		}
 	case whole:
-		p.wideNodes = reserveTouched(p.wideNodes, n)
-		p.wideWords = reserveTouched(p.wideWords, (n+len(d.actions))*W) // an expansion reserves room for every action
+		p.delayed.wideNodes = reserveTouched(p.delayed.wideNodes, n)
+		p.delayed.wideWords = reserveTouched(p.delayed.wideWords, (n+len(d.actions))*W) // an expansion reserves room for every action
 		p.buckets.Reserve(n)
-		p.closedWide.Reserve(W, n)
+		p.delayed.closedWide.Reserve(W, n)
 	default:
 		p.nodes = reserveTouched(p.nodes, n)
 		p.open.Reserve(n)

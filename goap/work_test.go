@@ -83,8 +83,8 @@ func TestWorkCountsRuleListCosts(t *testing.T) {
 	}{
 		{"general, one word", 9, 0, false, true, 1, 1},
 		{"general, two words", 9, 60, false, true, 1, 1},
-		{"forwardWord", 9, 0, false, false, 1, 1},
-		{"forwardDense", 9, 0, true, false, 1, 1},
+		{"wordSearch.forward", 9, 0, false, false, 1, 1},
+		{"denseSearch.forward", 9, 0, true, false, 1, 1},
 	}
 	for _, c := range cases {
 		for _, withContext := range []bool{false, true} {
@@ -151,7 +151,7 @@ func TestWorkCountsRuleListCosts(t *testing.T) {
 // context is canceled while it runs stops soon after, on each search
 // path, having done far less than its work limit allows.
 func TestContextStopsEverySearchPath(t *testing.T) {
-	// Each runs for minutes under an unbounded budget, but forwardDense,
+	// Each runs for minutes under an unbounded budget, but denseSearch.forward,
 	// whose domain is at most 2^12 states (short says so).
 	cases := []struct {
 		name  string
@@ -160,15 +160,15 @@ func TestContextStopsEverySearchPath(t *testing.T) {
 		opt   goap.Options
 		short bool
 	}{
-		{"forwardWord", toggles(40, 0, 1.3), "Never", goap.Options{}, false},
-		{"forwardLazy", toggles(40, 0, 1), "Never", goap.Options{}, false},
-		{"forwardDense", toggles(9, 0, 1), "Never", goap.Options{}, true},
+		{"wordSearch.forward", toggles(40, 0, 1.3), "Never", goap.Options{}, false},
+		{"delayedSearch.forward", toggles(40, 0, 1), "Never", goap.Options{}, false},
+		{"denseSearch.forward", toggles(9, 0, 1), "Never", goap.Options{}, true},
 		{"forward", toggles(40, 30, 1.3), "Never", goap.Options{}, false},
-		{"forwardLazyWide", toggles(40, 30, 1), "Never", goap.Options{}, false},
+		{"delayedSearch.forwardWide", toggles(40, 30, 1), "Never", goap.Options{}, false},
 		{"forward HMax", exclusive(toggles(30, 0, 1)), "Both", goap.Options{Heuristic: goap.HMax}, false},
 		{"forward traced", toggles(40, 0, 1), "Never", goap.Options{Trace: &goap.Trace{}, MaxBytes: 1 << 30}, false},
 		{"backward", toggles(40, 0, 1.3), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind}, false},
-		{"backwardLazy", toggles(40, 0, 1), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind}, false},
+		{"delayedSearch.backward", toggles(40, 0, 1), "All", goap.Options{Search: goap.Backward, Heuristic: goap.Blind}, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,8 +1,69 @@
 package goap
 
-import "math/bits"
+import (
+	"math/bits"
 
-// forwardLazy is forward for a one-word domain too large for the dense
+	"github.com/ploy-ai/ploy/internal/intern"
+)
+
+// delayedSearch is the two-phase search: A* with duplicate detection
+// delayed from generation to expansion, which hands over to the general
+// search (the second phase, from the start) when its queue of duplicates
+// outgrows its memory. It has three loops: forward over one-word states,
+// forwardWide over states of several words, and backward over partial
+// states; this is the scratch space they keep between searches.
+type delayedSearch struct {
+	closed wordSet // forward's expanded states
+	nodes  []delayedNode
+	// forwardWide's and backward's expanded states, nodes, and the nodes'
+	// states, one key width each.
+	closedWide intern.Table[struct{}]
+	wideNodes  []wideNode
+	wideWords  []uint64
+	limit      int // the entries forward queues before it hands over: maxDelayedNodes, but for tests
+}
+
+// maxDelayedNodes is how many entries delayedSearch.forward queues before it gives up:
+// 80 MiB of nodes and links, 20 bytes each.
+const maxDelayedNodes = 1 << 22
+
+// entries is how many entries a multi-word delayed search may queue,
+// keys words wide: as many bytes as delayedSearch.forward's limit, for entries of a
+// link, a node and the key.
+func (dl *delayedSearch) entries(words int) int { return dl.limit * 20 / (12 + 8*words) }
+
+// settleDelayed is settle for the delayed searches: an entry taken with u
+// unmet facts at cost g ends the search if u is 0 (found) or the budget of
+// states or work is spent; otherwise the caller expands it. Memory is the
+// caller's to test: past its limit it hands over rather than stop.
+func settleDelayed[N any, P interface {
+	*N
+	link() (int32, ActionID)
+}](res *Result, dst []ActionID, nodes []N, ni int32, g float64, u int, m *meter, backward bool) bool {
+	if u == 0 {
+		res.Status, res.Cost, res.Plan = Found, g, appendPath[N, P](dst, nodes, ni, backward)
+		return true
+	}
+	return m.over(res, 0)
+}
+
+// handOver ends a delayed search whose queue outgrew its memory, handing
+// the work it spent to the search that takes over from the start.
+func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
+	p.spent, p.estWork = m.work(res.Expanded, res.Generated), 0
+	return Result{Plan: dst}, false
+}
+
+// delayedNode is a delayedSearch.forward search node.
+type delayedNode struct {
+	state  uint64
+	parent int32
+	action ActionID
+}
+
+func (n *delayedNode) link() (int32, ActionID) { return n.parent, n.action }
+
+// forward is Planner.forward for a one-word domain too large for the dense
 // table, when every cost is a whole number, or one once scaled by a power
 // of two (a personality's 1.5): the common case of a wide game domain. It
 // delays duplicate detection to expansion. Every successor is queued
@@ -24,15 +85,15 @@ import "math/bits"
 // Nodes do not store g: f is the entry's bucket and h a function of the
 // state, so g = f - h, exactly, in units of 1/costScale.
 //
-// It gives up, returning false, once more than p.lazyLimit entries are
+// It gives up, returning false, once more than dl.limit entries are
 // queued: on a domain with many applicable actions per state, queueing every
-// duplicate would take far more memory than forwardWord, which then makes
+// duplicate would take far more memory than wordSearch.forward, which then makes
 // the same search from the start.
-func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Profile) (Result, bool) {
+func (dl *delayedSearch) forward(p *Planner, dst []ActionID, start uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
-	m := p.meter(lazyNodeBytes, 0, len(d.actions), len(d.actions), 2)
-	limit := min(p.lazyLimit, m.nodeCap)
-	p.closed.reset()
+	m := p.meter(delayedNodeBytes, 0, len(d.actions), len(d.actions), 2)
+	limit := min(dl.limit, m.nodeCap)
+	dl.closed.reset()
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	hOf := &p.hOfWord
 	scale := prof.costScale
@@ -41,19 +102,19 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	allCapable := prof.allCapable
 	one := d.one
 	app := p.applicable
-	nodes := append(p.lazy[:0], lazyNode{state: start, parent: -1, action: NoAction})
+	nodes := append(dl.nodes[:0], delayedNode{state: start, parent: -1, action: NoAction})
 	open := &p.buckets
 	open.Reset()
 	res := Result{Plan: dst}
 	h0 := max(p.wholeWordEstimate(hOf, start, gm, gv), 0) // a dead start is expanded, as forward does
 	open.Push(h0, h0, 0)
-	defer func() { p.lazy = nodes }()
+	defer func() { dl.nodes = nodes }()
 
 	for open.Len() > 0 {
 		f, ni := open.Pop()
 		n := nodes[ni]
 		s := n.state
-		if !p.closed.add(s) {
+		if !dl.closed.add(s) {
 			continue // taken before, at no greater cost
 		}
 		un := (s ^ gv) & gm
@@ -91,7 +152,7 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 					continue // a dead end
 				}
 				idx := int32(len(nodes))
-				nodes = append(nodes, lazyNode{state: ns, parent: ni, action: ActionID(ai)})
+				nodes = append(nodes, delayedNode{state: ns, parent: ni, action: ActionID(ai)})
 				open.Push(g+ci+h, hOf[bits.OnesCount64((ns^gv)&gm)], idx)
 			}
 		}
@@ -100,97 +161,47 @@ func (p *Planner) forwardLazy(dst []ActionID, start uint64, goal *Goal, prof *Pr
 	return res, true
 }
 
-// wholeEstimate is wholeWordEstimate for states of several words.
-func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
-	ch := &p.chain
-	h, work := chainAt(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, p.hOf[unmet(s, gm, gv)])
-	p.estWork += work
-	if h >= wholeInf {
-		return -1
-	}
-	return h
+// wideNode is a delayedSearch.forwardWide search node; its state is in the words
+// arena.
+type wideNode struct {
+	parent int32
+	action ActionID
 }
 
-// backwardEstimate is the estimate of partial state (mask, value) from
-// start, in scaled units: the goal count, raised by GoalCost's groups of
-// the literals start gets wrong; -1 for a dead end.
-func backwardEstimate(hOf []int, lv *achieverLevels, estWork *int, s, mask, value []uint64) int {
-	h := hOf[unmet(s, mask, value)]
-	if len(lv.whole) > 0 {
-		c, work := levelAt(lv, lv.whole, s, mask, value)
-		*estWork += work
-		if c < 0 {
-			return -1
-		} else if c > h {
-			return c
-		}
-	}
-	return h
-}
+func (n *wideNode) link() (int32, ActionID) { return n.parent, n.action }
 
-// settleDelayed is settle for the delayed searches: an entry taken with u
-// unmet facts at cost g ends the search if u is 0 (found) or the budget of
-// states or work is spent; otherwise the caller expands it. Memory is the
-// caller's to test: past its limit it hands over rather than stop.
-func settleDelayed[N any, P interface {
-	*N
-	link() (int32, ActionID)
-}](res *Result, dst []ActionID, nodes []N, ni int32, g float64, u int, m *meter, backward bool) bool {
-	if u == 0 {
-		res.Status, res.Cost, res.Plan = Found, g, appendPath[N, P](dst, nodes, ni, backward)
-		return true
-	}
-	return m.over(res, 0)
-}
-
-// handOver ends a delayed search whose queue outgrew its memory, handing
-// the work it spent to the search that takes over from the start.
-func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
-	p.spent, p.estWork = m.work(res.Expanded, res.Generated), 0
-	return Result{Plan: dst}, false
-}
-
-// maxLazyNodes is how many entries forwardLazy queues before it gives up:
-// 80 MiB of nodes and links, 20 bytes each.
-const maxLazyNodes = 1 << 22
-
-// lazyEntries is how many entries a multi-word delayed search may queue,
-// keys words wide: as many bytes as forwardLazy's limit, for entries of a
-// link, a node and the key.
-func (p *Planner) lazyEntries(words int) int { return p.lazyLimit * 20 / (12 + 8*words) }
-
-// forwardLazyWide is forwardLazy for states of several words: the searches
+// forwardWide is delayedSearch.forward for states of several words: the searches
 // of domains of more than 64 facts with whole (scaled) costs, no depth
 // limit, no trace and the goal-count or blind estimate. The successors' states are
 // kept in one flat arena, W words each, beside their nodes; the set of
-// expanded states is an intern table. It returns false, as forwardLazy
-// does, once its queue would take more memory than forwardLazy's limit.
-func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
+// expanded states is an intern table. It returns false, as delayedSearch.forward
+// does, once its queue would take more memory than delayedSearch.forward's limit.
+func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words
 	m := p.meter(wideNodeBytes+32*W, 0, len(d.actions), len(d.actions)*W, W+1)
-	p.closedWide.Reset(W)
+	dl.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
 	scale := prof.costScale
 	costs := prof.costs
 	masks := d.masks
 	app := p.applicable
 	cur := p.cur[:W]
-	limit := min(p.lazyEntries(W), m.nodeCap)
+	limit := min(dl.entries(W), m.nodeCap)
 
-	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
-	words := append(p.wideWords[:0], start...)
+	nodes := append(dl.wideNodes[:0], wideNode{parent: -1, action: NoAction})
+	words := append(dl.wideWords[:0], start...)
 	open := &p.buckets
 	open.Reset()
 	res := Result{Plan: dst}
 	h0 := max(p.wholeEstimate(start, gm, gv), 0) // a dead start is expanded, as forward does
 	open.Push(h0, h0, 0)
-	defer func() { p.wideNodes, p.wideWords = nodes, words }()
+	defer func() { dl.wideNodes, dl.wideWords = nodes, words }()
 
 	for open.Len() > 0 {
 		f, ni := open.Pop()
 		copy(cur, words[int(ni)*W:])
-		if _, _, added := p.closedWide.Intern(cur); !added {
+		if _, _, added := dl.closedWide.Intern(cur); !added {
 			continue // taken before, at no greater cost
 		}
 		u := unmet(cur, gm, gv)
@@ -242,110 +253,38 @@ func (p *Planner) forwardLazyWide(dst []ActionID, start []uint64, goal *Goal, pr
 	return res, true
 }
 
-// wideNode is a forwardLazyWide search node; its state is in the words
-// arena.
-type wideNode struct {
-	parent int32
-	action ActionID
+// wholeEstimate is wholeWordEstimate for states of several words.
+func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
+	ch := &p.chain
+	h, work := chainAt(ch, p.d.masks, ch.ubW, ch.achW, ch.grpW, wholeInf, s, p.hOf[unmet(s, gm, gv)])
+	p.estWork += work
+	if h >= wholeInf {
+		return -1
+	}
+	return h
 }
 
-func (n *wideNode) link() (int32, ActionID) { return n.parent, n.action }
-
-// lazyNode is a forwardLazy search node.
-type lazyNode struct {
-	state  uint64
-	parent int32
-	action ActionID
-}
-
-func (n *lazyNode) link() (int32, ActionID) { return n.parent, n.action }
-
-// wordSet is a set of one-word states: linear probing at a load of at most
-// a half over 8-byte slots holding each key's complement, so that a zero
-// slot is empty. The one key whose complement is zero, all ones (a state
-// only a 64-fact domain has), is kept aside.
-type wordSet struct {
-	slots   []uint64
-	used    []uint32 // indices of the filled slots
-	shift   uint
-	allOnes bool
-}
-
-func (m *wordSet) reset() {
-	if m.slots == nil {
-		m.slots = make([]uint64, 1<<10)
-		m.shift = 64 - 10
-	}
-	for _, i := range m.used {
-		m.slots[i] = 0
-	}
-	m.used = m.used[:0]
-	m.allOnes = false
-}
-
-// add adds key and reports whether it was new.
-func (m *wordSet) add(key uint64) bool {
-	if ^key == 0 {
-		had := m.allOnes
-		m.allOnes = true
-		return !had
-	}
-	if 2*(len(m.used)+1) > len(m.slots) {
-		m.grow()
-	}
-	mask := uint64(len(m.slots) - 1)
-	for i := wordHash(key) >> m.shift; ; i = (i + 1) & mask {
-		switch m.slots[i] {
-		case 0:
-			m.slots[i] = ^key
-			m.used = append(m.used, uint32(i))
-			return true
-		case ^key:
-			return false
-		}
-	}
-}
-
-func (m *wordSet) grow() {
-	old := m.slots
-	m.slots = make([]uint64, 2*len(old))
-	m.shift--
-	m.used = m.used[:0]
-	mask := uint64(len(m.slots) - 1)
-	for _, s := range old {
-		if s == 0 {
-			continue
-		}
-		i := wordHash(^s) >> m.shift
-		for m.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		m.slots[i] = s
-		m.used = append(m.used, uint32(i))
-	}
-}
-
-// backwardLazy is backward with duplicate detection delayed to expansion, as
-// forwardLazyWide does it, over partial states of 2W words (mask, then
+// backward is Planner.backward with duplicate detection delayed to expansion, as
+// delayedSearch.forwardWide does it, over partial states of 2W words (mask, then
 // value): for whole (scaled) costs, the goal-count or blind estimate (both
 // consistent in regression too: an action serves at most maxEffects facts),
 // no depth limit and no trace. It regresses in the same order as backward,
 // so it makes the same search, and returns false, handing over, once its
-// queue would take more memory than forwardLazy's limit.
-func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
+// queue would take more memory than delayedSearch.forward's limit.
+func (dl *delayedSearch) backward(p *Planner, dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words
 	nActions, nCases := len(d.actions), len(prof.cases)
 	m := p.meter(wideNodeBytes+64*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
-	p.closedWide.Reset(2 * W)
+	dl.closedWide.Reset(2 * W)
 	hOf := p.hOf
 	scale := prof.costScale
 	cases, caseOf := prof.cases, prof.caseOf
 	cur := p.cur[:2*W]
-	limit := min(p.lazyEntries(2*W), m.nodeCap)
+	limit := min(dl.entries(2*W), m.nodeCap)
 
-	nodes := append(p.wideNodes[:0], wideNode{parent: -1, action: NoAction})
-	words := append(append(p.wideWords[:0], goal.cond.mask...), goal.cond.value...)
+	nodes := append(dl.wideNodes[:0], wideNode{parent: -1, action: NoAction})
+	words := append(append(dl.wideWords[:0], goal.cond.mask...), goal.cond.value...)
 	open := &p.buckets
 	open.Reset()
 	lv := &p.levels
@@ -356,12 +295,12 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 		return res, true
 	}
 	open.Push(h0, h0, 0)
-	defer func() { p.wideNodes, p.wideWords = nodes, words }()
+	defer func() { dl.wideNodes, dl.wideWords = nodes, words }()
 
 	for open.Len() > 0 {
 		f, ni := open.Pop()
 		copy(cur, words[int(ni)*2*W:])
-		if _, _, added := p.closedWide.Intern(cur); !added {
+		if _, _, added := dl.closedWide.Intern(cur); !added {
 			continue // taken before, at no greater cost
 		}
 		mask, value := cur[:W], cur[W:]
@@ -407,10 +346,19 @@ func (p *Planner) backwardLazy(dst []ActionID, start []uint64, goal *Goal, prof 
 	return res, true
 }
 
-// reserve makes room for n keys, touching the memory, and empties the set.
-func (m *wordSet) reserve(n int) {
-	if m.slots != nil {
-		m.reset()
+// backwardEstimate is the estimate of partial state (mask, value) from
+// start, in scaled units: the goal count, raised by GoalCost's groups of
+// the literals start gets wrong; -1 for a dead end.
+func backwardEstimate(hOf []int, lv *achieverLevels, estWork *int, s, mask, value []uint64) int {
+	h := hOf[unmet(s, mask, value)]
+	if len(lv.whole) > 0 {
+		c, work := levelAt(lv, lv.whole, s, mask, value)
+		*estWork += work
+		if c < 0 {
+			return -1
+		} else if c > h {
+			return c
+		}
 	}
-	m.slots, m.shift, m.used = reserveTable(m.slots, m.shift, m.used, n)
+	return h
 }
