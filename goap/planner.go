@@ -15,7 +15,8 @@ import (
 type Search uint8
 
 const (
-	// Forward searches from the start state over whole states, as the GOAP lesson's A* does (see docs/background.md).
+	// Forward searches from the start state over whole states, as the GOAP
+	// lesson's A* does (see docs/background.md).
 	Forward Search = iota
 	// Backward regresses from the goal over partial states, as Orkin's
 	// planner did: it only ever considers actions whose effects serve an
