@@ -1,0 +1,111 @@
+package agent
+
+// Status is an action behaviour's state after a tick, in behaviour-tree
+// words.
+type Status uint8
+
+const (
+	Running Status = iota // still working: tick again
+	Success               // done
+	Failure               // could not be done
+)
+
+func (s Status) String() string {
+	switch s {
+	case Running:
+		return "running"
+	case Success:
+		return "success"
+	}
+	return "failure"
+}
+
+// Behaviour is the game's code for one action: started when a step begins,
+// ticked until it succeeds or fails, and stopped when it ends or the plan is
+// dropped, so that a running action can clean up.
+type Behaviour interface {
+	Start(a *Agent)
+	Tick(a *Agent) Status
+	Stop(a *Agent)
+}
+
+// Funcs adapts functions to a Behaviour; nil functions do nothing, and a
+// nil TickFunc succeeds at once.
+type Funcs struct {
+	StartFunc func(a *Agent)
+	TickFunc  func(a *Agent) Status
+	StopFunc  func(a *Agent)
+}
+
+// Start calls StartFunc, if set.
+func (f Funcs) Start(a *Agent) { callIfSet(f.StartFunc, a) }
+
+// Tick calls TickFunc, or succeeds if it is not set.
+func (f Funcs) Tick(a *Agent) Status { return tickOrSucceed(f.TickFunc, a) }
+
+// Stop calls StopFunc, if set.
+func (f Funcs) Stop(a *Agent) { callIfSet(f.StopFunc, a) }
+
+// callIfSet calls f with a, unless f is nil: Funcs' and ResolverFuncs'
+// Start and Stop.
+func callIfSet[A any](f func(A), a A) {
+	if f != nil {
+		f(a)
+	}
+}
+
+// tickOrSucceed calls f with a, or succeeds if f is nil: Funcs' and
+// ResolverFuncs' Tick.
+func tickOrSucceed[A any](f func(A) Status, a A) Status {
+	if f == nil {
+		return Success
+	}
+	return f(a)
+}
+
+// ResolverBehaviour is the game's code for one action of a resolver
+// agent, as Behaviour is for a GOAP agent's: started when the action
+// starts (for MoveThenPerform, on arrival), ticked until it succeeds or
+// fails, and stopped when it ends or the chain is dropped.
+type ResolverBehaviour interface {
+	Start(a *ResolverAgent)
+	Tick(a *ResolverAgent) Status
+	Stop(a *ResolverAgent)
+}
+
+// ResolverFuncs adapts functions to a ResolverBehaviour; nil functions do
+// nothing, and a nil TickFunc succeeds at once.
+type ResolverFuncs struct {
+	StartFunc func(a *ResolverAgent)
+	TickFunc  func(a *ResolverAgent) Status
+	StopFunc  func(a *ResolverAgent)
+}
+
+// Start calls StartFunc, if set.
+func (f ResolverFuncs) Start(a *ResolverAgent) {
+	if f.StartFunc != nil {
+		f.StartFunc(a)
+	}
+}
+
+// Tick calls TickFunc, or succeeds if it is not set.
+func (f ResolverFuncs) Tick(a *ResolverAgent) Status {
+	if f.TickFunc == nil {
+		return Success
+	}
+	return f.TickFunc(a)
+}
+
+// Stop calls StopFunc, if set.
+func (f ResolverFuncs) Stop(a *ResolverAgent) {
+	if f.StopFunc != nil {
+		f.StopFunc(a)
+	}
+}
+
+// resolverBehaviour runs a ResolverBehaviour as the runtime's Behaviour.
+type resolverBehaviour struct{ b ResolverBehaviour }
+
+func (r resolverBehaviour) Start(a *Agent)       { r.b.Start((*ResolverAgent)(a)) }
+func (r resolverBehaviour) Tick(a *Agent) Status { return r.b.Tick((*ResolverAgent)(a)) }
+func (r resolverBehaviour) Stop(a *Agent)        { r.b.Stop((*ResolverAgent)(a)) }
