@@ -50,18 +50,24 @@ type Stats struct {
 // It is driven by Tick from one goroutine; its plans may be resolved on
 // others through a Queue.
 type Agent struct {
-	cfg        Config
-	world      world       // what the agent senses, and how it judges its steps
-	planner    planner     // what answers its requests (a tree's PlanHTN leaves ask HTN's)
-	behaviours []Behaviour // by action
-	tick       int
+	cfg     Config
+	world   world   // what the agent senses, and how it judges its steps
+	planner planner // what answers its requests (a tree's PlanHTN leaves ask HTN's)
+	tick    int
 
-	// What the agent knows of the world: a GOAP or HTN agent's facts (and
-	// last tick's, to see them change), or a resolver agent's snapshot.
-	facts     goap.State
-	prevFacts goap.State
-	live      *resolver.Snapshot
-
+	// The goal, the plan and its running step: what every tick reads, on
+	// as few cache lines as can hold them.
+	goal    *GoalOption
+	plan    []goap.ActionID
+	step    int  // index of the running (or next) step in plan
+	started int  // tick the running step began
+	running bool // the step has begun: walking to its target or performing
+	walking bool // walking to the target before the behaviour starts
+	arrived bool // within the target's stopping distance (or no target)
+	acted   bool // the behaviour succeeded; waiting to arrive
+	planned bool // a plan was ever made for the current goal
+	idle    bool // the last plan was empty: wait for the facts to change
+	done    bool // the last plan ran to its end (rather than finding none)
 	// headOnly marks an agent that commits only to the head of its plan,
 	// a resolver agent's chain: its running step goes on while it plans
 	// again (and is kept if the new plan starts with it), ends only by its
@@ -69,21 +75,10 @@ type Agent struct {
 	// effects cannot be checked), and an empty plan means its goal holds
 	// (the plan is done) rather than that it should idle.
 	headOnly bool
-
-	goal     *GoalOption
-	leaf     *htnLeaf // the tree's PlanHTN leaf whose plan runs, if any
-	plan     []goap.ActionID
-	step     int  // index of the running (or next) step in plan
-	running  bool // the step has begun: walking to its target or performing
-	walking  bool // walking to the target before the behaviour starts
-	arrived  bool // within the target's stopping distance (or no target)
-	acted    bool // the behaviour succeeded; waiting to arrive
-	started  int  // tick the running step began
-	mtr      htn.MTR
 	retryAt  int
 	lastPlan int
-	planned  bool // a plan was ever made for the current goal
 	wantPlan string
+
 	pending  bool   // a request is waiting in the queue
 	queuedIn *Queue // the queue it waits in
 	ticket   uint64 // its ticket there
@@ -92,16 +87,28 @@ type Agent struct {
 	// check, which the next change of facts asks again).
 	queuedReplan string
 	blocked      []int // per goal option: the tick before which it found no plan
-	idle         bool  // the last plan was empty: wait for the facts to change
-	done         bool  // the last plan ran to its end (rather than finding none)
-
-	own *planners // resolves this agent's requests when there is no queue
-	// Buffers reused from plan to plan: the facts a request sees, the plan
-	// and MTR a search appends into, and the running plan's storage.
-	snapshot   goap.State
+	// Buffers reused from plan to plan: the plan and MTR a search appends
+	// into.
 	resultPlan []goap.ActionID
 	resultMTR  htn.MTR
-	planStore  []goap.ActionID
+	// live is a resolver agent's snapshot of the world.
+	live *resolver.Snapshot
+
+	// The fields above are what a tick reads (a tick that asks for a plan
+	// included), kept together on as few cache lines as hold them: in a
+	// crowd, each line an agent's tick touches is a miss.
+
+	planStore []goap.ActionID // the running plan's storage
+	// A GOAP or HTN agent's facts (and last tick's, to see them change),
+	// and the copy a request reads.
+	facts     goap.State
+	prevFacts goap.State
+	snapshot  goap.State
+
+	behaviours []Behaviour // by action
+	mtr        htn.MTR
+	leaf       *htnLeaf  // the tree's PlanHTN leaf whose plan runs, if any
+	own        *planners // resolves this agent's requests when there is no queue
 
 	stats Stats
 	// replans counts replans by reason, in the order of replanReasons,

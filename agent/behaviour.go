@@ -31,36 +31,38 @@ type Behaviour interface {
 
 // Funcs adapts functions to a Behaviour; nil functions do nothing, and a
 // nil TickFunc succeeds at once.
-type Funcs struct {
-	StartFunc func(a *Agent)
-	TickFunc  func(a *Agent) Status
-	StopFunc  func(a *Agent)
+type Funcs = FuncsFor[*Agent]
+
+// FuncsFor adapts functions to the behaviour of an agent seen as A: Funcs
+// for an *Agent's Behaviour, ResolverFuncs for a *ResolverAgent's
+// ResolverBehaviour. Nil functions do nothing, and a nil TickFunc succeeds
+// at once.
+type FuncsFor[A any] struct {
+	StartFunc func(a A)
+	TickFunc  func(a A) Status
+	StopFunc  func(a A)
 }
 
 // Start calls StartFunc, if set.
-func (f Funcs) Start(a *Agent) { callIfSet(f.StartFunc, a) }
-
-// Tick calls TickFunc, or succeeds if it is not set.
-func (f Funcs) Tick(a *Agent) Status { return tickOrSucceed(f.TickFunc, a) }
-
-// Stop calls StopFunc, if set.
-func (f Funcs) Stop(a *Agent) { callIfSet(f.StopFunc, a) }
-
-// callIfSet calls f with a, unless f is nil: Funcs' and ResolverFuncs'
-// Start and Stop.
-func callIfSet[A any](f func(A), a A) {
-	if f != nil {
-		f(a)
+func (f FuncsFor[A]) Start(a A) {
+	if f.StartFunc != nil {
+		f.StartFunc(a)
 	}
 }
 
-// tickOrSucceed calls f with a, or succeeds if f is nil: Funcs' and
-// ResolverFuncs' Tick.
-func tickOrSucceed[A any](f func(A) Status, a A) Status {
-	if f == nil {
+// Tick calls TickFunc, or succeeds if it is not set.
+func (f FuncsFor[A]) Tick(a A) Status {
+	if f.TickFunc == nil {
 		return Success
 	}
-	return f(a)
+	return f.TickFunc(a)
+}
+
+// Stop calls StopFunc, if set.
+func (f FuncsFor[A]) Stop(a A) {
+	if f.StopFunc != nil {
+		f.StopFunc(a)
+	}
 }
 
 // ResolverBehaviour is the game's code for one action of a resolver
@@ -73,35 +75,9 @@ type ResolverBehaviour interface {
 	Stop(a *ResolverAgent)
 }
 
-// ResolverFuncs adapts functions to a ResolverBehaviour; nil functions do
-// nothing, and a nil TickFunc succeeds at once.
-type ResolverFuncs struct {
-	StartFunc func(a *ResolverAgent)
-	TickFunc  func(a *ResolverAgent) Status
-	StopFunc  func(a *ResolverAgent)
-}
-
-// Start calls StartFunc, if set.
-func (f ResolverFuncs) Start(a *ResolverAgent) {
-	if f.StartFunc != nil {
-		f.StartFunc(a)
-	}
-}
-
-// Tick calls TickFunc, or succeeds if it is not set.
-func (f ResolverFuncs) Tick(a *ResolverAgent) Status {
-	if f.TickFunc == nil {
-		return Success
-	}
-	return f.TickFunc(a)
-}
-
-// Stop calls StopFunc, if set.
-func (f ResolverFuncs) Stop(a *ResolverAgent) {
-	if f.StopFunc != nil {
-		f.StopFunc(a)
-	}
-}
+// ResolverFuncs adapts functions to a ResolverBehaviour, as Funcs does to
+// a Behaviour.
+type ResolverFuncs = FuncsFor[*ResolverAgent]
 
 // resolverBehaviour runs a ResolverBehaviour as the runtime's Behaviour.
 type resolverBehaviour struct{ b ResolverBehaviour }

@@ -53,17 +53,22 @@ const (
 	Interrupt
 )
 
-// GoalOption is one goal an agent may pursue.
-type GoalOption struct {
-	Goal *goap.Goal
+// GoalOption is one goal a GOAP agent may pursue.
+type GoalOption = GoalOptionFor[*goap.Goal, *Agent]
+
+// GoalOptionFor is one goal of type G an agent seen as A may pursue:
+// GoalOption for a GOAP agent, ResolverGoal for a resolver agent. Goal
+// choice is the same for both.
+type GoalOptionFor[G, A any] struct {
+	Goal G
 	// Priority ranks the options; the highest applicable one wins, ties to
 	// the earlier option.
 	Priority float64
 	// When, if set, must hold for the option to apply ("heal if hurt").
-	When func(a *Agent) bool
+	When func(a A) bool
 	// Utility, if set, scores the option instead of Priority: utility
 	// scoring for goal choice.
-	Utility func(a *Agent) float64
+	Utility func(a A) float64
 }
 
 // Config describes an agent. Domain and Behaviours are required; an HTN

@@ -18,12 +18,15 @@ const (
 // request is a planning job: a snapshot of what the search needs, so that
 // it can run on a worker without touching the agent.
 type request struct {
-	agent  *Agent
-	ticket uint64 // its place in a queue
-	kind   requestKind
-	reason string
-	facts  goap.State // the agent's snapshot buffer
-	goal   *goap.Goal
+	agent *Agent
+	// planner answers it: the agent's, or HTN's for a tree's PlanHTN
+	// leaf. It is set at submit so that a worker need not read the agent.
+	planner planner
+	ticket  uint64 // its place in a queue
+	kind    requestKind
+	reason  string
+	facts   goap.State // the agent's snapshot buffer
+	goal    *goap.Goal
 	// task, when byTask, is the HTN task a tree's PlanHTN leaf decomposes.
 	task    htn.Task
 	byTask  bool
@@ -92,7 +95,10 @@ func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
 
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
-	r.agent = a
+	r.agent, r.planner = a, a.planner
+	if r.byTask {
+		r.planner = htnPlanner{}
+	}
 	r.facts, r.chain = a.world.snapshot(a)
 	if a.goal != nil {
 		r.goal = a.goal.Goal
@@ -128,17 +134,10 @@ func (a *Agent) request(r request) {
 	a.apply(&own.request, &own.result)
 }
 
-// resolve runs a request's search into out, which is zero, with the
-// agent's planner, or HTN's for a tree's PlanHTN leaf. It reads only the
-// request and the agent's immutable configuration, so it may run on any
-// goroutine.
-func resolve(p *planners, r *request, out *result) {
-	if r.byTask {
-		htnPlanner{}.plan(p, r, out)
-		return
-	}
-	r.agent.planner.plan(p, r, out)
-}
+// resolve runs a request's search into out, which is zero, with its
+// planner. It reads only the request and the agent's immutable
+// configuration, so it may run on any goroutine.
+func resolve(p *planners, r *request, out *result) { r.planner.plan(p, r, out) }
 
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r *request, res *result) {

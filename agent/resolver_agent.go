@@ -33,12 +33,20 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		cfg.Name = DefaultName
 	}
 	d := cfg.Domain
-	a := &Agent{
+	// The agent and its world are one allocation, side by side in memory:
+	// a tick reads both.
+	both := &struct {
+		Agent
+		resolver resolverWorld
+	}{}
+	both.resolver.init(cfg)
+	a := &both.Agent
+	*a = Agent{
 		cfg: Config{
 			Name: cfg.Name, Policy: cfg.Policy, Timeouts: cfg.Timeouts, DefaultTimeout: cfg.DefaultTimeout,
 			RetryAfter: cfg.RetryAfter, Queue: cfg.Queue, OnEvent: cfg.OnEvent, Data: cfg.Data,
 		},
-		world:      newResolverWorld(cfg),
+		world:      &both.resolver,
 		planner:    resolverPlanner{},
 		behaviours: make([]Behaviour, d.NumActions()),
 		live:       d.NewSnapshot(),
@@ -50,16 +58,17 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 			a.behaviours[id] = resolverBehaviour{b}
 		}
 	}
-	for _, o := range cfg.Goals {
-		a.cfg.Goals = append(a.cfg.Goals, o.option())
+	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
+	for i, o := range cfg.Goals {
+		a.cfg.Goals[i] = asGoalOption(o)
 	}
 	return (*ResolverAgent)(a), nil
 }
 
-// option is the goal option goal choice sees: the agent's callbacks,
-// given the agent as a *ResolverAgent. Its GOAP Goal is nil; the resolver
-// goal is the world's, by index.
-func (o ResolverGoal) option() GoalOption {
+// asGoalOption is the goal option goal choice sees for resolver goal
+// option o: its callbacks, given the agent as a *ResolverAgent. Its GOAP
+// Goal is nil; the resolver goal is the world's, by index.
+func asGoalOption(o ResolverGoal) GoalOption {
 	g := GoalOption{Priority: o.Priority}
 	if when := o.When; when != nil {
 		g.When = func(a *Agent) bool { return when((*ResolverAgent)(a)) }
@@ -146,7 +155,7 @@ func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
 	if err := w.cfg.checkCapable(p, errorf); err != nil {
 		panic(err.Error())
 	}
-	w.cfg.Profile = p
+	w.cfg.Profile, w.opt.Profile = p, p
 }
 
 // Tick advances the agent by one tick of the game's fixed-step clock:

@@ -15,15 +15,9 @@ import (
 // tick and after every step that succeeds, and must not keep s.
 type WorldSensor func(a *ResolverAgent, s *resolver.Snapshot)
 
-// ResolverGoal is one goal a resolver agent may pursue. Its Priority, When
-// and Utility rank it as a GoalOption's do, and goal choice is the GOAP
-// agent's: the highest applicable option wins, ties to the earlier one.
-type ResolverGoal struct {
-	Goal     *resolver.Goal
-	Priority float64
-	When     func(a *ResolverAgent) bool
-	Utility  func(a *ResolverAgent) float64
-}
+// ResolverGoal is one goal a resolver agent may pursue, chosen as a GOAP
+// agent chooses among its GoalOptions.
+type ResolverGoal = GoalOptionFor[*resolver.Goal, *ResolverAgent]
 
 // ResolverConfig describes a resolver agent. Domain, Goals, Behaviours and
 // Sensor are required; Targets and Mover as soon as an action the agent

@@ -23,8 +23,8 @@ func (w *resolverWorld) snapshot(a *Agent) (goap.State, *chainRequest) {
 	c.snap.At = a.live.At
 	copy(c.snap.Values, a.live.Values)
 	copy(c.snap.Targets, a.live.Targets)
-	c.goal = w.cfg.Goals[a.goalIndex()].Goal
-	c.opt = resolver.Options{Profile: w.cfg.Profile, Budget: w.cfg.Budget, MaxDepth: w.cfg.MaxDepth, Distance: w.cfg.Distance, Context: w.cfg.Context}
+	c.goal = w.goals[a.goalIndex()].goal
+	c.opt = w.opt
 	return goap.State{}, c
 }
 

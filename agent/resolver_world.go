@@ -14,13 +14,27 @@ import (
 // to be judged every tick without a snapshot check; its integer effects
 // are directions without amounts, which it cannot check.
 type resolverWorld struct {
-	cfg       ResolverConfig
-	conds     [][]keyCond    // by action: its conditions
-	sets      [][]keyCond    // by action: its boolean effects, as conditions
-	goalConds [][]keyCond    // by goal option: its goal's conditions
-	targets   []TargetSensor // by TargetID
-	where     []Where        // by TargetID, this tick
-	request   chainRequest   // the snapshot, goal and options a resolve reads
+	// What a tick reads (a tick that asks for a chain included) comes
+	// first, on as few cache lines as hold it (see Agent's fields).
+	domain  *resolver.Domain
+	sensor  WorldSensor
+	targets []TargetSensor   // by TargetID
+	where   []Where          // by TargetID, this tick
+	goals   []goalConds      // by goal option
+	opt     resolver.Options // a resolve's: the profile (SetProfile's), cfg's limits, distance and context
+	// request is what a resolve reads, copied at submit.
+	request chainRequest
+
+	conds [][]keyCond // by action: its conditions
+	sets  [][]keyCond // by action: its boolean effects, as conditions
+	mover Mover
+	cfg   *ResolverConfig // the rest, for SetProfile's checks and the accessors
+}
+
+// goalConds is a goal option's goal and its conditions, compiled.
+type goalConds struct {
+	goal  *resolver.Goal
+	conds []keyCond
 }
 
 // keyCond is a condition compiled against the domain's keys.
@@ -54,12 +68,16 @@ func allHold(cs []keyCond, values []int64) bool {
 	return true
 }
 
-// newResolverWorld compiles cfg's actions, goals and target sensors, which
-// cfg.check has checked.
-func newResolverWorld(cfg ResolverConfig) *resolverWorld {
+// init compiles cfg's actions, goals and target sensors, which cfg.check
+// has checked.
+func (w *resolverWorld) init(cfg ResolverConfig) {
 	d := cfg.Domain
-	w := &resolverWorld{
-		cfg:     cfg,
+	*w = resolverWorld{
+		cfg:     &cfg,
+		mover:   cfg.Mover,
+		domain:  d,
+		sensor:  cfg.Sensor,
+		opt:     resolver.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, Distance: cfg.Distance, Context: cfg.Context},
 		conds:   make([][]keyCond, d.NumActions()),
 		sets:    make([][]keyCond, d.NumActions()),
 		targets: make([]TargetSensor, len(d.Targets())),
@@ -88,19 +106,18 @@ func newResolverWorld(cfg ResolverConfig) *resolverWorld {
 			k, _ := d.Key(c.Key)
 			cs = append(cs, keyCond{key: k, op: c.Op, value: c.Value})
 		}
-		w.goalConds = append(w.goalConds, cs)
+		w.goals = append(w.goals, goalConds{goal: o.Goal, conds: cs})
 	}
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
 		w.targets[t] = s
 	}
-	return w
 }
 
 // sense reads the world into the live snapshot: keys and position from the
 // sensor, targets from the target sensors.
 func (w *resolverWorld) sense(a *Agent) {
-	w.cfg.Sensor((*ResolverAgent)(a), a.live)
+	w.sensor((*ResolverAgent)(a), a.live)
 	for t, ts := range w.targets {
 		where := Where{}
 		if ts != nil {
@@ -109,7 +126,7 @@ func (w *resolverWorld) sense(a *Agent) {
 		w.where[t] = where
 		a.live.Targets[t] = resolver.Target{At: where.Position(), Found: where.Found}
 	}
-	if err := w.cfg.Domain.CheckSnapshot(a.live); err != nil {
+	if err := w.domain.CheckSnapshot(a.live); err != nil {
 		panic(fmt.Sprintf("agent %q: after sensing: %v", a.cfg.Name, err))
 	}
 }
@@ -120,20 +137,20 @@ func (w *resolverWorld) changed(*Agent) bool { return false }
 func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 
 func (w *resolverWorld) goalHolds(a *Agent, i int) bool {
-	return allHold(w.goalConds[i], a.live.Values)
+	return allHold(w.goals[i].conds, a.live.Values)
 }
 
 func (w *resolverWorld) goalName(a *Agent, o *GoalOption) string {
 	for i := range a.cfg.Goals {
 		if &a.cfg.Goals[i] == o {
-			return w.cfg.Goals[i].Goal.Name()
+			return w.goals[i].goal.Name()
 		}
 	}
 	return ""
 }
 
 func (w *resolverWorld) actionName(_ *Agent, act goap.ActionID) string {
-	return w.cfg.Domain.ActionName(resolver.ActionID(act))
+	return w.domain.ActionName(resolver.ActionID(act))
 }
 
 // holds reports whether action act's conditions all hold in the live
@@ -149,7 +166,7 @@ func (w *resolverWorld) startable(a *Agent, act goap.ActionID) string {
 	if !w.holds(a, id) {
 		return ReasonPrecondition
 	}
-	if t := w.cfg.Domain.ActionTarget(id); t != resolver.NoTarget && !w.where[t].Found {
+	if t := w.domain.ActionTarget(id); t != resolver.NoTarget && !w.where[t].Found {
 		return ReasonTargetLost
 	}
 	return ""

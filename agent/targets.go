@@ -106,7 +106,7 @@ func (f MoverFunc) MoveToward(target resolver.Point, stop float64) MoveStatus {
 // first for a MoveThenPerform action, and performs on the way for a
 // PerformWhileMoving one.
 func (w *resolverWorld) begin(a *Agent, act goap.ActionID) {
-	d, id := w.cfg.Domain, resolver.ActionID(act)
+	d, id := w.domain, resolver.ActionID(act)
 	if d.ActionTarget(id) == resolver.NoTarget {
 		return
 	}
@@ -131,7 +131,7 @@ func (w *resolverWorld) begin(a *Agent, act goap.ActionID) {
 // move that fails (ReasonMoveFailed). It reports whether the step goes on
 // this tick.
 func (w *resolverWorld) move(a *Agent, act goap.ActionID) bool {
-	d, id := w.cfg.Domain, resolver.ActionID(act)
+	d, id := w.domain, resolver.ActionID(act)
 	t := d.ActionTarget(id)
 	if t == resolver.NoTarget || a.arrived && d.MoveMode(id) != resolver.PerformWhileMoving {
 		return true
@@ -145,7 +145,7 @@ func (w *resolverWorld) move(a *Agent, act goap.ActionID) bool {
 		a.breakPlan(act, ReasonPrecondition)
 		return false
 	}
-	switch w.cfg.Mover.MoveToward(where.Position(), d.StoppingDistance(id)) {
+	switch w.mover.MoveToward(where.Position(), d.StoppingDistance(id)) {
 	case MoveFailed:
 		a.breakPlan(act, ReasonMoveFailed)
 		return false
