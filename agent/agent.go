@@ -91,21 +91,20 @@ type Agent struct {
 	// into.
 	resultPlan []goap.ActionID
 	resultMTR  htn.MTR
-	// live is a resolver agent's snapshot of the world.
-	live *resolver.Snapshot
+	// What the agent knows of the world: a resolver agent's snapshot, or a
+	// GOAP or HTN agent's facts (and last tick's, to see them change) and
+	// the copy a request reads.
+	live      *resolver.Snapshot
+	facts     goap.State
+	prevFacts goap.State
+	snapshot  goap.State
 
 	// The fields above are what a tick reads (a tick that asks for a plan
 	// included), kept together on as few cache lines as hold them: in a
 	// crowd, each line an agent's tick touches is a miss.
 
-	planStore []goap.ActionID // the running plan's storage
-	// A GOAP or HTN agent's facts (and last tick's, to see them change),
-	// and the copy a request reads.
-	facts     goap.State
-	prevFacts goap.State
-	snapshot  goap.State
-
-	behaviours []Behaviour // by action
+	planStore  []goap.ActionID // the running plan's storage
+	behaviours []Behaviour     // by action
 	mtr        htn.MTR
 	leaf       *htnLeaf  // the tree's PlanHTN leaf whose plan runs, if any
 	own        *planners // resolves this agent's requests when there is no queue
