@@ -58,32 +58,35 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 			a.behaviours[id] = resolverBehaviour{b}
 		}
 	}
-	liveGoals(a, both.resolver.cfg.Goals)
+	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
+	both.resolver.syncGoals(a)
 	return (*ResolverAgent)(a), nil
 }
 
-// liveGoals makes the goal options goal choice sees read the game's
-// resolver goal options (ResolverConfig.Goals) at each choice, as they did
-// before the two runtimes were one: the game may retune a priority, When
-// or Utility between ticks. Each option's When and Utility are wrappers,
-// made once, that read the game's option of the moment (its Priority when
-// it has no Utility), given the agent as a *ResolverAgent; no tick copies
-// anything. The GOAP Goal is nil; the resolver goal is the world's, by
-// index.
-func liveGoals(a *Agent, src []ResolverGoal) {
-	a.cfg.Goals = make([]GoalOption, len(src))
-	for i := range src {
-		a.cfg.Goals[i] = GoalOption{
-			When: func(a *Agent) bool {
-				when := src[i].When
-				return when == nil || when((*ResolverAgent)(a))
-			},
-			Utility: func(a *Agent) float64 {
-				if utility := src[i].Utility; utility != nil {
-					return utility((*ResolverAgent)(a))
-				}
-				return src[i].Priority
-			},
+// syncGoals makes the goal options goal choice sees match the game's
+// resolver goal options (ResolverConfig.Goals, whose elements the game may
+// retune between ticks, as it could before the two runtimes were one):
+// the priorities are copied, and each When and Utility is a wrapper that
+// calls the game's function of the moment, given the agent as a
+// *ResolverAgent. A wrapper is made or dropped only when the game's
+// function appears or goes, so a tick allocates nothing. The GOAP Goal is
+// nil; the resolver goal is the world's, by index.
+func (w *resolverWorld) syncGoals(a *Agent) {
+	src := w.cfg.Goals
+	for i := range a.cfg.Goals {
+		g, o := &a.cfg.Goals[i], &src[i]
+		g.Priority = o.Priority
+		if (o.When != nil) != (g.When != nil) {
+			g.When = nil
+			if o.When != nil {
+				g.When = func(a *Agent) bool { return src[i].When((*ResolverAgent)(a)) }
+			}
+		}
+		if (o.Utility != nil) != (g.Utility != nil) {
+			g.Utility = nil
+			if o.Utility != nil {
+				g.Utility = func(a *Agent) float64 { return src[i].Utility((*ResolverAgent)(a)) }
+			}
 		}
 	}
 }
