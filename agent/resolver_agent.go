@@ -59,36 +59,24 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		}
 	}
 	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
-	both.resolver.syncGoals(a)
+	for i, o := range cfg.Goals {
+		a.cfg.Goals[i] = asGoalOption(o)
+	}
 	return (*ResolverAgent)(a), nil
 }
 
-// syncGoals makes the goal options goal choice sees match the game's
-// resolver goal options (ResolverConfig.Goals, whose elements the game may
-// retune between ticks, as it could before the two runtimes were one):
-// the priorities are copied, and each When and Utility is a wrapper that
-// calls the game's function of the moment, given the agent as a
-// *ResolverAgent. A wrapper is made or dropped only when the game's
-// function appears or goes, so a tick allocates nothing. The GOAP Goal is
-// nil; the resolver goal is the world's, by index.
-func (w *resolverWorld) syncGoals(a *Agent) {
-	src := w.cfg.Goals
-	for i := range a.cfg.Goals {
-		g, o := &a.cfg.Goals[i], &src[i]
-		g.Priority = o.Priority
-		if (o.When != nil) != (g.When != nil) {
-			g.When = nil
-			if o.When != nil {
-				g.When = func(a *Agent) bool { return src[i].When((*ResolverAgent)(a)) }
-			}
-		}
-		if (o.Utility != nil) != (g.Utility != nil) {
-			g.Utility = nil
-			if o.Utility != nil {
-				g.Utility = func(a *Agent) float64 { return src[i].Utility((*ResolverAgent)(a)) }
-			}
-		}
+// asGoalOption is the goal option goal choice sees for resolver goal
+// option o: its callbacks, given the agent as a *ResolverAgent. Its GOAP
+// Goal is nil; the resolver goal is the world's, by index.
+func asGoalOption(o ResolverGoal) GoalOption {
+	g := GoalOption{Priority: o.Priority}
+	if when := o.When; when != nil {
+		g.When = func(a *Agent) bool { return when((*ResolverAgent)(a)) }
 	}
+	if utility := o.Utility; utility != nil {
+		g.Utility = func(a *Agent) float64 { return utility((*ResolverAgent)(a)) }
+	}
+	return g
 }
 
 // Agent returns the agent as the runtime's Agent.
@@ -103,13 +91,8 @@ func (a *ResolverAgent) Name() string { return a.cfg.Name }
 // Data returns the game's data given in ResolverConfig.
 func (a *ResolverAgent) Data() any { return a.cfg.Data }
 
-// Domain returns the agent's domain (nil for a zero ResolverAgent).
-func (a *ResolverAgent) Domain() *resolver.Domain {
-	if a.world == nil {
-		return nil
-	}
-	return a.resolverWorld().cfg.Domain
-}
+// Domain returns the agent's domain.
+func (a *ResolverAgent) Domain() *resolver.Domain { return a.resolverWorld().cfg.Domain }
 
 // Snapshot returns this tick's snapshot of the world, as the sensors read
 // it (read-only to callers).
@@ -162,7 +145,6 @@ func (a *ResolverAgent) RequestReplan() { a.Agent().RequestReplan() }
 // naming what is missing, rather than the agent failing later on a nil
 // behaviour.
 func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
-	a.check()
 	w := a.resolverWorld()
 	if p != nil && p.Domain() != w.cfg.Domain {
 		panic(fmt.Sprintf("agent %q: SetProfile with a profile of another domain", a.cfg.Name))
@@ -180,15 +162,10 @@ func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
 // sense, choose a goal, resolve if the policy says so, run the current
 // step (Agent.Tick).
 func (a *ResolverAgent) Tick() {
-	a.check()
-	a.Agent().Tick()
-}
-
-// check panics, saying what to call, on a nil or zero ResolverAgent.
-func (a *ResolverAgent) check() {
 	if a == nil || a.world == nil {
 		panic("agent: ResolverAgent not made by agent.NewResolverAgent: a nil or zero ResolverAgent has no domain; call agent.NewResolverAgent(config)")
 	}
+	a.Agent().Tick()
 }
 
 func (a *ResolverAgent) withdraw(q *Queue) (uint64, bool) { return a.Agent().withdraw(q) }

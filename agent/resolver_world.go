@@ -117,7 +117,6 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 // sense reads the world into the live snapshot: keys and position from the
 // sensor, targets from the target sensors.
 func (w *resolverWorld) sense(a *Agent) {
-	w.syncGoals(a)
 	w.sensor((*ResolverAgent)(a), a.live)
 	for t, ts := range w.targets {
 		where := Where{}
