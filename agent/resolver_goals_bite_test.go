@@ -1,0 +1,29 @@
+package agent_test
+
+import (
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+)
+
+// TestResolverGoalsRetunedAfterConstruction: the game may retune its
+// resolver goal options' priorities (and When and Utility) between ticks,
+// and goal choice follows, as it does for a GOAP agent's options. (A
+// runtime that copied the options when the agent was made failed it.)
+func TestResolverGoalsRetunedAfterConstruction(t *testing.T) {
+	c := newCamp(t)
+	c.values["hunger"] = 80
+	cfg := c.config(nil)
+	goals := cfg.Goals // Warm first, then Fed
+	a := mustResolverAgent(t, cfg)
+	goals[1].Priority = 10
+	a.Tick()
+	if g := a.Goal(); g == nil || g.Name() != "Fed" {
+		t.Fatalf("goal after retuning Fed's priority: %v, want Fed", g)
+	}
+	goals[1].When = func(*agent.ResolverAgent) bool { return false }
+	a.Tick()
+	if g := a.Goal(); g == nil || g.Name() != "Warm" {
+		t.Fatalf("goal after Fed's When turned false: %v, want Warm", g)
+	}
+}
