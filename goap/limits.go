@@ -2,7 +2,6 @@ package goap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -196,10 +195,7 @@ func (m *meter) canceled(res *Result, w int) bool {
 		return false
 	}
 	if err := m.ctx.Err(); err != nil {
-		res.Status, res.Bound = LimitReached, BoundCanceled
-		if errors.Is(err, context.DeadlineExceeded) {
-			res.Bound = BoundDeadline
-		}
+		res.Status, res.Bound = LimitReached, search.ContextBound(err)
 		return true
 	}
 	m.nextCheck = w + contextCheckWork

@@ -2,7 +2,6 @@ package htn
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
@@ -90,11 +89,7 @@ func (e *CanceledError) Error() string {
 // errors.Is matches context.Canceled (or DeadlineExceeded) and
 // search.ErrLimit.
 func (e *CanceledError) Unwrap() []error {
-	bound := search.Canceled
-	if errors.Is(e.Err, context.DeadlineExceeded) {
-		bound = search.Deadline
-	}
-	return []error{e.Err, &search.LimitError{Planner: "htn", Goal: e.Root, Bound: bound}}
+	return []error{e.Err, &search.LimitError{Planner: "htn", Goal: e.Root, Bound: search.ContextBound(e.Err)}}
 }
 
 // ErrStepLimit is matched by errors.Is on a *StepLimitError; it matches
@@ -530,10 +525,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			case memLimited:
 				res.Status, res.Bound = LimitReached, search.Bytes
 			case ctxErr != nil:
-				res.Status, res.Bound = LimitReached, search.Canceled
-				if errors.Is(ctxErr, context.DeadlineExceeded) {
-					res.Bound = search.Deadline
-				}
+				res.Status, res.Bound = LimitReached, search.ContextBound(ctxErr)
 			case limited:
 				res.Status, res.Bound = LimitReached, search.Steps
 			}

@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 
@@ -145,15 +144,7 @@ func (e *canceledError) Error() string {
 }
 
 func (e *canceledError) Unwrap() []error {
-	return []error{e.err, &search.LimitError{Planner: "resolver", Goal: e.goal, Bound: contextBound(e.err)}}
-}
-
-// contextBound is the Bound of a context's error.
-func contextBound(err error) Bound {
-	if errors.Is(err, context.DeadlineExceeded) {
-		return search.Deadline
-	}
-	return search.Canceled
+	return []error{e.err, &search.LimitError{Planner: "resolver", Goal: e.goal, Bound: search.ContextBound(e.err)}}
 }
 
 // Options tune one resolve. The zero value uses the agent's whole domain,
@@ -415,7 +406,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		}
 		return res, se
 	case stopped:
-		res.Status, res.Bound = LimitReached, contextBound(s.ctxErr)
+		res.Status, res.Bound = LimitReached, search.ContextBound(s.ctxErr)
 		return res, &canceledError{goal.name, s.ctxErr}
 	case tooDeep:
 		// The limit cut some chain short: search again without it (a chain
@@ -432,7 +423,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 			return res, nil
 		}
 		if out == stopped {
-			res.Status, res.Bound = LimitReached, contextBound(s.ctxErr)
+			res.Status, res.Bound = LimitReached, search.ContextBound(s.ctxErr)
 			return res, &canceledError{goal.name, s.ctxErr}
 		}
 		res.Status, res.Bound = LimitReached, search.Depth

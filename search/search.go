@@ -10,6 +10,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -100,6 +101,15 @@ func (b Bound) String() string {
 		return "deadline"
 	}
 	return fmt.Sprintf("bound(%d)", uint8(b))
+}
+
+// ContextBound is the Bound of a search stopped by its context, given the
+// context's error: Deadline when its deadline passed, Canceled otherwise.
+func ContextBound(err error) Bound {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return Deadline
+	}
+	return Canceled
 }
 
 // Sentinel errors. A limit error from any planner matches ErrLimit with
