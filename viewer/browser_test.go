@@ -57,7 +57,6 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 	path := findChromium(t)
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(path),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.DisableGPU,
 		chromedp.Flag("disable-quic", true),
 		chromedp.Flag("disable-component-update", true),
@@ -69,6 +68,8 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 		// as root in a container).
 		opts = append(opts, chromedp.NoSandbox)
 	}
+	// No UserDataDir: chromedp then makes its own, and on exit kills
+	// chromium's child processes that outlive it and removes the folder.
 	ctx, cancelTimeout := context.WithTimeout(context.Background(), timeout)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	tab, cancelTab := chromedp.NewContext(alloc)
@@ -77,6 +78,14 @@ func browser(t *testing.T, timeout time.Duration) context.Context {
 		cancelAlloc()
 		cancelTimeout()
 	})
+	// Start the browser here, once. chromedp starts it on a context's
+	// first use and, when that start fails (a slow machine can miss the
+	// connection's deadline), starts it again on the next use; the two
+	// starts then close one channel twice and the test binary panics.
+	// Failing here instead names the cause.
+	if err := chromedp.Do(tab); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
 	return tab
 }
 
