@@ -42,7 +42,7 @@ func TestResolverAgentConditionsAgreeWithTheResolver(t *testing.T) {
 		for _, bv := range []int64{0, 1} {
 			s.Values[k], s.Values[b] = v, bv
 			for i, g := range d.Goals() {
-				if got, want := allHold(a.goalConds[i], s.Values), g.Holds(s); got != want {
+				if got, want := allHold(a.resolverWorld().goals[i].conds, s.Values), g.Holds(s); got != want {
 					t.Errorf("%s with k=%d, b=%d: the agent says %v, the resolver %v", g.Name(), v, bv, got, want)
 				}
 			}
