@@ -50,7 +50,6 @@ type Stats struct {
 // It is driven by Tick from one goroutine; its plans may be resolved on
 // others through a Queue.
 type Agent struct {
-	cfg     Config
 	world   world   // what the agent senses, and how it judges its steps
 	planner planner // what answers its requests (a tree's PlanHTN leaves ask HTN's)
 	tick    int
@@ -101,7 +100,9 @@ type Agent struct {
 
 	// The fields above are what a tick reads (a tick that asks for a plan
 	// included), kept together on as few cache lines as hold them: in a
-	// crowd, each line an agent's tick touches is a miss.
+	// crowd, each line an agent's tick touches is a miss. The
+	// configuration follows them; a tick reads a few of its fields.
+	cfg Config
 
 	planStore  []goap.ActionID // the running plan's storage
 	behaviours []Behaviour     // by action

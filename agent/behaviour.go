@@ -82,6 +82,6 @@ type ResolverFuncs = FuncsFor[*ResolverAgent]
 // resolverBehaviour runs a ResolverBehaviour as the runtime's Behaviour.
 type resolverBehaviour struct{ b ResolverBehaviour }
 
-func (r resolverBehaviour) Start(a *Agent)       { r.b.Start((*ResolverAgent)(a)) }
-func (r resolverBehaviour) Tick(a *Agent) Status { return r.b.Tick((*ResolverAgent)(a)) }
-func (r resolverBehaviour) Stop(a *Agent)        { r.b.Stop((*ResolverAgent)(a)) }
+func (r *resolverBehaviour) Start(a *Agent)       { r.b.Start((*ResolverAgent)(a)) }
+func (r *resolverBehaviour) Tick(a *Agent) Status { return r.b.Tick((*ResolverAgent)(a)) }
+func (r *resolverBehaviour) Stop(a *Agent)        { r.b.Stop((*ResolverAgent)(a)) }

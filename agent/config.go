@@ -73,6 +73,17 @@ type GoalOptionFor[G, A any] struct {
 	Utility func(a A) float64
 }
 
+// applies reports whether the option's When, if it has one, holds for a.
+func (o *GoalOptionFor[G, A]) applies(a A) bool { return o.When == nil || o.When(a) }
+
+// score is the option's Utility for a, or its Priority without one.
+func (o *GoalOptionFor[G, A]) score(a A) float64 {
+	if o.Utility != nil {
+		return o.Utility(a)
+	}
+	return o.Priority
+}
+
 // Config describes an agent. Domain and Behaviours are required; an HTN
 // agent also sets HTN.
 type Config struct {

@@ -99,10 +99,7 @@ func (a *Agent) request(r request) {
 	if r.byTask {
 		r.planner = htnPlanner{}
 	}
-	r.facts, r.chain = a.world.snapshot(a)
-	if a.goal != nil {
-		r.goal = a.goal.Goal
-	}
+	r.facts, r.goal, r.chain = a.world.snapshot(a)
 	r.plan, r.mtr = a.resultPlan[:0], a.resultMTR[:0]
 	if r.kind == interruptRequest {
 		r.running = a.mtr

@@ -33,11 +33,12 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		cfg.Name = DefaultName
 	}
 	d := cfg.Domain
-	// The agent and its world are one allocation, side by side in memory:
-	// a tick reads both.
+	// The agent and its world are one allocation, side by side in memory,
+	// the world's fields that a tick reads just before the Agent's: a
+	// tick reads both.
 	both := &struct {
-		Agent
 		resolver resolverWorld
+		Agent
 	}{}
 	both.resolver.init(cfg)
 	a := &both.Agent
@@ -49,43 +50,23 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		world:      &both.resolver,
 		planner:    resolverPlanner{},
 		behaviours: make([]Behaviour, d.NumActions()),
-		live:       d.NewSnapshot(),
+		live:       &both.resolver.live,
 		headOnly:   true,
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
+	// The adapters are one allocation, not one per action.
+	adapters := make([]resolverBehaviour, d.NumActions())
 	for id := range d.NumActions() {
 		if b := cfg.Behaviours[d.ActionName(resolver.ActionID(id))]; b != nil {
-			a.behaviours[id] = resolverBehaviour{b}
+			adapters[id].b = b
+			a.behaviours[id] = &adapters[id]
 		}
 	}
-	liveGoals(a, both.resolver.cfg.Goals)
+	// Goal choice walks a.cfg.Goals for the options' count and identity
+	// (a.goal points at one); the world reads the game's options
+	// themselves (goalApplies, goalScore). The GOAP Goal is nil.
+	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
 	return (*ResolverAgent)(a), nil
-}
-
-// liveGoals makes the goal options goal choice sees read the game's
-// resolver goal options (ResolverConfig.Goals) at each choice, as they did
-// before the two runtimes were one: the game may retune a priority, When
-// or Utility between ticks. Each option's When and Utility are wrappers,
-// made once, that read the game's option of the moment (its Priority when
-// it has no Utility), given the agent as a *ResolverAgent; no tick copies
-// anything. The GOAP Goal is nil; the resolver goal is the world's, by
-// index.
-func liveGoals(a *Agent, src []ResolverGoal) {
-	a.cfg.Goals = make([]GoalOption, len(src))
-	for i := range src {
-		a.cfg.Goals[i] = GoalOption{
-			When: func(a *Agent) bool {
-				when := src[i].When
-				return when == nil || when((*ResolverAgent)(a))
-			},
-			Utility: func(a *Agent) float64 {
-				if utility := src[i].Utility; utility != nil {
-					return utility((*ResolverAgent)(a))
-				}
-				return src[i].Priority
-			},
-		}
-	}
 }
 
 // Agent returns the agent as the runtime's Agent.
@@ -170,7 +151,11 @@ func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
 	if err := w.cfg.checkCapable(p, errorf); err != nil {
 		panic(err.Error())
 	}
-	w.cfg.Profile, w.opt.Profile = p, p
+	// A new Options, not a change to the old: a request that waits in a
+	// queue keeps the one it was made with.
+	opt := *w.opt
+	opt.Profile = p
+	w.cfg.Profile, w.opt = p, &opt
 }
 
 // Tick advances the agent by one tick of the game's fixed-step clock:

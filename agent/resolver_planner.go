@@ -13,19 +13,19 @@ import (
 type chainRequest struct {
 	snap resolver.Snapshot
 	goal *resolver.Goal
-	opt  resolver.Options
+	opt  *resolver.Options // never changed once made (SetProfile makes another)
 }
 
 // snapshot copies the live snapshot, the goal and the options into the
 // agent's chain request.
-func (w *resolverWorld) snapshot(a *Agent) (goap.State, *chainRequest) {
+func (w *resolverWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest) {
 	c := &w.request
 	c.snap.At = a.live.At
 	copy(c.snap.Values, a.live.Values)
 	copy(c.snap.Targets, a.live.Targets)
-	c.goal = w.goals[a.goalIndex()].goal
+	c.goal = w.goals[a.goalIndex()]
 	c.opt = w.opt
-	return goap.State{}, c
+	return goap.State{}, nil, c
 }
 
 // resolverPlanner resolves a chain to the request's goal with the
@@ -35,7 +35,7 @@ type resolverPlanner struct{}
 func (resolverPlanner) plan(p *planners, r *request, out *result) {
 	c := r.chain
 	rs := cached(&p.resolvers, c.goal.Domain(), resolver.NewResolver)
-	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, c.opt)
+	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, *c.opt)
 	out.found = res.Status == resolver.Found
 	out.limited = err != nil
 	out.expanded = res.Expanded

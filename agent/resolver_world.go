@@ -9,108 +9,68 @@ import (
 
 // resolverWorld is a resolver agent's world: a resolver.Snapshot of
 // integers (booleans 0 or 1) and positions, read every tick by the
-// agent's WorldSensor and target sensors into Agent.live. Its actions'
-// conditions and boolean effects are compiled against the domain's keys,
-// to be judged every tick without a snapshot check; its integer effects
-// are directions without amounts, which it cannot check.
+// agent's WorldSensor and target sensors into Agent.live, which is
+// checked once (CheckSnapshot) and then judged many times: goals and
+// actions' conditions with the domain's own compiled conditions
+// (Goal.HoldsIn, ConditionsHoldIn), shared by every agent of the domain,
+// and steps' boolean effects (BoolEffectsHoldIn); integer effects are
+// directions without amounts, which it cannot check.
 type resolverWorld struct {
-	// What a tick reads (a tick that asks for a chain included) comes
-	// first, on as few cache lines as hold it (see Agent's fields).
-	domain  *resolver.Domain
-	sensor  WorldSensor
-	targets []TargetSensor   // by TargetID
-	where   []Where          // by TargetID, this tick
-	goals   []goalConds      // by goal option
-	opt     resolver.Options // a resolve's: the profile (SetProfile's), cfg's limits, distance and context
-	// request is what a resolve reads, copied at submit.
-	request chainRequest
-
-	conds [][]keyCond // by action: its conditions
-	sets  [][]keyCond // by action: its boolean effects, as conditions
 	mover Mover
 	cfg   *ResolverConfig // the rest, for SetProfile's checks and the accessors
+
+	// What a tick reads (a tick that asks for a chain included) comes
+	// last, next to the Agent's fields that a tick reads: NewResolverAgent
+	// puts the world just before the Agent in memory. In a crowd every
+	// cache line and page an agent's tick touches is a miss, so a tick
+	// reads the agent's own allocation, two small arrays (values and
+	// targets) and the domain's tables, which all agents share.
+	opt *resolver.Options // a resolve's: the profile (SetProfile's), cfg's limits, distance and context; never changed once made
+	// request is what a resolve reads, copied at submit.
+	request chainRequest
+	domain  *resolver.Domain
+	sensor  WorldSensor
+	targets []targetSlot     // by TargetID
+	goals   []*resolver.Goal // by goal option, as the game gave them
+	options []ResolverGoal   // the game's goal options (ResolverConfig.Goals)
+	// live is this tick's snapshot (Agent.live points here), inside the
+	// agent's own allocation.
+	live resolver.Snapshot
 }
 
-// goalConds is a goal option's goal and its conditions, compiled.
-type goalConds struct {
-	goal  *resolver.Goal
-	conds []keyCond
+// targetSlot is one target key's sensor and where it found the target
+// this tick: side by side, as sensing reads one and writes the other.
+type targetSlot struct {
+	sensor TargetSensor // nil for a target no action the agent can do uses
+	where  Where
 }
 
-// keyCond is a condition compiled against the domain's keys.
-type keyCond struct {
-	key   resolver.KeyID
-	op    resolver.Op
-	value int64
-}
-
-func (c keyCond) holds(v []int64) bool {
-	x := v[c.key]
-	switch c.op {
-	case resolver.Is:
-		return x == c.value
-	case resolver.Greater:
-		return x > c.value
-	case resolver.AtLeast:
-		return x >= c.value
-	case resolver.Less:
-		return x < c.value
-	}
-	return x <= c.value
-}
-
-func allHold(cs []keyCond, values []int64) bool {
-	for _, c := range cs {
-		if !c.holds(values) {
-			return false
-		}
-	}
-	return true
-}
-
-// init compiles cfg's actions, goals and target sensors, which cfg.check
-// has checked.
+// init takes cfg's goals and target sensors, which cfg.check has checked.
 func (w *resolverWorld) init(cfg ResolverConfig) {
 	d := cfg.Domain
 	*w = resolverWorld{
 		cfg:     &cfg,
+		options: cfg.Goals,
 		mover:   cfg.Mover,
 		domain:  d,
 		sensor:  cfg.Sensor,
-		opt:     resolver.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, Distance: cfg.Distance, Context: cfg.Context},
-		conds:   make([][]keyCond, d.NumActions()),
-		sets:    make([][]keyCond, d.NumActions()),
-		targets: make([]TargetSensor, len(d.Targets())),
-		where:   make([]Where, len(d.Targets())),
+		opt:     &resolver.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, Distance: cfg.Distance, Context: cfg.Context},
+		targets: make([]targetSlot, len(d.Targets())),
+		goals:   make([]*resolver.Goal, len(cfg.Goals)),
 	}
-	w.request.snap = *d.NewSnapshot()
-	for id := range d.NumActions() {
-		act := resolver.ActionID(id)
-		for _, c := range d.Conditions(act) {
-			k, _ := d.Key(c.Key)
-			w.conds[id] = append(w.conds[id], keyCond{key: k, op: c.Op, value: c.Value})
-		}
-		for _, e := range d.Effects(act) {
-			k, _ := d.Key(e.Key)
-			switch e.Dir {
-			case resolver.SetTrue:
-				w.sets[id] = append(w.sets[id], keyCond{key: k, op: resolver.Is, value: 1})
-			case resolver.SetFalse:
-				w.sets[id] = append(w.sets[id], keyCond{key: k, op: resolver.Is, value: 0})
-			}
-		}
-	}
-	for _, o := range cfg.Goals {
-		var cs []keyCond
-		for _, c := range o.Goal.Conditions() {
-			k, _ := d.Key(c.Key)
-			cs = append(cs, keyCond{key: k, op: c.Op, value: c.Value})
-		}
-		w.goals = append(w.goals, goalConds{goal: o.Goal, conds: cs})
+	// The live snapshot's arrays and the request's copies of them are
+	// two allocations, not four, each copy beside the array it copies.
+	nk, nt := len(d.Keys()), len(d.Targets())
+	values := make([]int64, 2*nk)
+	targets := make([]resolver.Target, 2*nt)
+	w.live = resolver.Snapshot{Values: values[:nk:nk], Targets: targets[:nt:nt]}
+	w.request.snap = resolver.Snapshot{Values: values[nk:], Targets: targets[nt:]}
+	for i, o := range cfg.Goals {
+		w.goals[i] = o.Goal
 	}
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
-		w.targets[t] = s
+		w.targets[t].sensor = s
 	}
 }
 
@@ -118,12 +78,13 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 // sensor, targets from the target sensors.
 func (w *resolverWorld) sense(a *Agent) {
 	w.sensor((*ResolverAgent)(a), a.live)
-	for t, ts := range w.targets {
+	for t := range w.targets {
+		slot := &w.targets[t]
 		where := Where{}
-		if ts != nil {
-			where = ts((*ResolverAgent)(a))
+		if slot.sensor != nil {
+			where = slot.sensor((*ResolverAgent)(a))
 		}
-		w.where[t] = where
+		slot.where = where
 		a.live.Targets[t] = resolver.Target{At: where.Position(), Found: where.Found}
 	}
 	if err := w.domain.CheckSnapshot(a.live); err != nil {
@@ -136,14 +97,21 @@ func (w *resolverWorld) changed(*Agent) bool { return false }
 
 func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 
-func (w *resolverWorld) goalHolds(a *Agent, i int) bool {
-	return allHold(w.goals[i].conds, a.live.Values)
+// goalApplies and goalScore read the game's goal options (its
+// ResolverConfig.Goals), so that retuning them between ticks is seen, as
+// it is for a GOAP agent's.
+func (w *resolverWorld) goalApplies(a *Agent, i int) bool {
+	return !w.goals[i].HoldsIn(a.live.Values) && w.options[i].applies((*ResolverAgent)(a))
+}
+
+func (w *resolverWorld) goalScore(a *Agent, i int) float64 {
+	return w.options[i].score((*ResolverAgent)(a))
 }
 
 func (w *resolverWorld) goalName(a *Agent, o *GoalOption) string {
 	for i := range a.cfg.Goals {
 		if &a.cfg.Goals[i] == o {
-			return w.goals[i].goal.Name()
+			return w.goals[i].Name()
 		}
 	}
 	return ""
@@ -156,7 +124,7 @@ func (w *resolverWorld) actionName(_ *Agent, act goap.ActionID) string {
 // holds reports whether action act's conditions all hold in the live
 // snapshot.
 func (w *resolverWorld) holds(a *Agent, act resolver.ActionID) bool {
-	return allHold(w.conds[act], a.live.Values)
+	return w.domain.ConditionsHoldIn(act, a.live.Values)
 }
 
 // startable: a step begins only if its conditions hold in the live
@@ -166,7 +134,7 @@ func (w *resolverWorld) startable(a *Agent, act goap.ActionID) string {
 	if !w.holds(a, id) {
 		return ReasonPrecondition
 	}
-	if t := w.domain.ActionTarget(id); t != resolver.NoTarget && !w.where[t].Found {
+	if t := w.domain.ActionTarget(id); t != resolver.NoTarget && !w.targets[t].where.Found {
 		return ReasonTargetLost
 	}
 	return ""
@@ -175,5 +143,5 @@ func (w *resolverWorld) startable(a *Agent, act goap.ActionID) string {
 // effectsHold judges the step's boolean effects only: its integer effects
 // are directions without amounts.
 func (w *resolverWorld) effectsHold(a *Agent, act goap.ActionID) bool {
-	return allHold(w.sets[act], a.live.Values)
+	return w.domain.BoolEffectsHoldIn(resolver.ActionID(act), a.live.Values)
 }

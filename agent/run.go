@@ -104,13 +104,10 @@ func (a *Agent) chooseGoal() *GoalOption {
 	bestScore, currentScore, current := 0.0, 0.0, false
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
-		if a.world.goalHolds(a, i) || (o.When != nil && !o.When(a)) || a.blockedUntil(i) > a.tick {
+		if !a.world.goalApplies(a, i) || a.blockedUntil(i) > a.tick {
 			continue
 		}
-		score := o.Priority
-		if o.Utility != nil {
-			score = o.Utility(a)
-		}
+		score := a.world.goalScore(a, i)
 		if o == a.goal {
 			currentScore, current = score, true
 		}

@@ -136,7 +136,7 @@ func (w *resolverWorld) move(a *Agent, act goap.ActionID) bool {
 	if t == resolver.NoTarget || a.arrived && d.MoveMode(id) != resolver.PerformWhileMoving {
 		return true
 	}
-	where := w.where[t]
+	where := w.targets[t].where
 	if !where.Found {
 		a.breakPlan(act, ReasonTargetLost)
 		return false

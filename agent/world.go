@@ -16,12 +16,17 @@ type world interface {
 	// senseAfter reads the world again after step act's behaviour
 	// succeeded.
 	senseAfter(a *Agent, act goap.ActionID)
-	// snapshot copies what a planner reads of the world, so that it can
-	// plan on another goroutine: the facts, or a resolver agent's chain
-	// request. The copy is the agent's buffer, untouched while it waits.
-	snapshot(a *Agent) (goap.State, *chainRequest)
-	// goalHolds reports whether the agent's goal option i already holds.
-	goalHolds(a *Agent, i int) bool
+	// snapshot copies what a planner reads of the world and the goal, so
+	// that it can plan on another goroutine: the facts and the GOAP goal,
+	// or a resolver agent's chain request. The copy is the agent's
+	// buffer, untouched while it waits.
+	snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest)
+	// goalApplies reports whether the agent's goal option i is one to
+	// pursue now: its goal does not hold yet, and its When (the game's)
+	// does.
+	goalApplies(a *Agent, i int) bool
+	// goalScore is goal option i's Utility or Priority (the game's).
+	goalScore(a *Agent, i int) float64
 	// goalName names goal option o, for events.
 	goalName(a *Agent, o *GoalOption) string
 	// actionName names action act, for events and timeouts.
@@ -64,15 +69,24 @@ func (factsWorld) senseAfter(a *Agent, act goap.ActionID) {
 	a.cfg.Sensor(a, a.facts)
 }
 
-func (factsWorld) snapshot(a *Agent) (goap.State, *chainRequest) {
+func (factsWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest) {
 	if a.snapshot.Words() == nil {
 		a.snapshot = a.facts.Clone()
 	}
 	a.snapshot.CopyFrom(a.facts)
-	return a.snapshot, nil
+	var goal *goap.Goal
+	if a.goal != nil {
+		goal = a.goal.Goal
+	}
+	return a.snapshot, goal, nil
 }
 
-func (factsWorld) goalHolds(a *Agent, i int) bool { return a.cfg.Goals[i].Goal.Holds(a.facts) }
+func (factsWorld) goalApplies(a *Agent, i int) bool {
+	o := &a.cfg.Goals[i]
+	return !o.Goal.Holds(a.facts) && o.applies(a)
+}
+
+func (factsWorld) goalScore(a *Agent, i int) float64 { return a.cfg.Goals[i].score(a) }
 
 func (factsWorld) goalName(_ *Agent, o *GoalOption) string { return o.Goal.Name() }
 
