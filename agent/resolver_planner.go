@@ -23,7 +23,7 @@ func (w *resolverWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainReques
 	c.snap.At = a.live.At
 	copy(c.snap.Values, a.live.Values)
 	copy(c.snap.Targets, a.live.Targets)
-	c.goal = w.goals[a.goalIndex()]
+	c.goal = w.options[a.goalIndex()].Goal
 	c.opt = w.opt
 	return goap.State{}, nil, c
 }

@@ -31,7 +31,7 @@ type resolverWorld struct {
 	domain  *resolver.Domain
 	sensor  WorldSensor
 	targets []targetSlot     // by TargetID
-	goals   []*resolver.Goal // by goal option, as the game gave them
+	goals   []*resolver.Goal // by goal option, as the game gave them at construction: whether it holds
 	options []ResolverGoal   // the game's goal options (ResolverConfig.Goals)
 	// live is this tick's snapshot (Agent.live points here), inside the
 	// agent's own allocation.
@@ -98,8 +98,11 @@ func (w *resolverWorld) changed(*Agent) bool { return false }
 func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 
 // goalApplies and goalScore read the game's goal options (its
-// ResolverConfig.Goals), so that retuning them between ticks is seen, as
-// it is for a GOAP agent's.
+// ResolverConfig.Goals), so that retuning their When, Utility and
+// Priority between ticks is seen, as it is for a GOAP agent's; so do a
+// request and the events, for the option's Goal. Whether the goal already
+// holds is judged by the goal the option had at construction, as before
+// the runtimes were one.
 func (w *resolverWorld) goalApplies(a *Agent, i int) bool {
 	return !w.goals[i].HoldsIn(a.live.Values) && w.options[i].applies((*ResolverAgent)(a))
 }
@@ -111,7 +114,7 @@ func (w *resolverWorld) goalScore(a *Agent, i int) float64 {
 func (w *resolverWorld) goalName(a *Agent, o *GoalOption) string {
 	for i := range a.cfg.Goals {
 		if &a.cfg.Goals[i] == o {
-			return w.goals[i].Name()
+			return w.options[i].Goal.Name()
 		}
 	}
 	return ""

@@ -121,11 +121,13 @@ func (g *Goal) Holds(s *Snapshot) bool {
 // Values of a snapshot of the goal's domain that CheckSnapshot passed.
 // Unlike Holds it checks nothing: it is for a caller that checks each
 // snapshot once and then judges goals and actions against it many times,
-// as the agent runtime does every tick.
+// as the agent runtime does every tick. Values of another domain, or
+// shorter than its keys, panic with an index out of range.
 func (g *Goal) HoldsIn(values []int64) bool { return allHoldIn(g.conds, values) }
 
 // ConditionsHoldIn reports whether every condition of action a holds in
-// values, a checked snapshot's Values (see Goal.HoldsIn).
+// values, a checked snapshot's Values (see Goal.HoldsIn). An action not of
+// d panics.
 func (d *Domain) ConditionsHoldIn(a ActionID, values []int64) bool {
 	return allHoldIn(d.actions[a].conds, values)
 }
