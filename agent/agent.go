@@ -3,198 +3,22 @@
 // goal, plans for it (GOAP) or decomposes its root task (HTN), runs the
 // plan's actions through behaviours the game registers by action name,
 // advances when a step's effects hold, and replans when the plan breaks.
-// Every decision is an Event, for a callback and for recording.
+// Every decision is an Event, for a callback and for recording. A
+// resolver agent (NewResolverAgent) is the same Agent with the engine
+// model's resolver as its planner, a snapshot of the world instead of
+// facts, and targets it walks to through the game's Mover.
 //
 // There is no game loop here and no ECS: the game calls Tick with its own
 // fixed-step clock.
 package agent
 
 import (
-	"context"
-	"fmt"
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
-	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/resolver"
 )
-
-// Status is an action behaviour's state after a tick, in behaviour-tree
-// words.
-type Status uint8
-
-const (
-	Running Status = iota // still working: tick again
-	Success               // done
-	Failure               // could not be done
-)
-
-func (s Status) String() string {
-	switch s {
-	case Running:
-		return "running"
-	case Success:
-		return "success"
-	}
-	return "failure"
-}
-
-// Behaviour is the game's code for one action: started when a step begins,
-// ticked until it succeeds or fails, and stopped when it ends or the plan is
-// dropped, so that a running action can clean up.
-type Behaviour interface {
-	Start(a *Agent)
-	Tick(a *Agent) Status
-	Stop(a *Agent)
-}
-
-// Funcs adapts functions to a Behaviour; nil functions do nothing, and a
-// nil TickFunc succeeds at once.
-type Funcs struct {
-	StartFunc func(a *Agent)
-	TickFunc  func(a *Agent) Status
-	StopFunc  func(a *Agent)
-}
-
-// Start calls StartFunc, if set.
-func (f Funcs) Start(a *Agent) {
-	if f.StartFunc != nil {
-		f.StartFunc(a)
-	}
-}
-
-// Tick calls TickFunc, or succeeds if it is not set.
-func (f Funcs) Tick(a *Agent) Status {
-	if f.TickFunc == nil {
-		return Success
-	}
-	return f.TickFunc(a)
-}
-
-// Stop calls StopFunc, if set.
-func (f Funcs) Stop(a *Agent) {
-	if f.StopFunc != nil {
-		f.StopFunc(a)
-	}
-}
-
-// Sensor recomputes an agent's facts from the world, every tick and after
-// every step that succeeds: the game's mapping from continuous factors ("in
-// range is distance ≤ 12 m") to facts. It writes into facts, which holds
-// the previous values (the domain's initial facts, the first time).
-type Sensor func(a *Agent, facts goap.State)
-
-// PolicyKind says when an agent thinks again.
-type PolicyKind uint8
-
-const (
-	// OnBreak replans when the plan breaks: the next step's preconditions
-	// are false, an action fails or times out, the goal changes, or there
-	// is no plan. The battle mage's GOAP agent in the arena does this.
-	OnBreak PolicyKind = iota
-	// Reactive also replans whenever a step ends: only the head of a plan
-	// is committed, and the rest is planned again from the world the head
-	// leaves.
-	Reactive
-	// Proactive is Reactive, and also replans every Interval ticks, so
-	// that a better plan can be found.
-	Proactive
-	// Manual replans only when the game calls RequestReplan, or when there
-	// is no plan (else an agent would stand there for ever).
-	Manual
-)
-
-// Policy is a replan policy.
-type Policy struct {
-	Kind     PolicyKind
-	Interval int // ticks, for Proactive
-}
-
-// HTNMode says how an HTN agent reacts to change.
-type HTNMode uint8
-
-const (
-	// ReplanOnBreak decomposes again only when the plan breaks.
-	ReplanOnBreak HTNMode = iota
-	// Interrupt also decomposes again whenever the facts change, and
-	// switches only to a plan with a smaller MTR, that is one from
-	// higher-priority methods.
-	Interrupt
-)
-
-// GoalOption is one goal an agent may pursue.
-type GoalOption struct {
-	Goal *goap.Goal
-	// Priority ranks the options; the highest applicable one wins, ties to
-	// the earlier option.
-	Priority float64
-	// When, if set, must hold for the option to apply ("heal if hurt").
-	When func(a *Agent) bool
-	// Utility, if set, scores the option instead of Priority: utility
-	// scoring for goal choice.
-	Utility func(a *Agent) float64
-}
-
-// Config describes an agent. Domain and Behaviours are required; an HTN
-// agent also sets HTN.
-type Config struct {
-	// Name identifies the agent in its events and errors; empty means
-	// DefaultName.
-	Name    string
-	Domain  *goap.Domain
-	Profile *goap.Profile // capabilities and cost overrides (personality)
-	Goals   []GoalOption  // GOAP agents: what to pursue
-	HTN     *htn.Domain   // set for an HTN agent
-	HTNMode HTNMode
-	// HTNRoot, if set, is the compound task an HTN agent decomposes
-	// instead of the HTN's root.
-	HTNRoot string
-	// Behaviours maps action names to the game's code; every action the
-	// agent can do needs one.
-	Behaviours map[string]Behaviour
-	// Sensor, if set, recomputes the facts from the world. Without one,
-	// the agent's facts are its own model, never the world's: they start
-	// from the domain's initial facts and change only by the effects of
-	// its steps that succeed, which it then takes as done. That suits a
-	// test or a turn-based game whose behaviours always do what their
-	// actions say; a world that changes by itself needs a sensor.
-	Sensor Sensor
-	Policy Policy
-	// Timeout is how many ticks a step may run before the plan is deemed
-	// broken; per action in Timeouts, else DefaultTimeout (0: never).
-	Timeouts       map[string]int
-	DefaultTimeout int
-	// RetryAfter is how many ticks an agent with no plan waits before it
-	// plans again (0: every tick).
-	RetryAfter int
-	// Budget and MaxDepth bound each GOAP search; MaxSteps each HTN one.
-	Budget, MaxDepth, MaxSteps int
-	// MaxBytes and MaxWork bound each GOAP search's memory and work, as
-	// goap.Options' fields do (0: goap's defaults): a server running
-	// agents on domains it was sent holds them lower.
-	MaxBytes, MaxWork int
-	// Context, if set, stops the agent's searches and decompositions once
-	// it is done (goap's and htn's Options.Context): a server running an
-	// agent for a request whose client has gone, or whose time is up,
-	// stops its work within microseconds. A search stopped so is a search
-	// that found no plan (a NoPlanFound event, the agent idles).
-	Context context.Context
-	// Queue, if set, resolves this agent's plans on worker goroutines.
-	Queue *Queue
-	// OnEvent, if set, receives every decision.
-	OnEvent func(Event)
-	// Tree, if set, makes a behaviour-tree or utility agent: it is ticked
-	// every tick instead of planning.
-	Tree Node
-	// TimePlanning makes the agent measure the wall-clock time of its
-	// inline searches in Stats.PlanningTime. Off by default: timings
-	// differ between runs, and everything else an agent reports does not.
-	TimePlanning bool
-	// Data is the game's, for behaviours and sensors.
-	Data any
-}
 
 // Stats counts what an agent did.
 type Stats struct {
@@ -213,26 +37,47 @@ type Stats struct {
 	PlanningTime      time.Duration
 }
 
-// Agent runs plans for one character. It is driven by Tick from one
-// goroutine; its plans may be resolved on others through a Queue.
+// Agent runs plans for one character: a GOAP or HTN agent made by New, a
+// behaviour-tree or utility agent (Config.Tree), or a resolver agent made
+// by NewResolverAgent. One tick machine serves them all: it senses, chooses
+// a goal, asks its planner for a plan (inline or through a Queue), and runs
+// the plan's steps through the game's behaviours. What differs lies behind
+// two small interfaces: the planner that answers requests (GOAP's search,
+// HTN's decomposition, the resolver's chain search) and the world the agent
+// senses and judges its steps in (a GOAP domain's facts, or a resolver
+// snapshot with targets to walk to).
+//
+// It is driven by Tick from one goroutine; its plans may be resolved on
+// others through a Queue.
 type Agent struct {
-	cfg        Config
-	behaviours []Behaviour // by action
-	facts      goap.State
-	prevFacts  goap.State
-	tick       int
+	world   world   // what the agent senses, and how it judges its steps
+	planner planner // what answers its requests (a tree's PlanHTN leaves ask HTN's)
+	tick    int
 
-	goal     *GoalOption
-	leaf     *htnLeaf // the tree's PlanHTN leaf whose plan runs, if any
-	plan     []goap.ActionID
-	step     int // index of the running (or next) step in plan
-	running  bool
-	started  int // tick the running step started
-	mtr      htn.MTR
+	// The goal, the plan and its running step: what every tick reads, on
+	// as few cache lines as can hold them.
+	goal    *GoalOption
+	plan    []goap.ActionID
+	step    int  // index of the running (or next) step in plan
+	started int  // tick the running step began
+	running bool // the step has begun: walking to its target or performing
+	walking bool // walking to the target before the behaviour starts
+	arrived bool // within the target's stopping distance (or no target)
+	acted   bool // the behaviour succeeded; waiting to arrive
+	planned bool // a plan was ever made for the current goal
+	idle    bool // the last plan was empty: wait for the facts to change
+	done    bool // the last plan ran to its end (rather than finding none)
+	// headOnly marks an agent that commits only to the head of its plan,
+	// a resolver agent's chain: its running step goes on while it plans
+	// again (and is kept if the new plan starts with it), ends only by its
+	// behaviour even if its effects hold sooner (the resolver's integer
+	// effects cannot be checked), and an empty plan means its goal holds
+	// (the plan is done) rather than that it should idle.
+	headOnly bool
 	retryAt  int
 	lastPlan int
-	planned  bool // a plan was ever made for the current goal
 	wantPlan string
+
 	pending  bool   // a request is waiting in the queue
 	queuedIn *Queue // the queue it waits in
 	ticket   uint64 // its ticket there
@@ -241,16 +86,29 @@ type Agent struct {
 	// check, which the next change of facts asks again).
 	queuedReplan string
 	blocked      []int // per goal option: the tick before which it found no plan
-	idle         bool  // the last plan was empty: wait for the facts to change
-	done         bool  // the last plan ran to its end (rather than finding none)
-
-	own *planners // resolves this agent's requests when there is no queue
-	// Buffers reused from plan to plan: the facts a request sees, the plan
-	// and MTR a search appends into, and the running plan's storage.
-	snapshot   goap.State
+	// Buffers reused from plan to plan: the plan and MTR a search appends
+	// into.
 	resultPlan []goap.ActionID
 	resultMTR  htn.MTR
-	planStore  []goap.ActionID
+	// What the agent knows of the world: a resolver agent's snapshot, or a
+	// GOAP or HTN agent's facts (and last tick's, to see them change) and
+	// the copy a request reads.
+	live      *resolver.Snapshot
+	facts     goap.State
+	prevFacts goap.State
+	snapshot  goap.State
+
+	// The fields above are what a tick reads (a tick that asks for a plan
+	// included), kept together on as few cache lines as hold them: in a
+	// crowd, each line an agent's tick touches is a miss. The
+	// configuration follows them; a tick reads a few of its fields.
+	cfg Config
+
+	planStore  []goap.ActionID // the running plan's storage
+	behaviours []Behaviour     // by action
+	mtr        htn.MTR
+	leaf       *htnLeaf  // the tree's PlanHTN leaf whose plan runs, if any
+	own        *planners // resolves this agent's requests when there is no queue
 
 	stats Stats
 	// replans counts replans by reason, in the order of replanReasons,
@@ -289,10 +147,15 @@ func New(cfg Config) (*Agent, error) {
 	}
 	a := &Agent{
 		cfg:        cfg,
+		world:      factsWorld{},
+		planner:    goapPlanner{},
 		behaviours: make([]Behaviour, cfg.Domain.NumActions()),
 		facts:      cfg.Domain.Initial(),
 		prevFacts:  cfg.Domain.Initial(),
 		stats:      Stats{ReplanReasons: map[string]int{}},
+	}
+	if cfg.HTN != nil && cfg.Tree == nil {
+		a.planner = htnPlanner{}
 	}
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)
@@ -301,129 +164,32 @@ func New(cfg Config) (*Agent, error) {
 	return a, nil
 }
 
-// check returns what is wrong with cfg, the first problem in a fixed order
-// so that the same mistake always gets the same message.
-func (cfg *Config) check() error {
-	d := cfg.Domain
-	if d == nil {
-		return cfg.errorf("no domain")
-	}
-	if cfg.HTN != nil && cfg.HTN.GOAP() != d {
-		return cfg.errorf("the HTN is over another GOAP domain")
-	}
-	if cfg.HTNRoot != "" {
-		t, ok := htn.Task(0), false
-		if cfg.HTN != nil {
-			t, ok = cfg.HTN.TaskByName(cfg.HTNRoot)
-		}
-		if !ok || t.IsPrimitive() {
-			return cfg.errorf("HTNRoot %q is no compound task of the agent's HTN", cfg.HTNRoot)
-		}
-	}
-	if cfg.Profile != nil && cfg.Profile.Domain() != d {
-		return cfg.errorf("the profile was made for %s", otherDomain(cfg.Profile.Domain(), d))
-	}
-	var actions []string
-	for id := range d.NumActions() {
-		actions = append(actions, d.ActionName(goap.ActionID(id)))
-	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Behaviours)) {
-		if _, ok := d.ActionByName(name); !ok {
-			return cfg.errorf("%s", unknownAction("behaviour", name, actions))
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(cfg.Timeouts)) {
-		if _, ok := d.ActionByName(name); !ok {
-			return cfg.errorf("%s", unknownAction("timeout", name, actions))
-		}
-		if t := cfg.Timeouts[name]; t < 0 {
-			return cfg.errorf("Timeouts[%q] is %d: want 0 (never) or more ticks", name, t)
-		}
-	}
-	for _, n := range []struct {
-		name  string
-		value int
-	}{{"Budget", cfg.Budget}, {"MaxDepth", cfg.MaxDepth}, {"MaxSteps", cfg.MaxSteps}, {"MaxBytes", cfg.MaxBytes}, {"MaxWork", cfg.MaxWork}, {"DefaultTimeout", cfg.DefaultTimeout}, {"RetryAfter", cfg.RetryAfter}, {"Policy.Interval", cfg.Policy.Interval}} {
-		if n.value < 0 {
-			return cfg.errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
-		}
-	}
-	if cfg.Policy.Kind > Manual {
-		return cfg.errorf("unknown Policy.Kind %d", cfg.Policy.Kind)
-	}
-	if cfg.Policy.Kind == Proactive && cfg.Policy.Interval == 0 {
-		return cfg.errorf("a Proactive policy needs an Interval (ticks between replans)")
-	}
-	if cfg.HTNMode > Interrupt {
-		return cfg.errorf("unknown HTNMode %d", cfg.HTNMode)
-	}
-	for id, name := range actions {
-		capable := cfg.Profile == nil || cfg.Profile.Capable(goap.ActionID(id))
-		if cfg.Behaviours[name] == nil && capable {
-			return cfg.errorf("no behaviour for action %q", name)
-		}
-	}
-	if cfg.Tree != nil {
-		if err := checkNodes(d, []Node{cfg.Tree}); err != nil {
-			return cfg.errorf("%v", err)
-		}
-		if err := checkHTNLeaves(cfg.Tree, cfg.HTN); err != nil {
-			return cfg.errorf("%v", err)
-		}
-	}
-	if cfg.HTN == nil && cfg.Tree == nil && len(cfg.Goals) == 0 {
-		return cfg.errorf("a GOAP agent needs goals")
-	}
-	for i, o := range cfg.Goals {
-		switch {
-		case o.Goal == nil:
-			return cfg.errorf("Goals[%d] has no goal", i)
-		case o.Goal.Domain() != d:
-			return cfg.errorf("Goals[%d] (%q) was made for %s: make goals with the agent's domain", i, o.Goal.Name(), otherDomain(o.Goal.Domain(), d))
-		}
-	}
-	return nil
-}
-
-// errorf prefixes a configuration error with the agent's name, if it has
-// one.
-func (cfg *Config) errorf(format string, args ...any) error {
-	if cfg.Name == "" {
-		return fmt.Errorf("agent: "+format, args...)
-	}
-	return fmt.Errorf("agent %q: "+format, append([]any{cfg.Name}, args...)...)
-}
-
-// otherDomain describes domain other, which is not the agent's own.
-func otherDomain(other, own *goap.Domain) string {
-	if other.Name() == own.Name() {
-		return fmt.Sprintf("another domain than the agent's (both named %q, but built separately)", own.Name())
-	}
-	return fmt.Sprintf("domain %q, not the agent's %q", other.Name(), own.Name())
-}
-
 // Name returns the agent's name.
 func (a *Agent) Name() string { return a.cfg.Name }
 
 // Data returns the game's data given in Config.
 func (a *Agent) Data() any { return a.cfg.Data }
 
-// Facts returns the agent's current facts (read-only to callers).
+// Facts returns the agent's current facts (read-only to callers); a
+// resolver agent has none (see ResolverAgent.Snapshot).
 func (a *Agent) Facts() goap.State { return a.facts }
 
-// Domain returns the agent's GOAP domain.
+// Domain returns the agent's GOAP domain; nil for a resolver agent (see
+// ResolverAgent.Domain).
 func (a *Agent) Domain() *goap.Domain { return a.cfg.Domain }
 
 // Now returns the current tick.
 func (a *Agent) Now() int { return a.tick }
 
-// Plan returns the current plan (its head running or next at Step).
+// Plan returns the current plan (its head running or next at Step); a
+// resolver agent's chain is ResolverAgent.Chain.
 func (a *Agent) Plan() []goap.ActionID { return a.plan }
 
 // Step returns the index of the current step in Plan.
 func (a *Agent) Step() int { return a.step }
 
-// Current returns the running action, if any.
+// Current returns the running action, if any (a resolver agent's is
+// ResolverAgent.Current).
 func (a *Agent) Current() (goap.ActionID, bool) {
 	if !a.running {
 		return goap.NoAction, false
@@ -431,7 +197,8 @@ func (a *Agent) Current() (goap.ActionID, bool) {
 	return a.plan[a.step], true
 }
 
-// Goal returns the goal being pursued, or nil.
+// Goal returns the GOAP goal being pursued, or nil (a resolver agent's is
+// ResolverAgent.Goal).
 func (a *Agent) Goal() *goap.Goal {
 	if a.goal == nil {
 		return nil
@@ -453,11 +220,15 @@ func (a *Agent) Stats() Stats {
 	return a.stats
 }
 
-// Reserve readies the agent's own planner, which plans when it has no
-// queue, for searches that generate up to successors states (see
-// Queue.Reserve): its first plan then runs as fast as a warm one.
+// Reserve readies the agent's own GOAP planner, which plans when it has
+// no queue, for searches that generate up to successors states (see
+// Queue.Reserve): its first plan then runs as fast as a warm one. A
+// resolver agent has no GOAP planner to ready.
 func (a *Agent) Reserve(successors int) {
 	a.check()
+	if a.cfg.Domain == nil {
+		return
+	}
 	if a.own == nil {
 		a.own = &planners{}
 	}
@@ -465,28 +236,18 @@ func (a *Agent) Reserve(successors int) {
 }
 
 // check panics, saying what to call, on a nil or zero Agent, which has no
-// domain: its Tick would otherwise do nothing, silently, for ever.
+// world: its Tick would otherwise do nothing, silently, for ever.
 func (a *Agent) check() {
-	if a == nil || a.cfg.Domain == nil {
+	if a == nil || a.world == nil {
 		panic("agent: Agent not made by agent.New: a nil or zero Agent has no domain; call agent.New(config)")
 	}
 }
 
 // RequestReplan asks for a new plan on the next tick (the Manual policy's
 // trigger; it works under every policy).
-func (a *Agent) RequestReplan() { a.wantPlan = "requested" }
+func (a *Agent) RequestReplan() { a.wantPlan = ReasonRequested }
 
 // SetProfile changes the agent's capabilities and costs from the next plan
 // on: a guard who is wounded, a woodcutter whose walks to the trees have
 // changed. The running plan is kept.
 func (a *Agent) SetProfile(p *goap.Profile) { a.cfg.Profile = p }
-
-// unknownAction says that a what (behaviour, timeout) names no action of
-// the domain, with the closest name if one is close.
-func unknownAction(what, name string, actions []string) string {
-	msg := fmt.Sprintf("%s for unknown action %q", what, name)
-	if s := suggest.Closest(name, actions); s != "" {
-		msg += fmt.Sprintf("; did you mean %q?", s)
-	}
-	return msg
-}

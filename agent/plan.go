@@ -18,12 +18,15 @@ const (
 // request is a planning job: a snapshot of what the search needs, so that
 // it can run on a worker without touching the agent.
 type request struct {
-	agent  *Agent
-	ticket uint64 // its place in a queue
-	kind   requestKind
-	reason string
-	facts  goap.State // the agent's snapshot buffer
-	goal   *goap.Goal
+	agent *Agent
+	// planner answers it: the agent's, or HTN's for a tree's PlanHTN
+	// leaf. It is set at submit so that a worker need not read the agent.
+	planner planner
+	ticket  uint64 // its place in a queue
+	kind    requestKind
+	reason  string
+	facts   goap.State // the agent's snapshot buffer
+	goal    *goap.Goal
 	// task, when byTask, is the HTN task a tree's PlanHTN leaf decomposes.
 	task    htn.Task
 	byTask  bool
@@ -32,9 +35,9 @@ type request struct {
 	// them while its request is pending, so a worker may fill them.
 	plan []goap.ActionID
 	mtr  htn.MTR
-	// job is a resolver agent's request, which carries its own snapshot
-	// and result; agent is nil then.
-	job *resolveJob
+	// chain is a resolver agent's snapshot, goal and options, in its
+	// buffer (facts and goal are unused then).
+	chain *chainRequest
 }
 
 // result is a resolved request.
@@ -58,8 +61,11 @@ type planners struct {
 	lastGoap   *goap.Planner
 	htn        map[*htn.Domain]*htn.Planner
 	res        htn.Result
-	// resolvers serve resolver agents (resolver_agent.go).
+	// resolvers serve resolver agents (resolver_planner.go).
 	resolvers map[*resolver.Domain]*resolver.Resolver
+	// request and result are an agent's inline request and its answer.
+	request request
+	result  result
 }
 
 func (p *planners) goapFor(d *goap.Domain) *goap.Planner {
@@ -89,16 +95,12 @@ func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
 
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
-	r.agent = a
-	if a.snapshot.Words() == nil {
-		a.snapshot = a.facts.Clone()
+	r.agent, r.planner = a, a.planner
+	if r.byTask {
+		r.planner = htnPlanner{}
 	}
-	a.snapshot.CopyFrom(a.facts)
-	r.facts = a.snapshot
+	r.facts, r.goal, r.chain = a.world.snapshot(a)
 	r.plan, r.mtr = a.resultPlan[:0], a.resultMTR[:0]
-	if a.goal != nil {
-		r.goal = a.goal.Goal
-	}
 	if r.kind == interruptRequest {
 		r.running = a.mtr
 	}
@@ -114,52 +116,25 @@ func (a *Agent) request(r request) {
 	if a.own == nil {
 		a.own = &planners{}
 	}
-	var res result
+	// The request and its result live in the agent's planners, not on the
+	// stack: the planner is called through an interface, which would move
+	// them to the heap at every plan.
+	own := a.own
+	own.request, own.result = r, result{}
 	if a.cfg.TimePlanning {
 		start := time.Now()
-		resolve(a.own, &r, &res)
+		resolve(own, &own.request, &own.result)
 		a.stats.PlanningTime += time.Since(start)
 	} else {
-		resolve(a.own, &r, &res)
+		resolve(own, &own.request, &own.result)
 	}
-	a.apply(&r, &res)
+	a.apply(&own.request, &own.result)
 }
 
-// resolve runs a request's search into out, which is zero. It reads only
-// the request and the agent's immutable configuration, so it may run on
-// any goroutine.
-func resolve(p *planners, r *request, out *result) {
-	cfg := &r.agent.cfg
-	// An HTN agent decomposes; a tree agent only for its PlanHTN leaves
-	// (its Plan leaves' requests are GOAP's).
-	if cfg.HTN != nil && (cfg.Tree == nil || r.byTask) {
-		opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps, Context: cfg.Context}
-		if r.byTask {
-			opt.Root, opt.HasRoot = r.task, true
-		} else if cfg.HTNRoot != "" {
-			opt.Root, _ = cfg.HTN.TaskByName(cfg.HTNRoot) // checked by New
-			opt.HasRoot = true
-		}
-		err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, opt)
-		out.found = err == nil && p.res.Status == htn.Found
-		out.limited = err != nil
-		out.steps = p.res.Steps
-		if out.found {
-			out.plan = append(r.plan, p.res.Plan...)
-			out.mtr = append(r.mtr, p.res.MTR...)
-			out.replace = r.kind == interruptRequest && out.mtr.Less(r.running)
-		}
-		return
-	}
-	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork, Context: cfg.Context})
-	out.found = res.Status == goap.Found
-	out.limited = err != nil
-	out.expanded = res.Expanded
-	out.cost = res.Cost
-	if out.found {
-		out.plan = res.Plan
-	}
-}
+// resolve runs a request's search into out, which is zero, with its
+// planner. It reads only the request and the agent's immutable
+// configuration, so it may run on any goroutine.
+func resolve(p *planners, r *request, out *result) { r.planner.plan(p, r, out) }
 
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r *request, res *result) {
@@ -193,6 +168,9 @@ func (a *Agent) apply(r *request, res *result) {
 		}
 	}
 	if !res.found {
+		// A resolver agent's running step went on while it resolved (a
+		// plan's was dropped when it asked).
+		a.dropPlan()
 		a.stats.NoPlan++
 		a.planned = true
 		a.done = false

@@ -290,8 +290,8 @@ func (q *Queue) Frame() int {
 	// Worker 0 delivers, between its chunks, the results ready so far, in
 	// order, as long as delivering them runs none of the game's code: a
 	// frame's delivery then overlaps the other workers' searches rather
-	// than following them. The first agent with an event callback, a step
-	// to stop or a resolver job ends that; the rest wait for every worker.
+	// than following them. The first agent with an event callback or a step
+	// to stop ends that; the rest wait for every worker.
 	delivered, early := 0, true
 	for c.resolveChunk(0) {
 		if early {
@@ -317,9 +317,7 @@ func (q *Queue) Frame() int {
 // deliver hands a resolved request to its agent, unless it was cancelled
 // after this frame took it.
 func (q *Queue) deliver(r *request, res *result) {
-	if r.job != nil {
-		r.job.deliver(q, r.ticket)
-	} else if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
+	if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
 		a.queuedIn = nil
 		a.apply(r, res)
 	}
@@ -328,7 +326,7 @@ func (q *Queue) deliver(r *request, res *result) {
 // deliverQuiet delivers, from the batch's request i on, the results whose
 // chunks are resolved, while the workers may still be searching. It stops
 // at a request whose delivery could run the game's code (an event
-// callback, a behaviour's Stop, a resolver agent's delivery), which could
+// callback, a behaviour's Stop), which could
 // touch agents whose requests are being resolved, and reports false
 // then. It returns where it stopped.
 func (q *Queue) deliverQuiet(i int) (int, bool) {
@@ -337,7 +335,7 @@ func (q *Queue) deliverQuiet(i int) (int, bool) {
 			return i, true
 		}
 		r := &q.batch[i]
-		if r.job != nil || r.agent.cfg.OnEvent != nil || r.agent.running {
+		if r.agent.cfg.OnEvent != nil || r.agent.running {
 			return i, false
 		}
 		q.deliver(r, &q.results[i])
@@ -356,12 +354,7 @@ func (c *crew) resolveChunk(w int) bool {
 	}
 	p := &c.planners[w].planners
 	for i := start; i < min(end, n); i++ {
-		r := &c.batch[i]
-		if r.job != nil {
-			r.job.run(p)
-			continue
-		}
-		resolve(p, r, &c.results[i])
+		resolve(p, &c.batch[i], &c.results[i])
 	}
 	c.done[start/c.chunk].Store(true)
 	return true
@@ -376,7 +369,7 @@ func (q *Queue) take() []request {
 	for len(batch) < q.perFrame && q.size > 0 {
 		slot := &q.ring[q.head]
 		q.slotsVisited++
-		if slot.agent != nil || slot.job != nil {
+		if slot.agent != nil {
 			batch = append(batch, *slot)
 			q.live--
 		}

@@ -29,8 +29,7 @@ const (
 func (a *Agent) Tick() {
 	a.check()
 	a.tick++
-	a.prevFacts.CopyFrom(a.facts)
-	a.sense()
+	a.world.sense(a)
 	if a.pending {
 		return // a plan is being resolved on a worker; stand still
 	}
@@ -38,7 +37,7 @@ func (a *Agent) Tick() {
 		a.cfg.Tree.Tick(a)
 		return
 	}
-	changed := a.tick == 1 || !a.facts.Equal(a.prevFacts)
+	changed := a.tick == 1 || a.world.changed(a)
 
 	if a.cfg.HTN == nil {
 		if g := a.chooseGoal(); g != a.goal {
@@ -84,31 +83,15 @@ func (a *Agent) Tick() {
 	if a.wantPlan != "" {
 		reason := a.wantPlan
 		a.wantPlan = ""
-		a.dropPlan()
+		if !a.headOnly {
+			a.dropPlan()
+		}
 		a.request(request{kind: planRequest, reason: reason})
 		if a.pending {
 			return
 		}
 	}
 	a.execute()
-}
-
-// sense recomputes the facts from the world.
-func (a *Agent) sense() {
-	if a.cfg.Sensor != nil {
-		a.cfg.Sensor(a, a.facts)
-	}
-}
-
-// senseAfter recomputes the facts after act's behaviour succeeded: the world
-// has changed under it. With no sensor the agent's facts are its own
-// model, and the action did what it says.
-func (a *Agent) senseAfter(act goap.ActionID) {
-	if a.cfg.Sensor == nil {
-		a.cfg.Domain.Apply(act, a.facts)
-		return
-	}
-	a.cfg.Sensor(a, a.facts)
 }
 
 // chooseGoal returns the applicable goal option with the highest score:
@@ -121,13 +104,10 @@ func (a *Agent) chooseGoal() *GoalOption {
 	bestScore, currentScore, current := 0.0, 0.0, false
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
-		if o.Goal.Holds(a.facts) || (o.When != nil && !o.When(a)) || a.blockedUntil(i) > a.tick {
+		if !a.world.goalApplies(a, i) || a.blockedUntil(i) > a.tick {
 			continue
 		}
-		score := o.Priority
-		if o.Utility != nil {
-			score = o.Utility(a)
-		}
+		score := a.world.goalScore(a, i)
 		if o == a.goal {
 			currentScore, current = score, true
 		}
@@ -148,11 +128,22 @@ func (a *Agent) blockedUntil(option int) int {
 	return a.blocked[option]
 }
 
+// goalIndex returns the index of the current goal among the agent's goal
+// options, or -1 (no goal, or a tree leaf's own).
+func (a *Agent) goalIndex() int {
+	for i := range a.cfg.Goals {
+		if &a.cfg.Goals[i] == a.goal {
+			return i
+		}
+	}
+	return -1
+}
+
 func (a *Agent) goalName() string {
 	if a.goal == nil {
 		return ""
 	}
-	return a.goal.Goal.Name()
+	return a.world.goalName(a, a.goal)
 }
 
 func (a *Agent) emit(e Event) {
@@ -178,57 +169,66 @@ func (a *Agent) actionNames(plan []goap.ActionID) []string {
 	}
 	out := make([]string, len(plan))
 	for i, id := range plan {
-		out[i] = a.cfg.Domain.ActionName(id)
+		out[i] = a.world.actionName(a, id)
 	}
 	return out
 }
 
-// dropPlan stops the running step, if any, and forgets the plan.
+// dropPlan stops the running step's behaviour, if it started, and forgets
+// the plan.
 func (a *Agent) dropPlan() {
-	if a.running {
+	if a.running && !a.walking {
 		a.behaviours[a.plan[a.step]].Stop(a)
-		a.running = false
 	}
-	a.plan = a.plan[:0]
+	a.running, a.walking = false, false
 	a.plan = nil
 	a.step = 0
 }
 
-// execute runs the current step: start it if its preconditions hold on the
-// live facts (only the head of a plan is committed), tick it, and advance
-// when its effects hold.
+// execute runs the current step: start it if it can begin on the live
+// world (only the head of a plan is committed), take the agent to its
+// target if it has one (see resolverWorld.move), tick its behaviour, and
+// advance when its effects hold.
 func (a *Agent) execute() {
-	d := a.cfg.Domain
 	for a.plan != nil && a.step < len(a.plan) {
 		act := a.plan[a.step]
-		beh := a.behaviours[act]
 		if !a.running {
-			if !d.Applicable(act, a.facts) {
-				a.breakPlan(act, ReasonPrecondition)
+			if reason := a.world.startable(a, act); reason != "" {
+				a.breakPlan(act, reason)
 				return
 			}
-			a.running = true
-			a.started = a.tick
-			a.emit(Event{Kind: StepStarted, Action: d.ActionName(act)})
-			beh.Start(a)
-		} else if d.Effects(act).Holds(a.facts) {
+			a.running, a.started, a.acted = true, a.tick, false
+			a.arrived, a.walking = true, false
+			a.world.begin(a, act)
+			if !a.walking {
+				a.startBehaviour(act)
+			}
+		} else if !a.headOnly && a.world.effectsHold(a, act) {
 			a.finishStep()
 			continue
 		}
-		switch beh.Tick(a) {
-		case Running:
-			if t := a.timeout(act); t > 0 && a.tick-a.started >= t {
-				a.breakPlan(act, ReasonTimeout)
-			}
+		if !a.world.move(a, act) {
 			return
-		case Failure:
-			a.breakPlan(act, ReasonActionFailed)
+		}
+		if !a.acted {
+			switch a.behaviours[act].Tick(a) {
+			case Running:
+				a.checkTimeout(act)
+				return
+			case Failure:
+				a.breakPlan(act, ReasonActionFailed)
+				return
+			}
+			a.acted = true
+		}
+		if !a.arrived {
+			a.checkTimeout(act) // done, but not yet within the stopping distance
 			return
 		}
 		// Success: the world has changed under the behaviour, so sense it
 		// again before judging the step by its effects.
-		a.senseAfter(act)
-		if !d.Effects(act).Holds(a.facts) {
+		a.world.senseAfter(a, act)
+		if !a.world.effectsHold(a, act) {
 			a.breakPlan(act, ReasonNoEffect)
 			return
 		}
@@ -237,20 +237,34 @@ func (a *Agent) execute() {
 	}
 }
 
+// startBehaviour starts step act's behaviour.
+func (a *Agent) startBehaviour(act goap.ActionID) {
+	a.emit(Event{Kind: StepStarted, Action: a.world.actionName(a, act)})
+	a.behaviours[act].Start(a)
+}
+
 // breakPlan records that step act broke the plan for reason, drops the
 // plan and asks for a new one. A step that never started (its
-// preconditions failed) is not counted as a failed action.
+// preconditions failed, its target was lost) is not counted as a failed
+// action.
 func (a *Agent) breakPlan(act goap.ActionID, reason string) {
-	a.emit(Event{Kind: ActionFailed, Action: a.cfg.Domain.ActionName(act), Reason: reason})
-	if reason != ReasonPrecondition {
+	a.emit(Event{Kind: ActionFailed, Action: a.world.actionName(a, act), Reason: reason})
+	if reason != ReasonPrecondition && reason != ReasonTargetLost {
 		a.stats.ActionsFailed++
 	}
 	a.dropPlan()
 	a.wantPlan = reason
 }
 
+// checkTimeout breaks the plan if step act has run for its timeout.
+func (a *Agent) checkTimeout(act goap.ActionID) {
+	if t := a.timeout(act); t > 0 && a.tick-a.started >= t {
+		a.breakPlan(act, ReasonTimeout)
+	}
+}
+
 func (a *Agent) timeout(act goap.ActionID) int {
-	if t, ok := a.cfg.Timeouts[a.cfg.Domain.ActionName(act)]; ok {
+	if t, ok := a.cfg.Timeouts[a.world.actionName(a, act)]; ok {
 		return t
 	}
 	return a.cfg.DefaultTimeout
@@ -262,9 +276,9 @@ func (a *Agent) timeout(act goap.ActionID) int {
 func (a *Agent) finishStep() {
 	act := a.plan[a.step]
 	a.behaviours[act].Stop(a)
-	a.running = false
+	a.running, a.walking = false, false
 	a.stats.StepsDone++
-	a.emit(Event{Kind: StepDone, Action: a.cfg.Domain.ActionName(act)})
+	a.emit(Event{Kind: StepDone, Action: a.world.actionName(a, act)})
 	a.step++
 	if a.step >= len(a.plan) {
 		a.emit(Event{Kind: PlanDone})
@@ -278,8 +292,8 @@ func (a *Agent) finishStep() {
 	}
 }
 
-// adopt makes a resolved plan the agent's, keeping the running action
-// going if the new plan starts with it.
+// adopt makes a resolved plan the agent's, keeping the running step going
+// (its walk included) if the new plan starts with it.
 func (a *Agent) adopt(plan []goap.ActionID, mtr htn.MTR) {
 	keep := a.running && len(plan) > 0 && a.plan[a.step] == plan[0]
 	if !keep {
@@ -292,9 +306,10 @@ func (a *Agent) adopt(plan []goap.ActionID, mtr htn.MTR) {
 	a.lastPlan = a.tick
 	a.planned = true
 	a.done = false
-	a.idle = len(a.plan) == 0
-	if a.idle {
+	a.idle = len(a.plan) == 0 && !a.headOnly
+	if len(a.plan) == 0 {
 		a.emit(Event{Kind: PlanDone})
 		a.plan = nil
+		a.done = a.headOnly // a resolver's empty chain: the goal held
 	}
 }

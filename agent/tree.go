@@ -201,7 +201,7 @@ func (l *actionLeaf) Tick(a *Agent) Status {
 	beh.Stop(a)
 	l.running = false
 	if st == Success {
-		a.senseAfter(l.id) // the world has changed under the behaviour
+		a.world.senseAfter(a, l.id) // the world has changed under the behaviour
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: l.name})
 	} else {
@@ -370,7 +370,7 @@ func (u *utility) Tick(a *Agent) Status {
 	beh.Stop(a)
 	u.current = -1
 	if st == Success {
-		a.senseAfter(u.ids[best])
+		a.world.senseAfter(a, u.ids[best])
 		a.stats.StepsDone++
 		a.emit(Event{Kind: StepDone, Action: name})
 	} else {

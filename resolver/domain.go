@@ -114,8 +114,48 @@ func (g *Goal) Domain() *Domain { return g.domain }
 // Holds reports whether every condition of the goal holds in s.
 func (g *Goal) Holds(s *Snapshot) bool {
 	g.domain.checkSnapshot(s)
-	for i := range g.conds {
-		if !g.conds[i].holds(s.Values) {
+	return g.HoldsIn(s.Values)
+}
+
+// HoldsIn reports whether every condition of the goal holds in values, the
+// Values of a snapshot of the goal's domain that CheckSnapshot passed.
+// Unlike Holds it checks nothing: it is for a caller that checks each
+// snapshot once and then judges goals and actions against it many times,
+// as the agent runtime does every tick. Values of another domain, or
+// shorter than its keys, panic with an index out of range.
+func (g *Goal) HoldsIn(values []int64) bool { return allHoldIn(g.conds, values) }
+
+// ConditionsHoldIn reports whether every condition of action a holds in
+// values, a checked snapshot's Values (see Goal.HoldsIn). An action not of
+// d panics.
+func (d *Domain) ConditionsHoldIn(a ActionID, values []int64) bool {
+	return allHoldIn(d.actions[a].conds, values)
+}
+
+// BoolEffectsHoldIn reports whether action a's boolean effects (SetTrue,
+// SetFalse) hold in values, a checked snapshot's Values (see
+// Goal.HoldsIn): whether the action did what it says, as far as can be
+// judged. Its integer effects are directions without amounts, which no
+// snapshot can confirm.
+func (d *Domain) BoolEffectsHoldIn(a ActionID, values []int64) bool {
+	for _, e := range d.actions[a].effects {
+		switch e.dir {
+		case SetTrue:
+			if values[e.key] != 1 {
+				return false
+			}
+		case SetFalse:
+			if values[e.key] != 0 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func allHoldIn(conds []cond, values []int64) bool {
+	for i := range conds {
+		if !conds[i].holds(values) {
 			return false
 		}
 	}

@@ -1,0 +1,255 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/suggest"
+)
+
+// Sensor recomputes an agent's facts from the world, every tick and after
+// every step that succeeds: the game's mapping from continuous factors ("in
+// range is distance ≤ 12 m") to facts. It writes into facts, which holds
+// the previous values (the domain's initial facts, the first time).
+type Sensor func(a *Agent, facts goap.State)
+
+// PolicyKind says when an agent thinks again.
+type PolicyKind uint8
+
+const (
+	// OnBreak replans when the plan breaks: the next step's preconditions
+	// are false, an action fails or times out, the goal changes, or there
+	// is no plan. The battle mage's GOAP agent in the arena does this.
+	OnBreak PolicyKind = iota
+	// Reactive also replans whenever a step ends: only the head of a plan
+	// is committed, and the rest is planned again from the world the head
+	// leaves.
+	Reactive
+	// Proactive is Reactive, and also replans every Interval ticks, so
+	// that a better plan can be found.
+	Proactive
+	// Manual replans only when the game calls RequestReplan, or when there
+	// is no plan (else an agent would stand there for ever).
+	Manual
+)
+
+// Policy is a replan policy.
+type Policy struct {
+	Kind     PolicyKind
+	Interval int // ticks, for Proactive
+}
+
+// HTNMode says how an HTN agent reacts to change.
+type HTNMode uint8
+
+const (
+	// ReplanOnBreak decomposes again only when the plan breaks.
+	ReplanOnBreak HTNMode = iota
+	// Interrupt also decomposes again whenever the facts change, and
+	// switches only to a plan with a smaller MTR, that is one from
+	// higher-priority methods.
+	Interrupt
+)
+
+// GoalOption is one goal a GOAP agent may pursue.
+type GoalOption = GoalOptionFor[*goap.Goal, *Agent]
+
+// GoalOptionFor is one goal of type G an agent seen as A may pursue:
+// GoalOption for a GOAP agent, ResolverGoal for a resolver agent. Goal
+// choice is the same for both.
+type GoalOptionFor[G, A any] struct {
+	Goal G
+	// Priority ranks the options; the highest applicable one wins, ties to
+	// the earlier option.
+	Priority float64
+	// When, if set, must hold for the option to apply ("heal if hurt").
+	When func(a A) bool
+	// Utility, if set, scores the option instead of Priority: utility
+	// scoring for goal choice.
+	Utility func(a A) float64
+}
+
+// applies reports whether the option's When, if it has one, holds for a.
+func (o *GoalOptionFor[G, A]) applies(a A) bool { return o.When == nil || o.When(a) }
+
+// score is the option's Utility for a, or its Priority without one.
+func (o *GoalOptionFor[G, A]) score(a A) float64 {
+	if o.Utility != nil {
+		return o.Utility(a)
+	}
+	return o.Priority
+}
+
+// Config describes an agent. Domain and Behaviours are required; an HTN
+// agent also sets HTN.
+type Config struct {
+	// Name identifies the agent in its events and errors; empty means
+	// DefaultName.
+	Name    string
+	Domain  *goap.Domain
+	Profile *goap.Profile // capabilities and cost overrides (personality)
+	Goals   []GoalOption  // GOAP agents: what to pursue
+	HTN     *htn.Domain   // set for an HTN agent
+	HTNMode HTNMode
+	// HTNRoot, if set, is the compound task an HTN agent decomposes
+	// instead of the HTN's root.
+	HTNRoot string
+	// Behaviours maps action names to the game's code; every action the
+	// agent can do needs one.
+	Behaviours map[string]Behaviour
+	// Sensor, if set, recomputes the facts from the world. Without one,
+	// the agent's facts are its own model, never the world's: they start
+	// from the domain's initial facts and change only by the effects of
+	// its steps that succeed, which it then takes as done. That suits a
+	// test or a turn-based game whose behaviours always do what their
+	// actions say; a world that changes by itself needs a sensor.
+	Sensor Sensor
+	Policy Policy
+	// Timeout is how many ticks a step may run before the plan is deemed
+	// broken; per action in Timeouts, else DefaultTimeout (0: never).
+	Timeouts       map[string]int
+	DefaultTimeout int
+	// RetryAfter is how many ticks an agent with no plan waits before it
+	// plans again (0: every tick).
+	RetryAfter int
+	// Budget and MaxDepth bound each GOAP search; MaxSteps each HTN one.
+	Budget, MaxDepth, MaxSteps int
+	// MaxBytes and MaxWork bound each GOAP search's memory and work, as
+	// goap.Options' fields do (0: goap's defaults): a server running
+	// agents on domains it was sent holds them lower.
+	MaxBytes, MaxWork int
+	// Context, if set, stops the agent's searches and decompositions once
+	// it is done (goap's and htn's Options.Context): a server running an
+	// agent for a request whose client has gone, or whose time is up,
+	// stops its work within microseconds. A search stopped so is a search
+	// that found no plan (a NoPlanFound event, the agent idles).
+	Context context.Context
+	// Queue, if set, resolves this agent's plans on worker goroutines.
+	Queue *Queue
+	// OnEvent, if set, receives every decision.
+	OnEvent func(Event)
+	// Tree, if set, makes a behaviour-tree or utility agent: it is ticked
+	// every tick instead of planning.
+	Tree Node
+	// TimePlanning makes the agent measure the wall-clock time of its
+	// inline searches in Stats.PlanningTime. Off by default: timings
+	// differ between runs, and everything else an agent reports does not.
+	TimePlanning bool
+	// Data is the game's, for behaviours and sensors.
+	Data any
+}
+
+// check returns what is wrong with cfg, the first problem in a fixed order
+// so that the same mistake always gets the same message.
+func (cfg *Config) check() error {
+	d := cfg.Domain
+	if d == nil {
+		return cfg.errorf("no domain")
+	}
+	if cfg.HTN != nil && cfg.HTN.GOAP() != d {
+		return cfg.errorf("the HTN is over another GOAP domain")
+	}
+	if cfg.HTNRoot != "" {
+		t, ok := htn.Task(0), false
+		if cfg.HTN != nil {
+			t, ok = cfg.HTN.TaskByName(cfg.HTNRoot)
+		}
+		if !ok || t.IsPrimitive() {
+			return cfg.errorf("HTNRoot %q is no compound task of the agent's HTN", cfg.HTNRoot)
+		}
+	}
+	if cfg.Profile != nil && cfg.Profile.Domain() != d {
+		return cfg.errorf("the profile was made for %s", otherDomain(cfg.Profile.Domain(), d))
+	}
+	var actions []string
+	for id := range d.NumActions() {
+		actions = append(actions, d.ActionName(goap.ActionID(id)))
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Behaviours)) {
+		if _, ok := d.ActionByName(name); !ok {
+			return cfg.errorf("%s", unknownAction("behaviour", name, actions))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.Timeouts)) {
+		if _, ok := d.ActionByName(name); !ok {
+			return cfg.errorf("%s", unknownAction("timeout", name, actions))
+		}
+		if t := cfg.Timeouts[name]; t < 0 {
+			return cfg.errorf("Timeouts[%q] is %d: want 0 (never) or more ticks", name, t)
+		}
+	}
+	for _, n := range []struct {
+		name  string
+		value int
+	}{{"Budget", cfg.Budget}, {"MaxDepth", cfg.MaxDepth}, {"MaxSteps", cfg.MaxSteps}, {"MaxBytes", cfg.MaxBytes}, {"MaxWork", cfg.MaxWork}, {"DefaultTimeout", cfg.DefaultTimeout}, {"RetryAfter", cfg.RetryAfter}, {"Policy.Interval", cfg.Policy.Interval}} {
+		if n.value < 0 {
+			return cfg.errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
+		}
+	}
+	if cfg.Policy.Kind > Manual {
+		return cfg.errorf("unknown Policy.Kind %d", cfg.Policy.Kind)
+	}
+	if cfg.Policy.Kind == Proactive && cfg.Policy.Interval == 0 {
+		return cfg.errorf("a Proactive policy needs an Interval (ticks between replans)")
+	}
+	if cfg.HTNMode > Interrupt {
+		return cfg.errorf("unknown HTNMode %d", cfg.HTNMode)
+	}
+	for id, name := range actions {
+		capable := cfg.Profile == nil || cfg.Profile.Capable(goap.ActionID(id))
+		if cfg.Behaviours[name] == nil && capable {
+			return cfg.errorf("no behaviour for action %q", name)
+		}
+	}
+	if cfg.Tree != nil {
+		if err := checkNodes(d, []Node{cfg.Tree}); err != nil {
+			return cfg.errorf("%v", err)
+		}
+		if err := checkHTNLeaves(cfg.Tree, cfg.HTN); err != nil {
+			return cfg.errorf("%v", err)
+		}
+	}
+	if cfg.HTN == nil && cfg.Tree == nil && len(cfg.Goals) == 0 {
+		return cfg.errorf("a GOAP agent needs goals")
+	}
+	for i, o := range cfg.Goals {
+		switch {
+		case o.Goal == nil:
+			return cfg.errorf("Goals[%d] has no goal", i)
+		case o.Goal.Domain() != d:
+			return cfg.errorf("Goals[%d] (%q) was made for %s: make goals with the agent's domain", i, o.Goal.Name(), otherDomain(o.Goal.Domain(), d))
+		}
+	}
+	return nil
+}
+
+// errorf prefixes a configuration error with the agent's name, if it has
+// one.
+func (cfg *Config) errorf(format string, args ...any) error {
+	if cfg.Name == "" {
+		return fmt.Errorf("agent: "+format, args...)
+	}
+	return fmt.Errorf("agent %q: "+format, append([]any{cfg.Name}, args...)...)
+}
+
+// otherDomain describes domain other, which is not the agent's own.
+func otherDomain(other, own *goap.Domain) string {
+	if other.Name() == own.Name() {
+		return fmt.Sprintf("another domain than the agent's (both named %q, but built separately)", own.Name())
+	}
+	return fmt.Sprintf("domain %q, not the agent's %q", other.Name(), own.Name())
+}
+
+// unknownAction says that a what (behaviour, timeout) names no action of
+// the domain, with the closest name if one is close.
+func unknownAction(what, name string, actions []string) string {
+	msg := fmt.Sprintf("%s for unknown action %q", what, name)
+	if s := suggest.Closest(name, actions); s != "" {
+		msg += fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg
+}

@@ -1,0 +1,57 @@
+package agent
+
+import (
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+)
+
+// planner answers an agent's requests: GOAP's search for a goal, HTN's
+// decomposition of a task, or the resolver's chain search
+// (resolver_planner.go). The tick machine, the Queue and the agent's
+// events are the same whichever answers.
+type planner interface {
+	// plan answers r into out, which is zero, with the worker's planners
+	// p. It reads only r and the agent's immutable configuration, so it
+	// may run on any goroutine.
+	plan(p *planners, r *request, out *result)
+}
+
+// goapPlanner searches for a plan to the request's goal.
+type goapPlanner struct{}
+
+func (goapPlanner) plan(p *planners, r *request, out *result) {
+	cfg := &r.agent.cfg
+	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork, Context: cfg.Context})
+	out.found = res.Status == goap.Found
+	out.limited = err != nil
+	out.expanded = res.Expanded
+	out.cost = res.Cost
+	if out.found {
+		out.plan = res.Plan
+	}
+}
+
+// htnPlanner decomposes the agent's root task (HTNRoot, or the HTN's), or
+// a tree's PlanHTN leaf's, and for an interruption check says whether the
+// new plan's MTR beats the running one's.
+type htnPlanner struct{}
+
+func (htnPlanner) plan(p *planners, r *request, out *result) {
+	cfg := &r.agent.cfg
+	opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps, Context: cfg.Context}
+	if r.byTask {
+		opt.Root, opt.HasRoot = r.task, true
+	} else if cfg.HTNRoot != "" {
+		opt.Root, _ = cfg.HTN.TaskByName(cfg.HTNRoot) // checked by New
+		opt.HasRoot = true
+	}
+	err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, opt)
+	out.found = err == nil && p.res.Status == htn.Found
+	out.limited = err != nil
+	out.steps = p.res.Steps
+	if out.found {
+		out.plan = append(r.plan, p.res.Plan...)
+		out.mtr = append(r.mtr, p.res.MTR...)
+		out.replace = r.kind == interruptRequest && out.mtr.Less(r.running)
+	}
+}

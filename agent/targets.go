@@ -1,0 +1,169 @@
+package agent
+
+import (
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// A resolver agent's steps may happen at targets: the nearest wood pile,
+// the deer it hunts. Its target sensors find them every tick, and the
+// game's Mover takes it there before (or while) the step's behaviour runs.
+
+// Replan reasons of resolver agents, beside the GOAP agent's.
+const (
+	// ReasonTargetLost: the target sensor no longer finds the running
+	// step's target (the wood pile ran out on the way).
+	ReasonTargetLost = "target lost"
+	// ReasonMoveFailed: the mover could not get to the target.
+	ReasonMoveFailed = "move failed"
+)
+
+// Entity is something in the game's world whose position may change while
+// an agent heads for it: a deer, a companion. The runtime asks for its
+// position every tick it moves toward it, on the agent's goroutine.
+type Entity interface {
+	Position() resolver.Point
+}
+
+// Where is what a target sensor found for one target key: nothing (the
+// zero Where), a fixed position, or an entity with a position.
+type Where struct {
+	Found bool
+	// At is the target's position, when Entity is nil.
+	At resolver.Point
+	// Entity, if set, is the target: its position is read every tick.
+	Entity Entity
+}
+
+// AtPoint is a target found at a fixed position.
+func AtPoint(p resolver.Point) Where { return Where{Found: true, At: p} }
+
+// OnEntity is a target found as an entity; a nil entity is not found.
+func OnEntity(e Entity) Where {
+	if e == nil {
+		return Where{}
+	}
+	return Where{Found: true, Entity: e}
+}
+
+// Position returns where the target is now.
+func (w Where) Position() resolver.Point {
+	if w.Entity != nil {
+		return w.Entity.Position()
+	}
+	return w.At
+}
+
+// TargetSensor resolves one target key for one agent: to a position, to an
+// entity with a position, or to nothing. The nearest wood pile, the deer
+// it hunts, the item the customer asked for.
+type TargetSensor func(a *ResolverAgent) Where
+
+// MoveStatus is what a Mover reports for a tick.
+type MoveStatus uint8
+
+const (
+	// Moving: on the way, not yet within the stopping distance.
+	Moving MoveStatus = iota
+	// Arrived: within the stopping distance of the target.
+	Arrived
+	// MoveFailed: the target cannot be reached (no path, blocked).
+	MoveFailed
+)
+
+// String names the status as the docs do.
+func (s MoveStatus) String() string {
+	switch s {
+	case Moving:
+		return "moving"
+	case Arrived:
+		return "arrived"
+	}
+	return "move failed"
+}
+
+// Mover is the game's movement stack for one agent. Movement is not an
+// action of the domain: the runtime asks the mover to get within an
+// action's stopping distance of its target, once per tick.
+type Mover interface {
+	// MoveToward moves the agent one tick's worth toward target, to stop
+	// within stop of it, and reports Arrived if the agent is (now) within
+	// stop of it, Moving if it is on its way, MoveFailed if it cannot get
+	// there. Called when already within stop, it reports Arrived and does
+	// not move.
+	MoveToward(target resolver.Point, stop float64) MoveStatus
+}
+
+// MoverFunc adapts a function to a Mover.
+type MoverFunc func(target resolver.Point, stop float64) MoveStatus
+
+// MoveToward calls f.
+func (f MoverFunc) MoveToward(target resolver.Point, stop float64) MoveStatus {
+	return f(target, stop)
+}
+
+// begin sets off for step act's target, if it has one: the agent walks
+// first for a MoveThenPerform action, and performs on the way for a
+// PerformWhileMoving one.
+func (w *resolverWorld) begin(a *Agent, act goap.ActionID) {
+	d, id := w.domain, resolver.ActionID(act)
+	if d.ActionTarget(id) == resolver.NoTarget {
+		return
+	}
+	a.arrived = false
+	a.walking = d.MoveMode(id) == resolver.MoveThenPerform
+	a.emit(Event{Kind: MoveStarted, Action: d.ActionName(id)})
+}
+
+// move asks the mover to take the agent a tick toward step act's target,
+// as its move mode says:
+//
+//   - MoveThenPerform: the agent walks (the behaviour not started; the
+//     conditions and the target checked again every tick of the walk)
+//     until the mover reports Arrived, then the behaviour starts, on the
+//     same tick.
+//   - PerformWhileMoving: the behaviour starts at once, and the mover is
+//     asked every tick until the step ends; the step completes on the
+//     first tick on which the behaviour has succeeded and the mover
+//     reports Arrived.
+//
+// A target lost on the way ends the step (ReasonTargetLost), as does a
+// move that fails (ReasonMoveFailed). It reports whether the step goes on
+// this tick.
+func (w *resolverWorld) move(a *Agent, act goap.ActionID) bool {
+	d, id := w.domain, resolver.ActionID(act)
+	t := d.ActionTarget(id)
+	if t == resolver.NoTarget || a.arrived && d.MoveMode(id) != resolver.PerformWhileMoving {
+		return true
+	}
+	where := w.targets[t].where
+	if !where.Found {
+		a.breakPlan(act, ReasonTargetLost)
+		return false
+	}
+	if a.walking && a.tick > a.started && !w.holds(a, id) {
+		a.breakPlan(act, ReasonPrecondition)
+		return false
+	}
+	switch w.mover.MoveToward(where.Position(), d.StoppingDistance(id)) {
+	case MoveFailed:
+		a.breakPlan(act, ReasonMoveFailed)
+		return false
+	case Moving:
+		a.arrived = false
+		if a.walking {
+			a.checkTimeout(act)
+			return false
+		}
+	case Arrived:
+		if !a.arrived {
+			a.emit(Event{Kind: TargetReached, Action: d.ActionName(id)})
+		}
+		a.arrived = true
+		if a.walking {
+			a.walking = false
+			a.startBehaviour(act)
+		}
+	}
+	return true
+}

@@ -1,0 +1,110 @@
+package agent
+
+import "github.com/ploy-ai/ploy/goap"
+
+// world is how an agent knows the world and judges its steps against it:
+// a GOAP domain's facts (factsWorld, for GOAP, HTN and tree agents) or a
+// resolver domain's snapshot, with targets the agent walks to
+// (resolverWorld). The tick machine asks it everything that depends on
+// which.
+type world interface {
+	// sense reads the world at the start of a tick.
+	sense(a *Agent)
+	// changed reports whether this tick's sensing changed what the agent
+	// knows (for HTN interruptions and idling).
+	changed(a *Agent) bool
+	// senseAfter reads the world again after step act's behaviour
+	// succeeded.
+	senseAfter(a *Agent, act goap.ActionID)
+	// snapshot copies what a planner reads of the world and the goal, so
+	// that it can plan on another goroutine: the facts and the GOAP goal,
+	// or a resolver agent's chain request. The copy is the agent's
+	// buffer, untouched while it waits.
+	snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest)
+	// goalApplies reports whether the agent's goal option i is one to
+	// pursue now: its goal does not hold yet, and its When (the game's)
+	// does.
+	goalApplies(a *Agent, i int) bool
+	// goalScore is goal option i's Utility or Priority (the game's).
+	goalScore(a *Agent, i int) float64
+	// goalName names goal option o, for events.
+	goalName(a *Agent, o *GoalOption) string
+	// actionName names action act, for events and timeouts.
+	actionName(a *Agent, act goap.ActionID) string
+	// startable returns why step act cannot begin now, or "" if it can.
+	startable(a *Agent, act goap.ActionID) string
+	// begin sets off for step act's target, if it has one: it clears
+	// a.arrived, and sets a.walking if the behaviour waits for arrival.
+	begin(a *Agent, act goap.ActionID)
+	// move takes the agent a tick toward step act's target, if it has
+	// one, and reports whether the step goes on this tick (false: it
+	// broke, or it is walking still).
+	move(a *Agent, act goap.ActionID) bool
+	// effectsHold reports whether step act's effects hold (those that the
+	// world can check).
+	effectsHold(a *Agent, act goap.ActionID) bool
+}
+
+// factsWorld is a GOAP domain's facts, sensed by Config.Sensor (or, with
+// none, changed only by the agent's own steps). Its steps have no targets.
+type factsWorld struct{}
+
+func (factsWorld) sense(a *Agent) {
+	a.prevFacts.CopyFrom(a.facts)
+	if a.cfg.Sensor != nil {
+		a.cfg.Sensor(a, a.facts)
+	}
+}
+
+func (factsWorld) changed(a *Agent) bool { return !a.facts.Equal(a.prevFacts) }
+
+// senseAfter recomputes the facts after act's behaviour succeeded: the world
+// has changed under it. With no sensor the agent's facts are its own
+// model, and the action did what it says.
+func (factsWorld) senseAfter(a *Agent, act goap.ActionID) {
+	if a.cfg.Sensor == nil {
+		a.cfg.Domain.Apply(act, a.facts)
+		return
+	}
+	a.cfg.Sensor(a, a.facts)
+}
+
+func (factsWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest) {
+	if a.snapshot.Words() == nil {
+		a.snapshot = a.facts.Clone()
+	}
+	a.snapshot.CopyFrom(a.facts)
+	var goal *goap.Goal
+	if a.goal != nil {
+		goal = a.goal.Goal
+	}
+	return a.snapshot, goal, nil
+}
+
+func (factsWorld) goalApplies(a *Agent, i int) bool {
+	o := &a.cfg.Goals[i]
+	return !o.Goal.Holds(a.facts) && o.applies(a)
+}
+
+func (factsWorld) goalScore(a *Agent, i int) float64 { return a.cfg.Goals[i].score(a) }
+
+func (factsWorld) goalName(_ *Agent, o *GoalOption) string { return o.Goal.Name() }
+
+func (factsWorld) actionName(a *Agent, act goap.ActionID) string {
+	return a.cfg.Domain.ActionName(act)
+}
+
+func (factsWorld) startable(a *Agent, act goap.ActionID) string {
+	if !a.cfg.Domain.Applicable(act, a.facts) {
+		return ReasonPrecondition
+	}
+	return ""
+}
+
+func (factsWorld) begin(*Agent, goap.ActionID) {}
+
+func (factsWorld) move(*Agent, goap.ActionID) bool { return true }
+
+func (factsWorld) effectsHold(a *Agent, act goap.ActionID) bool {
+	return a.cfg.Domain.Effects(act).Holds(a.facts)
+}
