@@ -19,7 +19,8 @@ func TestDefaultLimits(t *testing.T) {
 		{Options{Budget: 5, MaxBytes: 6, MaxWork: 7}, 5, 6, 7},
 		{Options{Budget: 1, MaxBytes: 2, MaxWork: 3, Limits: search.Limits{Budget: 5, MaxBytes: 6, MaxWork: 7}}, 5, 6, 7},
 	} {
-		opt := c.opt.withLimits()
+		opt := c.opt
+		opt.applyLimits()
 		b, m, w := opt.validate()
 		if b != c.budget || m != c.maxBytes || w != c.maxWork {
 			t.Errorf("%+v: budget %d, bytes %d, work %d; want %d, %d, %d", c.opt, b, m, w, c.budget, c.maxBytes, c.maxWork)

@@ -192,14 +192,13 @@ type Options struct {
 	Context context.Context
 }
 
-// withLimits returns opt with its deprecated limit fields set to the
-// limits in force (Limits winning, by search.Limits.Or), which the search
-// code reads.
-func (opt Options) withLimits() Options {
+// applyLimits sets opt's deprecated limit fields to the limits in force
+// (Limits winning, by search.Limits.Or), which the search code reads. Plan
+// calls it on its own copy of the caller's Options.
+func (opt *Options) applyLimits() {
 	lim := opt.Limits.Or(search.Limits{Budget: int64(opt.Budget), MaxDepth: int64(opt.MaxDepth), MaxBytes: int64(opt.MaxBytes), MaxWork: int64(opt.MaxWork)})
 	opt.Budget, opt.MaxDepth = search.ClampInt(lim.Budget), search.ClampInt(lim.MaxDepth)
 	opt.MaxBytes, opt.MaxWork = search.ClampInt(lim.MaxBytes), search.ClampInt(lim.MaxWork)
-	return opt
 }
 
 // Result is what a search found, with its statistics.
@@ -392,7 +391,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	defer p.busy.Store(false)
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
-	opt = opt.withLimits()
+	opt.applyLimits()
 	p.budget, p.maxBytes, p.maxWork = opt.validate()
 	p.spent, p.estWork, p.work = 0, 0, 0
 	p.perExpansion, p.perSuccessor = 0, 0
