@@ -367,18 +367,8 @@ func (s *query) distance(from, to Point) float64 {
 // Resolve panics on a snapshot, goal or profile of another domain, a
 // negative limit, a cost function's cost that is not positive and at most
 // MaxCost, or a distance that is NaN or negative.
-func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
-	res, err := r.resolve(dst, snap, goal, opt)
-	res.Stats.Expanded, res.Stats.Generated = int64(res.Expanded), int64(res.Generated)
-	if res.Status == Found {
-		res.Stats.Depth = int64(len(res.Chain) - len(dst))
-	}
-	return res, err
-}
-
-// resolve is Resolve but for the Stats it fills from the Result's own
-// counters.
-func (r *Resolver) resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
+func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (res Result, err error) {
+	defer res.countStats(len(dst)) // on every return
 	r.check()
 	d := r.d
 	d.checkSnapshot(snap)
@@ -407,7 +397,7 @@ func (r *Resolver) resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}
-	res := Result{Chain: dst}
+	res = Result{Chain: dst}
 	r.nextEpoch()
 
 	satisfied := true
@@ -548,6 +538,15 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 	}
 	r.spent(res, work)
 	return -1, ranOutOfChains
+}
+
+// countStats fills the Stats a run does not (spent does): the Result's own
+// counters, and the chain's length past the dst's it was appended to.
+func (res *Result) countStats(dst int) {
+	res.Stats.Expanded, res.Stats.Generated = int64(res.Expanded), int64(res.Generated)
+	if res.Status == Found {
+		res.Stats.Depth = int64(len(res.Chain) - dst)
+	}
 }
 
 // spent adds what a run of the search spent to res.Stats: its work, and
