@@ -170,7 +170,7 @@ var available = sync.OnceValue(func() struct {
 })
 
 // EffectiveMaxBytes returns the memory limit a search given maxBytes holds to:
-// maxBytes, or DefaultMaxBytes when it is 0 or less, lowered to
+// maxBytes, or search.DefaultMaxBytes when it is 0 or less, lowered to
 // AvailableBytes.
 func EffectiveMaxBytes(maxBytes int64) int64 {
 	if maxBytes <= 0 {
