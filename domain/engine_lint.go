@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // LintResolves is the most goals lint resolves in an engine-model file,
@@ -106,7 +107,7 @@ func lintEngine(f *File) ErrorList {
 			warn(path, "goal %q and the %d after it: not resolved; lint resolves the first %d goals: try ploy resolve --goal %s", g.Name(), len(d.Goals())-i-1, LintResolves, g.Name())
 			break
 		}
-		res, err := r.Resolve(chain[:0], snap, g, resolver.Options{MaxWork: lintResolveWork})
+		res, err := r.Resolve(chain[:0], snap, g, resolver.Options{Limits: search.Limits{MaxWork: lintResolveWork}})
 		var se *resolver.SearchError
 		switch {
 		case errors.As(err, &se):

@@ -7,6 +7,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/relax"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // LintSearchBudget is the number of states lint's searches may expand, over
@@ -135,7 +136,7 @@ func Lint(f *File) ErrorList {
 				continue
 			}
 			budget := min(share, left)
-			res, _ := p.Plan(nil, g.Initial(), goal, goap.Options{Budget: budget, MaxWork: min(workShare, workLeft)}) // a limit reached is in res
+			res, _ := p.Plan(nil, g.Initial(), goal, goap.Options{Limits: search.Limits{Budget: int64(budget), MaxWork: int64(min(workShare, workLeft))}}) // a limit reached is in res
 			left -= max(res.Expanded, 1)
 			workLeft -= max(res.Expanded, 1)*perExpansion + res.Generated*(words+1)
 			switch {

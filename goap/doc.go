@@ -28,8 +28,10 @@
 // [Planner.Plan] returns a [Result] with a [Status] and statistics.
 // Finding no plan is a normal outcome; a spent node budget or a depth limit
 // that pruned every plan is a [*SearchError] (errors.Is [ErrBudgetExhausted]
-// or [ErrDepthExceeded]). Every search is bounded by [DefaultBudget] unless
-// told otherwise.
+// or [ErrDepthExceeded]). Every search is bounded by [DefaultBudget] states,
+// [search.DefaultMaxBytes] and [DefaultMaxWork] unless its Options.Limits,
+// the limits every ploy planner shares, say otherwise; Result.Stats holds
+// the counts every planner shares.
 //
 // Plans are least-cost on every domain: every [Heuristic] is admissible.
 // Forward search is A* over whole states: the best cost per state, stale

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // A domain is facts, actions with preconditions, effects and costs, and
@@ -85,7 +86,7 @@ func ExamplePlanner_Plan_outcomes() {
 	res, err := p.Plan(nil, s, d.Goal("GetHealthy"), goap.Options{})
 	fmt.Println(res.Status, res.Expanded, "states exhausted, error:", err)
 
-	_, err = p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Budget: 3})
+	_, err = p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Limits: search.Limits{Budget: 3}})
 	fmt.Println(errors.Is(err, goap.ErrBudgetExhausted), err)
 	// Output:
 	// no_plan 26 states exhausted, error: <nil>
@@ -119,7 +120,7 @@ func ExampleTrace() {
 	s := d.Initial()
 	charged, _ := d.Fact("staff_charged")
 	s.Set(charged, true)
-	p.Plan(nil, s, d.Goal("Kill"), goap.Options{Heuristic: goap.GoalCount, Trace: &tr, MaxDepth: 2})
+	p.Plan(nil, s, d.Goal("Kill"), goap.Options{Heuristic: goap.GoalCount, Trace: &tr, Limits: search.Limits{MaxDepth: 2}})
 	tr.WriteText(os.Stdout)
 	// Output:
 	// forward search for Kill: found, cost 6, 5 expanded, 9 nodes

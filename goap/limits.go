@@ -12,7 +12,9 @@ import (
 // DefaultMaxBytes is the memory ceiling of a search whose Options leave
 // MaxBytes zero: 256 MiB of node arena, state table, open list, queued
 // duplicates and trace.
-const DefaultMaxBytes = 256 << 20
+//
+// Deprecated: it is search.DefaultMaxBytes, every planner's default.
+const DefaultMaxBytes = search.DefaultMaxBytes
 
 // DefaultMaxWork is the work limit of a search whose Options leave MaxWork
 // zero. A unit of work is one word of state read while testing an action,
@@ -111,7 +113,7 @@ func (opt *Options) validate() (budget, maxBytes, maxWork int) {
 		budget = DefaultBudget
 	}
 	if maxBytes == 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = search.DefaultMaxBytes
 	}
 	if maxWork == 0 {
 		maxWork = DefaultMaxWork
@@ -138,6 +140,7 @@ func (p *Planner) meter(perNode, fixed, maxSucc, perExpansion, perSuccessor int)
 		m.stop = min(m.workCap, m.nextCheck)
 	}
 	p.perExpansion, p.perSuccessor = perExpansion, perSuccessor
+	p.nodeBytes, p.fixedBytes = perNode, fixed
 	m.perNode = perNode
 	m.worstBytes = fixed + maxSucc*perNode
 	return m
@@ -201,6 +204,17 @@ func (m *meter) canceled(res *Result, w int) bool {
 	m.nextCheck = w + contextCheckWork
 	m.stop = min(m.workCap, m.nextCheck)
 	return false
+}
+
+// held returns the bytes a search of the last meter made holds with
+// nodes nodes and trace tr (nil: none), as its meter counts them: for
+// Result.Stats.PeakBytes.
+func (p *Planner) held(nodes int, tr *Trace) int64 {
+	n := int64(nodes)*int64(p.nodeBytes) + int64(p.fixedBytes)
+	if tr != nil {
+		n += int64(tr.bytes())
+	}
+	return n
 }
 
 // limit returns the value of the bound that ended a search.

@@ -142,39 +142,63 @@ func (e *RegressionError) Unwrap() error { return ErrNotRegressable }
 // goal-count heuristic, the default limits, no depth limit and no trace.
 //
 // Three limits bound every search, whichever is reached first ending it
-// with LimitReached: the states expanded (Budget), the memory (MaxBytes)
-// and the work (MaxWork). The last two are checked before each expansion
-// against its worst case, every action making a successor, so that no
-// expansion takes a search past them; a Budget larger than what they allow
-// is therefore harmless. Plan panics on a Search or Heuristic that is not
-// one of the constants, or a negative limit.
+// with LimitReached: the states expanded (Limits.Budget), the memory
+// (Limits.MaxBytes) and the work (Limits.MaxWork). The last two are
+// checked before each expansion against its worst case, every action
+// making a successor, so that no expansion takes a search past them; a
+// Budget larger than what they allow is therefore harmless. Plan panics on
+// a Search or Heuristic that is not one of the constants, or a negative
+// limit.
 type Options struct {
 	Search    Search
 	Heuristic Heuristic
 	Profile   *Profile // capabilities and cost overrides; nil is the domain as built
-	Budget    int      // most states to expand; 0 means DefaultBudget
-	MaxDepth  int      // longest plan considered; 0 means no limit
-	Trace     *Trace   // if not nil, records the search; nil costs nothing
-	// MaxBytes is the memory the search may hold, in bytes: its node
-	// arena, state table, open list, queued duplicates and trace, each
-	// counted at its worst-case capacity. 0 means DefaultMaxBytes.
+	// Limits bound the search, in the units every planner shares (a value
+	// past an int's range is taken as the largest int):
+	//
+	//   - Budget: most states to expand; 0 means DefaultBudget.
+	//   - MaxDepth: longest plan considered; 0 means no limit.
+	//   - MaxBytes: the memory the search may hold, in bytes: its node
+	//     arena, state table, open list, queued duplicates and trace, each
+	//     counted at its worst-case capacity; 0 means
+	//     search.DefaultMaxBytes.
+	//   - MaxWork: the search's work, one unit per word of state read to
+	//     test an action (and each of its cost cases, backward), per
+	//     successor made one per word of its state plus one for its node,
+	//     forward with HMax one per operator and literal of each relaxation
+	//     pass, and with GoalCost one per goal fact, achiever and
+	//     precondition word an estimate looks at; 0 means DefaultMaxWork.
+	//     Forward, a rule-list cost counts one unit per rule per word of
+	//     state each time it is evaluated (backward, its cases are tested
+	//     as actions are). A Go function's cost is the caller's code, not
+	//     counted.
+	//
+	// MaxSteps does not apply. A non-zero field here wins over the
+	// deprecated field of the same name below.
+	Limits search.Limits
+	// Deprecated: use Limits.Budget, which wins when both are set.
+	Budget int
+	// Deprecated: use Limits.MaxDepth, which wins when both are set.
+	MaxDepth int
+	Trace    *Trace // if not nil, records the search; nil costs nothing
+	// Deprecated: use Limits.MaxBytes, which wins when both are set.
 	MaxBytes int
-	// MaxWork bounds the search's work: one unit per word of state read to
-	// test an action (and each of its cost cases, backward), per successor
-	// made one per word of its state plus one for its node, forward with
-	// HMax one per operator and literal of each relaxation pass, and with
-	// GoalCost one per goal fact, achiever and precondition word an
-	// estimate looks at.
-	// 0 means DefaultMaxWork.
-	// Forward, a rule-list cost counts one unit per rule per word of state
-	// each time it is evaluated (backward, its cases are tested as
-	// actions are). A Go function's cost is the caller's code, not counted.
+	// Deprecated: use Limits.MaxWork, which wins when both are set.
 	MaxWork int
 	// Context, if not nil, stops the search when it is done: the search
 	// looks at it every few thousand units of work (and before its first
 	// expansion), and ends with LimitReached and Bound BoundCanceled or
 	// BoundDeadline. Nil costs nothing.
 	Context context.Context
+}
+
+// applyLimits sets opt's deprecated limit fields to the limits in force
+// (Limits winning, by search.Limits.Or), which the search code reads. Plan
+// calls it on its own copy of the caller's Options.
+func (opt *Options) applyLimits() {
+	lim := opt.Limits.Or(search.Limits{Budget: int64(opt.Budget), MaxDepth: int64(opt.MaxDepth), MaxBytes: int64(opt.MaxBytes), MaxWork: int64(opt.MaxWork)})
+	opt.Budget, opt.MaxDepth = search.ClampInt(lim.Budget), search.ClampInt(lim.MaxDepth)
+	opt.MaxBytes, opt.MaxWork = search.ClampInt(lim.MaxBytes), search.ClampInt(lim.MaxWork)
 }
 
 // Result is what a search found, with its statistics.
@@ -195,6 +219,17 @@ type Result struct {
 	// LimitReached (states, bytes, work, depth, or its context canceled or
 	// past its deadline), NoBound otherwise.
 	Bound Bound
+	// Stats are the counts every planner shares: Expanded and Generated
+	// as above; Work as Planner.Work reports it; PeakBytes the memory the
+	// search held at its end (its nodes only grow), as Limits.MaxBytes
+	// counts it, the larger of the two searches' when a delayed search
+	// handed over; Depth the plan's length when Found, 0 otherwise.
+	// Work and PeakBytes, unlike the rest of the Result, depend on the
+	// search path the planner took (a fast path's nodes are smaller) and
+	// on what it kept from earlier searches (forward keeps estimates):
+	// two planners may find the same plan with the same counts but not
+	// the same Work or PeakBytes.
+	Stats search.Stats
 }
 
 // Planner searches one domain. It owns its open list, node arena and state
@@ -262,6 +297,9 @@ type Planner struct {
 	work                       int // the last search's, for Work
 	worstRuleWork              int
 	perExpansion, perSuccessor int
+	// The bytes per node and fixed bytes the last meter made counts, for
+	// Result.Stats.PeakBytes.
+	nodeBytes, fixedBytes int
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
@@ -353,9 +391,11 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	defer p.busy.Store(false)
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
+	opt.applyLimits()
 	p.budget, p.maxBytes, p.maxWork = opt.validate()
 	p.spent, p.estWork, p.work = 0, 0, 0
 	p.perExpansion, p.perSuccessor = 0, 0
+	p.nodeBytes, p.fixedBytes = 0, 0 // a search that makes no meter holds nothing counted
 	p.ctx = opt.Context
 	prof := opt.Profile
 	if prof == nil {
@@ -378,6 +418,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	delayed := plain && prof.costScale > 0
 	var res Result
 	var err error
+	var peak int64 // the most bytes held, over the searches made
 	if opt.Search == Backward {
 		if prof.funcAction != NoAction {
 			res = Result{Status: Unsupported, Plan: dst}
@@ -386,9 +427,11 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			done := false
 			if delayed {
 				res, done = p.delayed.backward(p, dst, start.words, goal, prof)
+				peak = p.held(len(p.delayed.wideNodes), nil)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt)
+				peak = max(peak, p.held(len(p.nodes), opt.Trace))
 			}
 		}
 	} else if p.d.words == 1 && plain {
@@ -401,23 +444,32 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		switch {
 		case delayed && len(p.d.facts) > maxDenseFacts:
 			res, done = p.delayed.forward(p, dst, start.words[0], goal, prof)
+			peak = p.held(len(p.delayed.nodes), nil)
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
+			peak = p.held(len(p.dense.nodes), nil)
 		}
 		if !done {
 			res = p.word.forward(p, dst, start.words[0], goal, prof)
+			peak = max(peak, p.held(len(p.word.nodes), nil))
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
 			res, done = p.delayed.forwardWide(p, dst, start.words, goal, prof)
+			peak = p.held(len(p.delayed.wideNodes), nil)
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, opt)
+			peak = max(peak, p.held(len(p.nodes), opt.Trace))
 		}
 	}
 	p.work = p.spent + p.estWork + res.Expanded*p.perExpansion + res.Generated*p.perSuccessor
 	p.ctx = nil // a pooled planner outlives the request
+	res.Stats = search.Stats{Expanded: int64(res.Expanded), Generated: int64(res.Generated), Work: int64(p.work), PeakBytes: peak}
+	if res.Status == Found {
+		res.Stats.Depth = int64(len(res.Plan) - len(dst))
+	}
 	if res.Status == LimitReached {
 		err = &SearchError{Goal: goal.name, Status: res.Status, Bound: res.Bound, Limit: p.limit(res.Bound, opt.MaxDepth), Result: res}
 	}

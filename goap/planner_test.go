@@ -50,7 +50,7 @@ func TestWordSearchMatchesGeneral(t *testing.T) {
 					opt := goap.Options{Search: search, Heuristic: h, Profile: prof, Budget: 5000}
 					a, errA := fast.Plan(nil, start, goal, opt)
 					b, errB := general.Plan(nil, start, goal, opt)
-					if fmt.Sprint(a) != fmt.Sprint(b) || (errA == nil) != (errB == nil) {
+					if fmt.Sprint(samePath(a)) != fmt.Sprint(samePath(b)) || (errA == nil) != (errB == nil) {
 						t.Fatalf("domain %d goal %s %v %v: fast path %+v %v, general %+v %v", i, goal.Name(), search, h, a, errA, b, errB)
 					}
 				}
@@ -69,7 +69,7 @@ func TestTraceRecordsEverySearchStep(t *testing.T) {
 			t.Fatal(err)
 		}
 		plain, _ := p.Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Search: search})
-		if fmt.Sprint(plain) != fmt.Sprint(res) {
+		if fmt.Sprint(samePath(plain)) != fmt.Sprint(samePath(res)) {
 			t.Fatalf("%v: tracing changed the result: %+v vs %+v", search, res, plain)
 		}
 		if len(tr.Expansions) != res.Expanded {
@@ -469,7 +469,7 @@ func TestReusedPlannerMatchesNewOnes(t *testing.T) {
 			}
 			a, errA := reused.Plan(nil, start, goal, opt)
 			b, errB := goap.NewPlanner(d).Plan(nil, start, goal, opt)
-			if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(errA) != fmt.Sprint(errB) {
+			if fmt.Sprint(samePath(a)) != fmt.Sprint(samePath(b)) || fmt.Sprint(errA) != fmt.Sprint(errB) {
 				t.Fatalf("domain %d search %d, goal %s %v %v: reused planner %+v %v, new one %+v %v", i, k, goal.Name(), opt.Search, opt.Heuristic, a, errA, b, errB)
 			}
 		}

@@ -1,6 +1,10 @@
 package goap
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ploy-ai/ploy/search"
+)
 
 // reserveChainWork bounds the words Reserve reads building GoalCost's
 // chains for the domain's goals: a few milliseconds.
@@ -33,7 +37,7 @@ func (p *Planner) Reserve(n int) {
 	case whole:
 		perNode = wideNodeBytes + 32*W
 	}
-	n = min(max(n, 0), DefaultMaxBytes/perNode) + 1 // and the start's node
+	n = min(max(n, 0), search.DefaultMaxBytes/perNode) + 1 // and the start's node
 	// The estimate tables: the goal count's, GoalCost's chains for each of
 	// the domain's goals (made once, so that they grow to the largest),
 	// backward's groups (up to 64 costs), and an expansion's successors.

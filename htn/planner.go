@@ -62,10 +62,14 @@ func StatusName(s Status, b Bound) string {
 const DefaultMaxSteps = 100_000
 
 // DefaultMaxMemory is the cap, in bytes, on a decomposition's working
-// memory when its Options leave it zero: 64 MiB. Steps alone do not bound
-// memory, since one step can push a method's subtasks, however many, and
-// save a copy of the facts; the battle mage's HTN needs about a kilobyte.
-const DefaultMaxMemory = 64 << 20
+// memory when its Options leave it zero: search.DefaultMaxBytes, 256 MiB
+// (64 MiB before every planner shared one default; ploy's htn command and
+// its web server still pass 64 MiB). Steps alone do not bound memory,
+// since one step can push a method's subtasks, however many, and save a
+// copy of the facts; the battle mage's HTN needs about a kilobyte.
+//
+// Deprecated: use search.DefaultMaxBytes.
+const DefaultMaxMemory = search.DefaultMaxBytes
 
 // contextCheckSteps is how many steps a decomposition takes between two
 // looks at Options.Context: a look costs a few nanoseconds, a step
@@ -238,13 +242,24 @@ type Options struct {
 	HasRoot bool
 	// Profile, if set, makes primitives its agent cannot do fail.
 	Profile *goap.Profile
-	// MaxSteps caps decomposition steps; 0 means DefaultMaxSteps.
+	// Limits bound the decomposition (a value past an int's range is
+	// taken as the largest int; zero or less is the default):
+	//
+	//   - MaxSteps caps decomposition steps (tasks taken off the task list
+	//     plus method conditions tested); 0 means DefaultMaxSteps.
+	//   - MaxBytes caps, in bytes, what the task stack, the undo log, the
+	//     saved facts, the choice points, the plan and MTR being built and
+	//     the trace hold, counted by length; 0 means
+	//     search.DefaultMaxBytes. The slices grow by doubling, and the old
+	//     array is live while one grows, so the heap they take can reach a
+	//     few times the cap.
+	//
+	// Budget, MaxDepth and MaxWork do not apply. A non-zero field here wins
+	// over the deprecated field of the same meaning below.
+	Limits search.Limits
+	// Deprecated: use Limits.MaxSteps, which wins when both are set.
 	MaxSteps int
-	// MaxMemory caps, in bytes, what the task stack, the undo log, the
-	// saved facts, the choice points, the plan and MTR being built and
-	// the trace hold, counted by length; 0 means DefaultMaxMemory. The
-	// slices grow by doubling, and the old array is live while one grows,
-	// so the heap they take can reach a few times the cap.
+	// Deprecated: use Limits.MaxBytes, which wins when both are set.
 	MaxMemory int
 	// Trace, if not nil, records every step; nil costs nothing.
 	Trace *Trace
@@ -268,6 +283,13 @@ type Result struct {
 	// Steps counts tasks taken off the list plus method conditions tested
 	// (failing tests included); Backtracks counts method choices undone.
 	Steps, Backtracks int
+	// Stats are the counts every planner shares, in a decomposition's
+	// terms: Expanded the tasks taken off the task list, Generated the
+	// method conditions tested (the two add up to Steps); Work 0 (a
+	// decomposition counts steps, not work); PeakBytes the most the memory
+	// cap counted at its checks, which come before each growth; Depth the
+	// plan's length when Found, 0 otherwise.
+	Stats search.Stats
 }
 
 // Planner decomposes tasks of one domain with total-order forward
@@ -380,14 +402,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			panic(fmt.Sprintf("htn: Options.Root %d is not a compound task of the domain (it has %d, numbered from 0)", root, len(d.tasks)))
 		}
 	}
-	maxSteps := opt.MaxSteps
-	if maxSteps <= 0 {
-		maxSteps = DefaultMaxSteps
-	}
-	maxMemory := opt.MaxMemory
-	if maxMemory <= 0 {
-		maxMemory = DefaultMaxMemory
-	}
+	maxSteps, maxMemory := opt.limits()
 	tr := opt.Trace
 	if tr != nil {
 		tr.reset(d)
@@ -404,6 +419,8 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	p.saved = p.saved[:0]
 	p.choices = p.choices[:0]
 	steps, backtracks := 0, 0
+	tested := 0 // the method conditions tested, of the steps
+	peak := 0   // the most held() counted, at a check that passed
 
 	// held is what the memory cap counts, with extra bytes about to be
 	// added.
@@ -431,6 +448,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 				return false
 			}
 			steps++
+			tested++
 			meth := &d.methods[m]
 			ok := meth.cond.Holds(goap.StateFromWords(facts))
 			if tr != nil {
@@ -440,10 +458,12 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 				continue
 			}
 			subs := d.subtasks[meth.firstSubtask:meth.endSubtask]
-			if held(len(plan), len(subs)*taskBytes+undoBytes+choiceBytes) > maxMemory {
+			h := held(len(plan), len(subs)*taskBytes+undoBytes+choiceBytes)
+			if h > maxMemory {
 				limited, memLimited, popped, poppedTask = true, true, true, t
 				return false
 			}
+			peak = max(peak, h)
 			p.choices = append(p.choices, choice{
 				task: t, method: m - c.firstMethod,
 				logLen: int32(len(p.log)), planLen: int32(len(plan)),
@@ -483,9 +503,13 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			if t.IsPrimitive() {
 				a := t.Action()
 				ok = d.g.Applicable(a, goap.StateFromWords(facts)) && (opt.Profile == nil || opt.Profile.Capable(a))
-				if ok && held(len(plan)+1, 2*undoBytes+W*wordBytes) > maxMemory {
+				h := 0
+				if ok {
+					h = held(len(plan)+1, 2*undoBytes+W*wordBytes)
+				}
+				if h > maxMemory {
 					ok, limited, memLimited, popped = false, true, true, true
-				} else if tr != nil {
+				} else if peak = max(peak, h); tr != nil {
 					tr.add(TraceStep{Kind: TakeTask, Task: t, Holds: ok, Depth: int32(len(p.choices))})
 				}
 				if ok {
@@ -533,6 +557,10 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 		}
 	}
 	res.Steps, res.Backtracks = steps, backtracks
+	res.Stats = search.Stats{Expanded: int64(steps - tested), Generated: int64(tested), PeakBytes: int64(peak)}
+	if res.Status == Found {
+		res.Stats.Depth = int64(len(plan))
+	}
 	if res.Status != Found {
 		plan, mtr, tasks = plan[:0], mtr[:0], tasks[:0]
 	}
@@ -551,6 +579,21 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 		return &CanceledError{Root: d.TaskName(root), Err: ctxErr}
 	}
 	return nil
+}
+
+// limits returns the step and memory caps in force: Limits winning over
+// the deprecated fields (search.Limits.Or), zero or less meaning the
+// default.
+func (opt *Options) limits() (maxSteps, maxMemory int) {
+	lim := opt.Limits.Or(search.Limits{MaxSteps: int64(opt.MaxSteps), MaxBytes: int64(opt.MaxMemory)})
+	maxSteps, maxMemory = search.ClampInt(lim.MaxSteps), search.ClampInt(lim.MaxBytes)
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	if maxMemory <= 0 {
+		maxMemory = search.DefaultMaxBytes
+	}
+	return maxSteps, maxMemory
 }
 
 // checkState panics unless s is a state of the planner's domain as far as

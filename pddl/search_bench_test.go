@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/search"
 	"github.com/ploy-ai/ploy/strips"
 )
 
@@ -49,7 +50,7 @@ func benchSearch(b *testing.B, def string, h strips.Heuristic) {
 	b.ReportAllocs()
 	var res strips.Result
 	for b.Loop() {
-		res, _ = s.Search(strips.Options{Heuristic: h})
+		res, _ = s.Search(strips.Options{Heuristic: h, Limits: search.Limits{MaxBytes: 4 << 30}}) // the pddl command's limit
 	}
 	b.ReportMetric(float64(res.Expanded)*float64(b.N)/b.Elapsed().Seconds(), "expanded/s")
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/search"
 	"github.com/ploy-ai/ploy/strips"
 )
 
@@ -55,7 +56,7 @@ func TestSharedInstancesSolveOptimally(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := strips.Search(g.Task, strips.Options{})
+			res, err := strips.Search(g.Task, strips.Options{Limits: search.Limits{MaxBytes: 4 << 30}}) // the pddl command's limit, not the library's smaller default
 			if err != nil || res.Status != strips.Found {
 				t.Fatalf("%s, %v after %d expansions", res.Status, err, res.Expanded)
 			}

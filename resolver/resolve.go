@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/ploy-ai/ploy/internal/pq"
 	"github.com/ploy-ai/ploy/search"
@@ -150,10 +151,25 @@ func (e *canceledError) Unwrap() []error {
 // Options tune one resolve. The zero value uses the agent's whole domain,
 // the default limits, straight-line distances and no trace.
 type Options struct {
-	Profile  *Profile      // capabilities and cost overrides; nil: the domain as built
-	Budget   int           // most chains expanded; 0 means DefaultBudget
-	MaxDepth int           // longest chain; 0 means DefaultMaxDepth
-	MaxWork  int           // 0 means DefaultMaxWork; at most MaxWorkLimit
+	Profile *Profile // capabilities and cost overrides; nil: the domain as built
+	// Limits bound the resolve (a value past an int's range is taken as
+	// the largest int):
+	//
+	//   - Budget: most chains expanded; 0 means DefaultBudget.
+	//   - MaxDepth: longest chain; 0 means DefaultMaxDepth.
+	//   - MaxWork: conditions evaluated and actions considered; 0 means
+	//     DefaultMaxWork; at most MaxWorkLimit.
+	//
+	// MaxBytes and MaxSteps do not apply: the work bounds a resolve's
+	// memory (see DefaultMaxWork). A non-zero field here wins over the
+	// deprecated field of the same name below.
+	Limits search.Limits
+	// Deprecated: use Limits.Budget, which wins when both are set.
+	Budget int
+	// Deprecated: use Limits.MaxDepth, which wins when both are set.
+	MaxDepth int
+	// Deprecated: use Limits.MaxWork, which wins when both are set.
+	MaxWork  int
 	Distance DistanceModel // nil means StraightLine
 	Trace    *Trace        // if not nil, records what was turned down and why
 	// Context, if not nil, stops the resolve when it is done: it is looked
@@ -182,6 +198,13 @@ type Result struct {
 	// Expanded counts partial chains taken from the open list and
 	// extended; Generated counts the partial and complete chains made.
 	Expanded, Generated int
+	// Stats are the counts every planner shares: Expanded and Generated
+	// as above; Work the units counted against Limits.MaxWork (both
+	// searches' when the depth limit made a second); PeakBytes the most
+	// bytes the chains and their open-list entries took in one search
+	// (the resolver has no memory limit: its work bounds them); Depth
+	// the chain's length when Found, 0 otherwise.
+	Stats search.Stats
 }
 
 // label is a partial chain: action in front of the chain of parent, at
@@ -344,7 +367,8 @@ func (s *query) distance(from, to Point) float64 {
 // Resolve panics on a snapshot, goal or profile of another domain, a
 // negative limit, a cost function's cost that is not positive and at most
 // MaxCost, or a distance that is NaN or negative.
-func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
+func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (res Result, err error) {
+	defer res.countStats(len(dst)) // on every return
 	r.check()
 	d := r.d
 	d.checkSnapshot(snap)
@@ -354,10 +378,11 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	if opt.Profile != nil && opt.Profile.domain != d {
 		panic(fmt.Sprintf("resolver: profile of another domain than %q", d.name))
 	}
-	if opt.Budget < 0 || opt.MaxDepth < 0 || opt.MaxWork < 0 {
-		panic(fmt.Sprintf("resolver: negative limit in Options (Budget %d, MaxDepth %d, MaxWork %d)", opt.Budget, opt.MaxDepth, opt.MaxWork))
+	lim := opt.Limits.Or(search.Limits{Budget: int64(opt.Budget), MaxDepth: int64(opt.MaxDepth), MaxWork: int64(opt.MaxWork)})
+	budget, maxDepth, maxWork := search.ClampInt(lim.Budget), search.ClampInt(lim.MaxDepth), search.ClampInt(lim.MaxWork)
+	if budget < 0 || maxDepth < 0 || maxWork < 0 {
+		panic(fmt.Sprintf("resolver: negative limit in Options (Budget %d, MaxDepth %d, MaxWork %d)", budget, maxDepth, maxWork))
 	}
-	budget, maxDepth, maxWork := opt.Budget, opt.MaxDepth, opt.MaxWork
 	if budget == 0 {
 		budget = DefaultBudget
 	}
@@ -372,7 +397,7 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 	if s.tr != nil {
 		s.tr.reset(d, goal)
 	}
-	res := Result{Chain: dst}
+	res = Result{Chain: dst}
 	r.nextEpoch()
 
 	satisfied := true
@@ -418,6 +443,8 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		_, out := r.run(&s, goal, budget-res.Expanded, len(d.actions), maxWork, &more)
 		res.Expanded += more.Expanded
 		res.Generated += more.Generated
+		res.Stats.Work += more.Stats.Work
+		res.Stats.PeakBytes = max(res.Stats.PeakBytes, more.Stats.PeakBytes)
 		if out == ranOutOfChains {
 			res.Status = NoPlan
 			return res, nil
@@ -455,14 +482,17 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 			continue
 		}
 		if l.terminal {
+			r.spent(res, work)
 			return li, foundChain
 		}
 		if res.Expanded >= budget || work > maxWork {
 			r.workSpent = res.Expanded < budget
+			r.spent(res, work)
 			return -1, outOfBudget
 		}
 		if s.ctx != nil && work >= nextCheck {
 			if s.ctxErr = s.ctx.Err(); s.ctxErr != nil {
+				r.spent(res, work)
 				return -1, stopped
 			}
 			nextCheck = work + contextCheckWork
@@ -489,6 +519,7 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 				// the limit, which would then bound no memory.
 				if work > maxWork {
 					r.workSpent = true
+					r.spent(res, work)
 					return -1, outOfBudget
 				}
 				if r.seen[a] == r.expansion {
@@ -502,10 +533,32 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 		}
 	}
 	if depthPruned {
+		r.spent(res, work)
 		return -1, tooDeep
 	}
+	r.spent(res, work)
 	return -1, ranOutOfChains
 }
+
+// countStats fills the Stats a run does not (spent does): the Result's own
+// counters, and the chain's length past the dst's it was appended to.
+func (res *Result) countStats(dst int) {
+	res.Stats.Expanded, res.Stats.Generated = int64(res.Expanded), int64(res.Generated)
+	if res.Status == Found {
+		res.Stats.Depth = int64(len(res.Chain) - dst)
+	}
+}
+
+// spent adds what a run of the search spent to res.Stats: its work, and
+// its chains' bytes with their open-list entries' (one each at most: a
+// chain is queued once), as the larger of that and an earlier run's.
+func (r *Resolver) spent(res *Result, work int) {
+	res.Stats.Work += int64(work)
+	res.Stats.PeakBytes = max(res.Stats.PeakBytes, int64(len(r.labels))*labelBytes)
+}
+
+// labelBytes is what a chain holds in the resolver's arena and open list.
+const labelBytes = int64(unsafe.Sizeof(label{}) + unsafe.Sizeof(pq.Entry{}))
 
 // consider puts action a in front of the partial chain li, serving its
 // condition ci, and returns what became of it.

@@ -14,7 +14,7 @@ import (
 // search.ErrLimit and holds a *search.LimitError.
 func Example() {
 	d, _ := goap.NewDomain(domains.BattleMage())
-	res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Budget: 2, Heuristic: goap.Blind})
+	res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), d.Goal("Kill"), goap.Options{Limits: search.Limits{Budget: 2}, Heuristic: goap.Blind})
 	fmt.Println(res.Status, res.Bound)
 
 	var le *search.LimitError

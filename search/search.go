@@ -200,10 +200,22 @@ func (e *LimitError) Unwrap() []error {
 	return []error{e.Err, ErrLimit}
 }
 
-// Limits bound a search. Every planner takes the fields that apply to it
-// (its Options embed or copy them) and ignores the rest; 0 means the
-// planner's default. All are int64, so a limit means the same whatever
-// the platform's int.
+// DefaultMaxBytes is the memory ceiling of every planner's search whose
+// Limits.MaxBytes (and the planner's older field, where it has one) is
+// zero: 256 MiB. One modest figure for all, so that a game's debug
+// server, an agent and a library call fail at the same place; ploy's
+// pddl command, a solver for benchmark problems, passes more (4 GiB).
+const DefaultMaxBytes = 256 << 20
+
+// Limits bound a search. Every planner's Options hold one, in field
+// Limits, and use the fields that apply to it, ignoring the rest; 0 means
+// the planner's default. All are int64, so a limit means the same
+// whatever the platform's int.
+//
+// A planner's Options may also have older fields of the same meaning
+// (goap's Budget, htn's MaxSteps, strips' MaxExpansions, ...), kept
+// working and marked Deprecated: a non-zero field of Limits wins over the
+// older one (see Or).
 type Limits struct {
 	// Budget is the most nodes expanded: states (goap, strips), chains
 	// (resolver). HTN has no nodes; it counts Steps.
@@ -219,12 +231,57 @@ type Limits struct {
 	MaxSteps int64
 }
 
-// Stats are what every search counts. A planner's Result holds them,
-// with counts of its own beside.
+// Stats are what every search counts, in Result.Stats of each planner,
+// beside the planner's own counters (which stay). Each planner's Result
+// says what a field means for it where the words below do not fit (an
+// HTN decomposition has no open list); a field a planner does not count
+// is 0.
 type Stats struct {
-	Expanded  int64 // nodes taken from the open list and expanded (HTN: tasks taken)
-	Generated int64 // successors made
+	Expanded  int64 // nodes taken from the open list and expanded (HTN: tasks taken off the task list)
+	Generated int64 // successors made (HTN: method conditions tested)
 	Work      int64 // units of work counted against Limits.MaxWork
-	PeakBytes int64 // the most memory the search held, as its limit counts it
-	Depth     int64 // the length of the plan found, or the deepest node reached
+	PeakBytes int64 // the most memory the search held, as its MaxBytes limit counts it
+	Depth     int64 // the length of the plan found; when none is, 0 (no planner tracks the deepest node)
 }
+
+// Or returns l with each zero field taken from old: the one rule by which
+// a planner's Options.Limits wins over its deprecated fields of the same
+// meaning, which the planner passes as old.
+func (l Limits) Or(old Limits) Limits {
+	// Field by field, without a helper, so that the compiler inlines it
+	// into each planner's Plan, which a warm game plan's nanoseconds feel.
+	if l.Budget == 0 {
+		l.Budget = old.Budget
+	}
+	if l.MaxDepth == 0 {
+		l.MaxDepth = old.MaxDepth
+	}
+	if l.MaxWork == 0 {
+		l.MaxWork = old.MaxWork
+	}
+	if l.MaxBytes == 0 {
+		l.MaxBytes = old.MaxBytes
+	}
+	if l.MaxSteps == 0 {
+		l.MaxSteps = old.MaxSteps
+	}
+	return l
+}
+
+// ClampInt returns v as an int, clamped to int's range rather than
+// wrapped: a limit of 2^40 on a 32-bit platform is the largest int, still
+// a limit past anything the search can reach, never a negative one.
+func ClampInt(v int64) int {
+	if v > int64(maxInt) {
+		return maxInt
+	}
+	if v < int64(minInt) {
+		return minInt
+	}
+	return int(v)
+}
+
+const (
+	maxInt = int(^uint(0) >> 1)
+	minInt = -maxInt - 1
+)

@@ -126,9 +126,10 @@ func StatusName(s Status, b Bound) string {
 	return s.String()
 }
 
-// ErrOutOfMemory, ErrOutOfExpansions and ErrOutOfWork are the errors a
-// search that ran out returns with its Result, for errors.Is; each
-// matches search.ErrLimit too.
+// ErrOutOfMemory, ErrOutOfExpansions and ErrOutOfWork are what a search
+// that ran out returns with its Result matches, for errors.Is; each
+// matches search.ErrLimit too. The error itself has the sentinel's text
+// and wraps a *search.LimitError (see Searcher.Search).
 var (
 	ErrOutOfMemory     = search.LimitSentinel("strips: the search reached its memory limit")
 	ErrOutOfExpansions = search.LimitSentinel("strips: the search reached its expansion limit")
@@ -136,10 +137,14 @@ var (
 )
 
 // DefaultMaxBytes is the most memory a search whose Options leave
-// MaxBytes zero holds: 4 GiB of states, state table, open list, search
-// information and estimator, enough for about 80 million states of up to
-// 64 facts; less where the process may use less (see AvailableBytes).
-const DefaultMaxBytes = 4 << 30
+// MaxBytes zero holds: search.DefaultMaxBytes, 256 MiB of states, state
+// table, open list, search information and estimator (about 5 million
+// states of up to 64 facts); less where the process may use less (see
+// AvailableBytes). It was 4 GiB before every planner shared one default;
+// ploy's pddl command still passes 4 GiB.
+//
+// Deprecated: use search.DefaultMaxBytes.
+const DefaultMaxBytes = search.DefaultMaxBytes
 
 // AvailableBytes returns the most a search may hold in this process
 // without the process running out of memory, as its limits tell (the
@@ -165,11 +170,11 @@ var available = sync.OnceValue(func() struct {
 })
 
 // EffectiveMaxBytes returns the memory limit a search given maxBytes holds to:
-// maxBytes, or DefaultMaxBytes when it is 0 or less, lowered to
+// maxBytes, or search.DefaultMaxBytes when it is 0 or less, lowered to
 // AvailableBytes.
 func EffectiveMaxBytes(maxBytes int64) int64 {
 	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
+		maxBytes = search.DefaultMaxBytes
 	}
 	if a, _ := AvailableBytes(); a > 0 {
 		maxBytes = min(maxBytes, a)
@@ -178,20 +183,29 @@ func EffectiveMaxBytes(maxBytes int64) int64 {
 }
 
 // Options configure a search. The zero Options run the Portfolio within
-// DefaultMaxBytes.
+// search.DefaultMaxBytes.
 type Options struct {
 	Heuristic Heuristic
-	// MaxBytes bounds the memory the search holds (DefaultMaxBytes if 0;
-	// at most AvailableBytes either way).
+	// Limits bound the search:
+	//
+	//   - MaxBytes: the memory the search holds (search.DefaultMaxBytes if
+	//     0; at most AvailableBytes either way).
+	//   - Budget: the states expanded (no bound but memory if 0).
+	//   - MaxWork: the search's counted work (no bound if 0): states
+	//     expanded, successors generated, and the estimates' steps, 32 to
+	//     a unit (each fact or operator an exploration looks at, and each
+	//     one it resets). It is checked between successors and between an
+	//     LM-cut estimate's rounds, so a search passes it by one round or
+	//     one exploration (a pass over the relaxation) at most.
+	//
+	// MaxDepth and MaxSteps do not apply. A non-zero field here wins over
+	// the deprecated field of the same meaning below.
+	Limits search.Limits
+	// Deprecated: use Limits.MaxBytes, which wins when both are set.
 	MaxBytes int64
-	// MaxExpansions bounds the states expanded (no bound but memory if 0).
+	// Deprecated: use Limits.Budget, which wins when both are set.
 	MaxExpansions int64
-	// MaxWork bounds the search's counted work (no bound if 0): states
-	// expanded, successors generated, and the estimates' steps, 32 to a
-	// unit (each fact or operator an exploration looks at, and each one it
-	// resets). It is checked between successors and between an LM-cut
-	// estimate's rounds, so a search passes it by one round or one
-	// exploration (a pass over the relaxation) at most.
+	// Deprecated: use Limits.MaxWork, which wins when both are set.
 	MaxWork int64
 	// OnExpand, if set, is called for every state expanded, in order. A
 	// Portfolio search cannot be traced: it refuses OnExpand.
@@ -230,6 +244,21 @@ type Result struct {
 	Expanded, Generated, Evaluated, Reopened, DeadEnds, States int64
 	// Bytes is the memory the search held at its end.
 	Bytes int64
+	// Stats are the counts every planner shares, of the search whose
+	// statistics these are: Expanded and Generated as above; Work the
+	// units counted against Limits.MaxWork; PeakBytes the same as Bytes
+	// (a search's memory only grows); Depth the plan's length when
+	// Found, 0 otherwise.
+	Stats search.Stats
+}
+
+// withLimits returns opt with its deprecated limit fields set to the
+// limits in force (Limits winning, by search.Limits.Or), which the search
+// code reads.
+func (opt Options) withLimits() Options {
+	lim := opt.Limits.Or(search.Limits{Budget: opt.MaxExpansions, MaxBytes: opt.MaxBytes, MaxWork: opt.MaxWork})
+	opt.MaxExpansions, opt.MaxBytes, opt.MaxWork = lim.Budget, lim.MaxBytes, lim.MaxWork
+	return opt
 }
 
 // blind is Fast Downward's blind heuristic.
@@ -585,6 +614,7 @@ func (s *Searcher) Search(opt Options) (Result, error) {
 		// to call, rather than dereference nil somewhere inside.
 		panic("strips: Searcher not made by NewSearcher: a nil or zero Searcher has no task; call strips.NewSearcher(task)")
 	}
+	opt = opt.withLimits()
 	if opt.Heuristic == Portfolio {
 		return s.portfolio(opt)
 	}
@@ -859,17 +889,37 @@ func (s *Searcher) expand(limit int64) bool {
 func (s *Searcher) result() (Result, error) {
 	res := s.res
 	res.States, res.Bytes = int64(s.n), s.bytes()
+	res.Stats = search.Stats{Expanded: res.Expanded, Generated: res.Generated, Work: s.work, PeakBytes: res.Bytes}
+	if res.Status == Found {
+		res.Stats.Depth = int64(len(res.Plan))
+	}
 	if res.Status != LimitReached {
 		return res, nil
 	}
+	le := &limitError{search.LimitError{Planner: "strips", Goal: s.t.Name, Bound: res.Bound}}
 	switch res.Bound {
 	case search.Bytes:
-		return res, ErrOutOfMemory
+		le.Limit, le.Err = s.maxBytes, ErrOutOfMemory
 	case search.Budget:
-		return res, ErrOutOfExpansions
+		le.Limit, le.Err = s.opt.MaxExpansions, ErrOutOfExpansions
+	default:
+		le.Limit, le.Err = s.opt.MaxWork, ErrOutOfWork
 	}
-	return res, ErrOutOfWork
+	return res, le
 }
+
+// limitError is the error of a search a limit stopped. Its text is its
+// sentinel's (ErrOutOfMemory, ...), as ploy's pddl command has always
+// printed it; errors.Is matches that sentinel and search.ErrLimit, and
+// errors.As finds the *search.LimitError naming the task, the bound and
+// its value.
+type limitError struct{ search.LimitError }
+
+func (e *limitError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the *search.LimitError, whose own Unwrap gives the
+// sentinel and search.ErrLimit.
+func (e *limitError) Unwrap() error { return &e.LimitError }
 
 // path returns the operators from the start to state id.
 func (s *Searcher) path(id int32) []int32 {

@@ -74,7 +74,7 @@ func (s *Server) decomposition(ctx context.Context, body []byte) ([]byte, error)
 	d := f.HTN
 	var tr htn.Trace
 	var res htn.Result
-	planErr := htn.NewPlanner(d).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr, Context: ctx})
+	planErr := htn.NewPlanner(d).Plan(&res, start, htn.Options{Limits: htnLimits(steps), Trace: &tr, Context: ctx})
 	limit := ""
 	if planErr != nil {
 		limit = s.htnLimitText(planErr)

@@ -18,6 +18,7 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // sourceName is the file name a pasted domain's errors carry.
@@ -175,15 +176,15 @@ func (q *searchRequest) problem(f *domain.File, maxBudget, maxBytes int) (proble
 	case q.Budget > maxBudget:
 		return pr, badField("budget", "budget %d is above the server's cap of %d states", q.Budget, maxBudget)
 	case q.Budget == 0:
-		pr.opt.Budget = maxBudget
+		pr.opt.Limits.Budget = int64(maxBudget)
 	default:
-		pr.opt.Budget = q.Budget
+		pr.opt.Limits.Budget = int64(q.Budget)
 	}
 	if q.MaxDepth < 0 {
 		return pr, badField("max_depth", "max_depth must not be negative, not %d", q.MaxDepth)
 	}
-	pr.opt.MaxDepth = q.MaxDepth
-	pr.opt.MaxBytes = maxBytes
+	pr.opt.Limits.MaxDepth = int64(q.MaxDepth)
+	pr.opt.Limits.MaxBytes = int64(maxBytes)
 	pr.opt.Context = q.ctx
 	var names []string
 	for _, goal := range g.Goals() {
@@ -308,7 +309,7 @@ func (s *Server) trace(ctx context.Context, body []byte) ([]byte, error) {
 		}
 		var tr htn.Trace
 		var res htn.Result
-		htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Trace: &tr, Context: ctx})
+		htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{Limits: htnLimits(steps), Trace: &tr, Context: ctx})
 		return s.traceAnswer(func(w *bufio.Writer) error {
 			report.WriteHTNTraceJSON(w, &tr, &res)
 			return nil
@@ -370,9 +371,20 @@ func (s *Server) htnSteps(asked int) (int, error) {
 	return asked, nil
 }
 
+// maxHTNBytes is the memory cap of the server's decompositions: 64 MiB,
+// what htn's default was before every planner shared
+// search.DefaultMaxBytes (256 MiB), kept so that the server's limits stay
+// as docs/limits.md gives them.
+const maxHTNBytes = 64 << 20
+
+// htnLimits are the limits of a decomposition of steps steps.
+func htnLimits(steps int) search.Limits {
+	return search.Limits{MaxSteps: int64(steps), MaxBytes: maxHTNBytes}
+}
+
 // htnLimitText is a decomposition limit's message, with, when no task was
 // open inside itself (so the decomposition may just need more), the field
-// that gives it more. The memory cap is the planner's default here, which
+// that gives it more. The memory cap is the server's (maxHTNBytes), which
 // no request can raise.
 func (s *Server) htnLimitText(err error) string {
 	text := report.ErrorText(err)
@@ -411,7 +423,7 @@ func (s *Server) htn(ctx context.Context, body []byte) ([]byte, error) {
 		return nil, err
 	}
 	var res htn.Result
-	err = htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{MaxSteps: steps, Context: ctx})
+	err = htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{Limits: htnLimits(steps), Context: ctx})
 	out := report.HTNOf(f.GOAP, &res)
 	if err != nil {
 		out.Limit = s.htnLimitText(err)
@@ -538,7 +550,7 @@ func (s *Server) explain(ctx context.Context, body []byte) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		x, _, err := report.ExplainHTN(f.HTN, start, htn.Options{MaxSteps: steps, Context: ctx})
+		x, _, err := report.ExplainHTN(f.HTN, start, htn.Options{Limits: htnLimits(steps), Context: ctx})
 		if err != nil {
 			x.Limit = s.htnLimitText(err)
 		}

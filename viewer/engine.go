@@ -16,6 +16,7 @@ import (
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Caps of an engine-model request: a resolve also holds at most
@@ -82,7 +83,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 	case maxDepth == 0:
 		maxDepth = resolver.DefaultMaxDepth
 	}
-	pr.Opt = resolver.Options{Budget: budget, MaxDepth: maxDepth}
+	pr.Opt = resolver.Options{Limits: search.Limits{Budget: int64(budget), MaxDepth: int64(maxDepth)}}
 	values := map[string]int64{}
 	for k, v := range f.World.Values {
 		values[k] = v

@@ -13,6 +13,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Figure 4, the live agent (the soldier lesson's tick and replan loop; see
@@ -234,7 +235,7 @@ func (s *Server) liveProblem(q *liveRequest) (*liveSim, error) {
 		Sensor:     func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(sim.world) },
 		Policy:     policy,
 		RetryAfter: liveRetryAfter,
-		Budget:     pr.opt.Budget,
+		Budget:     search.ClampInt(pr.opt.Limits.Budget),
 		MaxBytes:   s.cfg.MaxSearchBytes,
 		MaxWork:    maxLiveWork,
 		Context:    q.ctx,

@@ -237,7 +237,7 @@ func (s *Server) personalities(ctx context.Context, body []byte) ([]byte, error)
 			// those still to run.
 			res := goap.Result{Status: goap.LimitReached, Bound: goap.BoundWork}
 			if share := left / searches; share > 0 {
-				pr.opt.MaxWork = share
+				pr.opt.Limits.MaxWork = int64(share)
 				var err error
 				res, err = p.Plan(nil, pr.start, pr.goal, pr.opt)
 				if err := searchFailed(res, err); err != nil {

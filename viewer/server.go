@@ -55,7 +55,7 @@ const (
 	DefaultMaxFights      = 100 // arena fights per kind: about a second
 	DefaultTimeout        = 10 * time.Second
 	// DefaultMaxSearchBytes is the memory one search may hold: a quarter
-	// of the command's goap.DefaultMaxBytes, since several run at once.
+	// of the command's search.DefaultMaxBytes, since several run at once.
 	DefaultMaxSearchBytes = 64 << 20
 	// DefaultMaxAnswer caps every answer of the JSON API. A trace is
 	// written into a buffer that stops at the cap (a trace of a wide

@@ -254,11 +254,14 @@ func limitHint(se *resolver.SearchError) string {
 	return " (raise --budget)"
 }
 
+// maxDepthOf is the depth limit the resolve used: Limits.MaxDepth over
+// the deprecated MaxDepth (search.Limits.Or), 0 its default.
 func maxDepthOf(pr EngineProblem) int {
-	if pr.Opt.MaxDepth == 0 {
+	lim := pr.Opt.Limits.Or(search.Limits{MaxDepth: int64(pr.Opt.MaxDepth)})
+	if lim.MaxDepth == 0 {
 		return resolver.DefaultMaxDepth
 	}
-	return pr.Opt.MaxDepth
+	return search.ClampInt(lim.MaxDepth)
 }
 
 func (x *EngineExplanation) WriteText(w io.Writer) {

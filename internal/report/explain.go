@@ -9,6 +9,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/relax"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Problem is a GOAP planning problem: the domain, the start state, the
@@ -69,13 +70,14 @@ func ExplainGOAP(p *goap.Planner, pr Problem, res goap.Result, alternatives int)
 		x.Why = append(x.Why, fmt.Sprintf("the search gave up after %d states (the --budget); a plan may exist beyond it", res.Expanded))
 		return x
 	case res.Status == goap.LimitReached:
-		unlimited := pr.Opt
-		unlimited.MaxDepth = 0
+		unlimited := goapInForce(pr.Opt)
+		maxDepth := unlimited.Limits.MaxDepth
+		unlimited.Limits.MaxDepth = 0
 		if full, err := p.Plan(nil, pr.Start, pr.Goal, unlimited); err == nil && full.Status == goap.Found {
-			x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps; the cheapest plan has %d: %s, cost %s", pr.Opt.MaxDepth, len(full.Plan), planTextUpTo(d, full.Plan, maxWhyPlan), FormatCost(full.Cost)))
+			x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps; the cheapest plan has %d: %s, cost %s", maxDepth, len(full.Plan), planTextUpTo(d, full.Plan, maxWhyPlan), FormatCost(full.Cost)))
 			return x
 		}
-		x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps, and none without the limit either", pr.Opt.MaxDepth))
+		x.Why = append(x.Why, fmt.Sprintf("no plan of at most %d steps, and none without the limit either", maxDepth))
 	}
 	var capable func(goap.ActionID) bool
 	if pr.Opt.Profile != nil {
@@ -201,8 +203,9 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 	if prof == nil {
 		prof = d.DefaultProfile()
 	}
-	opt := pr.Opt
+	opt := goapInForce(pr.Opt)
 	opt.Trace = nil
+	lim := opt.Limits // as the caller set them
 	var alts []alternative
 	// Every alternative is a search: bound their total work by a few
 	// searches' budgets, so that a wide domain cannot run for minutes; and
@@ -210,8 +213,8 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 	// one search's work limit, shared: each search may run to that limit
 	// in a few thousand expansions when its actions are many or their
 	// costs long rule lists.
-	work, maxWork, cut := 0, 4*pr.Opt.Budget, false
-	workLeft := pr.Opt.MaxWork
+	work, maxWork, cut := int64(0), 4*lim.Budget, false
+	workLeft := lim.MaxWork
 	if workLeft == 0 {
 		workLeft = goap.DefaultMaxWork
 	}
@@ -227,12 +230,12 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 			if next.Equal(s) {
 				continue
 			}
-			if opt.MaxDepth > 0 {
-				opt.MaxDepth = pr.Opt.MaxDepth - i - 1
-				if opt.MaxDepth < 0 {
+			if opt.Limits.MaxDepth > 0 {
+				opt.Limits.MaxDepth = lim.MaxDepth - int64(i) - 1
+				if opt.Limits.MaxDepth < 0 {
 					continue
 				}
-				if opt.MaxDepth == 0 && !pr.Goal.Holds(next) {
+				if opt.Limits.MaxDepth == 0 && !pr.Goal.Holds(next) {
 					continue
 				}
 			}
@@ -240,10 +243,10 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 				cut = true
 				continue
 			}
-			opt.MaxWork = workLeft
+			opt.Limits.MaxWork = workLeft
 			rest, err := p.Plan(nil, next, pr.Goal, opt)
-			work += rest.Expanded
-			workLeft -= p.Work()
+			work += rest.Stats.Expanded
+			workLeft -= rest.Stats.Work
 			if rest.Status == goap.LimitReached && rest.Bound == goap.BoundWork {
 				cut = true // this alternative's search may have had a plan
 			}
@@ -270,7 +273,7 @@ func explainAlternatives(x *Explanation, p *goap.Planner, pr Problem, best goap.
 		prefix += prof.CostIn(chosen, s)
 		d.Apply(chosen, s)
 	}
-	x.AlternativesCut, x.Work = cut, work
+	x.AlternativesCut, x.Work = cut, int(work)
 	for _, alt := range alts {
 		x.Alternatives = append(x.Alternatives, Alternative{
 			Step: alt.step, Action: d.ActionName(alt.action), InsteadOf: d.ActionName(best.Plan[alt.step-1]),
@@ -450,4 +453,15 @@ func ExplainHTN(d *htn.Domain, s goap.State, opt htn.Options) (*HTNExplanation, 
 		x.Choices = append(x.Choices, first.choice)
 	}
 	return x, res, err
+}
+
+// goapInForce returns opt with the limits in force (Limits winning over
+// the deprecated fields, by search.Limits.Or) in Options.Limits alone,
+// the deprecated fields zero: an explanation that reads a limit reads the
+// one the search used, and one that changes a limit (0: none) is not
+// overridden by an old field left set.
+func goapInForce(opt goap.Options) goap.Options {
+	opt.Limits = opt.Limits.Or(search.Limits{Budget: int64(opt.Budget), MaxDepth: int64(opt.MaxDepth), MaxBytes: int64(opt.MaxBytes), MaxWork: int64(opt.MaxWork)})
+	opt.Budget, opt.MaxDepth, opt.MaxBytes, opt.MaxWork = 0, 0, 0, 0
+	return opt
 }

@@ -17,8 +17,14 @@ import (
 	"time"
 
 	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/search"
 	"github.com/ploy-ai/ploy/strips"
 )
+
+// figuresMaxBytes is the searches' memory limit: the pddl command's 4 GiB
+// (lowered to what the process may use), with which docs/pddl.md's
+// figures were measured, rather than the library's smaller default.
+const figuresMaxBytes = 4 << 30
 
 func main() {
 	shared := flag.String("shared", "../shared/pddl", "the folder of instances.tsv")
@@ -69,7 +75,7 @@ func main() {
 		for _, h := range hs {
 			var res strips.Result
 			times := measure(*runs, func() {
-				res, err = s.Search(strips.Options{Heuristic: h})
+				res, err = s.Search(strips.Options{Heuristic: h, Limits: search.Limits{MaxBytes: figuresMaxBytes}})
 			})
 			if res.Status != strips.Found {
 				fmt.Printf(" %s | | |", strips.StatusName(res.Status, res.Bound))

@@ -67,7 +67,7 @@ func init() {
 
 // memoryLimit is the soft memory limit the command gives the Go runtime
 // (unless GOMEMLIMIT says otherwise). Everything it holds is bounded: a
-// search by goap.DefaultMaxBytes (256 MiB), a file by domain.MaxFileSize;
+// search by search.DefaultMaxBytes (256 MiB), a file by domain.MaxFileSize;
 // so a heap growing past this is mostly garbage, which the collector then
 // takes back at once rather than let the process grow to twice what it
 // holds (GOGC's default). The attack tests hold ploy to 512 MiB of RSS.

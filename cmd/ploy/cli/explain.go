@@ -6,6 +6,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/report"
+	"github.com/ploy-ai/ploy/search"
 )
 
 func runExplain(e *env, args []string) int {
@@ -105,7 +106,7 @@ func writeJSON(e *env, v any) int {
 
 // explainHTN prints `ploy explain --htn`.
 func explainHTN(e *env, d *htn.Domain, s goap.State, maxSteps int, asJSON bool) int {
-	x, res, err := report.ExplainHTN(d, s, htn.Options{MaxSteps: maxSteps})
+	x, res, err := report.ExplainHTN(d, s, htn.Options{Limits: search.Limits{MaxSteps: int64(maxSteps), MaxBytes: htnMaxBytes}})
 	if err != nil {
 		x.Limit = htnLimitText(err, false)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/report"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // maxHTNSteps is the most --max-steps ploy accepts: 100 times the default,
@@ -14,6 +15,12 @@ import (
 // but a search that backtracks over a small stack is bounded only by its
 // steps, and ploy must end within seconds.
 const maxHTNSteps = 100 * htn.DefaultMaxSteps
+
+// htnMaxBytes is the command's HTN memory cap (--max-memory's default,
+// and the cap of trace and explain): 64 MiB, htn's default before every
+// planner shared search.DefaultMaxBytes, kept so that the command's
+// figures and help stay as they were.
+const htnMaxBytes = 64 << 20
 
 func runHTN(e *env, args []string) int {
 	var set, unset listFlag
@@ -29,7 +36,7 @@ func runHTN(e *env, args []string) int {
 	fset.Var(&set, "set", "facts to set in the initial state, comma-separated (repeatable)")
 	fset.Var(&unset, "unset", "facts to clear in the initial state, comma-separated (repeatable)")
 	fset.IntVar(&maxSteps, "max-steps", htn.DefaultMaxSteps, "most decomposition steps before giving up")
-	fset.IntVar(&maxMemory, "max-memory", htn.DefaultMaxMemory, "most bytes the task stack, undo log and saved facts may hold before giving up")
+	fset.IntVar(&maxMemory, "max-memory", htnMaxBytes, "most bytes the task stack, undo log and saved facts may hold before giving up")
 	fset.BoolVar(&asJSON, "json", false, `print one JSON object: {"status", "plan", "mtr", "steps", "backtracks", "limit" when a limit stopped it}`)
 	fset.StringVar(&agentName, "agent", "", "decompose as the file's HTN agent `NAME` (its agents: section): its root task, costs and capabilities")
 	f, st := parseAndLoad(e, fset, args)
@@ -50,7 +57,7 @@ func runHTN(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	opt := htn.Options{MaxSteps: maxSteps, MaxMemory: maxMemory}
+	opt := htn.Options{Limits: search.Limits{MaxSteps: int64(maxSteps), MaxBytes: int64(maxMemory)}}
 	root := f.HTN.Root()
 	if agentName != "" {
 		a, err := f.Agent(agentName)

@@ -79,7 +79,7 @@ func runPDDL(e *env, command string, args []string) int {
 			// What the process may really use bounds the default and any value.
 			maxBytesHelp += fmt.Sprintf(", and at most %d here, from %s", avail, by)
 		}
-		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.EffectiveMaxBytes(0), maxBytesHelp)
+		fset.Int64Var(&pf.maxBytes, "max-bytes", strips.EffectiveMaxBytes(pddlMaxBytes), maxBytesHelp)
 		fset.StringVar(&pf.search, "search", "forward", "search direction: forward only on PDDL problems")
 	}
 	switch command {
@@ -143,7 +143,7 @@ func runPDDL(e *env, command string, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	opt := strips.Options{Heuristic: h, MaxBytes: pf.maxBytes, MaxExpansions: pf.budget, MaxWork: pf.maxWork}
+	opt := strips.Options{Heuristic: h, Limits: search.Limits{MaxBytes: pf.maxBytes, Budget: pf.budget, MaxWork: pf.maxWork}}
 	// The search holds at most MaxBytes; let the heap grow to that before
 	// the collector works hard (the command's default limit is for
 	// game-sized searches).
@@ -240,6 +240,12 @@ func statusOf(res strips.Result) (status, bound string) {
 
 // pddlSearch runs the search, and returns with the exit status to end
 // with, or -1: an error that is not a limit reached is invalid input.
+// pddlMaxBytes is the command's PDDL memory limit, --max-bytes's default
+// (lowered to what the process may use): 4 GiB, more than the library's
+// search.DefaultMaxBytes, since the command is a solver for benchmark
+// problems, run alone, that a game's searches are not.
+const pddlMaxBytes = 4 << 30
+
 func pddlSearch(e *env, command string, t *strips.Task, opt strips.Options) (strips.Result, int, error) {
 	res, err := strips.Search(t, opt)
 	if err != nil && res.Status != strips.LimitReached {
@@ -343,13 +349,13 @@ type pddlTraceStep struct {
 
 func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	t := pt.g.Task
-	if opt.MaxExpansions == 0 {
-		opt.MaxExpansions = 1000
+	if opt.Limits.Budget == 0 {
+		opt.Limits.Budget = 1000
 	}
 	var steps []pddlTraceStep
 	w := e.stdout
 	if pf.format == "text" {
-		fmt.Fprintf(w, "%s, problem %s: A* with %s, at most %d expansions\n", pt.d.Name, pt.p.Name, opt.Heuristic, opt.MaxExpansions)
+		fmt.Fprintf(w, "%s, problem %s: A* with %s, at most %d expansions\n", pt.d.Name, pt.p.Name, opt.Heuristic, opt.Limits.Budget)
 	}
 	opt.OnExpand = func(x strips.Expansion) {
 		s := pddlTraceStep{N: x.N, G: x.G, H: x.H, F: x.G + x.H, Reopened: x.Reopened}

@@ -98,7 +98,7 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	if s.maxDepth < 0 {
 		return pr, usageErr(e, fset, "--max-depth must not be negative, not %d", s.maxDepth)
 	}
-	pr.opt.Budget, pr.opt.MaxDepth = s.budget, s.maxDepth
+	pr.opt.Limits.Budget, pr.opt.Limits.MaxDepth = int64(s.budget), int64(s.maxDepth)
 	var st int
 	if s.agent != "" {
 		a, err := f.Agent(s.agent)

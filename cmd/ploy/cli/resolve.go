@@ -15,6 +15,7 @@ import (
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Bounds of the engine-model commands' numeric flags: a resolve holds at
@@ -144,7 +145,7 @@ func parsePoint(s string) (resolver.Point, error) {
 // capabilities; the second result is the exit status, or -1.
 func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags, ef engineFlags, goalName, agentName string, budget, maxDepth int) (engineProblem, int) {
 	d := f.Resolver
-	pr := engineProblem{f: f, d: d, opt: resolver.Options{Budget: budget, MaxDepth: maxDepth}}
+	pr := engineProblem{f: f, d: d, opt: resolver.Options{Limits: search.Limits{Budget: int64(budget), MaxDepth: int64(maxDepth)}}}
 	values := map[string]int64{}
 	for k, v := range f.World.Values {
 		values[k] = v

@@ -9,6 +9,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/report"
+	"github.com/ploy-ai/ploy/search"
 )
 
 func runTrace(e *env, args []string) int {
@@ -82,7 +83,7 @@ func runTrace(e *env, args []string) int {
 		}
 		var tr htn.Trace
 		var res htn.Result
-		err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{MaxSteps: maxSteps, Trace: &tr})
+		err := htn.NewPlanner(f.HTN).Plan(&res, s, htn.Options{Limits: search.Limits{MaxSteps: int64(maxSteps), MaxBytes: htnMaxBytes}, Trace: &tr})
 		if format == "json" {
 			report.WriteHTNTraceJSON(w, &tr, &res)
 		} else {
