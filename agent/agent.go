@@ -145,6 +145,8 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Name == "" {
 		cfg.Name = DefaultName
 	}
+	// The limits in force, once: a plan request reads only Limits.
+	cfg.Limits = cfg.limitsOf()
 	a := &Agent{
 		cfg:        cfg,
 		world:      factsWorld{},

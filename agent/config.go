@@ -9,6 +9,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Sensor recomputes an agent's facts from the world, every tick and after
@@ -116,11 +117,21 @@ type Config struct {
 	// RetryAfter is how many ticks an agent with no plan waits before it
 	// plans again (0: every tick).
 	RetryAfter int
+	// Limits bound each search and decomposition, as the planners'
+	// Options.Limits do: Budget, MaxDepth and MaxWork a GOAP search,
+	// MaxSteps an HTN decomposition, MaxBytes the memory of either (0:
+	// the planner's default). A server running agents on domains it was
+	// sent holds them lower. A non-zero field wins over the deprecated
+	// field of the same name below.
+	Limits search.Limits
 	// Budget and MaxDepth bound each GOAP search; MaxSteps each HTN one.
+	//
+	// Deprecated: use Limits.
 	Budget, MaxDepth, MaxSteps int
-	// MaxBytes and MaxWork bound each GOAP search's memory and work, as
-	// goap.Options' fields do (0: goap's defaults): a server running
-	// agents on domains it was sent holds them lower.
+	// MaxBytes and MaxWork bound each search's memory and work.
+	//
+	// Deprecated: use Limits. (MaxBytes bounded GOAP searches only; as
+	// Limits.MaxBytes it bounds HTN decompositions too.)
 	MaxBytes, MaxWork int
 	// Context, if set, stops the agent's searches and decompositions once
 	// it is done (goap's and htn's Options.Context): a server running an
@@ -190,6 +201,9 @@ func (cfg *Config) check() error {
 			return cfg.errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
 		}
 	}
+	if err := checkLimits(cfg.Limits, cfg.errorf); err != nil {
+		return err
+	}
 	if cfg.Policy.Kind > Manual {
 		return cfg.errorf("unknown Policy.Kind %d", cfg.Policy.Kind)
 	}
@@ -252,4 +266,23 @@ func unknownAction(what, name string, actions []string) string {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	return msg
+}
+
+// checkLimits refuses a negative limit, naming it.
+func checkLimits(l search.Limits, errorf func(string, ...any) error) error {
+	for _, n := range []struct {
+		name  string
+		value int64
+	}{{"Budget", l.Budget}, {"MaxDepth", l.MaxDepth}, {"MaxWork", l.MaxWork}, {"MaxBytes", l.MaxBytes}, {"MaxSteps", l.MaxSteps}} {
+		if n.value < 0 {
+			return errorf("Limits.%s is %d: want 0 (the default) or more", n.name, n.value)
+		}
+	}
+	return nil
+}
+
+// limitsOf is cfg's limits: Limits, each zero field taken from the
+// deprecated fields.
+func (cfg *Config) limitsOf() search.Limits {
+	return cfg.Limits.Or(search.Limits{Budget: int64(cfg.Budget), MaxDepth: int64(cfg.MaxDepth), MaxSteps: int64(cfg.MaxSteps), MaxBytes: int64(cfg.MaxBytes), MaxWork: int64(cfg.MaxWork)})
 }

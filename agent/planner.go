@@ -21,7 +21,7 @@ type goapPlanner struct{}
 
 func (goapPlanner) plan(p *planners, r *request, out *result) {
 	cfg := &r.agent.cfg
-	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, MaxBytes: cfg.MaxBytes, MaxWork: cfg.MaxWork, Context: cfg.Context})
+	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context})
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
 	out.expanded = res.Expanded
@@ -38,7 +38,7 @@ type htnPlanner struct{}
 
 func (htnPlanner) plan(p *planners, r *request, out *result) {
 	cfg := &r.agent.cfg
-	opt := htn.Options{Profile: cfg.Profile, MaxSteps: cfg.MaxSteps, Context: cfg.Context}
+	opt := htn.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context}
 	if r.byTask {
 		opt.Root, opt.HasRoot = r.task, true
 	} else if cfg.HTNRoot != "" {

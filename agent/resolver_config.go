@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // WorldSensor fills a resolver agent's snapshot of the world: every key's
@@ -54,7 +55,13 @@ type ResolverConfig struct {
 	// RetryAfter is how many ticks an agent with no chain waits before it
 	// resolves again (0: every tick).
 	RetryAfter int
-	// Budget and MaxDepth bound each resolve (0: the resolver's defaults).
+	// Limits bound each resolve, as resolver.Options.Limits does (Budget,
+	// MaxDepth, MaxWork; 0: the resolver's defaults). A non-zero field
+	// wins over the deprecated field of the same name below.
+	Limits search.Limits
+	// Budget and MaxDepth bound each resolve.
+	//
+	// Deprecated: use Limits.
 	Budget, MaxDepth int
 	// Context, if set, stops the agent's resolves once it is done
 	// (resolver's Options.Context); a resolve stopped so finds no chain.
@@ -118,6 +125,9 @@ func (cfg *ResolverConfig) check() error {
 		if n.value < 0 {
 			return errorf("%s is %d: want 0 (the default) or more", n.name, n.value)
 		}
+	}
+	if err := checkLimits(cfg.Limits, errorf); err != nil {
+		return err
 	}
 	if cfg.Policy.Kind > Manual {
 		return errorf("unknown Policy.Kind %d", cfg.Policy.Kind)

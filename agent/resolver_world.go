@@ -5,6 +5,7 @@ import (
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // resolverWorld is a resolver agent's world: a resolver.Snapshot of
@@ -54,7 +55,7 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 		mover:   cfg.Mover,
 		domain:  d,
 		sensor:  cfg.Sensor,
-		opt:     &resolver.Options{Profile: cfg.Profile, Budget: cfg.Budget, MaxDepth: cfg.MaxDepth, Distance: cfg.Distance, Context: cfg.Context},
+		opt:     &resolver.Options{Profile: cfg.Profile, Limits: cfg.Limits.Or(search.Limits{Budget: int64(cfg.Budget), MaxDepth: int64(cfg.MaxDepth)}), Distance: cfg.Distance, Context: cfg.Context},
 		targets: make([]targetSlot, len(d.Targets())),
 		goals:   make([]*resolver.Goal, len(cfg.Goals)),
 	}

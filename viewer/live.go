@@ -235,9 +235,7 @@ func (s *Server) liveProblem(q *liveRequest) (*liveSim, error) {
 		Sensor:     func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(sim.world) },
 		Policy:     policy,
 		RetryAfter: liveRetryAfter,
-		Budget:     search.ClampInt(pr.opt.Limits.Budget),
-		MaxBytes:   s.cfg.MaxSearchBytes,
-		MaxWork:    maxLiveWork,
+		Limits:     search.Limits{Budget: pr.opt.Limits.Budget, MaxBytes: int64(s.cfg.MaxSearchBytes), MaxWork: int64(maxLiveWork)},
 		Context:    q.ctx,
 		OnEvent:    sim.record,
 	})
