@@ -89,8 +89,10 @@ var (
 // SearchError reports a search that ended without an answer: a budget ran
 // out (states, memory or work), or only plans longer than the depth limit
 // could exist. It names the goal and the limit. errors.Is matches
-// ErrDepthExceeded for the depth limit, ErrBudgetExhausted for the others,
-// and search.ErrLimit for all; errors.As finds a *search.LimitError.
+// ErrDepthExceeded for the depth limit, ErrBudgetExhausted for the others
+// (and for a context's end the context's error, context.Canceled or
+// context.DeadlineExceeded), and search.ErrLimit for all; errors.As finds
+// a *search.LimitError.
 type SearchError struct {
 	Goal   string
 	Status Status // LimitReached
@@ -117,9 +119,15 @@ func (e *SearchError) Error() string {
 }
 
 func (e *SearchError) Unwrap() error {
-	sentinel := ErrBudgetExhausted
-	if e.Bound == BoundDepth {
+	var sentinel error = ErrBudgetExhausted
+	switch e.Bound {
+	case BoundDepth:
 		sentinel = ErrDepthExceeded
+	case BoundCanceled:
+		// The context's error too, as htn's and the resolver's match it.
+		sentinel = errors.Join(ErrBudgetExhausted, context.Canceled)
+	case BoundDeadline:
+		sentinel = errors.Join(ErrBudgetExhausted, context.DeadlineExceeded)
 	}
 	return &search.LimitError{Planner: "goap", Goal: e.Goal, Bound: e.Bound, Limit: int64(e.Limit), Err: sentinel}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
@@ -75,6 +76,8 @@ func chainStrips(unsolvable bool) *strips.Task {
 func TestErrorsAcrossPlanners(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
+	past, cancelPast := context.WithDeadline(context.Background(), time.Unix(0, 0))
+	defer cancelPast()
 	g := chainGOAP(t)
 	h := chainHTN(t)
 	r := twoStepResolver(t)
@@ -124,15 +127,18 @@ func TestErrorsAcrossPlanners(t *testing.T) {
 		{"goap", "bytes", "B", goapRun("B", goap.Options{Limits: search.Limits{MaxBytes: 64}}), search.LimitReached, search.Bytes},
 		{"goap", "work", "B", goapRun("B", goap.Options{Limits: search.Limits{MaxWork: 1}}), search.LimitReached, search.Work},
 		{"goap", "canceled", "B", goapRun("B", goap.Options{Context: canceled}), search.LimitReached, search.Canceled},
+		{"goap", "deadline", "B", goapRun("B", goap.Options{Context: past}), search.LimitReached, search.Deadline},
 		{"goap", "no plan", "C", goapRun("C", goap.Options{}), search.NoPlan, search.NoBound},
 		{"htn", "steps", "MakeB", htnRun("MakeB", htn.Options{Limits: search.Limits{MaxSteps: 2}}), search.LimitReached, search.Steps},
 		{"htn", "bytes", "MakeB", htnRun("MakeB", htn.Options{Limits: search.Limits{MaxBytes: 8}}), search.LimitReached, search.Bytes},
 		{"htn", "canceled", "MakeB", htnRun("MakeB", htn.Options{Context: canceled}), search.LimitReached, search.Canceled},
+		{"htn", "deadline", "MakeB", htnRun("MakeB", htn.Options{Context: past}), search.LimitReached, search.Deadline},
 		{"htn", "no plan", "MakeC", htnRun("MakeC", htn.Options{}), search.NoPlan, search.NoBound},
 		{"resolver", "budget", "Done", resolverRun(resolver.Options{Limits: search.Limits{Budget: 1}}, ""), search.LimitReached, search.Budget},
 		{"resolver", "depth", "Done", resolverRun(resolver.Options{Limits: search.Limits{MaxDepth: 1}}, ""), search.LimitReached, search.Depth},
 		{"resolver", "work", "Done", resolverRun(resolver.Options{Limits: search.Limits{MaxWork: 1}}, ""), search.LimitReached, search.Work},
 		{"resolver", "canceled", "Done", resolverRun(resolver.Options{Context: canceled}, ""), search.LimitReached, search.Canceled},
+		{"resolver", "deadline", "Done", resolverRun(resolver.Options{Context: past}, ""), search.LimitReached, search.Deadline},
 		{"resolver", "no plan", "Done", resolverRun(resolver.Options{}, "Prepare"), search.NoPlan, search.NoBound},
 		{"strips", "budget", "chain", stripsRun(false, strips.Options{Limits: search.Limits{Budget: 1}}), search.LimitReached, search.Budget},
 		{"strips", "work", "chain", stripsRun(false, strips.Options{Limits: search.Limits{MaxWork: 1}}), search.LimitReached, search.Work},
@@ -160,12 +166,13 @@ func TestErrorsAcrossPlanners(t *testing.T) {
 		if le.Planner != c.planner || le.Goal != c.goal || le.Bound != c.bound {
 			t.Errorf("%s: LimitError %+v; want planner %q, goal %q, bound %v", what, le, c.planner, c.goal, c.bound)
 		}
-		// htn's and the resolver's errors for a context's end wrap the
-		// context's error; goap's does not (a *goap.SearchError matching
-		// ErrBudgetExhausted, as before the shared vocabulary): left as it
-		// is, and pinned here so that a change is seen.
-		if c.bound == search.Canceled && errors.Is(o.err, context.Canceled) != (c.planner != "goap") {
-			t.Errorf("%s: %v: errors.Is context.Canceled is %v", what, o.err, errors.Is(o.err, context.Canceled))
+		// Every planner's error for a context's end matches the
+		// context's error (strips takes no context).
+		if c.bound == search.Canceled && !errors.Is(o.err, context.Canceled) {
+			t.Errorf("%s: %v: errors.Is context.Canceled is false", what, o.err)
+		}
+		if c.bound == search.Deadline && !errors.Is(o.err, context.DeadlineExceeded) {
+			t.Errorf("%s: %v: errors.Is context.DeadlineExceeded is false", what, o.err)
 		}
 		if !errors.Is(o.status.Err(), search.ErrLimit) {
 			t.Errorf("%s: Status.Err %v", what, o.status.Err())
