@@ -147,7 +147,10 @@ func (e *RegressionError) Error() string {
 func (e *RegressionError) Unwrap() error { return ErrNotRegressable }
 
 // Options tune one search. The zero value is a forward search with the
-// goal-count heuristic, the default limits, no depth limit and no trace.
+// GoalCost heuristic, the default limits, no depth limit and no trace.
+// (The command line and the viewer default to GoalCount instead, so that
+// their traces show h as a count of goal facts still false; see
+// GoalCount.)
 //
 // Three limits bound every search, whichever is reached first ending it
 // with LimitReached: the states expanded (Limits.Budget), the memory
