@@ -7,6 +7,37 @@
 // package in its Result, so a caller that knows one planner reads the
 // others' outcomes the same way, and errors.Is(err, search.ErrLimit) holds
 // for a limit reached in any of them.
+//
+// # The four planners side by side
+//
+// Each compiles its domain once, searches with a reusable planner made
+// from it (one per goroutine; a warm goap, htn or resolver search
+// allocates nothing), and takes
+// Options with Limits, a Context (strips: none) and a Trace:
+//
+//	goap     p := goap.NewPlanner(d)           res, err := p.Plan(dst, start, goal, goap.Options{Limits: l})
+//	htn      p := htn.NewPlanner(d)            err := p.Plan(&res, facts, htn.Options{Limits: l})
+//	resolver r := resolver.NewResolver(d)      res, err := r.Resolve(dst, snap, goal, resolver.Options{Limits: l})
+//	strips   s, err := strips.NewSearcher(t)   res, err := s.Search(strips.Options{Limits: l})
+//
+// Their Results say the same things by the same names: Status and Bound
+// (this package's), Stats (Expanded, Generated, Work, PeakBytes, Depth,
+// each planner's meaning in docs/limits.md), and the plan: Plan (goap and
+// htn: action IDs; strips: operator indices) or Chain (resolver: action
+// IDs, head first). A search that ran out of a limit returns an error
+// that matches ErrLimit and holds a *LimitError; one that proved there is
+// no plan returns Status NoPlan and a nil error (Status.Err gives
+// ErrNoPlan for a caller that wants one error for every outcome but a
+// plan).
+//
+// The trace hook has one shape: Options.Trace, a *Trace of the planner's
+// package that the search fills (set it before, read it after) and whose
+// WriteText prints it; nil costs nothing. What a Trace records is the
+// planner's own: goap's states and edges, htn's decomposition steps, the
+// resolver's chains considered and turned down, strips' expansions.
+//
+// goap's, htn's and strips' memory limits default to DefaultMaxBytes; the
+// resolver's work limit bounds its memory.
 package search
 
 import (

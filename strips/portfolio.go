@@ -14,7 +14,7 @@ const portfolioSlice = 1 << 14
 
 // portfolio runs LM-cut and blind A* in turns (see Portfolio).
 func (s *Searcher) portfolio(opt Options) (Result, error) {
-	if opt.OnExpand != nil {
+	if opt.OnExpand != nil || opt.Trace != nil {
 		return Result{}, errors.New("strips: a portfolio search cannot be traced: choose LMCut or Blind to trace")
 	}
 	maxBytes := EffectiveMaxBytes(opt.MaxBytes)

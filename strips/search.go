@@ -207,8 +207,12 @@ type Options struct {
 	MaxExpansions int64
 	// Deprecated: use Limits.MaxWork, which wins when both are set.
 	MaxWork int64
-	// OnExpand, if set, is called for every state expanded, in order. A
-	// Portfolio search cannot be traced: it refuses OnExpand.
+	// Trace, if not nil, records the search's expansions (see Trace); nil
+	// costs nothing. A Portfolio search refuses it.
+	Trace *Trace
+	// OnExpand, if set, is called for every state expanded, in order, with
+	// the state itself: a stream, where Trace is a record. A Portfolio
+	// search cannot be traced: it refuses OnExpand.
 	OnExpand func(Expansion)
 }
 
@@ -471,10 +475,14 @@ func (s *Searcher) lookupHashed(w []uint64, h uint64) (int32, int, uint64) {
 
 // bytes is the memory the search holds, as the limit counts it.
 func (s *Searcher) bytes() int64 {
-	return int64(len(s.pages))<<s.pageBits*int64(s.rec)*8 + s.open.Bytes() +
+	n := int64(len(s.pages))<<s.pageBits*int64(s.rec)*8 + s.open.Bytes() +
 		int64(cap(s.batch)+cap(s.hashes))*8 +
 		int64(len(s.table))*8 +
 		int64(cap(s.entries)+cap(s.succs))*4 + s.estBytes
+	if s.opt.Trace != nil {
+		n += s.opt.Trace.bytes()
+	}
+	return n
 }
 
 // grow makes room for one more open-list entry and, if newState, one more
@@ -646,6 +654,9 @@ func (s *Searcher) begin(opt Options) error {
 	if c, ok := est.(workCounter); ok {
 		c.takeWork() // what an earlier search left over
 	}
+	if opt.Trace != nil {
+		opt.Trace.reset(s.t, opt.Heuristic)
+	}
 	s.res, s.done, s.work = Result{Status: NoPlan, Heuristic: opt.Heuristic}, false, 0
 	s.phase, s.estimating = phaseStart, false
 	if !s.grow(s.maxBytes, true) {
@@ -793,6 +804,11 @@ func (s *Searcher) run(limit int64) bool {
 			res.Status, res.Bound, s.done = LimitReached, search.Budget, true
 			break
 		}
+		if tr := opt.Trace; tr != nil && s.bytes()+tr.growth() > s.maxBytes {
+			// The trace cannot record this expansion within the limit.
+			res.Status, res.Bound, s.done = LimitReached, search.Bytes, true
+			break
+		}
 		reopened := m&flagExpanded != 0
 		r[w+2] = m | flagClosed | flagExpanded
 		res.Expanded++
@@ -801,6 +817,9 @@ func (s *Searcher) run(limit int64) bool {
 		}
 		if opt.OnExpand != nil {
 			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: g, H: int64(r[w+1]), Op: metaOp(m), Reopened: reopened})
+		}
+		if opt.Trace != nil {
+			opt.Trace.add(TraceExpansion{N: res.Expanded, G: g, H: int64(r[w+1]), Op: metaOp(m), Reopened: reopened})
 		}
 		s.succs = s.succ.applicable(cur, s.succs[:0])
 		s.work++
@@ -890,6 +909,9 @@ func (s *Searcher) result() (Result, error) {
 	res := s.res
 	res.States, res.Bytes = int64(s.n), s.bytes()
 	res.Stats = search.Stats{Expanded: res.Expanded, Generated: res.Generated, Work: s.work, PeakBytes: res.Bytes}
+	if t := s.opt.Trace; t != nil {
+		t.Status, t.Bound, t.Cost = res.Status, res.Bound, res.Cost
+	}
 	if res.Status == Found {
 		res.Stats.Depth = int64(len(res.Plan))
 	}

@@ -352,48 +352,43 @@ func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	if opt.Limits.Budget == 0 {
 		opt.Limits.Budget = 1000
 	}
-	var steps []pddlTraceStep
 	w := e.stdout
 	if pf.format == "text" {
 		fmt.Fprintf(w, "%s, problem %s: A* with %s, at most %d expansions\n", pt.d.Name, pt.p.Name, opt.Heuristic, opt.Limits.Budget)
 	}
-	opt.OnExpand = func(x strips.Expansion) {
-		s := pddlTraceStep{N: x.N, G: x.G, H: x.H, F: x.G + x.H, Reopened: x.Reopened}
-		if x.Op >= 0 {
-			s.Via = t.Ops[x.Op].Name
-		}
-		if pf.format == "json" {
-			steps = append(steps, s)
-			return
-		}
-		via := "the start"
-		if s.Via != "" {
-			via = "after " + s.Via
-		}
-		again := ""
-		if s.Reopened {
-			again = " (reopened)"
-		}
-		fmt.Fprintf(w, "%6d  g %d  h %d  f %d  %s%s\n", s.N, s.G, s.H, s.F, via, again)
-	}
+	var trace strips.Trace
+	opt.Trace = &trace
 	res, st, _ := pddlSearch(e, "trace", t, opt)
 	if st >= 0 {
 		return st
 	}
 	status, bound := statusOf(res)
 	if pf.format == "json" {
+		steps := make([]pddlTraceStep, 0, len(trace.Expansions))
+		for _, x := range trace.Expansions {
+			s := pddlTraceStep{N: x.N, G: x.G, H: x.H, F: x.G + x.H, Reopened: x.Reopened}
+			if x.Op >= 0 {
+				s.Via = t.Ops[x.Op].Name
+			}
+			steps = append(steps, s)
+		}
 		b, _ := json.Marshal(struct {
 			Expansions []pddlTraceStep `json:"expansions"`
 			Status     string          `json:"status"`
 			Bound      string          `json:"bound,omitempty"`
 			Plan       []string        `json:"plan"`
 			Cost       int64           `json:"cost"`
-		}{append([]pddlTraceStep{}, steps...), status, bound, planLines(t, res.Plan), res.Cost})
+		}{steps, status, bound, planLines(t, res.Plan), res.Cost})
 		fmt.Fprintf(w, "%s\n", b)
-	} else if res.Status == strips.Found {
-		fmt.Fprintf(w, "found: cost %d, %d steps, %d states expanded\n", res.Cost, len(res.Plan), res.Expanded)
 	} else {
-		fmt.Fprintf(w, "%s after %d states expanded\n", strings.ReplaceAll(status, "_", " "), res.Expanded)
+		// Write errors go unchecked here as for every line of the
+		// command's text: stdout is the user's terminal or pipe.
+		_ = trace.WriteText(w)
+		if res.Status == strips.Found {
+			fmt.Fprintf(w, "found: cost %d, %d steps, %d states expanded\n", res.Cost, len(res.Plan), res.Expanded)
+		} else {
+			fmt.Fprintf(w, "%s after %d states expanded\n", strings.ReplaceAll(status, "_", " "), res.Expanded)
+		}
 	}
 	if res.Status != strips.Found {
 		return exitNoPlan
