@@ -207,6 +207,9 @@ type Options struct {
 // (Limits winning, by search.Limits.Or), which the search code reads. Plan
 // calls it on its own copy of the caller's Options.
 func (opt *Options) applyLimits() {
+	if opt.Limits == (search.Limits{}) {
+		return // the deprecated fields, or the defaults, are in force
+	}
 	lim := opt.Limits.Or(search.Limits{Budget: int64(opt.Budget), MaxDepth: int64(opt.MaxDepth), MaxBytes: int64(opt.MaxBytes), MaxWork: int64(opt.MaxWork)})
 	opt.Budget, opt.MaxDepth = search.ClampInt(lim.Budget), search.ClampInt(lim.MaxDepth)
 	opt.MaxBytes, opt.MaxWork = search.ClampInt(lim.MaxBytes), search.ClampInt(lim.MaxWork)
