@@ -7,10 +7,13 @@ package agent_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // TestTimeoutOfOneTick: a step's timeout of one tick is a timeout, not
@@ -289,5 +292,122 @@ func TestPlanLeafReplansForTheReasonItsPlanBroke(t *testing.T) {
 	}
 	if got := a.Stats().ReplanReasons; got[agent.ReasonActionFailed] != 1 || len(got) != 1 {
 		t.Errorf("ReplanReasons %v, want one %q", got, agent.ReasonActionFailed)
+	}
+}
+
+// noPlanTicks returns the ticks of rec's NoPlanFound events.
+func noPlanTicks(rec *agent.Recorder) []int {
+	var ticks []int
+	for _, e := range rec.Events {
+		if e.Kind == agent.NoPlanFound {
+			ticks = append(ticks, e.Tick)
+		}
+	}
+	return ticks
+}
+
+// TestHTNAgentWaitsRetryAfterAfterNoPlan: an HTN agent (no tree, no goal
+// options) whose root has no decomposition decomposes again only
+// RetryAfter ticks later: at ticks 1, 4, 7 and 10 with RetryAfter 3.
+func TestHTNAgentWaitsRetryAfterAfterNoPlan(t *testing.T) {
+	d := prepAndWait(t)
+	h, err := htn.NewDomain(d, htn.Spec{Root: "Root", Tasks: []htn.TaskSpec{{Name: "Root", Methods: []htn.MethodSpec{
+		{Name: "impossible", Conditions: map[string]bool{"never": true}, Subtasks: []string{"Prep"}},
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec agent.Recorder
+	a, err := agent.New(agent.Config{Name: "htn", Domain: d, HTN: h, RetryAfter: 3,
+		Behaviours: map[string]agent.Behaviour{"Prep": agent.Funcs{}, "Wait": agent.Funcs{}}, OnEvent: rec.Record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(a, 11)
+	if got := noPlanTicks(&rec); !slices.Equal(got, []int{1, 4, 7, 10}) {
+		t.Errorf("no decomposition at ticks %v, want [1 4 7 10]: %s", got, kinds(&rec))
+	}
+}
+
+// TestGoalWithNoPlanIsTriedAgainAfterRetryAfter: a GOAP agent's goal with
+// no plan is passed over until RetryAfter ticks later; with RetryAfter 0
+// it is tried again on the very next tick.
+func TestGoalWithNoPlanIsTriedAgainAfterRetryAfter(t *testing.T) {
+	for _, tc := range []struct {
+		retryAfter int
+		want       []int
+	}{{0, []int{1, 2, 3, 4, 5, 6, 7}}, {3, []int{1, 4, 7}}} {
+		w, d, _ := newToy(t)
+		w.set("healthy", false)
+		w.set("potion_at_shrine", false) // GetHealthy has no plan
+		var rec agent.Recorder
+		cfg := goapConfig(w, d, &rec)
+		cfg.Goals = []agent.GoalOption{{Goal: d.Goal("GetHealthy"), Priority: 1}}
+		cfg.RetryAfter = tc.retryAfter
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run(a, 7)
+		if got := noPlanTicks(&rec); !slices.Equal(got, tc.want) {
+			t.Errorf("RetryAfter %d: no plan at ticks %v, want %v", tc.retryAfter, got, tc.want)
+		}
+	}
+}
+
+// TestTargetAfterArrival: a MoveThenPerform step's target is checked on
+// the walk only; once the behaviour has started there, the step goes on if
+// the target is lost (someone takes the last logs while the survivor
+// gathers). A PerformWhileMoving step's mover is asked every tick until
+// the step ends: a deer that bolts after the survivor reached it must be
+// caught up with again before the hunt is done.
+func TestTargetAfterArrival(t *testing.T) {
+	c := newCamp(t)
+	c.ticks["GatherWoodSouth"] = 3
+	gone := false
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	cfg.Targets["wood_south"] = func(*agent.ResolverAgent) agent.Where {
+		if gone {
+			return agent.Where{}
+		}
+		return agent.AtPoint(c.piles["wood_south"].at)
+	}
+	a := mustResolverAgent(t, cfg)
+	tickResolver(a, 3) // walks 3 m south and starts gathering on tick 3
+	if got := strings.Join(c.started, " "); got != "GatherWoodSouth@3(0,-3)" {
+		t.Fatalf("started %s, want GatherWoodSouth on tick 3", got)
+	}
+	gone = true
+	tickResolver(a, 2) // the behaviour succeeds on tick 5
+	if got := kinds(&rec); !strings.Contains(got, "step_started(GatherWoodSouth) step_done(GatherWoodSouth)") || a.Stats().ReplanReasons[agent.ReasonTargetLost] != 0 {
+		t.Errorf("the pile lost while gathering there: %s", got)
+	}
+
+	// The deer is 5 m away, within Hunt's 10: arrived on tick 1. On tick
+	// 2 it bolts to 40 m; the hunt's behaviour succeeds on tick 3, but the
+	// survivor, walking a metre a tick from tick 2, is within 10 m of it
+	// only on tick 31 (at 30 m).
+	c = newCamp(t)
+	c.values = map[string]int64{"warmth": 60, "hunger": 70}
+	c.ticks["Hunt"] = 3
+	c.deer.at = resolver.Point{X: 5}
+	rec = agent.Recorder{}
+	cfg = c.config(&rec)
+	cfg.Targets["berries"] = func(*agent.ResolverAgent) agent.Where { return agent.Where{} }
+	a = mustResolverAgent(t, cfg)
+	a.Tick()
+	c.deer.at = resolver.Point{X: 40}
+	huntDone := 0
+	for tick := 2; tick <= 35 && huntDone == 0; tick++ {
+		a.Tick()
+		for _, e := range rec.Events {
+			if e.Kind == agent.StepDone && e.Action == "Hunt" {
+				huntDone = e.Tick
+			}
+		}
+	}
+	if huntDone != 31 || len(c.started) != 1 {
+		t.Errorf("Hunt done at tick %d (behaviours started %v), want 31, once: %s", huntDone, c.started, kinds(&rec))
 	}
 }
