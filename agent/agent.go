@@ -107,8 +107,9 @@ type Agent struct {
 	planStore  []goap.ActionID // the running plan's storage
 	behaviours []Behaviour     // by action
 	mtr        htn.MTR
-	leaf       *htnLeaf  // the tree's PlanHTN leaf whose plan runs, if any
-	own        *planners // resolves this agent's requests when there is no queue
+	leaf       *htnLeaf     // the tree's PlanHTN leaf whose plan runs, if any
+	own        *planners    // resolves this agent's requests when there is no queue
+	log        *decisionLog // set when Config.Decisions is: what a record needs
 
 	stats Stats
 	// replans counts replans by reason, in the order of replanReasons,
@@ -158,6 +159,9 @@ func New(cfg Config) (*Agent, error) {
 	}
 	if cfg.HTN != nil && cfg.Tree == nil {
 		a.planner = htnPlanner{}
+	}
+	if cfg.Decisions != nil {
+		a.log = &decisionLog{}
 	}
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)

@@ -6,6 +6,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 type requestKind uint8
@@ -42,8 +43,12 @@ type request struct {
 
 // result is a resolved request.
 type result struct {
-	found    bool
-	limited  bool // budget, depth or step limit
+	found   bool
+	limited bool // budget, depth or step limit
+	// status, bound and stats are the search's, for a decision record.
+	status   search.Status
+	bound    search.Bound
+	stats    search.Stats
 	plan     []goap.ActionID
 	cost     float64
 	expanded int
@@ -139,6 +144,9 @@ func resolve(p *planners, r *request, out *result) { r.planner.plan(p, r, out) }
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r *request, res *result) {
 	a.pending = false
+	if a.log != nil {
+		a.recordDecision(r, res)
+	}
 	a.resultPlan, a.resultMTR = res.plan, res.mtr // keep the grown buffers
 	a.stats.Plans++
 	a.stats.Expanded += res.expanded

@@ -104,8 +104,47 @@ func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 // request and the events, for the option's Goal. Whether the goal already
 // holds is judged by the goal the option had at construction, as before
 // the runtimes were one.
-func (w *resolverWorld) goalApplies(a *Agent, i int) bool {
-	return !w.goals[i].HoldsIn(a.live.Values) && w.options[i].applies((*ResolverAgent)(a))
+func (w *resolverWorld) goalApplies(a *Agent, i int) optionState {
+	switch {
+	case w.goals[i].HoldsIn(a.live.Values):
+		return optionHolds
+	case !w.options[i].applies((*ResolverAgent)(a)):
+		return optionWhenFalse
+	}
+	return optionApplies
+}
+
+func (w *resolverWorld) goalInfo(_ *Agent, i int) (string, float64, bool) {
+	o := &w.options[i]
+	return o.Goal.Name(), o.Priority, o.Utility != nil
+}
+
+// record: the snapshot the resolve read (the request's copy, taken at
+// submit), and each step's share of the chain's cost.
+func (w *resolverWorld) record(_ *Agent, r *request, plan []goap.ActionID, d *Decision) {
+	c := r.chain
+	snap := &c.snap
+	d.Snapshot.Values = make(map[string]int64, len(snap.Values))
+	for k, spec := range w.domain.Keys() {
+		d.Snapshot.Values[spec.Name] = snap.Values[k]
+	}
+	at := snap.At
+	d.Snapshot.At = &at
+	for t, name := range w.domain.Targets() {
+		if tg := snap.Targets[t]; tg.Found {
+			if d.Snapshot.Targets == nil {
+				d.Snapshot.Targets = map[string]resolver.Point{}
+			}
+			d.Snapshot.Targets[name] = tg.At
+		}
+	}
+	if len(plan) == 0 {
+		return
+	}
+	costs := w.domain.StepCosts(nil, chainOf(plan), snap, *c.opt)
+	for i, act := range plan {
+		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: costs[i]})
+	}
 }
 
 func (w *resolverWorld) goalScore(a *Agent, i int) float64 {

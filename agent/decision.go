@@ -1,0 +1,205 @@
+package agent
+
+import (
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
+)
+
+// DecisionSink receives an agent's decisions, each recorded whole
+// (Config.Decisions). The *Decision it is given is the agent's buffer,
+// valid only during the call: a sink that keeps a decision copies it
+// (FlightRecorder keeps its JSON). A sink is the game's code, as an event
+// callback is: a Queue delivers the result of an agent that has one on the
+// goroutine that calls Frame, after every worker is done.
+type DecisionSink interface {
+	RecordDecision(d *Decision)
+}
+
+// Decision is one decision of an agent, whole: why it was asked, what the
+// search read, what the agent weighed and what came of it. It is the line
+// format of a decision recording (docs/records.md).
+type Decision struct {
+	Tick  int    `json:"tick"`
+	Agent string `json:"agent"`
+	// Kind is the agent's: "goap", "htn", "tree" or "resolver".
+	Kind string `json:"kind"`
+	// Decided is what was decided: "plan" (a search, a decomposition or a
+	// resolve for the agent's goal or root task) or "interruption" (an
+	// HTN agent's check whether a plan with a smaller MTR replaces the
+	// running one; Taken says whether it did).
+	Decided string `json:"decided"`
+	Taken   bool   `json:"taken,omitempty"`
+	// Reason is why the plan was asked for: a replan reason (ReasonStart,
+	// ReasonPlanDone, ...).
+	Reason string `json:"reason"`
+	// Goal is the goal planned for (empty for an HTN decomposition).
+	Goal string `json:"goal,omitempty"`
+	// Options are the agent's goal options as goal choice weighed them on
+	// the tick the plan was asked for (none for HTN and tree agents).
+	Options []GoalScore `json:"options,omitempty"`
+	// Snapshot is what the search read: the world as the agent knew it
+	// when it asked (with a Queue, the copy taken at submit).
+	Snapshot DecisionSnapshot `json:"snapshot"`
+	// Plan is the plan found, each step with its cost, and Cost its total
+	// (empty when none was found).
+	Plan []DecisionStep `json:"plan"`
+	Cost float64        `json:"cost"`
+	// MTR is an HTN plan's method traversal record.
+	MTR htn.MTR `json:"mtr,omitempty"`
+	// Status and Bound are the search's outcome in the shared vocabulary
+	// ("found", "no_plan", "limit_reached"; the bound's name when a limit
+	// stopped it), and Stats its counts.
+	Status string        `json:"status"`
+	Bound  string        `json:"bound,omitempty"`
+	Stats  DecisionStats `json:"stats"`
+}
+
+// GoalScore is one goal option as goal choice weighed it.
+type GoalScore struct {
+	Goal     string  `json:"goal"`
+	Priority float64 `json:"priority"`
+	// Score is what goal choice compared: the option's Utility when it
+	// has one (Utility true), else its Priority; 0 when the option did not
+	// apply (see Why).
+	Score   float64 `json:"score"`
+	Utility bool    `json:"utility,omitempty"`
+	Chosen  bool    `json:"chosen"`
+	// Why says why it was chosen or not: "highest score", "kept: the
+	// current goal at an equal or higher score", "lower score", "goal
+	// holds", "when is false", or "no plan until a later tick".
+	Why string `json:"why"`
+}
+
+// DecisionStep is one step of a recorded plan and its cost: for a GOAP or
+// HTN plan the action's cost in the state it runs in, for a resolver
+// chain the action's cost plus the way to its target
+// (resolver.Domain.StepCosts).
+type DecisionStep struct {
+	Action string  `json:"action"`
+	Cost   float64 `json:"cost"`
+}
+
+// DecisionSnapshot is the world a search read: the true facts (GOAP, HTN
+// and tree agents), or a resolver snapshot's key values, the agent's
+// position and the targets found.
+type DecisionSnapshot struct {
+	Facts   []string                  `json:"facts,omitempty"`
+	Values  map[string]int64          `json:"values,omitempty"`
+	At      *resolver.Point           `json:"at,omitempty"`
+	Targets map[string]resolver.Point `json:"targets,omitempty"`
+}
+
+// DecisionStats are search.Stats under JSON names.
+type DecisionStats struct {
+	Expanded  int64 `json:"expanded"`
+	Generated int64 `json:"generated"`
+	Work      int64 `json:"work"`
+	PeakBytes int64 `json:"peak_bytes"`
+	Depth     int64 `json:"depth"`
+}
+
+// optionState is what goal choice found of a goal option.
+type optionState uint8
+
+const (
+	optionApplies   optionState = iota
+	optionHolds                 // its goal holds already
+	optionWhenFalse             // its When is false
+	optionBlocked               // it found no plan recently
+)
+
+var optionWhy = [...]string{
+	optionHolds:     "goal holds",
+	optionWhenFalse: "when is false",
+	optionBlocked:   "no plan until a later tick",
+}
+
+// decisionLog is what an agent that records its decisions keeps between
+// goal choice and the plan's result: the options as weighed (cheaply, every
+// tick: a state and a score each; names and reasons are made only when a
+// decision is recorded), and the record it fills and hands to the sink.
+type decisionLog struct {
+	weighed []weighedOption
+	chosen  int  // the option chosen, -1 for none
+	kept    bool // the current goal kept at an equal or higher score
+	options []GoalScore
+	d       Decision
+}
+
+type weighedOption struct {
+	state optionState
+	score float64
+}
+
+// noteOption records goal option i as goal choice found it (its score
+// only when it applies).
+func (a *Agent) noteOption(st optionState, score float64) {
+	a.log.weighed = append(a.log.weighed, weighedOption{st, score})
+}
+
+// noteChoice records the option chosen (-1 for none), and whether it was
+// the current goal kept at an equal or higher score.
+func (a *Agent) noteChoice(chosen int, kept bool) {
+	a.log.chosen, a.log.kept = chosen, kept
+}
+
+// goalScores turns the options as weighed into the record's GoalScores.
+func (a *Agent) goalScores() []GoalScore {
+	l := a.log
+	l.options = l.options[:0]
+	for i, w := range l.weighed {
+		name, priority, utility := a.world.goalInfo(a, i)
+		g := GoalScore{Goal: name, Priority: priority, Utility: utility}
+		switch {
+		case w.state != optionApplies:
+			g.Why = optionWhy[w.state]
+		case i == l.chosen && l.kept:
+			g.Score, g.Chosen, g.Why = w.score, true, "kept: the current goal at an equal or higher score"
+		case i == l.chosen:
+			g.Score, g.Chosen, g.Why = w.score, true, "highest score"
+		default:
+			g.Score, g.Why = w.score, "lower score"
+		}
+		l.options = append(l.options, g)
+	}
+	return l.options
+}
+
+// recordDecision fills the agent's record of request r's result and hands
+// it to the sink.
+func (a *Agent) recordDecision(r *request, res *result) {
+	d := &a.log.d
+	*d = Decision{Tick: a.tick, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
+		Options: a.goalScores(), Plan: d.Plan[:0], Cost: res.cost, MTR: res.mtr,
+		Status: res.status.String(),
+		Stats:  DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
+	if r.kind == interruptRequest {
+		d.Decided, d.Taken = "interruption", res.replace
+	}
+	if res.bound != search.NoBound {
+		d.Bound = res.bound.String()
+	}
+	if a.goal != nil && a.cfg.HTN == nil {
+		d.Goal = a.goalName()
+	}
+	var plan = res.plan
+	if !res.found {
+		plan, d.Cost = nil, 0
+	}
+	a.world.record(a, r, plan, d)
+	a.cfg.Decisions.RecordDecision(d)
+}
+
+// kind names the agent's kind for its records.
+func (a *Agent) kind() string {
+	switch {
+	case a.headOnly:
+		return "resolver"
+	case a.cfg.Tree != nil:
+		return "tree"
+	case a.cfg.HTN != nil:
+		return "htn"
+	}
+	return "goap"
+}
