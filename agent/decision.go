@@ -1,6 +1,12 @@
 package agent
 
 import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"unsafe"
+
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
@@ -81,13 +87,119 @@ type DecisionStep struct {
 }
 
 // DecisionSnapshot is the world a search read: the true facts (GOAP, HTN
-// and tree agents), or a resolver snapshot's key values, the agent's
-// position and the targets found.
+// and tree agents), or a resolver snapshot: each key's value (Keys and
+// Values side by side, the keys in the domain's order), the agent's
+// position, and the targets found. In JSON, a resolver snapshot's values
+// and targets are objects by name: {"values":{"hunger":80},
+// "at":{"X":0,"Y":0},"targets":{"berries":{"X":5,"Y":0}}}.
 type DecisionSnapshot struct {
+	Facts    []string
+	Keys     []string
+	Values   []int64
+	Resolver bool // a resolver snapshot: At and Targets apply
+	At       resolver.Point
+	Targets  []DecisionTarget
+}
+
+// DecisionTarget is a target a resolver snapshot found, and where.
+type DecisionTarget struct {
+	Name string
+	At   resolver.Point
+}
+
+// snapshotJSON is DecisionSnapshot's JSON form.
+type snapshotJSON struct {
 	Facts   []string                  `json:"facts,omitempty"`
 	Values  map[string]int64          `json:"values,omitempty"`
 	At      *resolver.Point           `json:"at,omitempty"`
 	Targets map[string]resolver.Point `json:"targets,omitempty"`
+}
+
+// MarshalJSON writes the snapshot's values and targets as objects by name.
+func (s DecisionSnapshot) MarshalJSON() ([]byte, error) {
+	j := snapshotJSON{Facts: s.Facts}
+	if s.Resolver {
+		j.Values = make(map[string]int64, len(s.Keys))
+		for i, k := range s.Keys {
+			j.Values[k] = s.Values[i]
+		}
+		j.At = &s.At
+		if len(s.Targets) > 0 {
+			j.Targets = make(map[string]resolver.Point, len(s.Targets))
+			for _, t := range s.Targets {
+				j.Targets[t.Name] = t.At
+			}
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, keys and targets sorted by
+// name.
+func (s *DecisionSnapshot) UnmarshalJSON(b []byte) error {
+	var j snapshotJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = DecisionSnapshot{Facts: j.Facts, Resolver: j.At != nil || j.Values != nil}
+	for _, k := range slices.Sorted(maps.Keys(j.Values)) {
+		s.Keys, s.Values = append(s.Keys, k), append(s.Values, j.Values[k])
+	}
+	if j.At != nil {
+		s.At = *j.At
+	}
+	for _, name := range slices.Sorted(maps.Keys(j.Targets)) {
+		s.Targets = append(s.Targets, DecisionTarget{Name: name, At: j.Targets[name]})
+	}
+	return nil
+}
+
+// ValueMap returns a resolver snapshot's values by key name, and
+// TargetMap its targets, as resolver.Domain.SnapshotOf takes them.
+func (s *DecisionSnapshot) ValueMap() map[string]int64 {
+	m := make(map[string]int64, len(s.Keys))
+	for i, k := range s.Keys {
+		m[k] = s.Values[i]
+	}
+	return m
+}
+
+// TargetMap: see ValueMap.
+func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
+	m := make(map[string]resolver.Point, len(s.Targets))
+	for _, t := range s.Targets {
+		m[t.Name] = t.At
+	}
+	return m
+}
+
+// copyFrom makes d a deep copy of src, reusing d's slices: a recorder
+// keeps decisions so without allocating once its slots have grown. Names
+// are the domain's strings, shared, not copied.
+func (d *Decision) copyFrom(src *Decision) {
+	options, plan, mtr := d.Options[:0], d.Plan[:0], d.MTR[:0]
+	facts, keys, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Keys[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
+	*d = *src
+	d.Options = append(options, src.Options...)
+	d.Plan = append(plan, src.Plan...)
+	d.MTR = append(mtr, src.MTR...)
+	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
+	d.Snapshot.Keys = append(keys, src.Snapshot.Keys...)
+	d.Snapshot.Values = append(values, src.Snapshot.Values...)
+	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
+}
+
+// bytes is the memory d's slices hold, as a recorder's byte bound counts
+// it (the strings are the domain's, shared).
+func (d *Decision) bytes() int64 {
+	const str, word = 16, 8
+	return int64(unsafe.Sizeof(*d)) +
+		int64(cap(d.Options))*int64(unsafe.Sizeof(GoalScore{})) +
+		int64(cap(d.Plan))*int64(unsafe.Sizeof(DecisionStep{})) +
+		int64(cap(d.MTR))*4 +
+		int64(cap(d.Snapshot.Facts)+cap(d.Snapshot.Keys))*str +
+		int64(cap(d.Snapshot.Values))*word +
+		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{}))
 }
 
 // DecisionStats are search.Stats under JSON names.
@@ -125,6 +237,7 @@ type decisionLog struct {
 	kept    bool // the current goal kept at an equal or higher score
 	options []GoalScore
 	d       Decision
+	state   goap.State // a GOAP plan's states, step by step, for its costs
 }
 
 type weighedOption struct {
@@ -172,8 +285,9 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	d := &a.log.d
 	*d = Decision{Tick: a.tick, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
 		Options: a.goalScores(), Plan: d.Plan[:0], Cost: res.cost, MTR: res.mtr,
-		Status: res.status.String(),
-		Stats:  DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
+		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
+		Status:   res.status.String(),
+		Stats:    DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
 	if r.kind == interruptRequest {
 		d.Decided, d.Taken = "interruption", res.replace
 	}

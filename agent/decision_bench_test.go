@@ -12,13 +12,14 @@ import (
 // staggered); one iteration is one game tick of every agent and the frame
 // that resolves what they asked. decisions=off records nothing (the
 // default); decisions=summary records every decision in one
-// FlightRecorder.
+// FlightRecorder of 2 000 decisions, which the warm-up fills, so that the
+// timed ticks are a game's steady state: the ring's slots reused.
 func BenchmarkCrowdTick600Decisions(b *testing.B) {
 	for _, level := range []string{"off", "summary"} {
 		b.Run("decisions="+level, func(b *testing.B) {
 			var with []func(*agent.ResolverConfig)
 			if level == "summary" {
-				fr := agent.NewFlightRecorder(10000, 64<<20)
+				fr := agent.NewFlightRecorder(2000, 64<<20)
 				with = append(with, func(c *agent.ResolverConfig) { c.Decisions = fr })
 			}
 			fc := newFrameCrowd(b, 600, 2, with...)
@@ -33,7 +34,7 @@ func BenchmarkCrowdTick600Decisions(b *testing.B) {
 				fc.q.Frame()
 				tick++
 			}
-			for range 30 {
+			for range 60 { // the queue, the planners and the recorder's ring grow here
 				step()
 			}
 			b.ReportAllocs()

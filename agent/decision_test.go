@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/goap"
@@ -128,7 +129,7 @@ func TestResolverDecisionRecordsTheSubmittedSnapshot(t *testing.T) {
 		t.Fatalf("%d decisions, want 1", len(ds))
 	}
 	dec := ds[0]
-	if dec.Kind != "resolver" || dec.Snapshot.Values["hunger"] != 80 || dec.Snapshot.At == nil || *dec.Snapshot.At != (resolver.Point{}) {
+	if dec.Kind != "resolver" || dec.Snapshot.ValueMap()["hunger"] != 80 || dec.Snapshot.At != (resolver.Point{}) {
 		t.Fatalf("decision %+v: want the snapshot at submit (hunger 80, at the origin)", dec)
 	}
 	wantOptions := []agent.GoalScore{
@@ -138,7 +139,7 @@ func TestResolverDecisionRecordsTheSubmittedSnapshot(t *testing.T) {
 	if !slices.Equal(dec.Options, wantOptions) {
 		t.Errorf("options %+v, want %+v", dec.Options, wantOptions)
 	}
-	snap, err := c.d.SnapshotOf(dec.Snapshot.Values, *dec.Snapshot.At, dec.Snapshot.Targets)
+	snap, err := c.d.SnapshotOf(dec.Snapshot.ValueMap(), dec.Snapshot.At, dec.Snapshot.TargetMap())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,8 +170,8 @@ func TestFlightRecorderBounds(t *testing.T) {
 	if head.Decisions != 3 || head.Dropped != 7 || len(ds) != 3 || ds[0].Tick != 7 || ds[2].Tick != 9 {
 		t.Errorf("count bound: header %+v, ticks %v", head, ds)
 	}
-	one, _ := json.Marshal(agent.Decision{Tick: 1, Agent: "a", Status: "found"})
-	fr = agent.NewFlightRecorder(100, int64(2*(len(one)+1)))
+	// A decision with no slices holds the struct's own bytes.
+	fr = agent.NewFlightRecorder(100, int64(2*unsafe.Sizeof(agent.Decision{})))
 	for tick := range 5 {
 		fr.RecordDecision(&agent.Decision{Tick: tick, Agent: "a", Status: "found"})
 	}
@@ -178,7 +179,7 @@ func TestFlightRecorderBounds(t *testing.T) {
 		t.Errorf("byte bound of two decisions: holds %d, dropped %d", held, dropped)
 	}
 	fr = agent.NewFlightRecorder(100, 10)
-	fr.RecordDecision(&agent.Decision{Tick: 1, Agent: "too long for ten bytes"})
+	fr.RecordDecision(&agent.Decision{Tick: 1, Agent: "a"})
 	if held, dropped := fr.Len(); held != 0 || dropped != 1 {
 		t.Errorf("a decision over the byte bound alone: holds %d, dropped %d", held, dropped)
 	}

@@ -22,16 +22,18 @@ const (
 // Decision per line (docs/records.md). It is a DecisionSink; one recorder
 // may serve many agents, on any goroutines.
 //
-// Each decision is encoded to JSON when it is recorded, so what the
-// recorder holds is what it writes, and its byte bound is exact.
+// Recording copies the decision into a slot of the recorder's ring, whose
+// slices are reused: once the ring has grown, recording allocates nothing.
+// JSON is made only when the recording is written. The byte bound counts
+// the memory the slots hold (a domain's names are shared, not counted).
 type FlightRecorder struct {
 	maxDecisions int
 	maxBytes     int64
 
 	mu      sync.Mutex
-	lines   [][]byte // a ring of encoded decisions, oldest at head
+	slots   []Decision // a ring, oldest at head
 	head, n int
-	bytes   int64
+	bytes   int64 // held by the n decisions in the ring
 	dropped int64
 }
 
@@ -44,45 +46,39 @@ func NewFlightRecorder(maxDecisions int, maxBytes int64) *FlightRecorder {
 	return &FlightRecorder{maxDecisions: maxDecisions, maxBytes: maxBytes}
 }
 
-// RecordDecision keeps d, dropping the oldest decisions while the recorder
-// is over either bound. A decision larger than the byte bound alone is
-// dropped itself.
+// RecordDecision keeps a copy of d, dropping the oldest decisions while
+// the recorder is over either bound. A decision larger than the byte
+// bound alone is dropped itself.
 func (f *FlightRecorder) RecordDecision(d *Decision) {
-	line, err := json.Marshal(d)
-	if err != nil {
-		// A Decision holds only strings, numbers and maps of them: only a
-		// NaN or infinite cost fails, which a search never returns.
-		panic(fmt.Sprintf("agent: encoding a decision: %v", err))
-	}
-	line = append(line, '\n')
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if int64(len(line)) > f.maxBytes {
+	need := d.bytes()
+	if need > f.maxBytes {
 		f.dropped++
 		return
 	}
-	for f.n > 0 && (f.n == f.maxDecisions || f.bytes+int64(len(line)) > f.maxBytes) {
-		f.bytes -= int64(len(f.lines[f.head]))
-		f.lines[f.head] = nil
-		f.head = (f.head + 1) % len(f.lines)
+	for f.n > 0 && (f.n == f.maxDecisions || f.bytes+need > f.maxBytes) {
+		f.bytes -= f.slots[f.head].bytes()
+		f.head = (f.head + 1) % len(f.slots)
 		f.n--
 		f.dropped++
 	}
-	if f.n == len(f.lines) {
+	if f.n == len(f.slots) {
 		f.grow()
 	}
-	f.lines[(f.head+f.n)%len(f.lines)] = line
+	slot := &f.slots[(f.head+f.n)%len(f.slots)]
+	slot.copyFrom(d)
 	f.n++
-	f.bytes += int64(len(line))
+	f.bytes += slot.bytes()
 }
 
 // grow doubles the ring (up to maxDecisions), oldest first.
 func (f *FlightRecorder) grow() {
-	bigger := make([][]byte, min(max(2*len(f.lines), 16), f.maxDecisions))
+	bigger := make([]Decision, min(max(2*len(f.slots), 16), f.maxDecisions))
 	for i := range f.n {
-		bigger[i] = f.lines[(f.head+i)%len(f.lines)]
+		bigger[i] = f.slots[(f.head+i)%len(f.slots)]
 	}
-	f.lines, f.head = bigger, 0
+	f.slots, f.head = bigger, 0
 }
 
 // Len returns how many decisions the recorder holds, and how many it has
@@ -127,8 +123,11 @@ func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	bw := bufio.NewWriter(w)
 	bw.Write(head)
 	bw.WriteByte('\n')
+	enc := json.NewEncoder(bw)
 	for i := range f.n {
-		bw.Write(f.lines[(f.head+i)%len(f.lines)])
+		if err := enc.Encode(&f.slots[(f.head+i)%len(f.slots)]); err != nil {
+			return err
+		}
 	}
 	return bw.Flush()
 }

@@ -19,6 +19,10 @@ import (
 type resolverWorld struct {
 	mover Mover
 	cfg   *ResolverConfig // the rest, for SetProfile's checks and the accessors
+	// keyNames and stepCosts serve decision records: the domain's key
+	// names in order, and a buffer for a chain's step costs.
+	keyNames  []string
+	stepCosts []float64
 
 	// What a tick reads (a tick that asks for a chain included) comes
 	// last, next to the Agent's fields that a tick reads: NewResolverAgent
@@ -68,6 +72,11 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 	w.request.snap = resolver.Snapshot{Values: values[nk:], Targets: targets[nt:]}
 	for i, o := range cfg.Goals {
 		w.goals[i] = o.Goal
+	}
+	if cfg.Decisions != nil {
+		for _, k := range d.Keys() {
+			w.keyNames = append(w.keyNames, k.Name)
+		}
 	}
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
@@ -124,26 +133,19 @@ func (w *resolverWorld) goalInfo(_ *Agent, i int) (string, float64, bool) {
 func (w *resolverWorld) record(_ *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	c := r.chain
 	snap := &c.snap
-	d.Snapshot.Values = make(map[string]int64, len(snap.Values))
-	for k, spec := range w.domain.Keys() {
-		d.Snapshot.Values[spec.Name] = snap.Values[k]
-	}
-	at := snap.At
-	d.Snapshot.At = &at
+	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, w.keyNames, snap.At
+	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
 	for t, name := range w.domain.Targets() {
 		if tg := snap.Targets[t]; tg.Found {
-			if d.Snapshot.Targets == nil {
-				d.Snapshot.Targets = map[string]resolver.Point{}
-			}
-			d.Snapshot.Targets[name] = tg.At
+			d.Snapshot.Targets = append(d.Snapshot.Targets, DecisionTarget{Name: name, At: tg.At})
 		}
 	}
 	if len(plan) == 0 {
 		return
 	}
-	costs := w.domain.StepCosts(nil, chainOf(plan), snap, *c.opt)
+	w.stepCosts = w.domain.StepCosts(w.stepCosts[:0], chainOf(plan), snap, *c.opt)
 	for i, act := range plan {
-		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: costs[i]})
+		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: w.stepCosts[i]})
 	}
 }
 

@@ -116,7 +116,11 @@ func (factsWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision
 	if len(plan) == 0 {
 		return
 	}
-	s := r.facts.Clone()
+	if a.log.state.Words() == nil {
+		a.log.state = r.facts.Clone()
+	}
+	s := a.log.state
+	s.CopyFrom(r.facts)
 	for _, act := range plan {
 		c := dom.CostIn(act, s)
 		if p := a.cfg.Profile; p != nil {
