@@ -110,6 +110,10 @@ type Agent struct {
 	leaf       *htnLeaf     // the tree's PlanHTN leaf whose plan runs, if any
 	own        *planners    // resolves this agent's requests when there is no queue
 	log        *decisionLog // set when Config.Decisions is: what a record needs
+	// recordsGameCode: the Decisions sink is the game's code (not a
+	// FlightRecorder), so a Queue delivers to the agent as to one with an
+	// event callback.
+	recordsGameCode bool
 
 	stats Stats
 	// replans counts replans by reason, in the order of replanReasons,
@@ -160,9 +164,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.HTN != nil && cfg.Tree == nil {
 		a.planner = htnPlanner{}
 	}
-	if cfg.Decisions != nil {
-		a.log = &decisionLog{}
-	}
+	a.setDecisions(cfg.Decisions)
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)
 		a.behaviours[id] = b

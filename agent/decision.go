@@ -17,7 +17,8 @@ import (
 // valid only during the call: a sink that keeps a decision copies it
 // (FlightRecorder keeps its JSON). A sink is the game's code, as an event
 // callback is: a Queue delivers the result of an agent that has one on the
-// goroutine that calls Frame, after every worker is done.
+// goroutine that calls Frame, after every worker is done (a
+// FlightRecorder, which touches no agent, is delivered to as results come).
 type DecisionSink interface {
 	RecordDecision(d *Decision)
 }
@@ -209,6 +210,16 @@ type DecisionStats struct {
 	Work      int64 `json:"work"`
 	PeakBytes int64 `json:"peak_bytes"`
 	Depth     int64 `json:"depth"`
+}
+
+// setDecisions readies the agent to record into sink, if not nil.
+func (a *Agent) setDecisions(sink DecisionSink) {
+	if sink == nil {
+		return
+	}
+	a.log = &decisionLog{}
+	_, ours := sink.(interface{ runsNoGameCode() })
+	a.recordsGameCode = !ours
 }
 
 // optionState is what goal choice found of a goal option.

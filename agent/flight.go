@@ -32,6 +32,7 @@ type FlightRecorder struct {
 
 	mu      sync.Mutex
 	slots   []Decision // a ring, oldest at head
+	held    []int64    // the bytes each slot holds, by slot
 	head, n int
 	bytes   int64 // held by the n decisions in the ring
 	dropped int64
@@ -58,7 +59,7 @@ func (f *FlightRecorder) RecordDecision(d *Decision) {
 		return
 	}
 	for f.n > 0 && (f.n == f.maxDecisions || f.bytes+need > f.maxBytes) {
-		f.bytes -= f.slots[f.head].bytes()
+		f.bytes -= f.held[f.head]
 		f.head = (f.head + 1) % len(f.slots)
 		f.n--
 		f.dropped++
@@ -66,19 +67,26 @@ func (f *FlightRecorder) RecordDecision(d *Decision) {
 	if f.n == len(f.slots) {
 		f.grow()
 	}
-	slot := &f.slots[(f.head+f.n)%len(f.slots)]
-	slot.copyFrom(d)
+	i := (f.head + f.n) % len(f.slots)
+	f.slots[i].copyFrom(d)
+	f.held[i] = f.slots[i].bytes() // its slices may be larger than d's, from an earlier decision
 	f.n++
-	f.bytes += slot.bytes()
+	f.bytes += f.held[i]
 }
+
+// runsNoGameCode marks a sink that touches no agent: a Queue may deliver
+// to an agent that records into it while other workers still search.
+func (f *FlightRecorder) runsNoGameCode() {}
 
 // grow doubles the ring (up to maxDecisions), oldest first.
 func (f *FlightRecorder) grow() {
-	bigger := make([]Decision, min(max(2*len(f.slots), 16), f.maxDecisions))
+	size := min(max(2*len(f.slots), 16), f.maxDecisions)
+	bigger, held := make([]Decision, size), make([]int64, size)
 	for i := range f.n {
-		bigger[i] = f.slots[(f.head+i)%len(f.slots)]
+		j := (f.head + i) % len(f.slots)
+		bigger[i], held[i] = f.slots[j], f.held[j]
 	}
-	f.slots, f.head = bigger, 0
+	f.slots, f.held, f.head = bigger, held, 0
 }
 
 // Len returns how many decisions the recorder holds, and how many it has

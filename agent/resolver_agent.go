@@ -54,9 +54,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		headOnly:   true,
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
-	if cfg.Decisions != nil {
-		a.log = &decisionLog{}
-	}
+	a.setDecisions(cfg.Decisions)
 	// The adapters are one allocation, not one per action.
 	adapters := make([]resolverBehaviour, d.NumActions())
 	for id := range d.NumActions() {
