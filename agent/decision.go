@@ -176,16 +176,16 @@ func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
 
 // copyFrom makes d a deep copy of src, reusing d's slices: a recorder
 // keeps decisions so without allocating once its slots have grown. Names
-// are the domain's strings, shared, not copied.
+// are the domain's strings, shared, not copied; so is Snapshot.Keys, the
+// domain's key names, which no decision changes.
 func (d *Decision) copyFrom(src *Decision) {
 	options, plan, mtr := d.Options[:0], d.Plan[:0], d.MTR[:0]
-	facts, keys, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Keys[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
+	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
 	*d = *src
 	d.Options = append(options, src.Options...)
 	d.Plan = append(plan, src.Plan...)
 	d.MTR = append(mtr, src.MTR...)
 	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
-	d.Snapshot.Keys = append(keys, src.Snapshot.Keys...)
 	d.Snapshot.Values = append(values, src.Snapshot.Values...)
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
 }
@@ -198,7 +198,7 @@ func (d *Decision) bytes() int64 {
 		int64(cap(d.Options))*int64(unsafe.Sizeof(GoalScore{})) +
 		int64(cap(d.Plan))*int64(unsafe.Sizeof(DecisionStep{})) +
 		int64(cap(d.MTR))*4 +
-		int64(cap(d.Snapshot.Facts)+cap(d.Snapshot.Keys))*str +
+		int64(cap(d.Snapshot.Facts))*str +
 		int64(cap(d.Snapshot.Values))*word +
 		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{}))
 }
