@@ -3,6 +3,7 @@ package agent
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"slices"
 	"unsafe"
 
@@ -27,7 +28,11 @@ type DecisionSink interface {
 // search read, what the agent weighed and what came of it. It is the line
 // format of a decision recording (docs/records.md).
 type Decision struct {
+	// Tick is the agent's tick when the result reached it, Asked when it
+	// asked (with a Queue, the frame may come ticks later; the snapshot is
+	// Asked's).
 	Tick  int    `json:"tick"`
+	Asked int    `json:"asked"`
 	Agent string `json:"agent"`
 	// Kind is the agent's: "goap", "htn", "tree" or "resolver".
 	Kind string `json:"kind"`
@@ -68,13 +73,17 @@ type GoalScore struct {
 	Priority float64 `json:"priority"`
 	// Score is what goal choice compared: the option's Utility when it
 	// has one (Utility true), else its Priority; 0 when the option did not
-	// apply (see Why).
+	// apply (see Why). A score or priority past the float range is
+	// written as ±1.7976931348623157e308, one that is not a number as 0
+	// (Why says so): JSON has no infinities.
 	Score   float64 `json:"score"`
 	Utility bool    `json:"utility,omitempty"`
 	Chosen  bool    `json:"chosen"`
 	// Why says why it was chosen or not: "highest score", "kept: the
-	// current goal at an equal or higher score", "lower score", "goal
-	// holds", "when is false", or "no plan until a later tick".
+	// current goal at an equal or higher score", "lower score", "equal
+	// score: the current goal kept", "equal score: an earlier option
+	// first", "goal holds", "when is false", "no plan until a later
+	// tick", or "score is not a number".
 	Why string `json:"why"`
 }
 
@@ -188,6 +197,9 @@ func (d *Decision) copyFrom(src *Decision) {
 	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
 	d.Snapshot.Values = append(values, src.Snapshot.Values...)
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
+	if d.Plan == nil {
+		d.Plan = []DecisionStep{} // written [] whatever the slot held
+	}
 }
 
 // bytes is the memory d's slices hold, as a recorder's byte bound counts
@@ -272,29 +284,55 @@ func (a *Agent) noteChoice(chosen int, kept bool) {
 func (a *Agent) goalScores() []GoalScore {
 	l := a.log
 	l.options = l.options[:0]
+	chosenScore := math.NaN()
+	if l.chosen >= 0 && l.chosen < len(l.weighed) {
+		chosenScore = l.weighed[l.chosen].score
+	}
 	for i, w := range l.weighed {
 		name, priority, utility := a.world.goalInfo(a, i)
-		g := GoalScore{Goal: name, Priority: priority, Utility: utility}
+		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility}
 		switch {
 		case w.state != optionApplies:
 			g.Why = optionWhy[w.state]
+		case math.IsNaN(w.score):
+			g.Chosen, g.Why = i == l.chosen, "score is not a number"
 		case i == l.chosen && l.kept:
 			g.Score, g.Chosen, g.Why = w.score, true, "kept: the current goal at an equal or higher score"
 		case i == l.chosen:
 			g.Score, g.Chosen, g.Why = w.score, true, "highest score"
+		case w.score == chosenScore && l.kept:
+			g.Score, g.Why = w.score, "equal score: the current goal kept"
+		case w.score == chosenScore:
+			g.Score, g.Why = w.score, "equal score: an earlier option first"
 		default:
 			g.Score, g.Why = w.score, "lower score"
 		}
+		g.Score = finite(g.Score)
 		l.options = append(l.options, g)
 	}
 	return l.options
+}
+
+// finite is f, with ±Inf as ±math.MaxFloat64 and NaN as 0: JSON has no
+// infinities, and a record that cannot be written is worse than one that
+// rounds a game's "must do now" score.
+func finite(f float64) float64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f > math.MaxFloat64:
+		return math.MaxFloat64
+	case f < -math.MaxFloat64:
+		return -math.MaxFloat64
+	}
+	return f
 }
 
 // recordDecision fills the agent's record of request r's result and hands
 // it to the sink.
 func (a *Agent) recordDecision(r *request, res *result) {
 	d := &a.log.d
-	*d = Decision{Tick: a.tick, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
+	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
 		Options: a.goalScores(), Plan: d.Plan[:0], Cost: res.cost, MTR: res.mtr,
 		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
 		Status:   res.status.String(),
@@ -305,7 +343,8 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	if res.bound != search.NoBound {
 		d.Bound = res.bound.String()
 	}
-	if a.goal != nil && a.cfg.HTN == nil {
+	_, decomposed := r.planner.(htnPlanner)
+	if a.goal != nil && !decomposed {
 		d.Goal = a.goalName()
 	}
 	var plan = res.plan
@@ -313,6 +352,17 @@ func (a *Agent) recordDecision(r *request, res *result) {
 		plan, d.Cost = nil, 0
 	}
 	a.world.record(a, r, plan, d)
+	if decomposed {
+		// A decomposition has no cost of its own: its plan's is its
+		// steps'.
+		d.Cost = 0
+		for _, s := range d.Plan {
+			d.Cost += s.Cost
+		}
+	}
+	if d.Plan == nil {
+		d.Plan = []DecisionStep{} // written [] whatever the buffer held
+	}
 	a.cfg.Decisions.RecordDecision(d)
 }
 

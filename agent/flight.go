@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"unsafe"
 )
 
 // The decision recording's format and version, in its header line.
@@ -23,20 +24,25 @@ const (
 // may serve many agents, on any goroutines.
 //
 // Recording copies the decision into a slot of the recorder's ring, whose
-// slices are reused: once the ring has grown, recording allocates nothing.
-// JSON is made only when the recording is written. The byte bound counts
-// the memory the slots hold (a domain's names are shared, not counted).
+// slices are reused: once the ring has grown, recording decisions of like
+// sizes allocates nothing. JSON is made only when the recording is
+// written. The byte bound counts all the memory the ring holds: its
+// slots, and every slice a slot keeps, also one whose decision was
+// dropped (a domain's names are shared, not counted).
 type FlightRecorder struct {
 	maxDecisions int
 	maxBytes     int64
 
 	mu      sync.Mutex
 	slots   []Decision // a ring, oldest at head
-	held    []int64    // the bytes each slot holds, by slot
+	held    []int64    // the bytes each slot holds (at least slotBytes)
 	head, n int
-	bytes   int64 // held by the n decisions in the ring
+	total   int64 // the bytes the ring holds: the sum of held
 	dropped int64
 }
+
+// slotBytes is what an empty slot holds.
+const slotBytes = int64(unsafe.Sizeof(Decision{}))
 
 // NewFlightRecorder returns a recorder that keeps at most maxDecisions
 // decisions and maxBytes bytes of them (both at least 1).
@@ -47,47 +53,94 @@ func NewFlightRecorder(maxDecisions int, maxBytes int64) *FlightRecorder {
 	return &FlightRecorder{maxDecisions: maxDecisions, maxBytes: maxBytes}
 }
 
-// RecordDecision keeps a copy of d, dropping the oldest decisions while
-// the recorder is over either bound. A decision larger than the byte
-// bound alone is dropped itself.
+// RecordDecision keeps a copy of d, dropping the oldest decisions (and
+// the memory their slots keep) while the recorder is over either bound.
+// A decision that alone is over the byte bound is dropped itself.
 func (f *FlightRecorder) RecordDecision(d *Decision) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	need := d.bytes()
-	if need > f.maxBytes {
+	if d.bytes() > f.maxBytes {
 		f.dropped++
 		return
 	}
-	for f.n > 0 && (f.n == f.maxDecisions || f.bytes+need > f.maxBytes) {
-		f.bytes -= f.held[f.head]
-		f.head = (f.head + 1) % len(f.slots)
-		f.n--
-		f.dropped++
+	if f.n == f.maxDecisions {
+		f.evict(false) // its slot is the one reused below
 	}
-	if f.n == len(f.slots) {
-		f.grow()
+	if f.n == len(f.slots) && !f.grow() {
+		f.evict(false) // no room to grow: reuse the oldest's slot
 	}
 	i := (f.head + f.n) % len(f.slots)
 	f.slots[i].copyFrom(d)
-	f.held[i] = f.slots[i].bytes() // its slices may be larger than d's, from an earlier decision
 	f.n++
-	f.bytes += f.held[i]
+	f.setHeld(i, f.slots[i].bytes())
+	for f.total > f.maxBytes && f.n > 1 {
+		f.evict(true)
+	}
+	if f.total > f.maxBytes {
+		// Only d is left, in a slot whose slices are larger than d's
+		// from an earlier decision: copy it into a slot of its own size,
+		// and drop it if even that (the allocator's rounding) is over.
+		f.slots[i] = Decision{}
+		f.slots[i].copyFrom(d)
+		f.setHeld(i, f.slots[i].bytes())
+		if f.total > f.maxBytes {
+			f.evict(true)
+		}
+	}
 }
 
-// runsNoGameCode marks a sink that touches no agent: a Queue may deliver
-// to an agent that records into it while other workers still search.
-func (f *FlightRecorder) runsNoGameCode() {}
+// setHeld records that slot i now holds b bytes.
+func (f *FlightRecorder) setHeld(i int, b int64) {
+	f.total += b - f.held[i]
+	f.held[i] = b
+}
 
-// grow doubles the ring (up to maxDecisions), oldest first.
-func (f *FlightRecorder) grow() {
+// evict drops the oldest decision; with release, its slot lets its slices
+// go too.
+func (f *FlightRecorder) evict(release bool) {
+	if release {
+		f.slots[f.head] = Decision{}
+		f.setHeld(f.head, slotBytes)
+	}
+	f.head = (f.head + 1) % len(f.slots)
+	f.n--
+	f.dropped++
+}
+
+// grow doubles the ring (up to maxDecisions), oldest first, unless the
+// new slots would take the ring past its byte bound: it reports whether
+// it grew.
+func (f *FlightRecorder) grow() bool {
 	size := min(max(2*len(f.slots), 16), f.maxDecisions)
+	if f.total+int64(size-len(f.slots))*slotBytes > f.maxBytes {
+		size = len(f.slots) + int((f.maxBytes-f.total)/slotBytes)
+		if size <= len(f.slots) {
+			return len(f.slots) == 0 && f.grow1()
+		}
+	}
 	bigger, held := make([]Decision, size), make([]int64, size)
 	for i := range f.n {
 		j := (f.head + i) % len(f.slots)
 		bigger[i], held[i] = f.slots[j], f.held[j]
 	}
+	for i := f.n; i < size; i++ {
+		held[i] = slotBytes
+	}
+	f.total += int64(size-len(f.slots)) * slotBytes
 	f.slots, f.held, f.head = bigger, held, 0
+	return true
 }
+
+// grow1 makes the first slot of a ring whose bound leaves room for less:
+// a decision is kept even so (it fit the bound, see RecordDecision).
+func (f *FlightRecorder) grow1() bool {
+	f.slots, f.held, f.total = make([]Decision, 1), []int64{slotBytes}, slotBytes
+	return true
+}
+
+// runsNoGameCode marks a sink that touches no agent: a Queue may deliver
+// to an agent that records into it while other workers still search.
+func (f *FlightRecorder) runsNoGameCode() {}
 
 // Len returns how many decisions the recorder holds, and how many it has
 // dropped to stay within its bounds.

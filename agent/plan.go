@@ -24,6 +24,7 @@ type request struct {
 	// leaf. It is set at submit so that a worker need not read the agent.
 	planner planner
 	ticket  uint64 // its place in a queue
+	asked   int    // the agent's tick when it asked, for its decision record
 	kind    requestKind
 	reason  string
 	facts   goap.State // the agent's snapshot buffer
@@ -100,7 +101,7 @@ func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
 
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
-	r.agent, r.planner = a, a.planner
+	r.agent, r.planner, r.asked = a, a.planner, a.tick
 	if r.byTask {
 		r.planner = htnPlanner{}
 	}

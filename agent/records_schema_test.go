@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +17,8 @@ import (
 
 // schemaCheck checks v against the part of JSON Schema that
 // docs/records.schema.json uses: type, required, properties,
-// additionalProperties, items, enum, const and $ref (to its $defs).
+// additionalProperties, items, enum, const, minimum, pattern and $ref
+// (to its $defs).
 func schemaCheck(defs map[string]any, schema map[string]any, v any, at string) []string {
 	if ref, ok := schema["$ref"].(string); ok {
 		return schemaCheck(defs, defs[strings.TrimPrefix(ref, "#/$defs/")].(map[string]any), v, at)
@@ -24,6 +26,16 @@ func schemaCheck(defs map[string]any, schema map[string]any, v any, at string) [
 	var bad []string
 	if c, ok := schema["const"]; ok && fmt.Sprint(c) != fmt.Sprint(v) {
 		bad = append(bad, fmt.Sprintf("%s: %v, want %v", at, v, c))
+	}
+	if m, ok := schema["minimum"].(float64); ok {
+		if f, isNum := v.(float64); isNum && f < m {
+			bad = append(bad, fmt.Sprintf("%s: %v is below %v", at, v, m))
+		}
+	}
+	if p, ok := schema["pattern"].(string); ok {
+		if s, isStr := v.(string); isStr && !regexp.MustCompile(p).MatchString(s) {
+			bad = append(bad, fmt.Sprintf("%s: %q does not match %s", at, s, p))
+		}
 	}
 	if e, ok := schema["enum"].([]any); ok && !slices.ContainsFunc(e, func(x any) bool { return fmt.Sprint(x) == fmt.Sprint(v) }) {
 		bad = append(bad, fmt.Sprintf("%s: %v is not one of %v", at, v, e))
