@@ -115,7 +115,7 @@ func (f *FlightRecorder) grow() bool {
 	if f.total+int64(size-len(f.slots))*slotBytes > f.maxBytes {
 		size = len(f.slots) + int((f.maxBytes-f.total)/slotBytes)
 		if size <= len(f.slots) {
-			return len(f.slots) == 0 && f.grow1()
+			return false // RecordDecision kept room for a slot: d fit the bound
 		}
 	}
 	bigger, held := make([]Decision, size), make([]int64, size)
@@ -128,13 +128,6 @@ func (f *FlightRecorder) grow() bool {
 	}
 	f.total += int64(size-len(f.slots)) * slotBytes
 	f.slots, f.held, f.head = bigger, held, 0
-	return true
-}
-
-// grow1 makes the first slot of a ring whose bound leaves room for less:
-// a decision is kept even so (it fit the bound, see RecordDecision).
-func (f *FlightRecorder) grow1() bool {
-	f.slots, f.held, f.total = make([]Decision, 1), []int64{slotBytes}, slotBytes
 	return true
 }
 
@@ -177,10 +170,7 @@ func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	h.Format, h.Version, h.Decisions, h.Dropped = RecordFormat, RecordVersion, f.n, f.dropped
-	head, err := json.Marshal(h)
-	if err != nil {
-		return err
-	}
+	head, _ := json.Marshal(h) // strings and integers: it cannot fail
 	bw := bufio.NewWriter(w)
 	bw.Write(head)
 	bw.WriteByte('\n')

@@ -172,6 +172,9 @@ func TestRecordingMatchesItsSchema(t *testing.T) {
 		} else {
 			m := v.(map[string]any)
 			seen[fmt.Sprint(m["kind"], " ", m["decided"], " ", m["status"])] = true
+			if m["agent"] == "limited" && m["status"] == "limit_reached" && m["bound"] != "work" {
+				t.Errorf("line %d: a search stopped by MaxWork has bound %v, want work", n, m["bound"])
+			}
 		}
 		for _, e := range schemaCheck(defs, defs[def].(map[string]any), v, fmt.Sprintf("line %d", n)) {
 			t.Error(e)
