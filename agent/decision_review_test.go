@@ -92,3 +92,19 @@ func TestEmptyPlanWrittenOneWay(t *testing.T) {
 		t.Errorf("one decision written two ways:\n%s%s", first, again)
 	}
 }
+
+// TestTieWithTheFirstOptionIsNamed: when the first option wins a tie (ties
+// go to the earlier option), the later one is "equal score", not "lower".
+func TestTieWithTheFirstOptionIsNamed(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.set("healthy", false)
+	cfg := goapConfig(w, d, nil)
+	cfg.Goals = []agent.GoalOption{{Goal: d.Goal("GetHealthy"), Priority: 5}, {Goal: d.Goal("Kill"), Priority: 5}}
+	ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+	if len(ds) == 0 || len(ds[0].Options) != 2 {
+		t.Fatalf("decisions %+v", ds)
+	}
+	if o := ds[0].Options; !o[0].Chosen || o[1].Why != "equal score: an earlier option first" {
+		t.Errorf("options %+v", o)
+	}
+}

@@ -81,3 +81,13 @@ func TestFlightRecorderKeepsADecisionThatFitsInAFreshSlot(t *testing.T) {
 		t.Errorf("holds %d (plan of %d), dropped %d, %d of %d bytes: want the medium decision kept", held, len(f.slots[f.head].Plan), dropped, f.total, f.maxBytes)
 	}
 }
+
+// TestFlightRecorderOfOneByte: the smallest bounds are valid; a recorder
+// of one byte keeps nothing and counts every decision dropped.
+func TestFlightRecorderOfOneByte(t *testing.T) {
+	f := NewFlightRecorder(1, 1)
+	f.RecordDecision(&Decision{Tick: 1})
+	if held, dropped := f.Len(); held != 0 || dropped != 1 {
+		t.Errorf("holds %d, dropped %d", held, dropped)
+	}
+}
