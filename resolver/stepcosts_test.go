@@ -3,8 +3,10 @@ package resolver_test
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -62,5 +64,24 @@ func TestStepCostsSumToTheChainsCost(t *testing.T) {
 	}
 	if found < 200 {
 		t.Errorf("only %d chains found: the test proves little", found)
+	}
+}
+
+// TestStepCostsRefusesAnActionOfAnotherDomain: an action ID out of the
+// domain's range panics naming it, not with an index out of range.
+func TestStepCostsRefusesAnActionOfAnotherDomain(t *testing.T) {
+	d, err := resolver.NewDomain(domains.Survivor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []resolver.ActionID{-1, resolver.ActionID(d.NumActions())} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, "is not one of domain") {
+					t.Errorf("action %d: panic %q", a, msg)
+				}
+			}()
+			d.StepCosts(nil, []resolver.ActionID{a}, d.NewSnapshot(), resolver.Options{})
+		}()
 	}
 }
