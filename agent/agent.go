@@ -107,8 +107,13 @@ type Agent struct {
 	planStore  []goap.ActionID // the running plan's storage
 	behaviours []Behaviour     // by action
 	mtr        htn.MTR
-	leaf       *htnLeaf  // the tree's PlanHTN leaf whose plan runs, if any
-	own        *planners // resolves this agent's requests when there is no queue
+	leaf       *htnLeaf     // the tree's PlanHTN leaf whose plan runs, if any
+	own        *planners    // resolves this agent's requests when there is no queue
+	log        *decisionLog // set when Config.Decisions is: what a record needs
+	// recordsGameCode: the Decisions sink is the game's code (not a
+	// FlightRecorder), so a Queue delivers to the agent as to one with an
+	// event callback.
+	recordsGameCode bool
 
 	stats Stats
 	// replans counts replans by reason, in the order of replanReasons,
@@ -159,6 +164,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.HTN != nil && cfg.Tree == nil {
 		a.planner = htnPlanner{}
 	}
+	a.setDecisions(cfg.Decisions)
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)
 		a.behaviours[id] = b

@@ -143,6 +143,11 @@ type Config struct {
 	Queue *Queue
 	// OnEvent, if set, receives every decision.
 	OnEvent func(Event)
+	// Decisions, if set, receives a record of every plan the agent asks
+	// for: the snapshot the search read, the goal options as weighed, the
+	// plan with each step's cost, the outcome and its counts
+	// (docs/records.md). Nil, the default, costs nothing.
+	Decisions DecisionSink
 	// Tree, if set, makes a behaviour-tree or utility agent: it is ticked
 	// every tick instead of planning.
 	Tree Node

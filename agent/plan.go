@@ -6,6 +6,7 @@ import (
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 type requestKind uint8
@@ -23,6 +24,7 @@ type request struct {
 	// leaf. It is set at submit so that a worker need not read the agent.
 	planner planner
 	ticket  uint64 // its place in a queue
+	asked   int    // the agent's tick when it asked, for its decision record
 	kind    requestKind
 	reason  string
 	facts   goap.State // the agent's snapshot buffer
@@ -42,8 +44,12 @@ type request struct {
 
 // result is a resolved request.
 type result struct {
-	found    bool
-	limited  bool // budget, depth or step limit
+	found   bool
+	limited bool // budget, depth or step limit
+	// status, bound and stats are the search's, for a decision record.
+	status   search.Status
+	bound    search.Bound
+	stats    search.Stats
 	plan     []goap.ActionID
 	cost     float64
 	expanded int
@@ -95,7 +101,7 @@ func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
 
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
-	r.agent, r.planner = a, a.planner
+	r.agent, r.planner, r.asked = a, a.planner, a.tick
 	if r.byTask {
 		r.planner = htnPlanner{}
 	}
@@ -139,6 +145,9 @@ func resolve(p *planners, r *request, out *result) { r.planner.plan(p, r, out) }
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r *request, res *result) {
 	a.pending = false
+	if a.log != nil {
+		a.recordDecision(r, res)
+	}
 	a.resultPlan, a.resultMTR = res.plan, res.mtr // keep the grown buffers
 	a.stats.Plans++
 	a.stats.Expanded += res.expanded

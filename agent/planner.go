@@ -24,6 +24,7 @@ func (goapPlanner) plan(p *planners, r *request, out *result) {
 	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context})
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
+	out.status, out.bound, out.stats = res.Status, res.Bound, res.Stats
 	out.expanded = res.Expanded
 	out.cost = res.Cost
 	if out.found {
@@ -48,6 +49,7 @@ func (htnPlanner) plan(p *planners, r *request, out *result) {
 	err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, opt)
 	out.found = err == nil && p.res.Status == htn.Found
 	out.limited = err != nil
+	out.status, out.bound, out.stats = p.res.Status, p.res.Bound, p.res.Stats
 	out.steps = p.res.Steps
 	if out.found {
 		out.plan = append(r.plan, p.res.Plan...)

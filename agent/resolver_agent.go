@@ -45,7 +45,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	*a = Agent{
 		cfg: Config{
 			Name: cfg.Name, Policy: cfg.Policy, Timeouts: cfg.Timeouts, DefaultTimeout: cfg.DefaultTimeout,
-			RetryAfter: cfg.RetryAfter, Queue: cfg.Queue, OnEvent: cfg.OnEvent, Data: cfg.Data,
+			RetryAfter: cfg.RetryAfter, Queue: cfg.Queue, OnEvent: cfg.OnEvent, Decisions: cfg.Decisions, Data: cfg.Data,
 		},
 		world:      &both.resolver,
 		planner:    resolverPlanner{},
@@ -54,6 +54,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		headOnly:   true,
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
+	a.setDecisions(cfg.Decisions)
 	// The adapters are one allocation, not one per action.
 	adapters := make([]resolverBehaviour, d.NumActions())
 	for id := range d.NumActions() {

@@ -22,7 +22,7 @@ type ResolverGoal = GoalOptionFor[*resolver.Goal, *ResolverAgent]
 
 // ResolverConfig describes a resolver agent. Domain, Goals, Behaviours and
 // Sensor are required; Targets and Mover as soon as an action the agent
-// can do has a target. Name, Queue, OnEvent and Data mean what they mean
+// can do has a target. Name, Queue, OnEvent, Decisions and Data mean what they mean
 // in Config.
 type ResolverConfig struct {
 	Name    string
@@ -65,10 +65,11 @@ type ResolverConfig struct {
 	Budget, MaxDepth int
 	// Context, if set, stops the agent's resolves once it is done
 	// (resolver's Options.Context); a resolve stopped so finds no chain.
-	Context context.Context
-	Queue   *Queue
-	OnEvent func(Event)
-	Data    any
+	Context   context.Context
+	Queue     *Queue
+	OnEvent   func(Event)
+	Decisions DecisionSink
+	Data      any
 }
 
 // check returns what is wrong with cfg, the first problem in a fixed order.

@@ -38,6 +38,7 @@ func (resolverPlanner) plan(p *planners, r *request, out *result) {
 	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, *c.opt)
 	out.found = res.Status == resolver.Found
 	out.limited = err != nil
+	out.status, out.bound, out.stats = res.Status, res.Bound, res.Stats
 	out.expanded = res.Expanded
 	out.cost = res.Cost
 	// Found or not, the chain's storage goes back to the agent, which

@@ -197,7 +197,9 @@ type still struct {
 	at     resolver.Point
 }
 
-func newFrameCrowd(t testing.TB, n, workers int) *frameCrowd {
+// newFrameCrowd makes n survivors resolving through a queue of workers;
+// each of with, if any, may change every agent's configuration.
+func newFrameCrowd(t testing.TB, n, workers int, with ...func(*agent.ResolverConfig)) *frameCrowd {
 	d, err := resolver.NewDomain(domains.Survivor())
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +229,7 @@ func newFrameCrowd(t testing.TB, n, workers int) *frameCrowd {
 		w := &still{values: make([]int64, len(d.Keys())), at: resolver.Point{X: float64(rng.IntN(21) - 10), Y: float64(rng.IntN(21) - 10)}}
 		w.values[warmth] = int64(rng.IntN(49))
 		w.values[hunger] = int64(31 + rng.IntN(60))
-		a, err := agent.NewResolverAgent(agent.ResolverConfig{
+		cfg := agent.ResolverConfig{
 			Name:       "s",
 			Domain:     d,
 			Profile:    profiles[i%len(profiles)],
@@ -240,7 +242,11 @@ func newFrameCrowd(t testing.TB, n, workers int) *frameCrowd {
 			Targets: targets,
 			Mover:   agent.MoverFunc(func(resolver.Point, float64) agent.MoveStatus { return agent.Moving }),
 			Queue:   fc.q,
-		})
+		}
+		for _, f := range with {
+			f(&cfg)
+		}
+		a, err := agent.NewResolverAgent(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,10 @@ import (
 type resolverWorld struct {
 	mover Mover
 	cfg   *ResolverConfig // the rest, for SetProfile's checks and the accessors
+	// keyNames and stepCosts serve decision records: the domain's key
+	// names in order, and a buffer for a chain's step costs.
+	keyNames  []string
+	stepCosts []float64
 
 	// What a tick reads (a tick that asks for a chain included) comes
 	// last, next to the Agent's fields that a tick reads: NewResolverAgent
@@ -69,6 +73,11 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 	for i, o := range cfg.Goals {
 		w.goals[i] = o.Goal
 	}
+	if cfg.Decisions != nil {
+		for _, k := range d.Keys() {
+			w.keyNames = append(w.keyNames, k.Name)
+		}
+	}
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
 		w.targets[t].sensor = s
@@ -104,8 +113,40 @@ func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 // request and the events, for the option's Goal. Whether the goal already
 // holds is judged by the goal the option had at construction, as before
 // the runtimes were one.
-func (w *resolverWorld) goalApplies(a *Agent, i int) bool {
-	return !w.goals[i].HoldsIn(a.live.Values) && w.options[i].applies((*ResolverAgent)(a))
+func (w *resolverWorld) goalApplies(a *Agent, i int) optionState {
+	switch {
+	case w.goals[i].HoldsIn(a.live.Values):
+		return optionHolds
+	case !w.options[i].applies((*ResolverAgent)(a)):
+		return optionWhenFalse
+	}
+	return optionApplies
+}
+
+func (w *resolverWorld) goalInfo(_ *Agent, i int) (string, float64, bool) {
+	o := &w.options[i]
+	return o.Goal.Name(), o.Priority, o.Utility != nil
+}
+
+// record: the snapshot the resolve read (the request's copy, taken at
+// submit), and each step's share of the chain's cost.
+func (w *resolverWorld) record(_ *Agent, r *request, plan []goap.ActionID, d *Decision) {
+	c := r.chain
+	snap := &c.snap
+	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, w.keyNames, snap.At
+	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
+	for t, name := range w.domain.Targets() {
+		if tg := snap.Targets[t]; tg.Found {
+			d.Snapshot.Targets = append(d.Snapshot.Targets, DecisionTarget{Name: name, At: tg.At})
+		}
+	}
+	if len(plan) == 0 {
+		return
+	}
+	w.stepCosts = w.domain.StepCosts(w.stepCosts[:0], chainOf(plan), snap, *c.opt)
+	for i, act := range plan {
+		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: w.stepCosts[i]})
+	}
 }
 
 func (w *resolverWorld) goalScore(a *Agent, i int) float64 {

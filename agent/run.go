@@ -102,21 +102,41 @@ func (a *Agent) Tick() {
 func (a *Agent) chooseGoal() *GoalOption {
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
+	bestAt := -1
+	if a.log != nil {
+		a.log.weighed = a.log.weighed[:0]
+	}
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
-		if !a.world.goalApplies(a, i) || a.blockedUntil(i) > a.tick {
+		st := a.world.goalApplies(a, i)
+		if st == optionApplies && a.blockedUntil(i) > a.tick {
+			st = optionBlocked
+		}
+		if st != optionApplies {
+			if a.log != nil {
+				a.noteOption(st, 0)
+			}
 			continue
 		}
 		score := a.world.goalScore(a, i)
+		if a.log != nil {
+			a.noteOption(st, score)
+		}
 		if o == a.goal {
 			currentScore, current = score, true
 		}
 		if best == nil || score > bestScore {
-			best, bestScore = o, score
+			best, bestScore, bestAt = o, score, i
 		}
 	}
 	if current && currentScore >= bestScore {
+		if a.log != nil {
+			a.noteChoice(a.goalIndex(), true)
+		}
 		return a.goal
+	}
+	if a.log != nil {
+		a.noteChoice(bestAt, false)
 	}
 	return best
 }

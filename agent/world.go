@@ -22,9 +22,16 @@ type world interface {
 	// buffer, untouched while it waits.
 	snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest)
 	// goalApplies reports whether the agent's goal option i is one to
-	// pursue now: its goal does not hold yet, and its When (the game's)
-	// does.
-	goalApplies(a *Agent, i int) bool
+	// pursue now (optionApplies: its goal does not hold yet, and its When,
+	// the game's, does) or why not.
+	goalApplies(a *Agent, i int) optionState
+	// goalInfo names goal option i and gives its Priority and whether a
+	// Utility scores it, for a decision record.
+	goalInfo(a *Agent, i int) (name string, priority float64, utility bool)
+	// record writes what a decision record shows of request r's world and
+	// of the plan it found: the snapshot the search read, and each step's
+	// cost.
+	record(a *Agent, r *request, plan []goap.ActionID, d *Decision)
 	// goalScore is goal option i's Utility or Priority (the game's).
 	goalScore(a *Agent, i int) float64
 	// goalName names goal option o, for events.
@@ -81,9 +88,47 @@ func (factsWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest) {
 	return a.snapshot, goal, nil
 }
 
-func (factsWorld) goalApplies(a *Agent, i int) bool {
+func (factsWorld) goalApplies(a *Agent, i int) optionState {
 	o := &a.cfg.Goals[i]
-	return !o.Goal.Holds(a.facts) && o.applies(a)
+	switch {
+	case o.Goal.Holds(a.facts):
+		return optionHolds
+	case !o.applies(a):
+		return optionWhenFalse
+	}
+	return optionApplies
+}
+
+func (factsWorld) goalInfo(a *Agent, i int) (string, float64, bool) {
+	o := &a.cfg.Goals[i]
+	return o.Goal.Name(), o.Priority, o.Utility != nil
+}
+
+// record: the true facts the search started from, and each step's cost
+// in the state it runs in (costs may depend on the state).
+func (factsWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
+	dom := a.cfg.Domain
+	for f := range dom.NumFacts() {
+		if r.facts.Has(goap.Fact(f)) {
+			d.Snapshot.Facts = append(d.Snapshot.Facts, dom.FactName(goap.Fact(f)))
+		}
+	}
+	if len(plan) == 0 {
+		return
+	}
+	if a.log.state.Words() == nil {
+		a.log.state = r.facts.Clone()
+	}
+	s := a.log.state
+	s.CopyFrom(r.facts)
+	for _, act := range plan {
+		c := dom.CostIn(act, s)
+		if p := a.cfg.Profile; p != nil {
+			c = p.CostIn(act, s)
+		}
+		d.Plan = append(d.Plan, DecisionStep{Action: dom.ActionName(act), Cost: c})
+		dom.Apply(act, s)
+	}
 }
 
 func (factsWorld) goalScore(a *Agent, i int) float64 { return a.cfg.Goals[i].score(a) }

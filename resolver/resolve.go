@@ -705,17 +705,7 @@ func (r *Resolver) prepare(s *query, a ActionID, work *int) {
 	}
 	r.actStamp[a] = r.epoch
 	act := &r.d.actions[a]
-	c := act.cost
-	switch {
-	case s.prof != nil && !math.IsNaN(s.prof.costs[a]):
-		c = s.prof.costs[a]
-	case act.costFunc != nil:
-		c = act.costFunc(s.snap)
-		if !(c > 0) || c > MaxCost {
-			panic(fmt.Sprintf("resolver: action %q's cost function returned %g; costs must be positive and at most %g", act.name, c, float64(MaxCost)))
-		}
-	}
-	r.cost[a] = c
+	r.cost[a] = actionCost(act, a, s.prof, s.snap)
 	holds := true
 	for i := range act.conds {
 		*work++
@@ -725,6 +715,23 @@ func (r *Resolver) prepare(s *query, a ActionID, work *int) {
 		}
 	}
 	r.holds[a] = holds
+}
+
+// actionCost is action a's cost for an agent of profile prof (nil: the
+// domain as built) in snapshot snap: the profile's override, else its cost
+// function's, else its fixed cost.
+func actionCost(act *action, a ActionID, prof *Profile, snap *Snapshot) float64 {
+	switch {
+	case prof != nil && !math.IsNaN(prof.costs[a]):
+		return prof.costs[a]
+	case act.costFunc != nil:
+		c := act.costFunc(snap)
+		if !(c > 0) || c > MaxCost {
+			panic(fmt.Sprintf("resolver: action %q's cost function returned %g; costs must be positive and at most %g", act.name, c, float64(MaxCost)))
+		}
+		return c
+	}
+	return act.cost
 }
 
 // unmet lists action a's conditions that do not hold, for the trace.

@@ -1,0 +1,380 @@
+package agent
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+	"unsafe"
+
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
+)
+
+// DecisionSink receives an agent's decisions, each recorded whole
+// (Config.Decisions). The *Decision it is given is the agent's buffer,
+// valid only during the call: a sink that keeps a decision copies it
+// (FlightRecorder keeps its JSON). A sink is the game's code, as an event
+// callback is: a Queue delivers the result of an agent that has one on the
+// goroutine that calls Frame, after every worker is done (a
+// FlightRecorder, which touches no agent, is delivered to as results come).
+type DecisionSink interface {
+	RecordDecision(d *Decision)
+}
+
+// Decision is one decision of an agent, whole: why it was asked, what the
+// search read, what the agent weighed and what came of it. It is the line
+// format of a decision recording (docs/records.md).
+type Decision struct {
+	// Tick is the agent's tick when the result reached it, Asked when it
+	// asked (with a Queue, the frame may come ticks later; the snapshot is
+	// Asked's).
+	Tick  int    `json:"tick"`
+	Asked int    `json:"asked"`
+	Agent string `json:"agent"`
+	// Kind is the agent's: "goap", "htn", "tree" or "resolver".
+	Kind string `json:"kind"`
+	// Decided is what was decided: "plan" (a search, a decomposition or a
+	// resolve for the agent's goal or root task) or "interruption" (an
+	// HTN agent's check whether a plan with a smaller MTR replaces the
+	// running one; Taken says whether it did).
+	Decided string `json:"decided"`
+	Taken   bool   `json:"taken,omitempty"`
+	// Reason is why the plan was asked for: a replan reason (ReasonStart,
+	// ReasonPlanDone, ...).
+	Reason string `json:"reason"`
+	// Goal is the goal planned for (empty for an HTN decomposition).
+	Goal string `json:"goal,omitempty"`
+	// Options are the agent's goal options as goal choice weighed them on
+	// the tick the plan was asked for (none for HTN and tree agents).
+	Options []GoalScore `json:"options,omitempty"`
+	// Snapshot is what the search read: the world as the agent knew it
+	// when it asked (with a Queue, the copy taken at submit).
+	Snapshot DecisionSnapshot `json:"snapshot"`
+	// Plan is the plan found, each step with its cost, and Cost its total
+	// (empty when none was found).
+	Plan []DecisionStep `json:"plan"`
+	Cost float64        `json:"cost"`
+	// MTR is an HTN plan's method traversal record.
+	MTR htn.MTR `json:"mtr,omitempty"`
+	// Status and Bound are the search's outcome in the shared vocabulary
+	// ("found", "no_plan", "limit_reached"; the bound's name when a limit
+	// stopped it), and Stats its counts.
+	Status string        `json:"status"`
+	Bound  string        `json:"bound,omitempty"`
+	Stats  DecisionStats `json:"stats"`
+}
+
+// GoalScore is one goal option as goal choice weighed it.
+type GoalScore struct {
+	Goal     string  `json:"goal"`
+	Priority float64 `json:"priority"`
+	// Score is what goal choice compared: the option's Utility when it
+	// has one (Utility true), else its Priority; 0 when the option did not
+	// apply (see Why). A score or priority past the float range is
+	// written as ±1.7976931348623157e308, one that is not a number as 0
+	// (Why says so): JSON has no infinities.
+	Score   float64 `json:"score"`
+	Utility bool    `json:"utility,omitempty"`
+	Chosen  bool    `json:"chosen"`
+	// Why says why it was chosen or not: "highest score", "kept: the
+	// current goal at an equal or higher score", "lower score", "equal
+	// score: the current goal kept", "equal score: an earlier option
+	// first", "goal holds", "when is false", "no plan until a later
+	// tick", or "score is not a number".
+	Why string `json:"why"`
+}
+
+// DecisionStep is one step of a recorded plan and its cost: for a GOAP or
+// HTN plan the action's cost in the state it runs in, for a resolver
+// chain the action's cost plus the way to its target
+// (resolver.Domain.StepCosts).
+type DecisionStep struct {
+	Action string  `json:"action"`
+	Cost   float64 `json:"cost"`
+}
+
+// DecisionSnapshot is the world a search read: the true facts (GOAP, HTN
+// and tree agents), or a resolver snapshot: each key's value (Keys and
+// Values side by side, the keys in the domain's order), the agent's
+// position, and the targets found. In JSON, a resolver snapshot's values
+// and targets are objects by name: {"values":{"hunger":80},
+// "at":{"X":0,"Y":0},"targets":{"berries":{"X":5,"Y":0}}}.
+type DecisionSnapshot struct {
+	Facts    []string
+	Keys     []string
+	Values   []int64
+	Resolver bool // a resolver snapshot: At and Targets apply
+	At       resolver.Point
+	Targets  []DecisionTarget
+}
+
+// DecisionTarget is a target a resolver snapshot found, and where.
+type DecisionTarget struct {
+	Name string
+	At   resolver.Point
+}
+
+// snapshotJSON is DecisionSnapshot's JSON form.
+type snapshotJSON struct {
+	Facts   []string                  `json:"facts,omitempty"`
+	Values  map[string]int64          `json:"values,omitempty"`
+	At      *resolver.Point           `json:"at,omitempty"`
+	Targets map[string]resolver.Point `json:"targets,omitempty"`
+}
+
+// MarshalJSON writes the snapshot's values and targets as objects by name.
+func (s DecisionSnapshot) MarshalJSON() ([]byte, error) {
+	j := snapshotJSON{Facts: s.Facts}
+	if s.Resolver {
+		j.Values = make(map[string]int64, len(s.Keys))
+		for i, k := range s.Keys {
+			j.Values[k] = s.Values[i]
+		}
+		j.At = &s.At
+		if len(s.Targets) > 0 {
+			j.Targets = make(map[string]resolver.Point, len(s.Targets))
+			for _, t := range s.Targets {
+				j.Targets[t.Name] = t.At
+			}
+		}
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes, keys and targets sorted by
+// name.
+func (s *DecisionSnapshot) UnmarshalJSON(b []byte) error {
+	var j snapshotJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = DecisionSnapshot{Facts: j.Facts, Resolver: j.At != nil || j.Values != nil}
+	for _, k := range slices.Sorted(maps.Keys(j.Values)) {
+		s.Keys, s.Values = append(s.Keys, k), append(s.Values, j.Values[k])
+	}
+	if j.At != nil {
+		s.At = *j.At
+	}
+	for _, name := range slices.Sorted(maps.Keys(j.Targets)) {
+		s.Targets = append(s.Targets, DecisionTarget{Name: name, At: j.Targets[name]})
+	}
+	return nil
+}
+
+// ValueMap returns a resolver snapshot's values by key name, and
+// TargetMap its targets, as resolver.Domain.SnapshotOf takes them.
+func (s *DecisionSnapshot) ValueMap() map[string]int64 {
+	m := make(map[string]int64, len(s.Keys))
+	for i, k := range s.Keys {
+		m[k] = s.Values[i]
+	}
+	return m
+}
+
+// TargetMap: see ValueMap.
+func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
+	m := make(map[string]resolver.Point, len(s.Targets))
+	for _, t := range s.Targets {
+		m[t.Name] = t.At
+	}
+	return m
+}
+
+// copyFrom makes d a deep copy of src, reusing d's slices: a recorder
+// keeps decisions so without allocating once its slots have grown. Names
+// are the domain's strings, shared, not copied; so is Snapshot.Keys, the
+// domain's key names, which no decision changes.
+func (d *Decision) copyFrom(src *Decision) {
+	options, plan, mtr := d.Options[:0], d.Plan[:0], d.MTR[:0]
+	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
+	*d = *src
+	d.Options = append(options, src.Options...)
+	d.Plan = append(plan, src.Plan...)
+	d.MTR = append(mtr, src.MTR...)
+	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
+	d.Snapshot.Values = append(values, src.Snapshot.Values...)
+	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
+	if d.Plan == nil {
+		d.Plan = []DecisionStep{} // written [] whatever the slot held
+	}
+}
+
+// bytes is the memory d's slices hold, as a recorder's byte bound counts
+// it (the strings are the domain's, shared).
+func (d *Decision) bytes() int64 {
+	const str, word = 16, 8
+	return int64(unsafe.Sizeof(*d)) +
+		int64(cap(d.Options))*int64(unsafe.Sizeof(GoalScore{})) +
+		int64(cap(d.Plan))*int64(unsafe.Sizeof(DecisionStep{})) +
+		int64(cap(d.MTR))*4 +
+		int64(cap(d.Snapshot.Facts))*str +
+		int64(cap(d.Snapshot.Values))*word +
+		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{}))
+}
+
+// DecisionStats are search.Stats under JSON names.
+type DecisionStats struct {
+	Expanded  int64 `json:"expanded"`
+	Generated int64 `json:"generated"`
+	Work      int64 `json:"work"`
+	PeakBytes int64 `json:"peak_bytes"`
+	Depth     int64 `json:"depth"`
+}
+
+// setDecisions readies the agent to record into sink, if not nil.
+func (a *Agent) setDecisions(sink DecisionSink) {
+	if sink == nil {
+		return
+	}
+	a.log = &decisionLog{}
+	_, ours := sink.(interface{ runsNoGameCode() })
+	a.recordsGameCode = !ours
+}
+
+// optionState is what goal choice found of a goal option.
+type optionState uint8
+
+const (
+	optionApplies   optionState = iota
+	optionHolds                 // its goal holds already
+	optionWhenFalse             // its When is false
+	optionBlocked               // it found no plan recently
+)
+
+var optionWhy = [...]string{
+	optionHolds:     "goal holds",
+	optionWhenFalse: "when is false",
+	optionBlocked:   "no plan until a later tick",
+}
+
+// decisionLog is what an agent that records its decisions keeps between
+// goal choice and the plan's result: the options as weighed (cheaply, every
+// tick: a state and a score each; names and reasons are made only when a
+// decision is recorded), and the record it fills and hands to the sink.
+type decisionLog struct {
+	weighed []weighedOption
+	chosen  int  // the option chosen, -1 for none
+	kept    bool // the current goal kept at an equal or higher score
+	options []GoalScore
+	d       Decision
+	state   goap.State // a GOAP plan's states, step by step, for its costs
+}
+
+type weighedOption struct {
+	state optionState
+	score float64
+}
+
+// noteOption records goal option i as goal choice found it (its score
+// only when it applies).
+func (a *Agent) noteOption(st optionState, score float64) {
+	a.log.weighed = append(a.log.weighed, weighedOption{st, score})
+}
+
+// noteChoice records the option chosen (-1 for none), and whether it was
+// the current goal kept at an equal or higher score.
+func (a *Agent) noteChoice(chosen int, kept bool) {
+	a.log.chosen, a.log.kept = chosen, kept
+}
+
+// goalScores turns the options as weighed into the record's GoalScores.
+func (a *Agent) goalScores() []GoalScore {
+	l := a.log
+	l.options = l.options[:0]
+	chosenScore := math.NaN()
+	if l.chosen >= 0 && l.chosen < len(l.weighed) {
+		chosenScore = l.weighed[l.chosen].score
+	}
+	for i, w := range l.weighed {
+		name, priority, utility := a.world.goalInfo(a, i)
+		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility}
+		switch {
+		case w.state != optionApplies:
+			g.Why = optionWhy[w.state]
+		case math.IsNaN(w.score):
+			g.Chosen, g.Why = i == l.chosen, "score is not a number"
+		case i == l.chosen && l.kept:
+			g.Score, g.Chosen, g.Why = w.score, true, "kept: the current goal at an equal or higher score"
+		case i == l.chosen:
+			g.Score, g.Chosen, g.Why = w.score, true, "highest score"
+		case w.score == chosenScore && l.kept:
+			g.Score, g.Why = w.score, "equal score: the current goal kept"
+		case w.score == chosenScore:
+			g.Score, g.Why = w.score, "equal score: an earlier option first"
+		default:
+			g.Score, g.Why = w.score, "lower score"
+		}
+		g.Score = finite(g.Score)
+		l.options = append(l.options, g)
+	}
+	return l.options
+}
+
+// finite is f, with ±Inf as ±math.MaxFloat64 and NaN as 0: JSON has no
+// infinities, and a record that cannot be written is worse than one that
+// rounds a game's "must do now" score.
+func finite(f float64) float64 {
+	switch {
+	case math.IsNaN(f):
+		return 0
+	case f > math.MaxFloat64:
+		return math.MaxFloat64
+	case f < -math.MaxFloat64:
+		return -math.MaxFloat64
+	}
+	return f
+}
+
+// recordDecision fills the agent's record of request r's result and hands
+// it to the sink.
+func (a *Agent) recordDecision(r *request, res *result) {
+	d := &a.log.d
+	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
+		Options: a.goalScores(), Plan: d.Plan[:0], Cost: res.cost, MTR: res.mtr,
+		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
+		Status:   res.status.String(),
+		Stats:    DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
+	if r.kind == interruptRequest {
+		d.Decided, d.Taken = "interruption", res.replace
+	}
+	if res.bound != search.NoBound {
+		d.Bound = res.bound.String()
+	}
+	_, decomposed := r.planner.(htnPlanner)
+	if a.goal != nil && !decomposed {
+		d.Goal = a.goalName()
+	}
+	var plan = res.plan
+	if !res.found {
+		plan, d.Cost = nil, 0
+	}
+	a.world.record(a, r, plan, d)
+	if decomposed {
+		// A decomposition has no cost of its own: its plan's is its
+		// steps'.
+		d.Cost = 0
+		for _, s := range d.Plan {
+			d.Cost += s.Cost
+		}
+	}
+	if d.Plan == nil {
+		d.Plan = []DecisionStep{} // written [] whatever the buffer held
+	}
+	a.cfg.Decisions.RecordDecision(d)
+}
+
+// kind names the agent's kind for its records.
+func (a *Agent) kind() string {
+	switch {
+	case a.headOnly:
+		return "resolver"
+	case a.cfg.Tree != nil:
+		return "tree"
+	case a.cfg.HTN != nil:
+		return "htn"
+	}
+	return "goap"
+}

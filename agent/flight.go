@@ -1,0 +1,184 @@
+package agent
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"unsafe"
+)
+
+// The decision recording's format and version, in its header line.
+const (
+	RecordFormat  = "ploy-decisions"
+	RecordVersion = 1
+)
+
+// FlightRecorder keeps an agent crowd's most recent decisions, bounded in
+// count and in bytes (the oldest dropped first, and counted), and writes
+// them as a decision recording: JSON Lines, a header line and then one
+// Decision per line (docs/records.md). It is a DecisionSink; one recorder
+// may serve many agents, on any goroutines.
+//
+// Recording copies the decision into a slot of the recorder's ring, whose
+// slices are reused: once the ring has grown, recording decisions of like
+// sizes allocates nothing. JSON is made only when the recording is
+// written. The byte bound counts all the memory the ring holds: its
+// slots, and every slice a slot keeps, also one whose decision was
+// dropped (a domain's names are shared, not counted).
+type FlightRecorder struct {
+	maxDecisions int
+	maxBytes     int64
+
+	mu      sync.Mutex
+	slots   []Decision // a ring, oldest at head
+	held    []int64    // the bytes each slot holds (at least slotBytes)
+	head, n int
+	total   int64 // the bytes the ring holds: the sum of held
+	dropped int64
+}
+
+// slotBytes is what an empty slot holds.
+const slotBytes = int64(unsafe.Sizeof(Decision{}))
+
+// NewFlightRecorder returns a recorder that keeps at most maxDecisions
+// decisions and maxBytes bytes of them (both at least 1).
+func NewFlightRecorder(maxDecisions int, maxBytes int64) *FlightRecorder {
+	if maxDecisions < 1 || maxBytes < 1 {
+		panic(fmt.Sprintf("agent: NewFlightRecorder(%d, %d): both bounds must be at least 1", maxDecisions, maxBytes))
+	}
+	return &FlightRecorder{maxDecisions: maxDecisions, maxBytes: maxBytes}
+}
+
+// RecordDecision keeps a copy of d, dropping the oldest decisions (and
+// the memory their slots keep) while the recorder is over either bound.
+// A decision that alone is over the byte bound is dropped itself.
+func (f *FlightRecorder) RecordDecision(d *Decision) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if d.bytes() > f.maxBytes {
+		f.dropped++
+		return
+	}
+	if f.n == f.maxDecisions {
+		f.evict(false) // its slot is the one reused below
+	}
+	if f.n == len(f.slots) && !f.grow() {
+		f.evict(false) // no room to grow: reuse the oldest's slot
+	}
+	i := (f.head + f.n) % len(f.slots)
+	f.slots[i].copyFrom(d)
+	f.n++
+	f.setHeld(i, f.slots[i].bytes())
+	for f.total > f.maxBytes && f.n > 1 {
+		f.evict(true)
+	}
+	if f.total > f.maxBytes {
+		// Only d is left, in a slot whose slices are larger than d's
+		// from an earlier decision: copy it into a slot of its own size,
+		// and drop it if even that (the allocator's rounding) is over.
+		f.slots[i] = Decision{}
+		f.slots[i].copyFrom(d)
+		f.setHeld(i, f.slots[i].bytes())
+		if f.total > f.maxBytes {
+			f.evict(true)
+		}
+	}
+}
+
+// setHeld records that slot i now holds b bytes.
+func (f *FlightRecorder) setHeld(i int, b int64) {
+	f.total += b - f.held[i]
+	f.held[i] = b
+}
+
+// evict drops the oldest decision; with release, its slot lets its slices
+// go too.
+func (f *FlightRecorder) evict(release bool) {
+	if release {
+		f.slots[f.head] = Decision{}
+		f.setHeld(f.head, slotBytes)
+	}
+	f.head = (f.head + 1) % len(f.slots)
+	f.n--
+	f.dropped++
+}
+
+// grow doubles the ring (up to maxDecisions), oldest first, unless the
+// new slots would take the ring past its byte bound: it reports whether
+// it grew.
+func (f *FlightRecorder) grow() bool {
+	size := min(max(2*len(f.slots), 16), f.maxDecisions)
+	if f.total+int64(size-len(f.slots))*slotBytes > f.maxBytes {
+		size = len(f.slots) + int((f.maxBytes-f.total)/slotBytes)
+		if size <= len(f.slots) {
+			return false // RecordDecision kept room for a slot: d fit the bound
+		}
+	}
+	bigger, held := make([]Decision, size), make([]int64, size)
+	for i := range f.n {
+		j := (f.head + i) % len(f.slots)
+		bigger[i], held[i] = f.slots[j], f.held[j]
+	}
+	for i := f.n; i < size; i++ {
+		held[i] = slotBytes
+	}
+	f.total += int64(size-len(f.slots)) * slotBytes
+	f.slots, f.held, f.head = bigger, held, 0
+	return true
+}
+
+// runsNoGameCode marks a sink that touches no agent: a Queue may deliver
+// to an agent that records into it while other workers still search.
+func (f *FlightRecorder) runsNoGameCode() {}
+
+// Len returns how many decisions the recorder holds, and how many it has
+// dropped to stay within its bounds.
+func (f *FlightRecorder) Len() (held int, dropped int64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.n, f.dropped
+}
+
+// RecordHeader is a recording's first line: its format and version, the
+// domain the agents ran (its name, and the hash of its file's bytes,
+// DomainHash, so that a replay can tell an edited domain from the one
+// recorded), and how many decisions it holds and dropped.
+type RecordHeader struct {
+	Format     string `json:"format"`
+	Version    int    `json:"version"`
+	Domain     string `json:"domain,omitempty"`
+	DomainHash string `json:"domain_hash,omitempty"`
+	Decisions  int    `json:"decisions"`
+	Dropped    int64  `json:"dropped"`
+}
+
+// DomainHash returns the hash a recording's header gives a domain file:
+// "sha256:" and the hex SHA-256 of its bytes.
+func DomainHash(file []byte) string {
+	sum := sha256.Sum256(file)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// WriteJSONL writes the recording: a header line with h's Domain and
+// DomainHash (Format, Version and the counts are the recorder's), then the
+// decisions it holds, oldest first.
+func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	h.Format, h.Version, h.Decisions, h.Dropped = RecordFormat, RecordVersion, f.n, f.dropped
+	head, _ := json.Marshal(h) // strings and integers: it cannot fail
+	bw := bufio.NewWriter(w)
+	bw.Write(head)
+	bw.WriteByte('\n')
+	enc := json.NewEncoder(bw)
+	for i := range f.n {
+		if err := enc.Encode(&f.slots[(f.head+i)%len(f.slots)]); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
