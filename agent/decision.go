@@ -202,6 +202,16 @@ func (d *Decision) copyFrom(src *Decision) {
 	}
 }
 
+// fitBytes is what d would hold in slices of its own length: the least a
+// recorder keeping it needs.
+func (d *Decision) fitBytes() int64 {
+	fit := *d
+	fit.Options, fit.Plan, fit.MTR = d.Options[:len(d.Options):len(d.Options)], d.Plan[:len(d.Plan):len(d.Plan)], d.MTR[:len(d.MTR):len(d.MTR)]
+	s := &fit.Snapshot
+	s.Facts, s.Values, s.Targets = s.Facts[:len(s.Facts):len(s.Facts)], s.Values[:len(s.Values):len(s.Values)], s.Targets[:len(s.Targets):len(s.Targets)]
+	return fit.bytes()
+}
+
 // bytes is the memory d's slices hold, as a recorder's byte bound counts
 // it (the strings are the domain's, shared).
 func (d *Decision) bytes() int64 {
@@ -331,9 +341,17 @@ func finite(f float64) float64 {
 // recordDecision fills the agent's record of request r's result and hands
 // it to the sink.
 func (a *Agent) recordDecision(r *request, res *result) {
+	// A FlightRecorder lends the slot the decision is to be kept in, so
+	// that it is filled once rather than filled here and copied there.
+	lender, lends := a.cfg.Decisions.(slotLender)
 	d := &a.log.d
+	if lends {
+		d = lender.lendSlot()
+	}
 	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
-		Options: a.goalScores(), Plan: d.Plan[:0], Cost: res.cost, MTR: res.mtr,
+		// The options and the MTR are the agent's buffers: copied, as the
+		// decision may be kept.
+		Options: append(d.Options[:0], a.goalScores()...), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...),
 		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
 		Status:   res.status.String(),
 		Stats:    DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
@@ -363,7 +381,20 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	if d.Plan == nil {
 		d.Plan = []DecisionStep{} // written [] whatever the buffer held
 	}
+	if lends {
+		lender.keepSlot()
+		return
+	}
 	a.cfg.Decisions.RecordDecision(d)
+}
+
+// slotLender is a sink that lends the agent the slot a decision is kept
+// in (FlightRecorder): lendSlot returns it, to be filled whole, and
+// keepSlot keeps what was filled; nothing else may use the sink between
+// the two.
+type slotLender interface {
+	lendSlot() *Decision
+	keepSlot()
 }
 
 // kind names the agent's kind for its records.

@@ -39,6 +39,9 @@ type FlightRecorder struct {
 	head, n int
 	total   int64 // the bytes the ring holds: the sum of held
 	dropped int64
+	// scratch is lent when the byte bound leaves no room for one slot.
+	scratch     Decision
+	lentScratch bool
 }
 
 // slotBytes is what an empty slot holds.
@@ -57,32 +60,63 @@ func NewFlightRecorder(maxDecisions int, maxBytes int64) *FlightRecorder {
 // the memory their slots keep) while the recorder is over either bound.
 // A decision that alone is over the byte bound is dropped itself.
 func (f *FlightRecorder) RecordDecision(d *Decision) {
+	f.lendSlot().copyFrom(d)
+	f.keepSlot()
+}
+
+// lendSlot locks the recorder and returns the slot the next decision is
+// kept in, making room for it: the oldest decision goes when the count
+// bound is reached, or when the ring may not grow. The caller fills it
+// whole (its slices reused) and calls keepSlot.
+func (f *FlightRecorder) lendSlot() *Decision {
 	f.mu.Lock()
+	if f.n == f.maxDecisions {
+		f.evict(false) // its slot is the one reused
+	}
+	if f.n == len(f.slots) && !f.grow() {
+		if f.n == 0 {
+			// The bound has no room for even one slot: the decision is
+			// filled in a scratch slot and dropped.
+			f.lentScratch = true
+			return &f.scratch
+		}
+		f.evict(false) // no room to grow: reuse the oldest's slot
+	}
+	return &f.slots[(f.head+f.n)%len(f.slots)]
+}
+
+// keepSlot keeps the decision lendSlot lent, then drops the oldest
+// decisions, letting their slots' slices go, while the ring is over its
+// byte bound, and unlocks the recorder.
+func (f *FlightRecorder) keepSlot() {
 	defer f.mu.Unlock()
-	if d.bytes() > f.maxBytes {
+	if f.lentScratch {
+		f.scratch, f.lentScratch = Decision{}, false
 		f.dropped++
 		return
 	}
-	if f.n == f.maxDecisions {
-		f.evict(false) // its slot is the one reused below
-	}
-	if f.n == len(f.slots) && !f.grow() {
-		f.evict(false) // no room to grow: reuse the oldest's slot
-	}
 	i := (f.head + f.n) % len(f.slots)
-	f.slots[i].copyFrom(d)
+	if f.slots[i].fitBytes() > f.maxBytes {
+		// Over the bound alone: dropped, before it could push older
+		// decisions out, and its slot lets its slices go.
+		f.slots[i] = Decision{}
+		f.setHeld(i, slotBytes)
+		f.dropped++
+		return
+	}
 	f.n++
 	f.setHeld(i, f.slots[i].bytes())
 	for f.total > f.maxBytes && f.n > 1 {
 		f.evict(true)
 	}
 	if f.total > f.maxBytes {
-		// Only d is left, in a slot whose slices are larger than d's
-		// from an earlier decision: copy it into a slot of its own size,
-		// and drop it if even that (the allocator's rounding) is over.
-		f.slots[i] = Decision{}
-		f.slots[i].copyFrom(d)
-		f.setHeld(i, f.slots[i].bytes())
+		// Only this decision is left, in a slot whose slices may be
+		// larger than it needs from an earlier decision: give it slices
+		// of its own size, and drop it if even that is over.
+		var fit Decision
+		fit.copyFrom(&f.slots[i])
+		f.slots[i] = fit
+		f.setHeld(i, fit.bytes())
 		if f.total > f.maxBytes {
 			f.evict(true)
 		}

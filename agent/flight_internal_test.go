@@ -91,3 +91,17 @@ func TestFlightRecorderOfOneByte(t *testing.T) {
 		t.Errorf("holds %d, dropped %d", held, dropped)
 	}
 }
+
+// TestFlightRecorderDropsATooBigDecisionAlone: a decision over the byte
+// bound by itself is dropped without pushing the older ones out.
+func TestFlightRecorderDropsATooBigDecisionAlone(t *testing.T) {
+	small := &Decision{Tick: 1}
+	f := NewFlightRecorder(10, 4*slotBytes+small.bytes())
+	for range 3 {
+		f.RecordDecision(small)
+	}
+	f.RecordDecision(&Decision{Options: make([]GoalScore, 1000)})
+	if held, dropped := f.Len(); held != 3 || dropped != 1 {
+		t.Errorf("after a decision too big for the bound: holds %d, dropped %d; want the 3 small ones kept", held, dropped)
+	}
+}
