@@ -153,6 +153,23 @@ func contains(s []int, x int) bool {
 	return false
 }
 
+// caseSnapshot is w as a snapshot of d: its values, position, and the
+// targets d's actions name (a target no action names is refused).
+func caseSnapshot(t *testing.T, d *resolver.Domain, w *world) *resolver.Snapshot {
+	t.Helper()
+	used := map[string]resolver.Point{}
+	for _, name := range d.Targets() {
+		if p, ok := w.targets[name]; ok {
+			used[name] = p
+		}
+	}
+	snap, err := d.SnapshotOf(w.values, w.at, used)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
 func randomCase(r *rand.Rand) (resolver.Spec, *world, resolver.ProfileSpec) {
 	var spec resolver.Spec
 	nb, ni := 1+r.IntN(4), r.IntN(4)
@@ -276,16 +293,7 @@ func againstEnumeration(t *testing.T, r *rand.Rand, rounds int, grid func(*rand.
 			}
 			o.costs = profSpec.Costs
 		}
-		used := map[string]resolver.Point{} // a target no action names is refused
-		for _, name := range d.Targets() {
-			if p, ok := w.targets[name]; ok {
-				used[name] = p
-			}
-		}
-		snap, err := d.SnapshotOf(w.values, w.at, used)
-		if err != nil {
-			t.Fatal(err)
-		}
+		snap := caseSnapshot(t, d, w)
 		maxDepth := 1 + r.IntN(6)
 		res := resolver.NewResolver(d)
 		for gi, g := range spec.Goals {
@@ -394,16 +402,7 @@ func TestLimitsBoundEverySearch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		used := map[string]resolver.Point{}
-		for _, name := range d.Targets() {
-			if p, ok := w.targets[name]; ok {
-				used[name] = p
-			}
-		}
-		snap, err := d.SnapshotOf(w.values, w.at, used)
-		if err != nil {
-			t.Fatal(err)
-		}
+		snap := caseSnapshot(t, d, w)
 		budget, work := 1+r.IntN(6), 1+r.IntN(12)
 		var tr resolver.Trace
 		for _, g := range d.Goals() {

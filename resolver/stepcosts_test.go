@@ -28,16 +28,7 @@ func TestStepCostsSumToTheChainsCost(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		used := map[string]resolver.Point{}
-		for _, name := range d.Targets() {
-			if p, ok := w.targets[name]; ok {
-				used[name] = p
-			}
-		}
-		snap, err := d.SnapshotOf(w.values, w.at, used)
-		if err != nil {
-			t.Fatal(err)
-		}
+		snap := caseSnapshot(t, d, w)
 		rs := resolver.NewResolver(d)
 		opt := resolver.Options{Profile: prof}
 		for _, g := range d.Goals() {
