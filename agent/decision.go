@@ -239,9 +239,8 @@ func (a *Agent) setDecisions(sink DecisionSink) {
 	if sink == nil {
 		return
 	}
-	a.log = &decisionLog{}
 	_, ours := sink.(interface{ runsNoGameCode() })
-	a.recordsGameCode = !ours
+	a.log = &decisionLog{gameCode: !ours}
 }
 
 // optionState is what goal choice found of a goal option.
@@ -271,6 +270,13 @@ type decisionLog struct {
 	options []GoalScore
 	d       Decision
 	state   goap.State // a GOAP plan's states, step by step, for its costs
+	// gameCode: the sink is the game's code (not a FlightRecorder), so a
+	// Queue delivers to the agent as to one with an event callback.
+	gameCode bool
+	// keyNames and stepCosts serve a resolver agent's records: the
+	// domain's key names in order, and a buffer for a chain's step costs.
+	keyNames  []string
+	stepCosts []float64
 }
 
 type weighedOption struct {

@@ -335,7 +335,7 @@ func (q *Queue) deliverQuiet(i int) (int, bool) {
 			return i, true
 		}
 		r := &q.batch[i]
-		if r.agent.cfg.OnEvent != nil || r.agent.recordsGameCode || r.agent.running {
+		if r.agent.cfg.OnEvent != nil || r.agent.log != nil && r.agent.log.gameCode || r.agent.running {
 			return i, false
 		}
 		q.deliver(r, &q.results[i])

@@ -19,10 +19,6 @@ import (
 type resolverWorld struct {
 	mover Mover
 	cfg   *ResolverConfig // the rest, for SetProfile's checks and the accessors
-	// keyNames and stepCosts serve decision records: the domain's key
-	// names in order, and a buffer for a chain's step costs.
-	keyNames  []string
-	stepCosts []float64
 
 	// What a tick reads (a tick that asks for a chain included) comes
 	// last, next to the Agent's fields that a tick reads: NewResolverAgent
@@ -73,11 +69,7 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 	for i, o := range cfg.Goals {
 		w.goals[i] = o.Goal
 	}
-	if cfg.Decisions != nil {
-		for _, k := range d.Keys() {
-			w.keyNames = append(w.keyNames, k.Name)
-		}
-	}
+
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
 		w.targets[t].sensor = s
@@ -130,10 +122,16 @@ func (w *resolverWorld) goalInfo(_ *Agent, i int) (string, float64, bool) {
 
 // record: the snapshot the resolve read (the request's copy, taken at
 // submit), and each step's share of the chain's cost.
-func (w *resolverWorld) record(_ *Agent, r *request, plan []goap.ActionID, d *Decision) {
+func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	c := r.chain
 	snap := &c.snap
-	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, w.keyNames, snap.At
+	l := a.log
+	if l.keyNames == nil {
+		for _, k := range w.domain.Keys() {
+			l.keyNames = append(l.keyNames, k.Name)
+		}
+	}
+	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, l.keyNames, snap.At
 	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
 	for t, name := range w.domain.Targets() {
 		if tg := snap.Targets[t]; tg.Found {
@@ -143,9 +141,9 @@ func (w *resolverWorld) record(_ *Agent, r *request, plan []goap.ActionID, d *De
 	if len(plan) == 0 {
 		return
 	}
-	w.stepCosts = w.domain.StepCosts(w.stepCosts[:0], chainOf(plan), snap, *c.opt)
+	l.stepCosts = w.domain.StepCosts(l.stepCosts[:0], chainOf(plan), snap, *c.opt)
 	for i, act := range plan {
-		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: w.stepCosts[i]})
+		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: l.stepCosts[i]})
 	}
 }
 
