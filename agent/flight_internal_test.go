@@ -2,6 +2,7 @@ package agent
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -103,5 +104,45 @@ func TestFlightRecorderDropsATooBigDecisionAlone(t *testing.T) {
 	f.RecordDecision(&Decision{Options: make([]GoalScore, 1000)})
 	if held, dropped := f.Len(); held != 3 || dropped != 1 {
 		t.Errorf("after a decision too big for the bound: holds %d, dropped %d; want the 3 small ones kept", held, dropped)
+	}
+}
+
+// TestNewFlightRecorderRefusesEmptyBounds: a bound below 1 is a mistake,
+// said at once.
+func TestNewFlightRecorderRefusesEmptyBounds(t *testing.T) {
+	for _, b := range [][2]int64{{0, 10}, {10, 0}, {-1, -1}} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.Contains(msg, "both bounds must be at least 1") {
+					t.Errorf("NewFlightRecorder(%d, %d): panic %q", b[0], b[1], msg)
+				}
+			}()
+			NewFlightRecorder(int(b[0]), b[1])
+		}()
+	}
+}
+
+// TestFlightRecorderGrowsAWrappedRingInOrder: a ring that grows after it
+// wrapped (its oldest decision not in its first slot) keeps its decisions
+// oldest first.
+func TestFlightRecorderGrowsAWrappedRingInOrder(t *testing.T) {
+	f := NewFlightRecorder(100, 1<<30)
+	for tick := range 16 {
+		f.RecordDecision(&Decision{Tick: tick})
+	}
+	for range 3 {
+		f.evict(false) // as the byte bound does: the oldest goes, the ring wraps
+	}
+	for tick := 16; tick < 20; tick++ { // the fourth finds the ring full and grows it
+		f.RecordDecision(&Decision{Tick: tick})
+	}
+	var ticks []int
+	for i := range f.n {
+		ticks = append(ticks, f.slots[(f.head+i)%len(f.slots)].Tick)
+	}
+	for i, tick := range ticks {
+		if tick != 3+i {
+			t.Fatalf("after growing a wrapped ring, the decisions are ticks %v; want 3 to 19 in order", ticks)
+		}
 	}
 }
