@@ -79,13 +79,14 @@ type Agent struct {
 	lastPlan int
 	wantPlan string
 
-	pending  bool   // a request is waiting in the queue
-	queuedIn *Queue // the queue it waits in
-	ticket   uint64 // its ticket there
-	// queuedReplan is the waiting plan request's reason, asked again on
-	// the next tick if the request is cancelled ("" for an interruption
-	// check, which the next change of facts asks again).
-	queuedReplan string
+	pending bool // a request is waiting in the queue
+	// queuedReplan is the waiting plan request's reason (reasonCode),
+	// asked again on the next tick if the request is cancelled (none for
+	// an interruption check, which the next change of facts asks again).
+	// A byte beside pending, not a string: the agent's 1 152 bytes.
+	queuedReplan uint8
+	queuedIn     *Queue // the queue it waits in
+	ticket       uint64 // its ticket there
 	blocked      []int // per goal option: the tick before which it found no plan
 	// Buffers reused from plan to plan: the plan and MTR a search appends
 	// into.
@@ -125,6 +126,25 @@ type Agent struct {
 
 // replanReasons are the reasons an Agent counts without its map.
 var replanReasons = [...]string{ReasonStart, ReasonGoalChanged, ReasonPlanDone, ReasonPrecondition, ReasonActionFailed, ReasonNoEffect, ReasonTimeout, ReasonNoPlan, ReasonStepEnded, ReasonProactive, ReasonRequested, ReasonInterruption, ReasonFactsChanged}
+
+// reasonCode is 1 + reason's index in replanReasons, 0 for none (or a
+// reason not there, which no request has).
+func reasonCode(reason string) uint8 {
+	for i := range replanReasons {
+		if replanReasons[i] == reason {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
+// reasonOf is the reason reasonCode gave code, "" for 0.
+func reasonOf(code uint8) string {
+	if code == 0 {
+		return ""
+	}
+	return replanReasons[code-1]
+}
 
 // countReplan counts a replan for reason.
 func (a *Agent) countReplan(reason string) {

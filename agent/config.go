@@ -90,12 +90,17 @@ func (o *GoalOptionFor[G, A]) score(a A) float64 {
 type Config struct {
 	// Name identifies the agent in its events and errors; empty means
 	// DefaultName.
-	Name    string
-	Domain  *goap.Domain
-	Profile *goap.Profile // capabilities and cost overrides (personality)
-	Goals   []GoalOption  // GOAP agents: what to pursue
-	HTN     *htn.Domain   // set for an HTN agent
-	HTNMode HTNMode
+	Name string
+	// AgentKind names the agent kind of a domain file's agents: section
+	// the agent was configured from (agentfile.Configure sets it), for its
+	// decision records: a replay weighs the goal options as that kind
+	// does. Empty for an agent configured in Go.
+	AgentKind string
+	Domain    *goap.Domain
+	Profile   *goap.Profile // capabilities and cost overrides (personality)
+	Goals     []GoalOption  // GOAP agents: what to pursue
+	HTN       *htn.Domain   // set for an HTN agent
+	HTNMode   HTNMode
 	// HTNRoot, if set, is the compound task an HTN agent decomposes
 	// instead of the HTN's root.
 	HTNRoot string

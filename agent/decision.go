@@ -45,8 +45,18 @@ type Decision struct {
 	// Reason is why the plan was asked for: a replan reason (ReasonStart,
 	// ReasonPlanDone, ...).
 	Reason string `json:"reason"`
+	// AgentKind is the agent kind of a domain file's agents: section the
+	// agent was configured from (Config.AgentKind; agentfile sets it), so
+	// that a replay can weigh its goal options with that file's.
+	AgentKind string `json:"agent_kind,omitempty"`
 	// Goal is the goal planned for (empty for an HTN decomposition).
 	Goal string `json:"goal,omitempty"`
+	// Current is the goal the agent pursued when goal choice began that
+	// tick (empty if none): goal choice keeps it at equal scores.
+	Current string `json:"current,omitempty"`
+	// Task is the HTN task decomposed: the agent's root task, or a tree's
+	// PlanHTN leaf's.
+	Task string `json:"task,omitempty"`
 	// Options are the agent's goal options as goal choice weighed them on
 	// the tick the plan was asked for (none for HTN and tree agents).
 	Options []GoalScore `json:"options,omitempty"`
@@ -57,8 +67,19 @@ type Decision struct {
 	// (empty when none was found).
 	Plan []DecisionStep `json:"plan"`
 	Cost float64        `json:"cost"`
-	// MTR is an HTN plan's method traversal record.
-	MTR htn.MTR `json:"mtr,omitempty"`
+	// MTR is an HTN plan's method traversal record, and Running, for an
+	// interruption, the running plan's, which MTR had to beat.
+	MTR     htn.MTR `json:"mtr,omitempty"`
+	Running htn.MTR `json:"running,omitempty"`
+	// Profile is the agent's profile when it asked (none: the domain as
+	// built), Limits its search limits (0: the planner's default), and
+	// Distance "game" when a resolver agent's walks were priced by the
+	// game's own distance model rather than straight lines: what shaped
+	// the search besides the snapshot, so that a replay can search again
+	// as it did.
+	Profile  DecisionProfile `json:"profile,omitzero"`
+	Limits   DecisionLimits  `json:"limits,omitzero"`
+	Distance string          `json:"distance,omitempty"`
 	// Status and Bound are the search's outcome in the shared vocabulary
 	// ("found", "no_plan", "limit_reached"; the bound's name when a limit
 	// stopped it), and Stats its counts.
@@ -188,12 +209,13 @@ func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
 // are the domain's strings, shared, not copied; so is Snapshot.Keys, the
 // domain's key names, which no decision changes.
 func (d *Decision) copyFrom(src *Decision) {
-	options, plan, mtr := d.Options[:0], d.Plan[:0], d.MTR[:0]
+	options, plan, mtr, running := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
 	*d = *src
 	d.Options = append(options, src.Options...)
 	d.Plan = append(plan, src.Plan...)
 	d.MTR = append(mtr, src.MTR...)
+	d.Running = append(running, src.Running...)
 	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
 	d.Snapshot.Values = append(values, src.Snapshot.Values...)
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
@@ -207,6 +229,7 @@ func (d *Decision) copyFrom(src *Decision) {
 func (d *Decision) fitBytes() int64 {
 	fit := *d
 	fit.Options, fit.Plan, fit.MTR = d.Options[:len(d.Options):len(d.Options)], d.Plan[:len(d.Plan):len(d.Plan)], d.MTR[:len(d.MTR):len(d.MTR)]
+	fit.Running = d.Running[:len(d.Running):len(d.Running)]
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = s.Facts[:len(s.Facts):len(s.Facts)], s.Values[:len(s.Values):len(s.Values)], s.Targets[:len(s.Targets):len(s.Targets)]
 	return fit.bytes()
@@ -219,7 +242,7 @@ func (d *Decision) bytes() int64 {
 	return int64(unsafe.Sizeof(*d)) +
 		int64(cap(d.Options))*int64(unsafe.Sizeof(GoalScore{})) +
 		int64(cap(d.Plan))*int64(unsafe.Sizeof(DecisionStep{})) +
-		int64(cap(d.MTR))*4 +
+		int64(cap(d.MTR)+cap(d.Running))*4 +
 		int64(cap(d.Snapshot.Facts))*str +
 		int64(cap(d.Snapshot.Values))*word +
 		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{}))
@@ -265,6 +288,7 @@ var optionWhy = [...]string{
 // decision is recorded), and the record it fills and hands to the sink.
 type decisionLog struct {
 	weighed []weighedOption
+	current int  // the option pursued when goal choice began, -1 for none
 	chosen  int  // the option chosen, -1 for none
 	kept    bool // the current goal kept at an equal or higher score
 	options []GoalScore
@@ -288,6 +312,12 @@ type weighedOption struct {
 // only when it applies).
 func (a *Agent) noteOption(st optionState, score float64) {
 	a.log.weighed = append(a.log.weighed, weighedOption{st, score})
+}
+
+// noteCurrent records the option pursued as goal choice begins.
+func (a *Agent) noteCurrent() {
+	a.log.weighed = a.log.weighed[:0]
+	a.log.current = a.goalIndex()
 }
 
 // noteChoice records the option chosen (-1 for none), and whether it was
@@ -350,14 +380,15 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	// A FlightRecorder lends the slot the decision is to be kept in, so
 	// that it is filled once rather than filled here and copied there.
 	lender, lends := a.cfg.Decisions.(slotLender)
-	d := &a.log.d
+	l := a.log
+	d := &l.d
 	if lends {
 		d = lender.lendSlot()
 	}
-	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), Decided: "plan", Reason: r.reason,
+	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: "plan", Reason: r.reason,
 		// The options and the MTR are the agent's buffers: copied, as the
 		// decision may be kept.
-		Options: append(d.Options[:0], a.goalScores()...), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...),
+		Options: append(d.Options[:0], a.goalScores()...), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
 		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
 		Status:   res.status.String(),
 		Stats:    DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
@@ -368,8 +399,19 @@ func (a *Agent) recordDecision(r *request, res *result) {
 		d.Bound = res.bound.String()
 	}
 	_, decomposed := r.planner.(htnPlanner)
-	if a.goal != nil && !decomposed {
+	switch {
+	case decomposed:
+		d.Task = a.taskName(r)
+		if r.kind == interruptRequest {
+			d.Running = append(d.Running[:0], r.running...)
+		}
+	case r.goal != nil && a.goal == nil:
+		d.Goal = r.goal.Name() // a tree's Plan leaf
+	case a.goal != nil:
 		d.Goal = a.goalName()
+		if i := l.current; i >= 0 && i < len(a.cfg.Goals) {
+			d.Current = a.world.goalName(a, &a.cfg.Goals[i])
+		}
 	}
 	var plan = res.plan
 	if !res.found {
@@ -414,4 +456,16 @@ func (a *Agent) kind() string {
 		return "htn"
 	}
 	return "goap"
+}
+
+// taskName names the HTN task request r decomposes: a tree's PlanHTN
+// leaf's, the agent's HTNRoot, or the HTN's root task.
+func (a *Agent) taskName(r *request) string {
+	switch {
+	case r.byTask:
+		return a.cfg.HTN.TaskName(r.task)
+	case a.cfg.HTNRoot != "":
+		return a.cfg.HTNRoot
+	}
+	return a.cfg.HTN.TaskName(a.cfg.HTN.Root())
 }

@@ -113,9 +113,9 @@ func (a *Agent) request(r request) {
 	if q := a.cfg.Queue; q != nil {
 		a.ticket = q.submit(r)
 		a.pending, a.queuedIn = true, q
-		a.queuedReplan = ""
+		a.queuedReplan = 0
 		if r.kind == planRequest {
-			a.queuedReplan = r.reason
+			a.queuedReplan = reasonCode(r.reason)
 		}
 		return
 	}

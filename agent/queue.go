@@ -221,7 +221,7 @@ func (a *Agent) withdraw(q *Queue) (uint64, bool) {
 		return 0, false
 	}
 	a.pending, a.queuedIn = false, nil
-	a.wantPlan = a.queuedReplan
+	a.wantPlan = reasonOf(a.queuedReplan)
 	return a.ticket, true
 }
 

@@ -52,7 +52,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	a := &both.Agent
 	*a = Agent{
 		cfg: Config{
-			Name: cfg.Name, Policy: cfg.Policy, Timeouts: cfg.Timeouts, DefaultTimeout: cfg.DefaultTimeout,
+			Name: cfg.Name, AgentKind: cfg.AgentKind, Policy: cfg.Policy, Timeouts: cfg.Timeouts, DefaultTimeout: cfg.DefaultTimeout,
 			RetryAfter: cfg.RetryAfter, Queue: cfg.Queue, OnEvent: cfg.OnEvent, Decisions: cfg.Decisions, Data: cfg.Data,
 		},
 		world:      &both.resolver,

@@ -25,10 +25,12 @@ type ResolverGoal = GoalOptionFor[*resolver.Goal, *ResolverAgent]
 // can do has a target. Name, Queue, OnEvent, Decisions and Data mean what they mean
 // in Config.
 type ResolverConfig struct {
-	Name    string
-	Domain  *resolver.Domain
-	Profile *resolver.Profile // capabilities and cost overrides
-	Goals   []ResolverGoal
+	Name string
+	// AgentKind: see Config.AgentKind (agentfile.ConfigureResolver sets it).
+	AgentKind string
+	Domain    *resolver.Domain
+	Profile   *resolver.Profile // capabilities and cost overrides
+	Goals     []ResolverGoal
 	// Behaviours maps action names to the game's code; every action the
 	// agent can do needs one.
 	Behaviours map[string]ResolverBehaviour

@@ -132,6 +132,10 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 		}
 	}
 	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, l.keyNames, snap.At
+	d.Profile.resolver, d.Limits = c.opt.Profile, limitsOf(c.opt.Limits)
+	if c.opt.Distance != nil {
+		d.Distance = "game"
+	}
 	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
 	for t, name := range w.domain.Targets() {
 		if tg := snap.Targets[t]; tg.Found {

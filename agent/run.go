@@ -104,7 +104,7 @@ func (a *Agent) chooseGoal() *GoalOption {
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt := -1
 	if a.log != nil {
-		a.log.weighed = a.log.weighed[:0]
+		a.noteCurrent()
 	}
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]

@@ -108,6 +108,7 @@ func (factsWorld) goalInfo(a *Agent, i int) (string, float64, bool) {
 // in the state it runs in (costs may depend on the state).
 func (factsWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	dom := a.cfg.Domain
+	d.Profile.goap, d.Limits = a.cfg.Profile, limitsOf(a.cfg.Limits)
 	for f := range dom.NumFacts() {
 		if r.facts.Has(goap.Fact(f)) {
 			d.Snapshot.Facts = append(d.Snapshot.Facts, dom.FactName(goap.Fact(f)))

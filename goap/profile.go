@@ -42,6 +42,8 @@ type Profile struct {
 	funcAction ActionID
 	// buildWork is the words NewProfile's passes read, for the tests.
 	buildWork int
+	// overrides are the spec's Costs, copied, for Spec.
+	overrides map[string]Cost
 	// tablesOnce guards the estimate tables below, made by prepare on the
 	// profile's first search.
 	tablesOnce sync.Once
@@ -143,6 +145,9 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		return nil, b.errs
 	}
 	p.allCapable = len(spec.Incapable) == 0
+	if len(spec.Costs) > 0 {
+		p.overrides = maps.Clone(spec.Costs)
+	}
 	var costs []float64 // every value a capable action's cost can take
 	bucketable := true
 	p.minCost = 0
@@ -277,3 +282,18 @@ func (d *Domain) DefaultProfile() *Profile { return d.base }
 
 // Domain returns the domain the profile was made for.
 func (p *Profile) Domain() *Domain { return p.domain }
+
+// Spec returns the ProfileSpec the profile was compiled from, up to
+// order: Incapable in the domain's action order, Costs the overrides (nil
+// when none; a copy, as the profile's own is immutable). A decision
+// record keeps it, so that a replay can compile the same profile again.
+func (p *Profile) Spec() ProfileSpec {
+	var spec ProfileSpec
+	for a := range p.domain.actions {
+		if !p.Capable(ActionID(a)) {
+			spec.Incapable = append(spec.Incapable, p.domain.actions[a].name)
+		}
+	}
+	spec.Costs = maps.Clone(p.overrides)
+	return spec
+}

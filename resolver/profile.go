@@ -81,3 +81,32 @@ func (p *Profile) Capable(a ActionID) bool { return p.capable[a>>6]&(1<<(a&63)) 
 
 // Domain returns the domain the profile was made for.
 func (p *Profile) Domain() *Domain { return p.domain }
+
+// Spec returns the ProfileSpec the profile was compiled from, up to
+// order: Capabilities in the domain's action order (nil when the agent
+// can do every action), Costs the overrides (nil when none). A decision
+// record keeps it, so that a replay can compile the same profile again.
+func (p *Profile) Spec() ProfileSpec {
+	var spec ProfileSpec
+	all := true
+	for a := range p.domain.actions {
+		all = all && p.Capable(ActionID(a))
+	}
+	if !all {
+		spec.Capabilities = []string{}
+		for a := range p.domain.actions {
+			if p.Capable(ActionID(a)) {
+				spec.Capabilities = append(spec.Capabilities, p.domain.actions[a].name)
+			}
+		}
+	}
+	for a, c := range p.costs {
+		if !math.IsNaN(c) {
+			if spec.Costs == nil {
+				spec.Costs = map[string]float64{}
+			}
+			spec.Costs[p.domain.actions[a].name] = c
+		}
+	}
+	return spec
+}

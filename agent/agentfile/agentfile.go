@@ -35,7 +35,7 @@ func Configure(cfg *agent.Config, k *domain.Agent, inputs Inputs) error {
 	if inputs == nil {
 		inputs = func(*agent.Agent) []float64 { return nil }
 	}
-	cfg.Profile = k.Profile
+	cfg.Profile, cfg.AgentKind = k.Profile, k.Name
 	cfg.Goals, cfg.HTN, cfg.Tree = nil, nil, nil
 	cfg.HTNMode, cfg.HTNRoot = agent.ReplanOnBreak, ""
 	for _, o := range k.Goals {
@@ -118,7 +118,7 @@ func treeOf(d *goap.Domain, n *domain.Node, inputs Inputs) (agent.Node, error) {
 // conditions and scores reading the agent's snapshot (every key an input,
 // a boolean as 0 or 1). cfg.Domain must be the file's resolver domain.
 func ConfigureResolver(cfg *agent.ResolverConfig, k *domain.EngineAgent) error {
-	cfg.Profile = k.Profile
+	cfg.Profile, cfg.AgentKind = k.Profile, k.Name
 	cfg.Goals = nil
 	var values []float64 // the snapshot's values as inputs, refilled per call
 	inputs := func(a *agent.ResolverAgent) []float64 {
