@@ -87,7 +87,7 @@ type Agent struct {
 	queuedReplan uint8
 	queuedIn     *Queue // the queue it waits in
 	ticket       uint64 // its ticket there
-	blocked      []int // per goal option: the tick before which it found no plan
+	blocked      []int  // per goal option: the tick before which it found no plan
 	// Buffers reused from plan to plan: the plan and MTR a search appends
 	// into.
 	resultPlan []goap.ActionID
