@@ -52,10 +52,24 @@ type Shop struct {
 	nextAt      int // tick the next customer comes in
 	busy        int
 	out         io.Writer
+	queue       *agent.Queue
 }
 
 // NewShop builds the shop; customers will ask for asks, in order.
 func NewShop(asks []string, out io.Writer) (*Shop, error) {
+	return NewShopWith(asks, out, Setup{})
+}
+
+// Setup changes how the shop runs its keeper, for the tests: a queue its
+// chains are resolved through (nil: each on its own tick) and a sink for
+// its decision records.
+type Setup struct {
+	Queue     *agent.Queue
+	Decisions agent.DecisionSink
+}
+
+// NewShopWith builds the shop as NewShop does, set up as setup says.
+func NewShopWith(asks []string, out io.Writer, setup Setup) (*Shop, error) {
 	d, err := resolver.NewDomain(domains.Shopkeeper())
 	if err != nil {
 		return nil, err
@@ -73,6 +87,7 @@ func NewShop(asks []string, out io.Writer) (*Shop, error) {
 		Asks:   asks,
 		nextAt: 1,
 		out:    out,
+		queue:  setup.Queue,
 	}
 	for _, a := range asks {
 		if s.Items[a] == nil {
@@ -116,6 +131,8 @@ func NewShop(asks []string, out io.Writer) (*Shop, error) {
 		Behaviours: s.behaviours(),
 		Mover:      agent.MoverFunc(s.moveToward),
 		Policy:     agent.Policy{Kind: agent.Reactive},
+		Queue:      setup.Queue,
+		Decisions:  setup.Decisions,
 		OnEvent: func(e agent.Event) {
 			s.Events.Record(e)
 			s.narrate(e)
@@ -191,6 +208,9 @@ func (s *Shop) Step() {
 		s.say("a customer asks for the %s, on %s at %s", it.Name, shelf, at(it.At))
 	}
 	s.Keeper.Tick()
+	if s.queue != nil {
+		s.queue.Frame()
+	}
 }
 
 func (s *Shop) say(format string, args ...any) {

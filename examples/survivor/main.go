@@ -75,6 +75,7 @@ type Camp struct {
 	Tick      int
 	Events    agent.Recorder
 	queue     *agent.Queue
+	decisions agent.DecisionSink
 	rng       *rand.Rand
 	out       io.Writer
 }
@@ -103,6 +104,21 @@ func everyoneBut(d *resolver.Domain, not ...string) []string {
 
 // NewCamp builds the world, writing what happens to out.
 func NewCamp(seed uint64, out io.Writer) (*Camp, error) {
+	return NewCampWith(seed, out, Setup{})
+}
+
+// Setup changes how the camp runs its survivors, for the tests: the queue
+// their chains are resolved through (nil: two resolves a frame on two
+// workers), or none (NoQueue: each resolves on its own tick), and a sink
+// for their decision records.
+type Setup struct {
+	Queue     *agent.Queue
+	NoQueue   bool
+	Decisions agent.DecisionSink
+}
+
+// NewCampWith builds the world as NewCamp does, set up as setup says.
+func NewCampWith(seed uint64, out io.Writer, setup Setup) (*Camp, error) {
 	d, err := resolver.NewDomain(domains.Survivor())
 	if err != nil {
 		return nil, err
@@ -113,9 +129,13 @@ func NewCamp(seed uint64, out io.Writer) (*Camp, error) {
 		Berries:   resolver.Point{X: 8},
 		Piles:     map[string]*Pile{"wood_north": {At: resolver.Point{Y: 12}, Logs: 5}, "wood_south": {At: resolver.Point{Y: -6}, Logs: 1}},
 		Deer:      &Deer{At: resolver.Point{X: -16, Y: 6}},
-		queue:     agent.NewQueue(2, 2), // two resolves a frame: some wait a tick
+		queue:     setup.Queue,
+		decisions: setup.Decisions,
 		rng:       rand.New(rand.NewPCG(seed, seed^0x5eed)),
 		out:       out,
+	}
+	if c.queue == nil && !setup.NoQueue {
+		c.queue = agent.NewQueue(2, 2) // two resolves a frame: some wait a tick
 	}
 	reactive := agent.Policy{Kind: agent.Reactive}
 	for _, s := range []survivorSpec{
@@ -167,6 +187,7 @@ func (c *Camp) add(spec survivorSpec) error {
 		Policy:     spec.policy,
 		RetryAfter: 3,
 		Queue:      c.queue,
+		Decisions:  c.decisions,
 		OnEvent: func(e agent.Event) {
 			c.Events.Record(e)
 			c.narrate(s, e)
@@ -276,7 +297,9 @@ func (c *Camp) Step() {
 	for _, s := range c.Survivors {
 		s.Agent.Tick()
 	}
-	c.queue.Frame()
+	if c.queue != nil {
+		c.queue.Frame()
+	}
 }
 
 func (c *Camp) say(format string, args ...any) {

@@ -48,6 +48,7 @@ type Forest struct {
 	// Violations counts ticks on which two woodcutters chopped one tree.
 	Violations int
 	Log        strings.Builder
+	setup      Setup
 }
 
 func treeFact(i int) string { return fmt.Sprintf("tree%d_free", i) }
@@ -55,6 +56,19 @@ func treeFact(i int) string { return fmt.Sprintf("tree%d_free", i) }
 // NewForest builds the domain and the world: trees at the given distances
 // with the given logs each, and n woodcutters at the stockpile.
 func NewForest(distances []float64, logs, n int) (*Forest, error) {
+	return NewForestWith(distances, logs, n, Setup{})
+}
+
+// Setup changes how the forest runs its woodcutters, for the tests: a
+// queue their plans are made on (nil: each plans on its own tick) and a
+// sink for their decision records.
+type Setup struct {
+	Queue     *agent.Queue
+	Decisions agent.DecisionSink
+}
+
+// NewForestWith builds the forest as NewForest does, set up as setup says.
+func NewForestWith(distances []float64, logs, n int, setup Setup) (*Forest, error) {
 	spec := goap.Spec{Name: "woodcutter", Facts: []string{"has_wood", "delivered"}}
 	for i := range distances {
 		spec.Facts = append(spec.Facts, treeFact(i))
@@ -74,7 +88,7 @@ func NewForest(distances []float64, logs, n int) (*Forest, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Forest{d: d}
+	f := &Forest{d: d, setup: setup}
 	for _, x := range distances {
 		f.trees = append(f.trees, &tree{x: x, logs: logs, occupant: -1})
 	}
@@ -132,6 +146,8 @@ func (f *Forest) addCutter(i int) error {
 		Behaviours: behaviours,
 		Sensor:     func(_ *agent.Agent, facts goap.State) { f.sense(i, facts) },
 		RetryAfter: 10,
+		Queue:      f.setup.Queue,
+		Decisions:  f.setup.Decisions,
 	})
 	c.agent = a
 	return err
@@ -187,6 +203,9 @@ func (f *Forest) Step() {
 			c.agent.SetProfile(f.walks(c))
 		}
 		c.agent.Tick()
+	}
+	if q := f.setup.Queue; q != nil {
+		q.Frame()
 	}
 	chopping := map[int]int{}
 	for i, c := range f.cutters {

@@ -1,0 +1,180 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// weighed is one goal option as goal choice finds it: whether it applies
+// and, if it does, its score.
+type weighed struct {
+	goal    string
+	applies bool
+	score   float64
+}
+
+// choose is the runtime's goal choice (agent.Agent's chooseGoal): the
+// applicable option of the highest score, ties to the earlier, the
+// current goal kept while no other scores strictly more. It returns ""
+// when none applies.
+func choose(options []weighed, current string) string {
+	best, bestScore := -1, 0.0
+	currentScore, hasCurrent := 0.0, false
+	for i, o := range options {
+		if !o.applies {
+			continue
+		}
+		if o.goal == current && !hasCurrent {
+			currentScore, hasCurrent = o.score, true
+		}
+		if best < 0 || o.score > bestScore {
+			best, bestScore = i, o.score
+		}
+	}
+	if hasCurrent && currentScore >= bestScore {
+		return current
+	}
+	if best < 0 {
+		return ""
+	}
+	return options[best].goal
+}
+
+const whyBlocked = "no plan until a later tick"
+
+// recordedScore is a recorded option's score as goal choice compared it.
+func recordedScore(o *agent.GoalScore) float64 {
+	if o.Why == "score is not a number" {
+		return math.NaN()
+	}
+	return o.Score
+}
+
+// recordedApplies says whether a recorded option applied, its goal's
+// holding judged again by holds (the goal's conditions may be edited):
+// its When and its retry wait are the record's.
+func recordedApplies(o *agent.GoalScore, holds func(string) (bool, error)) (bool, error) {
+	h, err := holds(o.Goal)
+	if err != nil || h {
+		return false, err
+	}
+	switch o.Why {
+	case "when is false", whyBlocked:
+		return false, nil
+	case "goal holds":
+		// It held when recorded, so goal choice never weighed it: with
+		// edited conditions it applies at its priority, unless a Utility
+		// scores it (not recorded: it stays out).
+		return !o.Utility, nil
+	}
+	return true, nil
+}
+
+// chooseGOAPGoal decides a GOAP agent's goal again: a tree's Plan leaf's
+// is its own (it has no options); otherwise the recorded options, each
+// goal's holding judged again in the state.
+func (r *Replayer) chooseGOAPGoal(d *agent.Decision, s goap.State) (string, error) {
+	if len(d.Options) == 0 {
+		return d.Goal, nil
+	}
+	opts := make([]weighed, 0, len(d.Options))
+	for i := range d.Options {
+		o := &d.Options[i]
+		applies, err := recordedApplies(o, func(name string) (bool, error) {
+			g := r.goapGoal(d, name)
+			if g == nil {
+				return false, fmt.Errorf("goal %q is not in domain %s", name, r.dom.GOAP.Name())
+			}
+			return g.Holds(s), nil
+		})
+		if err != nil {
+			return "", err
+		}
+		score := recordedScore(o)
+		if o.Why == "goal holds" {
+			score = o.Priority
+		}
+		opts = append(opts, weighed{o.Goal, applies, score})
+	}
+	goal := choose(opts, d.Current)
+	if goal == "" {
+		return "", fmt.Errorf("no goal option applies")
+	}
+	return goal, nil
+}
+
+// goapGoal is the goal named name: the agent kind's own, if its option
+// defines one, or the domain's.
+func (r *Replayer) goapGoal(d *agent.Decision, name string) *goap.Goal {
+	if k := r.goapKind(d); k != nil {
+		for _, o := range k.Goals {
+			if o.Goal.Name() == name {
+				return o.Goal
+			}
+		}
+	}
+	return r.dom.GOAP.Goal(name)
+}
+
+// chooseResolverGoal decides a resolver agent's goal again on snapshot
+// s: with its agent kind's options in the file, weighed as agentfile
+// configures them (every key an input), or else with the recorded
+// options, each goal's holding judged again.
+func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (string, error) {
+	if len(d.Options) == 0 {
+		return d.Goal, nil
+	}
+	var opts []weighed
+	if k := r.engineKind(d); k != nil {
+		inputs := make([]float64, len(s.Values))
+		for i, v := range s.Values {
+			inputs[i] = float64(v)
+		}
+		blocked := map[string]bool{}
+		for _, o := range d.Options {
+			if o.Why == whyBlocked {
+				blocked[o.Goal] = true
+			}
+		}
+		var noFacts goap.State
+		for _, o := range k.Goals {
+			w := weighed{goal: o.Goal.Name()}
+			w.applies = !o.Goal.HoldsIn(s.Values) && o.When.Holds(noFacts, inputs) && !blocked[w.goal]
+			if w.applies {
+				w.score = o.Priority
+				if o.Utility != nil {
+					w.score = o.Utility.At(noFacts, inputs)
+				}
+			}
+			opts = append(opts, w)
+		}
+	} else {
+		for i := range d.Options {
+			o := &d.Options[i]
+			applies, err := recordedApplies(o, func(name string) (bool, error) {
+				g := r.dom.Resolver.Goal(name)
+				if g == nil {
+					return false, fmt.Errorf("goal %q is not in domain %s", name, r.dom.Resolver.Name())
+				}
+				return g.HoldsIn(s.Values), nil
+			})
+			if err != nil {
+				return "", err
+			}
+			score := recordedScore(o)
+			if o.Why == "goal holds" {
+				score = o.Priority
+			}
+			opts = append(opts, weighed{o.Goal, applies, score})
+		}
+	}
+	goal := choose(opts, d.Current)
+	if goal == "" {
+		return "", fmt.Errorf("no goal option applies")
+	}
+	return goal, nil
+}
