@@ -44,6 +44,9 @@ type Config struct {
 	Timing bool
 	// Progress, if set, is called after every fight.
 	Progress func(done, total int)
+	// Decisions, if set, receives every agent's decision records
+	// (agent.Config.Decisions), the fights one after another.
+	Decisions agent.DecisionSink
 }
 
 // Row is one agent kind's results over the batch, per fight unless the
@@ -253,7 +256,7 @@ func fight(cfg Config, k Kind, extra extraGoals, facts *factSet, i, budget int, 
 		rec.layout(cfg.Seed, i, k.Name)
 	}
 	env := &kindEnv{
-		g: cfg.GOAP, h: cfg.HTN, w: w, acts: &mageActions{w: w}, timing: cfg.Timing, extra: extra,
+		g: cfg.GOAP, h: cfg.HTN, w: w, acts: &mageActions{w: w}, timing: cfg.Timing, extra: extra, decisions: cfg.Decisions,
 		sensor: func(_ *agent.Agent, s goap.State) { w.Facts(facts, s) },
 	}
 	if rec != nil {

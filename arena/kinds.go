@@ -21,14 +21,15 @@ type Kind struct {
 
 // kindEnv is what building an agent for one fight needs.
 type kindEnv struct {
-	g      *goap.Domain
-	h      *htn.Domain
-	w      *World
-	acts   *mageActions
-	sensor agent.Sensor
-	events func(agent.Event)
-	timing bool
-	extra  extraGoals
+	g         *goap.Domain
+	h         *htn.Domain
+	w         *World
+	acts      *mageActions
+	sensor    agent.Sensor
+	events    func(agent.Event)
+	timing    bool
+	extra     extraGoals
+	decisions agent.DecisionSink
 }
 
 // extraGoals are the GOAP agent's idle goals, beyond the domain's Kill and
@@ -67,6 +68,7 @@ func (e *kindEnv) base(name string) agent.Config {
 		OnEvent:        e.events,
 		TimePlanning:   e.timing,
 		Data:           e.w,
+		Decisions:      e.decisions,
 	}
 }
 

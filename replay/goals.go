@@ -117,7 +117,15 @@ func (r *Replayer) goapGoal(d *agent.Decision, name string) *goap.Goal {
 			}
 		}
 	}
-	return r.dom.GOAP.Goal(name)
+	if g := r.dom.GOAP.Goal(name); g != nil {
+		return g
+	}
+	for _, g := range r.dom.Goals {
+		if g.Name() == name {
+			return g
+		}
+	}
+	return nil
 }
 
 // chooseResolverGoal decides a resolver agent's goal again on snapshot

@@ -36,6 +36,9 @@ type Domain struct {
 	GOAP     *goap.Domain
 	HTN      *htn.Domain
 	Resolver *resolver.Domain
+	// Goals are GOAP goals the game built beyond the domain's
+	// (goap.Domain.NewGoal), found by name after the domain's own.
+	Goals []*goap.Goal
 	// File, if not nil, gives the agent kinds of the file's agents:
 	// section. A decision whose agent_kind names one of them is decided
 	// with that kind's profile (a what-if on its capabilities and costs)
@@ -223,7 +226,7 @@ func (r *Replayer) Decide(d *agent.Decision) Outcome {
 	if err != nil {
 		return fail(err)
 	}
-	goal := r.dom.GOAP.Goal(out.Goal)
+	goal := r.goapGoal(d, out.Goal)
 	if goal == nil {
 		return fail(fmt.Errorf("goal %q is not in domain %s", out.Goal, r.dom.GOAP.Name()))
 	}
