@@ -31,6 +31,7 @@ const (
 	exitInvalid = 1 // invalid input: the domain file has errors (printed as FILE:LINE:COL)
 	exitUsage   = 2 // a usage error: unknown command or flag, missing or bad flag value
 	exitNoPlan  = 3 // the planner ran and found no plan (no plan, budget, depth, step limit)
+	exitChanged = 4 // replay: a decision came out otherwise against the domain given
 )
 
 // env is what a subcommand runs with.
@@ -58,6 +59,8 @@ func init() {
 		{"trace", "show a GOAP search or an HTN decomposition step by step", runTrace},
 		{"explain", "say why there is no plan, or why the plan beat the alternatives", runExplain},
 		{"lint", "warn about what a designer wants to know before run time", runLint},
+		{"replay", "decide a decision recording's decisions again; with --domain, what an edit changes", runReplay},
+		{"why", "say why an agent of a decision recording did what it did at a tick", runWhy},
 		{"arena", "fight the 40-fight batch with every agent kind and compare them", runArena},
 		{"serve", "serve the web app and its JSON API (docs/api.md) on loopback", runServe},
 		{"version", "print ploy's version", runVersion},
@@ -135,7 +138,8 @@ plan, trace, explain and lint also take a PDDL domain and problem, two files
 ending in .pddl, and plan them optimally (see docs/pddl.md).
 
 Exit status: 0 a plan was found (or the command did its job), 1 invalid input,
-2 a usage error, 3 the planner ran and found no plan.
+2 a usage error, 3 the planner ran and found no plan, 4 (replay) a decision
+came out otherwise.
 
 Run 'ploy help COMMAND' or 'ploy COMMAND --help' for a command's flags.
 `, strings.Join(shipped(), ", "))

@@ -24,7 +24,7 @@ const defaultMaxOutput = 64 << 20
 
 // outputLimited are the commands whose standard output is bounded by
 // --max-output.
-var outputLimited = map[string]bool{"graph": true, "trace": true, "explain": true, "plan": true, "htn": true}
+var outputLimited = map[string]bool{"graph": true, "trace": true, "explain": true, "plan": true, "htn": true, "replay": true, "why": true}
 
 var errOutputCut = errors.New("output past --max-output")
 
