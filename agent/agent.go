@@ -188,7 +188,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.HTN != nil && cfg.Tree == nil {
 		a.planner = htnPlanner{}
 	}
-	a.setDecisions(cfg.Decisions)
+	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)
 		a.behaviours[id] = b

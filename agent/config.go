@@ -160,6 +160,11 @@ type Config struct {
 	// inline searches in Stats.PlanningTime. Off by default: timings
 	// differ between runs, and everything else an agent reports does not.
 	TimePlanning bool
+	// TraceDecisions records, with each decision, what its search turned
+	// down and why (Decision.Rejected): the trace level of recording, for
+	// the agents a designer is looking at (SetTraceDecisions turns it on
+	// and off). Without Decisions it does nothing.
+	TraceDecisions bool
 	// Data is the game's, for behaviours and sensors.
 	Data any
 }

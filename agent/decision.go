@@ -86,6 +86,11 @@ type Decision struct {
 	Status string        `json:"status"`
 	Bound  string        `json:"bound,omitempty"`
 	Stats  DecisionStats `json:"stats"`
+	// Rejected is what the search turned down and why, recorded only for
+	// an agent that traces its decisions (Config.TraceDecisions): a trace
+	// fills a list per search, which only an agent being looked at should
+	// pay for.
+	Rejected []DecisionRejected `json:"rejected,omitempty"`
 }
 
 // GoalScore is one goal option as goal choice weighed it.
@@ -209,13 +214,14 @@ func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
 // are the domain's strings, shared, not copied; so is Snapshot.Keys, the
 // domain's key names, which no decision changes.
 func (d *Decision) copyFrom(src *Decision) {
-	options, plan, mtr, running := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0]
+	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
 	*d = *src
 	d.Options = append(options, src.Options...)
 	d.Plan = append(plan, src.Plan...)
 	d.MTR = append(mtr, src.MTR...)
 	d.Running = append(running, src.Running...)
+	d.Rejected = append(rejected, src.Rejected...)
 	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
 	d.Snapshot.Values = append(values, src.Snapshot.Values...)
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
@@ -229,7 +235,7 @@ func (d *Decision) copyFrom(src *Decision) {
 func (d *Decision) fitBytes() int64 {
 	fit := *d
 	fit.Options, fit.Plan, fit.MTR = d.Options[:len(d.Options):len(d.Options)], d.Plan[:len(d.Plan):len(d.Plan)], d.MTR[:len(d.MTR):len(d.MTR)]
-	fit.Running = d.Running[:len(d.Running):len(d.Running)]
+	fit.Running, fit.Rejected = d.Running[:len(d.Running):len(d.Running)], d.Rejected[:len(d.Rejected):len(d.Rejected)]
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = s.Facts[:len(s.Facts):len(s.Facts)], s.Values[:len(s.Values):len(s.Values)], s.Targets[:len(s.Targets):len(s.Targets)]
 	return fit.bytes()
@@ -243,6 +249,7 @@ func (d *Decision) bytes() int64 {
 		int64(cap(d.Options))*int64(unsafe.Sizeof(GoalScore{})) +
 		int64(cap(d.Plan))*int64(unsafe.Sizeof(DecisionStep{})) +
 		int64(cap(d.MTR)+cap(d.Running))*4 +
+		int64(cap(d.Rejected))*int64(unsafe.Sizeof(DecisionRejected{})) + rejectedBytes(d.Rejected) +
 		int64(cap(d.Snapshot.Facts))*str +
 		int64(cap(d.Snapshot.Values))*word +
 		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{}))
@@ -258,12 +265,23 @@ type DecisionStats struct {
 }
 
 // setDecisions readies the agent to record into sink, if not nil.
-func (a *Agent) setDecisions(sink DecisionSink) {
+func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 	if sink == nil {
 		return
 	}
 	_, ours := sink.(interface{ runsNoGameCode() })
-	a.log = &decisionLog{gameCode: !ours}
+	a.log = &decisionLog{gameCode: !ours, trace: trace}
+}
+
+// SetTraceDecisions turns on or off recording what each search turned
+// down (Decision.Rejected) for an agent that records its decisions: the
+// trace level, for the agents being looked at. It takes effect from the
+// agent's next request; an agent with no Decisions sink ignores it.
+func (a *Agent) SetTraceDecisions(on bool) {
+	a.check()
+	if a.log != nil {
+		a.log.trace = on
+	}
 }
 
 // optionState is what goal choice found of a goal option.
@@ -301,6 +319,11 @@ type decisionLog struct {
 	// domain's key names in order, and a buffer for a chain's step costs.
 	keyNames  []string
 	stepCosts []float64
+	// trace: record what each search turned down (TraceDecisions), into
+	// rejected, which a worker fills while the request waits (the agent
+	// does not touch its log then).
+	trace    bool
+	rejected []DecisionRejected
 }
 
 type weighedOption struct {
@@ -390,10 +413,13 @@ func (a *Agent) recordDecision(r *request, res *result) {
 		// decision may be kept.
 		Options: append(d.Options[:0], a.goalScores()...), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
 		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
-		Status:   res.status.String(),
-		Stats:    DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
+		Status:   res.status.String(), Rejected: d.Rejected[:0],
+		Stats: DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
 	if r.kind == interruptRequest {
 		d.Decided, d.Taken = "interruption", res.replace
+	}
+	if r.traced {
+		d.Rejected = append(d.Rejected, l.rejected...)
 	}
 	if res.bound != search.NoBound {
 		d.Bound = res.bound.String()
@@ -468,4 +494,14 @@ func (a *Agent) taskName(r *request) string {
 		return a.cfg.HTNRoot
 	}
 	return a.cfg.HTN.TaskName(a.cfg.HTN.Root())
+}
+
+// rejectedBytes is the memory d.Rejected's strings and plans hold: made
+// for the record (reasons with costs, chains), unlike the domain's names.
+func rejectedBytes(rs []DecisionRejected) int64 {
+	var n int64
+	for _, r := range rs {
+		n += int64(len(r.Reason)) + int64(cap(r.Plan))*16
+	}
+	return n
 }

@@ -26,9 +26,12 @@ type request struct {
 	ticket  uint64 // its place in a queue
 	asked   int    // the agent's tick when it asked, for its decision record
 	kind    requestKind
-	reason  string
-	facts   goap.State // the agent's snapshot buffer
-	goal    *goap.Goal
+	// traced: the agent traces its decisions; the worker fills its log's
+	// rejected list.
+	traced bool
+	reason string
+	facts  goap.State // the agent's snapshot buffer
+	goal   *goap.Goal
 	// task, when byTask, is the HTN task a tree's PlanHTN leaf decomposes.
 	task    htn.Task
 	byTask  bool
@@ -69,6 +72,9 @@ type planners struct {
 	res        htn.Result
 	// resolvers serve resolver agents (resolver_planner.go).
 	resolvers map[*resolver.Domain]*resolver.Resolver
+	// goapTrace and resolverTrace serve traced requests (TraceDecisions).
+	goapTrace     goap.Trace
+	resolverTrace resolver.Trace
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result
@@ -102,6 +108,7 @@ func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
 	r.agent, r.planner, r.asked = a, a.planner, a.tick
+	r.traced = a.log != nil && a.log.trace
 	if r.byTask {
 		r.planner = htnPlanner{}
 	}

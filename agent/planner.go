@@ -21,7 +21,19 @@ type goapPlanner struct{}
 
 func (goapPlanner) plan(p *planners, r *request, out *result) {
 	cfg := &r.agent.cfg
-	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, goap.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context})
+	opt := goap.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context}
+	if r.traced {
+		opt.Trace = &p.goapTrace
+	}
+	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, opt)
+	if r.traced {
+		l := r.agent.log
+		var plan []goap.ActionID
+		if res.Status == goap.Found {
+			plan = res.Plan
+		}
+		l.rejected = GOAPRejected(l.rejected[:0], cfg.Domain, &p.goapTrace, plan)
+	}
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
 	out.status, out.bound, out.stats = res.Status, res.Bound, res.Stats
@@ -47,6 +59,11 @@ func (htnPlanner) plan(p *planners, r *request, out *result) {
 		opt.HasRoot = true
 	}
 	err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, opt)
+	if r.traced {
+		// A decomposition's methods passed over are not recorded as the
+		// game runs: ploy why finds them from the record.
+		r.agent.log.rejected = r.agent.log.rejected[:0]
+	}
 	out.found = err == nil && p.res.Status == htn.Found
 	out.limited = err != nil
 	out.status, out.bound, out.stats = p.res.Status, p.res.Bound, p.res.Stats

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
 )
 
@@ -131,6 +132,7 @@ func TestRecordingMatchesItsSchema(t *testing.T) {
 			cfg.Name, cfg.Limits = "limited", search.Limits{MaxWork: 1}
 		}
 		cfg.Decisions = fr
+		cfg.TraceDecisions = kind == "goap" // the trace level's rejected lists
 		if kind == "htn" {
 			for _, name := range []string{"Approach", "TakeCover", "Recharge", "CastBolt"} {
 				w.duration[name] = 3
@@ -150,7 +152,12 @@ func TestRecordingMatchesItsSchema(t *testing.T) {
 	c := newCamp(t)
 	c.values["hunger"] = 80
 	rcfg := c.config(nil)
-	rcfg.Decisions = fr
+	rcfg.Decisions, rcfg.TraceDecisions = fr, true
+	prof, err := c.d.NewProfile(resolver.ProfileSpec{Costs: map[string]float64{"Hunt": 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcfg.Profile = prof
 	ra := mustResolverAgent(t, rcfg)
 	tickResolver(ra, 20)
 
@@ -172,6 +179,11 @@ func TestRecordingMatchesItsSchema(t *testing.T) {
 		} else {
 			m := v.(map[string]any)
 			seen[fmt.Sprint(m["kind"], " ", m["decided"], " ", m["status"])] = true
+			for _, field := range []string{"rejected", "profile", "limits", "task", "running", "current"} {
+				if m[field] != nil {
+					seen[fmt.Sprint(m["kind"], " ", field)] = true
+				}
+			}
 			if m["agent"] == "limited" && m["status"] == "limit_reached" && m["bound"] != "work" {
 				t.Errorf("line %d: a search stopped by MaxWork has bound %v, want work", n, m["bound"])
 			}
@@ -180,7 +192,8 @@ func TestRecordingMatchesItsSchema(t *testing.T) {
 			t.Error(e)
 		}
 	}
-	for _, want := range []string{"goap plan found", "goap plan limit_reached", "htn plan found", "htn interruption found", "resolver plan found"} {
+	for _, want := range []string{"goap plan found", "goap plan limit_reached", "htn plan found", "htn interruption found", "resolver plan found",
+		"goap rejected", "resolver rejected", "resolver profile", "goap limits", "htn task", "htn running", "resolver current"} {
 		if !seen[want] {
 			t.Errorf("no %q decision among %v: the test covers less than it says", want, seen)
 		}

@@ -62,7 +62,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		headOnly:   true,
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
-	a.setDecisions(cfg.Decisions)
+	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
 	// The adapters are one allocation, not one per action.
 	adapters := make([]resolverBehaviour, d.NumActions())
 	for id := range d.NumActions() {

@@ -28,9 +28,11 @@ type ResolverConfig struct {
 	Name string
 	// AgentKind: see Config.AgentKind (agentfile.ConfigureResolver sets it).
 	AgentKind string
-	Domain    *resolver.Domain
-	Profile   *resolver.Profile // capabilities and cost overrides
-	Goals     []ResolverGoal
+	// TraceDecisions: see Config.TraceDecisions.
+	TraceDecisions bool
+	Domain         *resolver.Domain
+	Profile        *resolver.Profile // capabilities and cost overrides
+	Goals          []ResolverGoal
 	// Behaviours maps action names to the game's code; every action the
 	// agent can do needs one.
 	Behaviours map[string]ResolverBehaviour

@@ -35,7 +35,25 @@ type resolverPlanner struct{}
 func (resolverPlanner) plan(p *planners, r *request, out *result) {
 	c := r.chain
 	rs := cached(&p.resolvers, c.goal.Domain(), resolver.NewResolver)
+	if r.traced {
+		opt := *c.opt
+		opt.Trace = &p.resolverTrace
+		res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, opt)
+		l := r.agent.log
+		var chain []resolver.ActionID
+		if res.Status == resolver.Found {
+			chain = res.Chain
+		}
+		l.rejected = ResolverRejected(l.rejected[:0], c.goal.Domain(), &p.resolverTrace, chain, res.Cost)
+		answer(out, res, err)
+		return
+	}
 	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, *c.opt)
+	answer(out, res, err)
+}
+
+// answer fills out with a resolve's result.
+func answer(out *result, res resolver.Result, err error) {
 	out.found = res.Status == resolver.Found
 	out.limited = err != nil
 	out.status, out.bound, out.stats = res.Status, res.Bound, res.Stats

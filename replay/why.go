@@ -13,49 +13,39 @@ import (
 )
 
 // MaxRejected is the most alternatives an Answer lists as turned down.
-const MaxRejected = 20
+const MaxRejected = agent.MaxRejected
 
 // Answer is "why did it do that?" for one decision (`ploy why`): the
 // decision as recorded, what its search turned down and why (found by
 // searching again from the recorded snapshot with the trace on), and what
 // changed since the agent's previous decision.
 type Answer struct {
-	Tick      int                    `json:"tick"`
-	Asked     int                    `json:"asked"`
-	Agent     string                 `json:"agent"`
-	Kind      string                 `json:"kind"`
-	AgentKind string                 `json:"agent_kind,omitempty"`
-	Decided   string                 `json:"decided"`
-	Taken     bool                   `json:"taken,omitempty"`
-	Reason    string                 `json:"reason"`
-	Goal      string                 `json:"goal,omitempty"`
-	Current   string                 `json:"current,omitempty"`
-	Task      string                 `json:"task,omitempty"`
-	Options   []agent.GoalScore      `json:"options"`
-	Plan      []agent.DecisionStep   `json:"plan"`
-	Cost      float64                `json:"cost"`
-	MTR       htn.MTR                `json:"mtr,omitempty"`
-	Status    string                 `json:"status"`
-	Bound     string                 `json:"bound,omitempty"`
-	Stats     agent.DecisionStats    `json:"stats"`
-	Snapshot  agent.DecisionSnapshot `json:"snapshot"`
-	Rejected  []Rejected             `json:"rejected"`
+	Tick      int                      `json:"tick"`
+	Asked     int                      `json:"asked"`
+	Agent     string                   `json:"agent"`
+	Kind      string                   `json:"kind"`
+	AgentKind string                   `json:"agent_kind,omitempty"`
+	Decided   string                   `json:"decided"`
+	Taken     bool                     `json:"taken,omitempty"`
+	Reason    string                   `json:"reason"`
+	Goal      string                   `json:"goal,omitempty"`
+	Current   string                   `json:"current,omitempty"`
+	Task      string                   `json:"task,omitempty"`
+	Options   []agent.GoalScore        `json:"options"`
+	Plan      []agent.DecisionStep     `json:"plan"`
+	Cost      float64                  `json:"cost"`
+	MTR       htn.MTR                  `json:"mtr,omitempty"`
+	Status    string                   `json:"status"`
+	Bound     string                   `json:"bound,omitempty"`
+	Stats     agent.DecisionStats      `json:"stats"`
+	Snapshot  agent.DecisionSnapshot   `json:"snapshot"`
+	Rejected  []agent.DecisionRejected `json:"rejected"`
 	// RejectedNote says why Rejected is empty when the search could not be
 	// run again (the domain does not fit the record).
 	RejectedNote string `json:"rejected_note,omitempty"`
 	// Since is what changed since the agent's previous decision in the
 	// recording; nil for its first.
 	Since *Since `json:"since,omitempty"`
-}
-
-// Rejected is an alternative the search turned down: an action (or, for
-// HTN, a method), and why. Plan and Cost, when set, are a complete
-// alternative plan the chosen one beat.
-type Rejected struct {
-	Action string   `json:"action"`
-	Reason string   `json:"reason"`
-	Plan   []string `json:"plan,omitempty"`
-	Cost   *float64 `json:"cost,omitempty"`
 }
 
 // Since is what changed between an agent's previous decision and this
@@ -116,15 +106,20 @@ func (r *Replayer) Why(decisions []agent.Decision, i int) *Answer {
 	d := &decisions[i]
 	a := &Answer{Tick: d.Tick, Asked: d.Asked, Agent: d.Agent, Kind: d.Kind, AgentKind: d.AgentKind, Decided: d.Decided, Taken: d.Taken,
 		Reason: d.Reason, Goal: d.Goal, Current: d.Current, Task: d.Task, Options: d.Options, Plan: d.Plan, Cost: d.Cost, MTR: d.MTR,
-		Status: d.Status, Bound: d.Bound, Stats: d.Stats, Snapshot: d.Snapshot, Rejected: []Rejected{}}
+		Status: d.Status, Bound: d.Bound, Stats: d.Stats, Snapshot: d.Snapshot, Rejected: []agent.DecisionRejected{}}
 	if a.Options == nil {
 		a.Options = []agent.GoalScore{}
 	}
 	if d.Snapshot.Resolver && r.dom.Resolver != nil {
 		a.Snapshot = inDomainOrder(d.Snapshot, r.dom.Resolver)
 	}
-	if err := r.rejected(d, a); err != nil {
-		a.RejectedNote = err.Error()
+	switch {
+	case len(d.Rejected) > 0:
+		a.Rejected = d.Rejected // recorded as the game ran (TraceDecisions)
+	default:
+		if err := r.rejected(d, a); err != nil {
+			a.RejectedNote = err.Error()
+		}
 	}
 	if len(a.Rejected) > MaxRejected {
 		a.Rejected = a.Rejected[:MaxRejected]
@@ -169,29 +164,12 @@ func (r *Replayer) rejectedResolver(d *agent.Decision, a *Answer) error {
 	}
 	var tr resolver.Trace
 	opt.Trace = &tr
-	res, err := r.resolver.Resolve(nil, snap, goal, opt)
-	x := report.ExplainResolve(report.EngineProblem{D: r.dom.Resolver, Snap: snap, Goal: goal, Opt: opt}, &tr, res, err, MaxRejected)
-	chosen := strings.Join(x.Plan, " → ")
-	for _, c := range x.Candidates {
-		if strings.Join(c.Plan, " → ") == chosen {
-			continue
-		}
-		cost := c.Cost
-		a.Rejected = append(a.Rejected, Rejected{Action: c.Plan[0], Reason: fmt.Sprintf("its chain %s costs %s more", strings.Join(c.Plan, " → "), report.FormatCost(c.More)), Plan: c.Plan, Cost: &cost})
+	res, _ := r.resolver.Resolve(nil, snap, goal, opt)
+	var chain []resolver.ActionID
+	if res.Status == resolver.Found {
+		chain = res.Chain
 	}
-	seen := map[string]bool{}
-	for _, c := range tr.Considered {
-		switch c.Reason {
-		case resolver.NotCapable, resolver.NoTargetFound, resolver.TooDeep, resolver.Unreachable:
-		default:
-			continue
-		}
-		name := r.dom.Resolver.ActionName(c.Action)
-		if key := name + "\x00" + c.Reason.String(); !seen[key] {
-			seen[key] = true
-			a.Rejected = append(a.Rejected, Rejected{Action: name, Reason: c.Reason.String()})
-		}
-	}
+	a.Rejected = agent.ResolverRejected(a.Rejected, r.dom.Resolver, &tr, chain, res.Cost)
 	return nil
 }
 
@@ -215,19 +193,13 @@ func (r *Replayer) rejectedGOAP(d *agent.Decision, a *Answer) error {
 	opt.Trace = nil
 	x := report.ExplainGOAP(p, report.Problem{D: r.dom.GOAP, Start: state, Goal: goal, Opt: opt}, res, 3)
 	for _, alt := range x.Alternatives {
-		cost := alt.Cost
-		a.Rejected = append(a.Rejected, Rejected{Action: alt.Action, Reason: fmt.Sprintf("instead of %s at step %d: its best plan costs %s more", alt.InsteadOf, alt.Step, report.FormatCost(alt.More)), Plan: alt.Plan, Cost: &cost})
+		a.Rejected = append(a.Rejected, agent.DecisionRejected{Action: alt.Action, Reason: fmt.Sprintf("instead of %s at step %d: its best plan costs %s more", alt.InsteadOf, alt.Step, report.FormatCost(alt.More)), Plan: alt.Plan, Cost: alt.Cost})
 	}
-	// What the first expansion, from the recorded state, turned down.
-	if len(tr.Expansions) > 0 {
-		e := tr.Expansions[0]
-		for _, edge := range tr.Edges[e.FirstEdge:e.EndEdge] {
-			switch edge.Reason {
-			case goap.PreconditionsUnmet, goap.NotCapable, goap.NoOp:
-				a.Rejected = append(a.Rejected, Rejected{Action: r.dom.GOAP.ActionName(edge.Action), Reason: edge.Reason.String() + " at the start"})
-			}
-		}
+	var plan []goap.ActionID
+	if res.Status == goap.Found {
+		plan = res.Plan
 	}
+	a.Rejected = agent.GOAPRejected(a.Rejected, r.dom.GOAP, &tr, plan)
 	return nil
 }
 
@@ -260,7 +232,7 @@ func (r *Replayer) rejectedHTN(d *agent.Decision, a *Answer) error {
 					why += " at " + rj.Failed
 				}
 			}
-			a.Rejected = append(a.Rejected, Rejected{Action: fmt.Sprintf("%s (method %d of %s)", rj.Method, rj.Number, c.Task), Reason: why})
+			a.Rejected = append(a.Rejected, agent.DecisionRejected{Action: fmt.Sprintf("%s (method %d of %s)", rj.Method, rj.Number, c.Task), Reason: why})
 		}
 	}
 	return nil

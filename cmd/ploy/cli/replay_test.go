@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ploy-ai/ploy/internal/testkit/camp"
 )
 
 var campFile = flag.String("camp", "", "TestWriteCampRecording writes a camp recording to this file")
@@ -40,7 +42,7 @@ func TestReplayReproducesAndWhatIf(t *testing.T) {
 	}
 	for _, workers := range []int{0, 1, 2} {
 		rec := filepath.Join(dir, "camp.jsonl")
-		if err := os.WriteFile(rec, recordCamp(t, 12, 150, workers), 0o644); err != nil {
+		if err := os.WriteFile(rec, camp.Record(t, camp.Options{Agents: 12, Ticks: 150, Workers: workers}), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		st, out, errs := runPloy(t, "replay", rec)
@@ -83,7 +85,7 @@ func TestWriteCampRecording(t *testing.T) {
 	if *campFile == "" {
 		t.Skip("no -camp FILE")
 	}
-	if err := os.WriteFile(*campFile, recordCamp(t, 12, 150, 2), 0o644); err != nil {
+	if err := os.WriteFile(*campFile, camp.Record(t, camp.Options{Agents: 12, Ticks: 150, Workers: 2}), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

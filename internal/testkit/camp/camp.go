@@ -1,4 +1,7 @@
-package cli
+// Package camp is a small game for the tests of decision records: a camp
+// of survivor.yaml's agent kinds (survivors and wounded ones, configured
+// from the file) whose needs drift, on a queue or not, recorded.
+package camp
 
 import (
 	"bytes"
@@ -14,12 +17,19 @@ import (
 	"github.com/ploy-ai/ploy/resolver"
 )
 
-// recordCamp runs a small camp of survivor.yaml's agent kinds (survivors
-// and wounded ones, configured from the file) for ticks ticks, on a
-// queue of workers workers (0: none), and returns its decision recording
-// as a file holds it. The south wood pile runs out at tick 40, so that
-// chains change with the world.
-func recordCamp(t testing.TB, agents, ticks, workers int) []byte {
+// Options say how big a camp is and how it runs: its agents, its ticks,
+// the queue's workers (0: no queue), and which agents trace their
+// decisions (Trace(i) for agent i; nil: none).
+type Options struct {
+	Agents, Ticks, Workers int
+	Trace                  func(i int) bool
+}
+
+// Record runs a camp and returns its decision recording as a file holds
+// it. The south wood pile runs out at tick 40, so that chains change
+// with the world.
+func Record(t testing.TB, o Options) []byte {
+	agents, ticks, workers := o.Agents, o.Ticks, o.Workers
 	t.Helper()
 	src, err := fs.ReadFile(domains.Files, "survivor.yaml")
 	if err != nil {
@@ -107,6 +117,9 @@ func recordCamp(t testing.TB, agents, ticks, workers int) []byte {
 			RetryAfter: 3,
 			Queue:      q,
 			Decisions:  fr,
+		}
+		if o.Trace != nil {
+			cfg.TraceDecisions = o.Trace(i)
 		}
 		for name, p := range places {
 			cfg.Targets[name] = func(*agent.ResolverAgent) agent.Where {
