@@ -83,6 +83,9 @@ type Decision struct {
 	// Status and Bound are the search's outcome in the shared vocabulary
 	// ("found", "no_plan", "limit_reached"; the bound's name when a limit
 	// stopped it), and Stats its counts.
+	// Margin is a utility choice's hysteresis: how much more than the
+	// running action's score another must have to replace it.
+	Margin float64       `json:"margin,omitempty"`
 	Status string        `json:"status"`
 	Bound  string        `json:"bound,omitempty"`
 	Stats  DecisionStats `json:"stats"`
@@ -400,14 +403,8 @@ func finite(f float64) float64 {
 // recordDecision fills the agent's record of request r's result and hands
 // it to the sink.
 func (a *Agent) recordDecision(r *request, res *result) {
-	// A FlightRecorder lends the slot the decision is to be kept in, so
-	// that it is filled once rather than filled here and copied there.
-	lender, lends := a.cfg.Decisions.(slotLender)
 	l := a.log
-	d := &l.d
-	if lends {
-		d = lender.lendSlot()
-	}
+	d := a.startRecord()
 	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: "plan", Reason: r.reason,
 		// The options and the MTR are the agent's buffers: copied, as the
 		// decision may be kept.
@@ -452,14 +449,53 @@ func (a *Agent) recordDecision(r *request, res *result) {
 			d.Cost += s.Cost
 		}
 	}
+	a.finishRecord(d)
+}
+
+// startRecord returns the decision to fill: the slot a FlightRecorder
+// lends, so that it is filled once rather than filled here and copied
+// there, or the agent's own buffer. The caller fills it whole, reusing
+// its slices, and calls finishRecord.
+func (a *Agent) startRecord() *Decision {
+	if lender, lends := a.cfg.Decisions.(slotLender); lends {
+		return lender.lendSlot()
+	}
+	return &a.log.d
+}
+
+// finishRecord hands d to the sink.
+func (a *Agent) finishRecord(d *Decision) {
 	if d.Plan == nil {
 		d.Plan = []DecisionStep{} // written [] whatever the buffer held
 	}
-	if lends {
+	if lender, lends := a.cfg.Decisions.(slotLender); lends {
 		lender.keepSlot()
 		return
 	}
 	a.cfg.Decisions.RecordDecision(d)
+}
+
+// blank resets d for a new record of the agent's, keeping its slices'
+// storage.
+func (a *Agent) blank(d *Decision, decided string) {
+	*d = Decision{Tick: a.tick, Asked: a.tick, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: decided,
+		Options: d.Options[:0], Plan: d.Plan[:0], MTR: d.MTR[:0], Running: d.Running[:0], Rejected: d.Rejected[:0],
+		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]}}
+}
+
+// recordNoGoal records a goal choice that left the agent nothing to
+// pursue (a choice of a goal is recorded with the plan it asks for):
+// which goal it had, and every option as weighed, on what it knew.
+func (a *Agent) recordNoGoal(previous *GoalOption) {
+	d := a.startRecord()
+	a.blank(d, "goal")
+	d.Reason, d.Status = "no goal option applies", search.NotSearched.String()
+	d.Options = append(d.Options, a.goalScores()...)
+	if previous != nil {
+		d.Current = a.world.goalName(a, previous)
+	}
+	a.world.recordLive(a, d)
+	a.finishRecord(d)
 }
 
 // slotLender is a sink that lends the agent the slot a decision is kept

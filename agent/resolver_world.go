@@ -126,21 +126,10 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	c := r.chain
 	snap := &c.snap
 	l := a.log
-	if l.keyNames == nil {
-		for _, k := range w.domain.Keys() {
-			l.keyNames = append(l.keyNames, k.Name)
-		}
-	}
-	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, l.keyNames, snap.At
+	w.snapshotInto(a, d, snap)
 	d.Profile.resolver, d.Limits = c.opt.Profile, limitsOf(c.opt.Limits)
 	if c.opt.Distance != nil {
 		d.Distance = "game"
-	}
-	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
-	for t, name := range w.domain.Targets() {
-		if tg := snap.Targets[t]; tg.Found {
-			d.Snapshot.Targets = append(d.Snapshot.Targets, DecisionTarget{Name: name, At: tg.At})
-		}
 	}
 	if len(plan) == 0 {
 		return
@@ -191,4 +180,24 @@ func (w *resolverWorld) startable(a *Agent, act goap.ActionID) string {
 // are directions without amounts.
 func (w *resolverWorld) effectsHold(a *Agent, act goap.ActionID) bool {
 	return w.domain.BoolEffectsHoldIn(resolver.ActionID(act), a.live.Values)
+}
+
+func (w *resolverWorld) recordLive(a *Agent, d *Decision) { w.snapshotInto(a, d, a.live) }
+
+// snapshotInto writes snap as d's snapshot: every key's value, the
+// agent's position, the targets found.
+func (w *resolverWorld) snapshotInto(a *Agent, d *Decision, snap *resolver.Snapshot) {
+	l := a.log
+	if l.keyNames == nil {
+		for _, k := range w.domain.Keys() {
+			l.keyNames = append(l.keyNames, k.Name)
+		}
+	}
+	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, l.keyNames, snap.At
+	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
+	for t, name := range w.domain.Targets() {
+		if tg := snap.Targets[t]; tg.Found {
+			d.Snapshot.Targets = append(d.Snapshot.Targets, DecisionTarget{Name: name, At: tg.At})
+		}
+	}
 }

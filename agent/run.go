@@ -41,6 +41,9 @@ func (a *Agent) Tick() {
 
 	if a.cfg.HTN == nil {
 		if g := a.chooseGoal(); g != a.goal {
+			if g == nil && a.log != nil {
+				a.recordNoGoal(a.goal)
+			}
 			a.goal = g
 			a.emit(Event{Kind: GoalChosen, Goal: a.goalName()})
 			a.dropPlan()

@@ -2,8 +2,10 @@ package agent
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // Node is a behaviour-tree node, built for one agent (nodes keep their
@@ -312,6 +314,9 @@ type utility struct {
 	ids     []goap.ActionID
 	margin  float64
 	current int // running option, or -1
+	// scores are this tick's, NaN for an option that did not apply: kept
+	// only for an agent that records its decisions.
+	scores []float64
 }
 
 // Utility is a utility selector over actions: every tick it scores the
@@ -334,11 +339,20 @@ func Utility(d *goap.Domain, margin float64, options ...UtilityOption) Node {
 func (u *utility) Tick(a *Agent) Status {
 	best, bestScore := -1, 0.0
 	currentScore := 0.0
+	if a.log != nil {
+		u.scores = u.scores[:0]
+	}
 	for i, o := range u.options {
 		if i != u.current && !a.cfg.Domain.Applicable(u.ids[i], a.facts) {
+			if a.log != nil {
+				u.scores = append(u.scores, math.NaN())
+			}
 			continue
 		}
 		s := o.Score(a)
+		if a.log != nil {
+			u.scores = append(u.scores, s)
+		}
 		a.stats.TreeTicks++
 		if i == u.current {
 			currentScore = s
@@ -359,6 +373,9 @@ func (u *utility) Tick(a *Agent) Status {
 	beh := a.behaviours[u.ids[best]]
 	name := u.options[best].Action
 	if u.current != best {
+		if a.log != nil {
+			u.record(a, best)
+		}
 		u.current = best
 		a.emit(Event{Kind: StepStarted, Action: name})
 		beh.Start(a)
@@ -387,4 +404,39 @@ func (u *utility) Halt(a *Agent) {
 		a.behaviours[u.ids[u.current]].Stop(a)
 		u.current = -1
 	}
+}
+
+// record records the selector's choice of option best, which starts now
+// (a choice that keeps the running action is no new decision): every
+// option with its score, or why it did not apply, on the agent's facts.
+func (u *utility) record(a *Agent, best int) {
+	d := a.startRecord()
+	a.blank(d, "choice")
+	d.Reason, d.Status = "utility", search.Found.String()
+	d.Margin = u.margin
+	if u.current >= 0 {
+		d.Current = u.options[u.current].Action
+	}
+	for i, o := range u.options {
+		g := GoalScore{Goal: o.Action, Utility: true, Chosen: i == best}
+		s := u.scores[i]
+		switch {
+		case math.IsNaN(s) && !a.cfg.Domain.Applicable(u.ids[i], a.facts):
+			g.Why = "preconditions unmet"
+		case math.IsNaN(s):
+			g.Why = "score is not a number"
+		case i == best:
+			g.Score, g.Why = finite(s), "highest score"
+		case i == u.current:
+			g.Score, g.Why = finite(s), "the running action, outscored by more than the margin"
+		default:
+			g.Score, g.Why = finite(s), "lower score"
+		}
+		d.Options = append(d.Options, g)
+	}
+	id := u.ids[best]
+	d.Plan = append(d.Plan, DecisionStep{Action: u.options[best].Action, Cost: a.cfg.Domain.CostIn(id, a.facts)})
+	d.Cost = d.Plan[0].Cost
+	a.world.recordLive(a, d)
+	a.finishRecord(d)
 }

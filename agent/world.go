@@ -32,6 +32,9 @@ type world interface {
 	// of the plan it found: the snapshot the search read, and each step's
 	// cost.
 	record(a *Agent, r *request, plan []goap.ActionID, d *Decision)
+	// recordLive writes what the agent knows now as d's snapshot, for a
+	// decision that is no search's (a goal or a utility choice).
+	recordLive(a *Agent, d *Decision)
 	// goalScore is goal option i's Utility or Priority (the game's).
 	goalScore(a *Agent, i int) float64
 	// goalName names goal option o, for events.
@@ -109,11 +112,7 @@ func (factsWorld) goalInfo(a *Agent, i int) (string, float64, bool) {
 func (factsWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	dom := a.cfg.Domain
 	d.Profile.goap, d.Limits = a.cfg.Profile, limitsOf(a.cfg.Limits)
-	for f := range dom.NumFacts() {
-		if r.facts.Has(goap.Fact(f)) {
-			d.Snapshot.Facts = append(d.Snapshot.Facts, dom.FactName(goap.Fact(f)))
-		}
-	}
+	factsInto(d, dom, r.facts)
 	if len(plan) == 0 {
 		return
 	}
@@ -153,4 +152,15 @@ func (factsWorld) move(*Agent, goap.ActionID) bool { return true }
 
 func (factsWorld) effectsHold(a *Agent, act goap.ActionID) bool {
 	return a.cfg.Domain.Effects(act).Holds(a.facts)
+}
+
+func (factsWorld) recordLive(a *Agent, d *Decision) { factsInto(d, a.cfg.Domain, a.facts) }
+
+// factsInto writes the facts true in s as d's snapshot.
+func factsInto(d *Decision, dom *goap.Domain, s goap.State) {
+	for f := range dom.NumFacts() {
+		if s.Has(goap.Fact(f)) {
+			d.Snapshot.Facts = append(d.Snapshot.Facts, dom.FactName(goap.Fact(f)))
+		}
+	}
 }

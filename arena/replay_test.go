@@ -14,8 +14,8 @@ import (
 )
 
 // TestRecordingsReplay: every decision the arena's agents make (GOAP
-// plans, HTN decompositions and interruption checks in both modes),
-// recorded over a few fights, is decided again alike from the recording: the built-in kinds
+// plans, HTN decompositions and interruption checks in both modes, the
+// utility agent's choices), recorded over a few fights, is decided again alike from the recording: the built-in kinds
 // (configured in Go, over the Go domains) and the kinds of
 // battlemage.yaml's agents: section (configured from the file, and
 // replayed with the file's kinds).
@@ -36,7 +36,7 @@ func TestRecordingsReplay(t *testing.T) {
 		}
 		rep := replaycheck.Reproduces(t, fr, replay.Domain{GOAP: g, HTN: h, Goals: extra}, 100)
 		kinds := kindsRecorded(t, fr)
-		for _, k := range []string{"goap", "htn", "interruption"} {
+		for _, k := range []string{"goap", "htn", "interruption", "tree", "choice"} {
 			if kinds[k] == 0 {
 				t.Errorf("no decision of a %s agent recorded", k)
 			}
@@ -70,8 +70,8 @@ func kindsRecorded(t *testing.T, fr *agent.FlightRecorder) map[string]int {
 	n := map[string]int{}
 	for _, d := range rec.Decisions {
 		n[d.Kind]++
-		if d.Decided == "interruption" {
-			n["interruption"]++
+		if d.Decided != "plan" {
+			n[d.Decided]++
 		}
 	}
 	return n

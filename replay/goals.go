@@ -100,11 +100,7 @@ func (r *Replayer) chooseGOAPGoal(d *agent.Decision, s goap.State) (string, erro
 		}
 		opts = append(opts, weighed{o.Goal, applies, score})
 	}
-	goal := choose(opts, d.Current)
-	if goal == "" {
-		return "", fmt.Errorf("no goal option applies")
-	}
-	return goal, nil
+	return choose(opts, d.Current), nil
 }
 
 // goapGoal is the goal named name: the agent kind's own, if its option
@@ -180,9 +176,47 @@ func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (
 			opts = append(opts, weighed{o.Goal, applies, score})
 		}
 	}
-	goal := choose(opts, d.Current)
-	if goal == "" {
-		return "", fmt.Errorf("no goal option applies")
+	return choose(opts, d.Current), nil
+}
+
+// decideChoice decides a utility selector's choice again: the options
+// whose action applies in the recorded state (the running one always),
+// by their recorded scores (the game's), the highest first, ties to the
+// earlier; the running action kept unless outscored by more than the
+// margin. An option that did not apply when recorded has no score, and
+// stays out even if an edit makes it apply.
+func (r *Replayer) decideChoice(d *agent.Decision, s goap.State, out Outcome) Outcome {
+	dom := r.dom.GOAP
+	best, bestScore := -1, 0.0
+	currentScore, running := 0.0, -1
+	for i := range d.Options {
+		o := &d.Options[i]
+		id, ok := dom.ActionByName(o.Goal)
+		if !ok {
+			out.Error, out.Status = fmt.Sprintf("action %q is not in domain %s", o.Goal, dom.Name()), "error"
+			return out
+		}
+		if o.Why == "preconditions unmet" || (o.Goal != d.Current && !dom.Applicable(id, s)) {
+			continue
+		}
+		score := recordedScore(o)
+		if o.Goal == d.Current {
+			currentScore, running = score, i
+		}
+		if best < 0 || score > bestScore {
+			best, bestScore = i, score
+		}
 	}
-	return goal, nil
+	if best < 0 {
+		out.Status = "no_plan"
+		return out
+	}
+	if running >= 0 && best != running && bestScore <= currentScore+d.Margin {
+		best = running
+	}
+	id, _ := dom.ActionByName(d.Options[best].Goal)
+	out.Plan = append(out.Plan, d.Options[best].Goal)
+	out.Cost = dom.CostIn(id, s)
+	out.Status = d.Status
+	return out
 }

@@ -219,12 +219,21 @@ func (r *Replayer) Decide(d *agent.Decision) Outcome {
 	if err != nil {
 		return fail(err)
 	}
-	if d.Task != "" {
+	switch {
+	case d.Decided == "choice":
+		return r.decideChoice(d, state, out)
+	case d.Task != "":
 		return r.decideHTN(d, state, prof, out)
 	}
 	out.Goal, err = r.chooseGOAPGoal(d, state)
-	if err != nil {
+	switch {
+	case err != nil:
 		return fail(err)
+	case d.Decided == "goal":
+		out.Status = d.Status
+		return out
+	case out.Goal == "":
+		return fail(fmt.Errorf("no goal option applies"))
 	}
 	goal := r.goapGoal(d, out.Goal)
 	if goal == nil {

@@ -35,8 +35,14 @@ func (r *Replayer) decideResolver(d *agent.Decision, out Outcome) Outcome {
 		return fail(err)
 	}
 	out.Goal, err = r.chooseResolverGoal(d, snap)
-	if err != nil {
+	switch {
+	case err != nil:
 		return fail(err)
+	case d.Decided == "goal":
+		out.Status = d.Status
+		return out
+	case out.Goal == "":
+		return fail(fmt.Errorf("no goal option applies"))
 	}
 	goal := r.dom.Resolver.Goal(out.Goal)
 	if goal == nil {
