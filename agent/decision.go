@@ -312,7 +312,6 @@ type decisionLog struct {
 	current int  // the option pursued when goal choice began, -1 for none
 	chosen  int  // the option chosen, -1 for none
 	kept    bool // the current goal kept at an equal or higher score
-	options []GoalScore
 	d       Decision
 	state   goap.State // a GOAP plan's states, step by step, for its costs
 	// gameCode: the sink is the game's code (not a FlightRecorder), so a
@@ -352,10 +351,10 @@ func (a *Agent) noteChoice(chosen int, kept bool) {
 	a.log.chosen, a.log.kept = chosen, kept
 }
 
-// goalScores turns the options as weighed into the record's GoalScores.
-func (a *Agent) goalScores() []GoalScore {
+// goalScores appends the options as weighed to dst as the record's
+// GoalScores.
+func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 	l := a.log
-	l.options = l.options[:0]
 	chosenScore := math.NaN()
 	if l.chosen >= 0 && l.chosen < len(l.weighed) {
 		chosenScore = l.weighed[l.chosen].score
@@ -380,9 +379,9 @@ func (a *Agent) goalScores() []GoalScore {
 			g.Score, g.Why = w.score, "lower score"
 		}
 		g.Score = finite(g.Score)
-		l.options = append(l.options, g)
+		dst = append(dst, g)
 	}
-	return l.options
+	return dst
 }
 
 // finite is f, with ±Inf as ±math.MaxFloat64 and NaN as 0: JSON has no
@@ -408,7 +407,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: "plan", Reason: r.reason,
 		// The options and the MTR are the agent's buffers: copied, as the
 		// decision may be kept.
-		Options: append(d.Options[:0], a.goalScores()...), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
+		Options: a.goalScores(d.Options[:0]), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
 		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
 		Status:   res.status.String(), Rejected: d.Rejected[:0],
 		Stats: DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
@@ -490,7 +489,7 @@ func (a *Agent) recordNoGoal(previous *GoalOption) {
 	d := a.startRecord()
 	a.blank(d, "goal")
 	d.Reason, d.Status = "no goal option applies", search.NotSearched.String()
-	d.Options = append(d.Options, a.goalScores()...)
+	d.Options = a.goalScores(d.Options)
 	if previous != nil {
 		d.Current = a.world.goalName(a, previous)
 	}

@@ -96,7 +96,8 @@ func (f *FlightRecorder) keepSlot() {
 		return
 	}
 	i := (f.head + f.n) % len(f.slots)
-	if f.slots[i].fitBytes() > f.maxBytes {
+	held := f.slots[i].bytes()
+	if held > f.maxBytes && f.slots[i].fitBytes() > f.maxBytes { // what it holds is at least what it needs
 		// Over the bound alone: dropped, before it could push older
 		// decisions out, and its slot lets its slices go.
 		f.slots[i] = Decision{}
@@ -105,7 +106,7 @@ func (f *FlightRecorder) keepSlot() {
 		return
 	}
 	f.n++
-	f.setHeld(i, f.slots[i].bytes())
+	f.setHeld(i, held)
 	for f.total > f.maxBytes && f.n > 1 {
 		f.evict(true)
 	}
