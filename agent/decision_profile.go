@@ -81,7 +81,7 @@ func costOf(c goap.Cost) DecisionCost {
 }
 
 type profileJSON struct {
-	Capabilities []string                `json:"capabilities,omitempty"`
+	Capabilities []string                `json:"capabilities,omitzero"` // [] (can do nothing) is not absent (can do all)
 	Incapable    []string                `json:"incapable,omitempty"`
 	Costs        map[string]DecisionCost `json:"costs,omitempty"`
 }
@@ -99,14 +99,6 @@ func (p *DecisionProfile) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*p = DecisionProfile{Capabilities: j.Capabilities, Incapable: j.Incapable, Costs: j.Costs}
-	if p.Capabilities == nil && b != nil && json.Valid(b) {
-		// "capabilities":[] (a resolver agent that can do nothing) is not
-		// the absent list (it can do everything).
-		var raw map[string]json.RawMessage
-		if json.Unmarshal(b, &raw) == nil && raw["capabilities"] != nil {
-			p.Capabilities = []string{}
-		}
-	}
 	return nil
 }
 

@@ -126,3 +126,20 @@ func FuzzReadRecording(f *testing.F) {
 		}
 	})
 }
+
+// TestProfileNamesRoundTrip: a recorded profile's names survive JSON, a
+// resolver agent that can do nothing ("capabilities": []) told from one
+// that can do everything (no list).
+func TestProfileNamesRoundTrip(t *testing.T) {
+	for _, want := range []string{`{"capabilities":[]}`, `{}`, `{"capabilities":["Eat"],"costs":{"Eat":2}}`,
+		`{"incapable":["Hunt"],"costs":{"Rest":{"otherwise":4,"rules":[{"When":{"tired":true},"Cost":1}]},"Think":"function"}}`} {
+		var p agent.DecisionProfile
+		if err := p.UnmarshalJSON([]byte(want)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.MarshalJSON()
+		if err != nil || string(got) != want {
+			t.Errorf("%s read and written: %s, %v", want, got, err)
+		}
+	}
+}
