@@ -1,0 +1,393 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// short is the tests' game: the default colony, 300 ticks.
+var short = options{agents: 200, ticks: 300, seed: 1, workers: 2}
+
+// played returns a colony that has played o's ticks.
+func played(t *testing.T, o options) *colony {
+	t.Helper()
+	c, err := newColony(o, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.play()
+	return c
+}
+
+// goalID returns the index of the file's goal named name.
+func goalID(t *testing.T, c *colony, name string) int {
+	t.Helper()
+	for i, g := range c.domain.Goals() {
+		if g.Name() == name {
+			return i
+		}
+	}
+	t.Fatalf("no goal %q", name)
+	return -1
+}
+
+func actionID(t *testing.T, c *colony, name string) int {
+	t.Helper()
+	id, ok := c.domain.ActionByName(name)
+	if !ok {
+		t.Fatalf("no action %q", name)
+	}
+	return int(id)
+}
+
+// TestEveryKindResolvesAndActs: each of the three kinds is in the colony,
+// resolves chains, finishes steps and pursues several goals, each of its
+// own (a worker never drives raiders off, a guard never gathers).
+func TestEveryKindResolvesAndActs(t *testing.T) {
+	c := played(t, short)
+	var resolves, steps [3]int
+	for _, s := range c.settlers {
+		st := s.agent.Stats()
+		resolves[s.kind] += st.Plans
+		steps[s.kind] += st.StepsDone
+	}
+	for k, name := range kindNames {
+		st := &c.stats[k]
+		goals := 0
+		for _, n := range st.chosen {
+			if n > 0 {
+				goals++
+			}
+		}
+		if st.agents == 0 || resolves[k] < st.agents || steps[k] < st.agents || goals < 3 {
+			t.Errorf("%s: %d agents, %d resolves, %d steps, %d goals pursued; want every agent resolving and acting, 3 goals or more", name, st.agents, resolves[k], steps[k], goals)
+		}
+	}
+	if n := c.stats[worker].chosen[goalID(t, c, "RaidersGone")]; n != 0 {
+		t.Errorf("workers pursued RaidersGone %d times: it is not among their goals", n)
+	}
+	for _, a := range []string{"ChopWood", "PickBerries", "Hunt"} {
+		if n := c.stats[guard].done[actionID(t, c, a)]; n != 0 {
+			t.Errorf("guards did %s %d times: they cannot", a, n)
+		}
+	}
+	if c.stats[hunter].done[actionID(t, c, "Hunt")] == 0 || c.stats[worker].done[actionID(t, c, "ChopWood")] == 0 || c.stats[guard].done[actionID(t, c, "KeepWatch")] == 0 {
+		t.Error("a kind never did its own work (hunters Hunt, workers ChopWood, guards KeepWatch)")
+	}
+}
+
+// TestSitesRunOutAndRegrow: some site is emptied by the settlers, is then
+// no target (the sensor finds none there), and grows back.
+func TestSitesRunOutAndRegrow(t *testing.T) {
+	c, err := newColony(short, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sites := append(append(append([]*site(nil), c.groves...), c.patches...), c.wells...)
+	wasEmpty := make([]bool, len(sites))
+	regrown := 0
+	for range short.ticks {
+		c.step()
+		for i, st := range sites {
+			if st.amount == 0 {
+				wasEmpty[i] = true
+			} else if wasEmpty[i] && st.amount >= st.load {
+				regrown++
+				wasEmpty[i] = false
+			}
+		}
+	}
+	if regrown == 0 {
+		t.Fatalf("no site ran out and grew back to a load in %d ticks", short.ticks)
+	}
+	// An empty grove is no target: with every grove empty, a worker's
+	// sensor finds no trees.
+	for _, g := range c.groves {
+		g.amount = 0
+	}
+	w := c.settlers[0]
+	if w.kind != worker {
+		t.Fatalf("settler 0 is a %s", kindNames[w.kind])
+	}
+	if where := c.targetSensors(w, nil)["trees"](w.agent); where.Found {
+		t.Errorf("trees found at %v with every grove empty", where.At)
+	}
+}
+
+// TestNeedsChangeGoals: when every settler is suddenly starving, nearly
+// all turn to Fed within a few ticks, of every kind.
+func TestNeedsChangeGoals(t *testing.T) {
+	c := played(t, options{agents: 200, ticks: 100, seed: 2, workers: 2})
+	fed := goalID(t, c, "Fed")
+	before := [3]int{}
+	for k := range before {
+		before[k] = c.stats[k].chosen[fed]
+	}
+	c.raiders.next = 1 << 30 // no raid to get in the way
+	for _, s := range c.settlers {
+		s.hunger = 95
+	}
+	turned := make([]bool, len(c.settlers))
+	for range 20 {
+		c.step()
+		for i, s := range c.settlers {
+			if g := s.agent.Goal(); g != nil && g.Name() == "Fed" {
+				turned[i] = true
+			}
+		}
+	}
+	pursued := 0
+	for _, p := range turned {
+		if p {
+			pursued++
+		}
+	}
+	if pursued < len(c.settlers)*9/10 {
+		t.Errorf("%d of %d starving settlers pursued Fed within 20 ticks", pursued, len(c.settlers))
+	}
+	for k, name := range kindNames {
+		if c.stats[k].chosen[fed] == before[k] {
+			t.Errorf("no %s turned to Fed when starving", name)
+		}
+	}
+}
+
+// TestRaidersChangeBehaviour plays one colony twice from the same seed,
+// once with a raid at tick 40 and once with none: only with raiders do
+// guards and hunters arm and go for them, and settlers near them grow
+// afraid and hide; once they are gone, no one pursues them.
+func TestRaidersChangeBehaviour(t *testing.T) {
+	const raidAt, ticks = 40, 300
+	game := func(raid bool) *colony {
+		c, err := newColony(short, new(bytes.Buffer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.raiders.next = 1 << 30
+		if raid {
+			c.raiders.next = raidAt
+		}
+		for c.tick < ticks {
+			c.step()
+			if c.raiders.raids > 0 && !c.raiders.present {
+				c.raiders.next = 1 << 30 // one raid only
+			}
+		}
+		return c
+	}
+	calm, quiet := game(false), game(true)
+	quiet, raided := calm, quiet
+	gone, afraid := goalID(t, raided, "RaidersGone"), goalID(t, raided, "Calm")
+	fight, hide := actionID(t, raided, "Fight"), actionID(t, raided, "Hide")
+	for k, name := range kindNames {
+		q := &quiet.stats[k]
+		if q.chosen[gone]+q.chosen[afraid]+q.done[fight]+q.done[hide] != 0 {
+			t.Errorf("%s without raiders: RaidersGone %d, Calm %d, Fight %d, Hide %d; want none", name, q.chosen[gone], q.chosen[afraid], q.done[fight], q.done[hide])
+		}
+	}
+	if raided.raiders.raids != 1 || raided.raiders.ticks == 0 {
+		t.Fatalf("%d raids over %d ticks, want one", raided.raiders.raids, raided.raiders.ticks)
+	}
+	g, h := &raided.stats[guard], &raided.stats[hunter]
+	if g.chosenRaid[gone] < g.agents || g.chosen[gone] != g.chosenRaid[gone] {
+		t.Errorf("guards chose RaidersGone %d times, %d of them with raiders there; want every guard, only then", g.chosen[gone], g.chosenRaid[gone])
+	}
+	if h.chosenRaid[gone] == 0 {
+		t.Error("no hunter went for the raiders")
+	}
+	// Fear is what raiders bring: settlers near them want calm while
+	// they are there, and hide (by the time they reach the refuge the
+	// raiders may be gone).
+	var afraidThen, hid, fought int
+	for k := range raided.stats {
+		afraidThen += raided.stats[k].chosenRaid[afraid]
+		hid += raided.stats[k].done[hide]
+		fought += raided.stats[k].done[fight]
+	}
+	if afraidThen == 0 || hid == 0 || fought == 0 {
+		t.Errorf("with raiders: Calm chosen %d times while they were there, %d hid, %d fights won; want all three", afraidThen, hid, fought)
+	}
+	// After the raid, no one still pursues it.
+	for _, s := range raided.settlers {
+		if g := s.agent.Goal(); g != nil && g.Name() == "RaidersGone" {
+			t.Errorf("%s still pursues RaidersGone at tick %d, raiders gone since", s.name, raided.tick)
+		}
+	}
+}
+
+// runGame runs the command with args, recording to dir/colony.jsonl, and
+// returns its output (the recording line without the path) and the
+// recording.
+func runGame(t *testing.T, dir string, args ...string) (string, []byte) {
+	t.Helper()
+	path := filepath.Join(dir, "colony.jsonl")
+	var out, errs bytes.Buffer
+	if err := run(append(args, "-record", path), &out, &errs); err != nil {
+		t.Fatalf("run %v: %v\n%s", args, err, errs.String())
+	}
+	rec, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(out.String(), path, "FILE"), rec
+}
+
+// TestDeterministic: the same flags give the same summary and the same
+// recording, byte for byte, twice and with one worker or two.
+func TestDeterministic(t *testing.T) {
+	args := []string{"-agents", "200", "-ticks", "300", "-seed", "7"}
+	out1, rec1 := runGame(t, t.TempDir(), append(args, "-workers", "1")...)
+	out2, rec2 := runGame(t, t.TempDir(), append(args, "-workers", "2")...)
+	again, recAgain := runGame(t, t.TempDir(), append(args, "-workers", "2")...)
+	if out1 != out2 || !bytes.Equal(rec1, rec2) {
+		t.Errorf("1 and 2 workers differ:\n%s\n%s\n(recordings equal: %v)", out1, out2, bytes.Equal(rec1, rec2))
+	}
+	if out2 != again || !bytes.Equal(rec2, recAgain) {
+		t.Error("two runs with the same flags differ")
+	}
+	other, _ := runGame(t, t.TempDir(), "-agents", "200", "-ticks", "300", "-seed", "8")
+	if other == out1 {
+		t.Error("seeds 7 and 8 give the same game: the seed is not used")
+	}
+	// Recording changes nothing in the game.
+	var plain, errs bytes.Buffer
+	if err := run(args, &plain, &errs); err != nil {
+		t.Fatal(err, errs.String())
+	}
+	if want, _, _ := strings.Cut(out1, "recording: "); plain.String() != want {
+		t.Errorf("without -record:\n%s\nwith:\n%s", plain.String(), out1)
+	}
+}
+
+// TestVerbose: the summary alone, some twenty lines, unless -v asks for
+// every event.
+func TestVerbose(t *testing.T) {
+	for _, v := range []bool{false, true} {
+		args := []string{"-agents", "20", "-ticks", "50"}
+		if v {
+			args = append(args, "-v")
+		}
+		var out, errs bytes.Buffer
+		if err := run(args, &out, &errs); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Count(out.String(), "\n")
+		// With -v the events come first, the summary after them.
+		if v != (lines > 100) || strings.HasPrefix(out.String(), "colony: 20 settlers") == v {
+			t.Errorf("-v %v: %d lines:\n%.300s", v, lines, out.String())
+		}
+		if v && !strings.Contains(out.String(), " worker-01 plan_made ") {
+			t.Errorf("-v: no plan of worker-01 said:\n%.300s", out.String())
+		}
+	}
+}
+
+// TestRecording: -record writes a header naming the format, the file and
+// its hash, and the count, then every decision of the game (none
+// dropped), each a resolver agent's; and every recorded chain is the one
+// the file alone gives from the recorded snapshot, with the kind's
+// profile and the straight-line distances, at the recorded cost: what a
+// replay relies on.
+func TestRecording(t *testing.T) {
+	out, rec := runGame(t, t.TempDir(), "-agents", "200", "-ticks", "300")
+	sc := bufio.NewScanner(bytes.NewReader(rec))
+	sc.Buffer(nil, 1<<20)
+	if !sc.Scan() {
+		t.Fatal("empty recording")
+	}
+	var h agent.RecordHeader
+	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
+		t.Fatalf("header %s: %v", sc.Bytes(), err)
+	}
+	src, _ := fs.ReadFile(domains.Files, "colony.yaml")
+	if h.Format != "ploy-decisions" || h.Version != 1 || h.Domain != "colony.yaml" || h.DomainHash != agent.DomainHash(src) || h.Dropped != 0 || h.Decisions < 200 {
+		t.Fatalf("header %+v", h)
+	}
+	if !strings.Contains(out, "recording: "+itoa(h.Decisions)+" decisions (0 dropped) in FILE\n") {
+		t.Errorf("output does not say the recording's %d decisions:\n%s", h.Decisions, out)
+	}
+	f, err := domain.Parse("colony.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	profiles := map[string]*resolver.Profile{}
+	for _, k := range f.EngineAgents {
+		profiles[k.Name] = k.Profile
+	}
+	r := resolver.NewResolver(f.Resolver)
+	n, found, changed := 0, 0, 0
+	for sc.Scan() {
+		n++
+		var d agent.Decision
+		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
+			t.Fatalf("line %d: %v", n+1, err)
+		}
+		kind, _, _ := strings.Cut(d.Agent, "-")
+		prof, ok := profiles[kind]
+		if d.Kind != "resolver" || !ok || d.Goal == "" {
+			t.Fatalf("line %d: agent %q of kind %q, goal %q", n+1, d.Agent, d.Kind, d.Goal)
+		}
+		snap, err := f.Resolver.SnapshotOf(d.Snapshot.ValueMap(), d.Snapshot.At, d.Snapshot.TargetMap())
+		if err != nil {
+			t.Fatalf("line %d: %v", n+1, err)
+		}
+		res, _ := r.Resolve(nil, snap, f.Resolver.Goal(d.Goal), resolver.Options{Profile: prof})
+		var chain []string
+		for _, a := range res.Chain {
+			chain = append(chain, f.Resolver.ActionName(a))
+		}
+		var recorded []string
+		for _, st := range d.Plan {
+			recorded = append(recorded, st.Action)
+		}
+		if strings.Join(chain, " ") != strings.Join(recorded, " ") || len(chain) > 0 && res.Cost != d.Cost {
+			changed++
+			if changed <= 3 {
+				t.Errorf("line %d (%s tick %d, %s): recorded %v cost %v %s; the file gives %v cost %v %v", n+1, d.Agent, d.Tick, d.Goal, recorded, d.Cost, d.Status, chain, res.Cost, res.Status)
+			}
+		}
+		if len(chain) > 0 {
+			found++
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != h.Decisions || changed != 0 || found < n/2 {
+		t.Errorf("%d decisions (header: %d), %d with a chain, %d differ from the file's", n, h.Decisions, found, changed)
+	}
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestFlags: bad flags are usage errors, said on stderr; nothing is
+// played.
+func TestFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"-agents", "0"}, {"-agents", "100001"}, {"-ticks", "-1"}, {"-workers", "0"}, {"-workers", "257"},
+		{"-seed", "x"}, {"-nope"}, {"extra"},
+	} {
+		var out, errs bytes.Buffer
+		err := run(args, &out, &errs)
+		var usage usageError
+		if !errors.As(err, &usage) || errs.Len() == 0 || out.Len() != 0 {
+			t.Errorf("%v: error %v, stderr %q, stdout %q; want a usage error said on stderr", args, err, errs.String(), out.String())
+		}
+	}
+	var out, errs bytes.Buffer
+	if err := run([]string{"-agents", "3", "-ticks", "5", "-record", filepath.Join(t.TempDir(), "no", "such", "dir.jsonl")}, &out, &errs); err == nil {
+		t.Error("a recording to a directory that does not exist: no error")
+	}
+}
