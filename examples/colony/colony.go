@@ -207,10 +207,11 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	}
 	c.layOut()
 	if o.record != "" {
-		// Bounds far above a default game's decisions (about 20 000 of
-		// them), so that a recording of one holds them all; a longer game
-		// keeps its latest and says how many were dropped.
-		c.flight = agent.NewFlightRecorder(1<<20, 1<<30)
+		// Bounds far above a default game's decisions (about 16 000 of
+		// them, some 40 MB held), so that a recording of one holds them
+		// all; a game some six times longer keeps its latest 256 MiB of
+		// them and says how many were dropped.
+		c.flight = agent.NewFlightRecorder(1<<18, 256<<20)
 	}
 	kinds := make([]*domain.EngineAgent, len(kindNames))
 	for i, name := range kindNames {
