@@ -126,7 +126,6 @@ type kindStats struct {
 	chosen      []int // per domain goal: how often it became the goal
 	chosenRaid  []int // of those, while raiders were in the colony
 	done        []int // per domain action: behaviours that succeeded
-	doneRaid    []int // of those, while raiders were in the colony
 }
 
 // keyIDs are the indices of the file's keys in a snapshot.
@@ -138,7 +137,6 @@ type keyIDs struct {
 // settlers and the queue their chains are resolved on.
 type colony struct {
 	opts     options
-	file     *domain.File
 	source   []byte
 	domain   *resolver.Domain
 	keys     keyIDs
@@ -182,7 +180,6 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	d := f.Resolver
 	c := &colony{
 		opts:      o,
-		file:      f,
 		source:    src,
 		domain:    d,
 		goalIdx:   map[*resolver.Goal]int{},
@@ -194,8 +191,8 @@ func newColony(o options, out io.Writer) (*colony, error) {
 		armory:    resolver.Point{X: 6, Y: -4},
 		woodStock: 40,
 		foodStock: 40,
-		// Two streams, so that the raids do not depend on how many
-		// settlers were made.
+		// Two streams, so that when the raids come does not depend on
+		// how many settlers were made.
 		setupRng: rand.New(rand.NewPCG(o.seed, 1)),
 		world:    rand.New(rand.NewPCG(o.seed, 2)),
 	}
@@ -223,7 +220,7 @@ func newColony(o options, out io.Writer) (*colony, error) {
 		if kinds[i] == nil {
 			return nil, fmt.Errorf("%s has no agent kind %q", domainFile, name)
 		}
-		c.stats[i] = kindStats{chosen: make([]int, len(d.Goals())), chosenRaid: make([]int, len(d.Goals())), done: make([]int, d.NumActions()), doneRaid: make([]int, d.NumActions())}
+		c.stats[i] = kindStats{chosen: make([]int, len(d.Goals())), chosenRaid: make([]int, len(d.Goals())), done: make([]int, d.NumActions())}
 	}
 	width := len(fmt.Sprint(o.agents))
 	for i := range o.agents {
@@ -269,10 +266,12 @@ func (c *colony) layOut() {
 		}
 		return out
 	}
+	// At most 64 of a kind, so that a sensor's look at the sites stays
+	// cheap in a huge colony (which then goes short).
 	n := c.opts.agents
-	c.groves = ring(3+n/40, 25, 45, 40, woodLoad, 8)
-	c.patches = ring(2+n/60, 15, 35, 30, berryLoad, 4)
-	c.wells = ring(1+n/100, 8, 16, 60, 1, 1)
+	c.groves = ring(min(3+n/40, 64), 25, 45, 40, woodLoad, 8)
+	c.patches = ring(min(2+n/60, 64), 15, 35, 30, berryLoad, 4)
+	c.wells = ring(min(1+n/100, 64), 8, 16, 60, 1, 1)
 	c.towers = ring(4, 38, 42, 0, 0, 0)
 	c.deer = herd{from: resolver.Point{X: -45, Y: 30}, to: resolver.Point{X: -20, Y: 45}, count: 6}
 	c.deer.at = c.deer.from
@@ -455,11 +454,7 @@ func (s *settler) behaviours() map[string]agent.ResolverBehaviour {
 	c := s.c
 	succeed := func(action string) agent.Status {
 		id, _ := c.domain.ActionByName(action)
-		st := &c.stats[s.kind]
-		st.done[id]++
-		if c.raiders.present {
-			st.doneRaid[id]++
-		}
+		c.stats[s.kind].done[id]++
 		return agent.Success
 	}
 	timed := func(action string, ticks int, done func() bool) agent.ResolverBehaviour {
@@ -763,7 +758,7 @@ func (c *colony) summary(w io.Writer) {
 	// Not the number of workers: the game is the same with any.
 	fmt.Fprintf(w, "colony: %d settlers, %d ticks, seed %d\n", o.agents, c.tick, o.seed)
 	fmt.Fprintf(w, "%-7s %6s %9s %8s %12s %10s %7s\n", "kind", "agents", "resolves", "no chain", "goal changes", "steps done", "failed")
-	var plans [3]Totals
+	var plans [3]totals
 	for _, s := range c.settlers {
 		st := s.agent.Stats()
 		t := &plans[s.kind]
@@ -802,8 +797,8 @@ func (c *colony) summary(w io.Writer) {
 	fmt.Fprintf(w, "raids: %d, %d driven off, raiders in the colony %d ticks\n", r.raids, r.drivenOff, r.ticks)
 }
 
-// Totals are one kind's runtime statistics, summed.
-type Totals struct{ resolves, noChain, steps, failed int }
+// totals are one kind's runtime statistics, summed.
+type totals struct{ resolves, noChain, steps, failed int }
 
 // writeRecording writes the flight recorder's decisions to path, with a
 // header naming the file and its hash.
