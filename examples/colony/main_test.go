@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -161,6 +162,81 @@ func TestNeedsChangeGoals(t *testing.T) {
 		if c.stats[k].chosen[fed] == before[k] {
 			t.Errorf("no %s turned to Fed when starving", name)
 		}
+	}
+}
+
+// TestNeedsDrift: every settler's hunger, thirst and fatigue grow by
+// themselves, each at the settler's own rate (hunger every 4 to 6 ticks,
+// thirst 3 to 5, fatigue 5 to 7), and the rates differ among settlers.
+func TestNeedsDrift(t *testing.T) {
+	c, err := newColony(short, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ticks = 120
+	needs := func(s *settler) [3]int64 { return [3]int64{s.hunger, s.thirst, s.fatigue} }
+	start := make([][3]int64, len(c.settlers))
+	for i, s := range c.settlers {
+		start[i] = needs(s)
+	}
+	for range ticks {
+		c.tick++
+		for _, s := range c.settlers {
+			c.drift(s)
+		}
+	}
+	rates := map[[3]int64]bool{}
+	for i, s := range c.settlers {
+		var grew [3]int64
+		for n, v := range needs(s) {
+			grew[n] = v - start[i][n]
+			slow, fast := []int64{6, 5, 7}[n], []int64{4, 3, 5}[n]
+			if grew[n] < ticks/slow || grew[n] > ticks/fast+1 {
+				t.Fatalf("%s: need %d grew by %d in %d ticks, want %d to %d", s.name, n, grew[n], ticks, ticks/slow, ticks/fast+1)
+			}
+		}
+		rates[grew] = true
+	}
+	if len(rates) < 5 {
+		t.Errorf("%d different rates among %d settlers", len(rates), len(c.settlers))
+	}
+}
+
+// TestRaidsComeAndGo: left to its seeded schedule, raiders come again and
+// again, each raid over (driven off or leaving) within 300 ticks, with a
+// quiet spell of at least 300 ticks before the next; another seed brings
+// them at other ticks.
+func TestRaidsComeAndGo(t *testing.T) {
+	arrivals := func(seed uint64) []int {
+		c, err := newColony(options{agents: 20, ticks: 3000, seed: seed, workers: 1}, new(bytes.Buffer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var came []int
+		was, left := false, 0
+		for range c.opts.ticks {
+			c.step()
+			switch r := &c.raiders; {
+			case r.present && !was:
+				came = append(came, c.tick)
+				if len(came) > 1 && c.tick-left < 300 {
+					t.Errorf("seed %d: raiders back at tick %d, %d ticks after the last left", seed, c.tick, c.tick-left)
+				}
+			case !r.present && was:
+				left = c.tick
+				if d := c.tick - came[len(came)-1]; d > 300 {
+					t.Errorf("seed %d: a raid of %d ticks", seed, d)
+				}
+			}
+			was = c.raiders.present
+		}
+		if len(came) < 3 || c.raiders.raids != len(came) {
+			t.Errorf("seed %d: raids at %v (%d counted) in %d ticks; want 3 or more", seed, came, c.raiders.raids, c.opts.ticks)
+		}
+		return came
+	}
+	if a, b := arrivals(1), arrivals(2); fmt.Sprint(a) == fmt.Sprint(b) {
+		t.Errorf("seeds 1 and 2 bring raiders at the same ticks %v", a)
 	}
 }
 
