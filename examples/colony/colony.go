@@ -204,11 +204,11 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	}
 	c.layOut()
 	if o.record != "" {
-		// Bounds far above a default game's decisions (about 16 000 of
-		// them, some 40 MB held), so that a recording of one holds them
-		// all; a game some six times longer keeps its latest 256 MiB of
-		// them and says how many were dropped.
-		c.flight = agent.NewFlightRecorder(1<<18, 256<<20)
+		// Bounds far above a default game's decisions (19 359 of them,
+		// some 40 MiB as the recorder counts), so that a recording of one
+		// holds them all; a game some three times longer keeps its latest
+		// 128 MiB of them and says how many were dropped.
+		c.flight = agent.NewFlightRecorder(1<<18, 128<<20)
 	}
 	kinds := make([]*domain.EngineAgent, len(kindNames))
 	for i, name := range kindNames {

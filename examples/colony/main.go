@@ -16,8 +16,9 @@
 // The game is deterministic: the same flags give the same output and the
 // same recording, whatever the number of workers. -record writes every
 // decision the settlers made as a decision recording (docs/records.md),
-// which `ploy replay` re-decides from the file alone: the game uses the
-// resolver's straight-line distances, no distance model of its own.
+// which `ploy replay` decides again from the file alone, and `ploy why`
+// explains: the game uses the resolver's straight-line distances, no
+// distance model of its own.
 package main
 
 import (

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -15,7 +14,7 @@ import (
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
-	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/replay"
 )
 
 // short is the tests' game: the default colony, 300 ticks.
@@ -372,77 +371,70 @@ func TestVerbose(t *testing.T) {
 
 // TestRecording: -record writes a header naming the format, the file and
 // its hash, and the count, then every decision of the game (none
-// dropped), each a resolver agent's; and every recorded chain is the one
-// the file alone gives from the recorded snapshot, with the kind's
-// profile and the straight-line distances, at the recorded cost: what a
-// replay relies on.
+// dropped), each a resolver agent's of the kind its name says. Decided
+// again from the file alone (package replay, as `ploy replay` does: each
+// from its recorded snapshot, with the kind's goal options, profile and
+// the straight-line distances), every one comes out as it did; against
+// the file with hunting made dear, hunters' decisions change and no one
+// else's.
 func TestRecording(t *testing.T) {
-	out, rec := runGame(t, t.TempDir(), "-agents", "200", "-ticks", "300")
-	sc := bufio.NewScanner(bytes.NewReader(rec))
-	sc.Buffer(nil, 1<<20)
-	if !sc.Scan() {
-		t.Fatal("empty recording")
-	}
-	var h agent.RecordHeader
-	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
-		t.Fatalf("header %s: %v", sc.Bytes(), err)
+	out, raw := runGame(t, t.TempDir(), "-agents", "200", "-ticks", "300")
+	rec, err := agent.ReadRecording(bytes.NewReader(raw), "colony.jsonl", 0)
+	if err != nil {
+		t.Fatal(err)
 	}
 	src, _ := fs.ReadFile(domains.Files, "colony.yaml")
-	if h.Format != "ploy-decisions" || h.Version != 1 || h.Domain != "colony.yaml" || h.DomainHash != agent.DomainHash(src) || h.Dropped != 0 || h.Decisions < 200 {
-		t.Fatalf("header %+v", h)
+	h := rec.Header
+	if h.Format != "ploy-decisions" || h.Version != 1 || h.Domain != "colony.yaml" || h.DomainHash != agent.DomainHash(src) || h.Dropped != 0 || h.Decisions < 200 || h.Decisions != len(rec.Decisions) {
+		t.Fatalf("header %+v, %d decisions read", h, len(rec.Decisions))
+	}
+	if !bytes.HasPrefix(raw, []byte(`{"format":"ploy-decisions","version":1,`)) {
+		t.Errorf("first line %.60s…", raw)
 	}
 	if !strings.Contains(out, "recording: "+itoa(h.Decisions)+" decisions (0 dropped) in FILE\n") {
 		t.Errorf("output does not say the recording's %d decisions:\n%s", h.Decisions, out)
 	}
+	chains := 0
+	for i, d := range rec.Decisions {
+		if kind, _, _ := strings.Cut(d.Agent, "-"); d.Kind != "resolver" || d.AgentKind != kind {
+			t.Fatalf("decision %d: agent %q of kind %q, file kind %q", i, d.Agent, d.Kind, d.AgentKind)
+		}
+		if len(d.Plan) > 0 {
+			chains++
+		}
+	}
+	if chains < len(rec.Decisions)/2 {
+		t.Errorf("%d of %d decisions have a chain", chains, len(rec.Decisions))
+	}
+
 	f, err := domain.Parse("colony.yaml", src)
 	if err != nil {
 		t.Fatal(err)
 	}
-	profiles := map[string]*resolver.Profile{}
-	for _, k := range f.EngineAgents {
-		profiles[k.Name] = k.Profile
+	same := replay.New(replay.FromFile(f)).Run(rec.Decisions, 3)
+	for _, c := range same.Changes {
+		t.Errorf("decision %d (tick %d, %s) came out otherwise (%v): recorded %+v, now %+v", c.Index, c.Tick, c.Agent, c.What, c.Before, c.After)
 	}
-	r := resolver.NewResolver(f.Resolver)
-	n, found, changed := 0, 0, 0
-	for sc.Scan() {
-		n++
-		var d agent.Decision
-		if err := json.Unmarshal(sc.Bytes(), &d); err != nil {
-			t.Fatalf("line %d: %v", n+1, err)
-		}
-		kind, _, _ := strings.Cut(d.Agent, "-")
-		prof, ok := profiles[kind]
-		if d.Kind != "resolver" || !ok || d.Goal == "" {
-			t.Fatalf("line %d: agent %q of kind %q, goal %q", n+1, d.Agent, d.Kind, d.Goal)
-		}
-		snap, err := f.Resolver.SnapshotOf(d.Snapshot.ValueMap(), d.Snapshot.At, d.Snapshot.TargetMap())
-		if err != nil {
-			t.Fatalf("line %d: %v", n+1, err)
-		}
-		res, _ := r.Resolve(nil, snap, f.Resolver.Goal(d.Goal), resolver.Options{Profile: prof})
-		var chain []string
-		for _, a := range res.Chain {
-			chain = append(chain, f.Resolver.ActionName(a))
-		}
-		var recorded []string
-		for _, st := range d.Plan {
-			recorded = append(recorded, st.Action)
-		}
-		if strings.Join(chain, " ") != strings.Join(recorded, " ") || len(chain) > 0 && res.Cost != d.Cost {
-			changed++
-			if changed <= 3 {
-				t.Errorf("line %d (%s tick %d, %s): recorded %v cost %v %s; the file gives %v cost %v %v", n+1, d.Agent, d.Tick, d.Goal, recorded, d.Cost, d.Status, chain, res.Cost, res.Status)
-			}
-		}
-		if len(chain) > 0 {
-			found++
-		}
+	if same.Changed != 0 || same.Decisions != len(rec.Decisions) {
+		t.Errorf("%d of %d decisions came out otherwise", same.Changed, same.Decisions)
 	}
-	if err := sc.Err(); err != nil {
+
+	dear := strings.Replace(string(src), "costs: {Hunt: 2,", "costs: {Hunt: 20,", 1)
+	if dear == string(src) {
+		t.Fatal("the hunter's Hunt cost is not in the file as the test expects")
+	}
+	edited, err := domain.Parse("edited.yaml", []byte(dear))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if n != h.Decisions || changed != 0 || found < n/2 {
-		t.Errorf("%d decisions (header: %d), %d with a chain, %d differ from the file's", n, h.Decisions, found, changed)
+	what := replay.New(replay.FromFile(edited)).Run(rec.Decisions, -1)
+	if what.Changed == 0 {
+		t.Error("hunting at 20 changes no decision")
+	}
+	for _, c := range what.Changes {
+		if !strings.HasPrefix(c.Agent, "hunter-") {
+			t.Errorf("decision %d of %s changed; only hunters hunt", c.Index, c.Agent)
+		}
 	}
 }
 
