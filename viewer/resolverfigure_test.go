@@ -32,6 +32,8 @@ func TestDomainsDescribeEngineModels(t *testing.T) {
 			`{"values":{"fire_lit":0,"has_food":0,"has_wood":0,"hunger":70,"warmth":20},"at":[0,0],"targets":{"berries":[5,0],"deer":[2,0],"fireplace":[0,2],"wood_north":[0,10],"wood_south":[0,-4]},"actions":["GatherWoodNorth","GatherWoodSouth","LightFire","WarmUp","Forage","Hunt","Eat"]}`},
 		"shopkeeper.yaml": {`[{"name":"customer_served","kind":"bool"},{"name":"holding_item","kind":"bool"},{"name":"can_reach_item","kind":"bool"},{"name":"has_ladder","kind":"bool"}]`,
 			`{"values":{"can_reach_item":0,"customer_served":0,"has_ladder":0,"holding_item":0},"at":[0,0],"targets":{"counter":[0,0],"item":[4,0],"ladder":[4,3]},"actions":["HandOver","TakeItem","PlaceLadder","FetchLadder"]}`},
+		"colony.yaml": {`[{"name":"hunger","kind":"int"},{"name":"thirst","kind":"int"},{"name":"fatigue","kind":"int"},{"name":"fear","kind":"int"},{"name":"wood_stock","kind":"int"},{"name":"food_stock","kind":"int"},{"name":"carrying_wood","kind":"bool"},{"name":"carrying_food","kind":"bool"},{"name":"has_meal","kind":"bool"},{"name":"armed","kind":"bool"},{"name":"on_watch","kind":"bool"},{"name":"threat","kind":"bool"}]`,
+			`{"values":{"armed":0,"carrying_food":0,"carrying_wood":0,"fatigue":20,"fear":0,"food_stock":0,"has_meal":0,"hunger":60,"on_watch":0,"thirst":20,"threat":0,"wood_stock":40},"at":[0,0],"targets":{"armory":[6,-4],"beds":[-8,6],"berries":[15,25],"game":[20,-25],"raiders":[-30,-25],"refuge":[-4,-10],"stockpile":[0,0],"tower":[35,35],"trees":[30,20],"well":[12,10]},"actions":["ChopWood","HaulWood","PickBerries","Hunt","HaulFood","TakeMeal","Eat","Drink","Sleep","Hide","ArmUp","Fight","KeepWatch"]}`},
 	}
 	for _, d := range got.Domains {
 		w, ok := want[d.Name]
