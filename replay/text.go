@@ -34,6 +34,18 @@ func (a *Answer) WriteText(w io.Writer) error {
 			verdict = "took the new plan"
 		}
 		p(": an interruption check, because %s: it %s\n", a.Reason, verdict)
+	case "goal":
+		p(": a goal choice, and no goal option applies")
+		if a.Current != "" {
+			p(" (it pursued %s)", a.Current)
+		}
+		p("\n")
+	case "choice":
+		p(": a utility selector's choice of what to do")
+		if a.Current != "" {
+			p(" (it was doing %s)", a.Current)
+		}
+		p("\n")
 	default:
 		p(": a plan, because %s\n", a.Reason)
 	}
@@ -73,9 +85,13 @@ func (a *Answer) WriteText(w io.Writer) error {
 	if a.Bound != "" {
 		status += " (" + a.Bound + ")"
 	}
-	if len(a.Plan) == 0 {
+	switch {
+	case a.Decided == "goal":
+	case a.Decided == "choice" && len(a.Plan) > 0:
+		p("\naction: %s, cost %s\n", a.Plan[0].Action, report.FormatCost(a.Plan[0].Cost))
+	case len(a.Plan) == 0:
 		p("no plan: %s; %d expanded\n", status, a.Stats.Expanded)
-	} else {
+	default:
 		p("plan, cost %s (%s; %d expanded):\n", report.FormatCost(a.Cost), status, a.Stats.Expanded)
 		for i, s := range a.Plan {
 			p("  %d. %s  %s\n", i+1, s.Action, report.FormatCost(s.Cost))
@@ -84,18 +100,11 @@ func (a *Answer) WriteText(w io.Writer) error {
 	if len(a.MTR) > 0 {
 		p("MTR %v\n", []int32(a.MTR))
 	}
-	p("\nturned down:\n")
-	if len(a.Rejected) == 0 {
-		if a.RejectedNote != "" {
-			p("  (the search could not be run again: %s)\n", a.RejectedNote)
-		} else {
-			p("  nothing\n")
-		}
-	}
-	for _, r := range a.Rejected {
-		p("  %s: %s\n", r.Action, r.Reason)
+	if a.Decided != "goal" && a.Decided != "choice" {
+		a.writeRejected(p)
 	}
 	if s := a.Since; s != nil {
+
 		p("\nsince its previous decision (tick %d):\n", s.Tick)
 		lines := s.lines()
 		if len(lines) == 0 {
@@ -163,4 +172,18 @@ func (a *Answer) snapshotText() string {
 		text += "; targets " + strings.Join(ts, ", ")
 	}
 	return text
+}
+
+func (a *Answer) writeRejected(p func(string, ...any)) {
+	p("\nturned down:\n")
+	if len(a.Rejected) == 0 {
+		if a.RejectedNote != "" {
+			p("  (the search could not be run again: %s)\n", a.RejectedNote)
+		} else {
+			p("  nothing\n")
+		}
+	}
+	for _, r := range a.Rejected {
+		p("  %s: %s\n", r.Action, r.Reason)
+	}
 }

@@ -116,6 +116,8 @@ func (r *Replayer) Why(decisions []agent.Decision, i int) *Answer {
 	switch {
 	case len(d.Rejected) > 0:
 		a.Rejected = d.Rejected // recorded as the game ran (TraceDecisions)
+	case d.Decided == "goal" || d.Decided == "choice":
+		// No search: the options say what was passed over, and why.
 	default:
 		if err := r.rejected(d, a); err != nil {
 			a.RejectedNote = err.Error()

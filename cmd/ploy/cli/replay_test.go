@@ -89,3 +89,80 @@ func TestWriteCampRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWhyAnswers: ploy why --json has the issue's fields for every
+// decision of a camp (options with goal, score, chosen; plan steps with
+// action and cost; rejected with action and reason); its text names the
+// goal and the plan; an unknown agent and a tick before the first
+// decision are errors that say what there is.
+func TestWhyAnswers(t *testing.T) {
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "camp.jsonl")
+	if err := os.WriteFile(rec, camp.Record(t, camp.Options{Agents: 6, Ticks: 120, Workers: 2}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	withRejected := 0
+	for _, tick := range []string{"10", "40", "80", "120"} {
+		for _, name := range []string{"s00", "s01", "s03"} {
+			st, out, errs := runPloy(t, "why", rec, "--agent", name, "--tick", tick, "--json")
+			if st != exitOK {
+				t.Fatalf("why %s %s: status %d\n%s", name, tick, st, errs)
+			}
+			var a map[string]any
+			if err := json.Unmarshal([]byte(out), &a); err != nil {
+				t.Fatal(err)
+			}
+			for _, field := range []string{"tick", "agent", "kind", "reason", "options", "plan", "cost", "status", "snapshot", "rejected"} {
+				if _, ok := a[field]; !ok {
+					t.Errorf("why %s %s: no %q in %s", name, tick, field, out)
+				}
+			}
+			if a["agent"] != name {
+				t.Errorf("why %s: agent %v", name, a["agent"])
+			}
+			for _, o := range a["options"].([]any) {
+				o := o.(map[string]any)
+				if _, ok := o["goal"].(string); !ok || o["chosen"] == nil || o["score"] == nil {
+					t.Errorf("an option without goal, score or chosen: %v", o)
+				}
+			}
+			for _, s := range a["plan"].([]any) {
+				s := s.(map[string]any)
+				if _, ok := s["action"].(string); !ok || s["cost"] == nil {
+					t.Errorf("a step without action or cost: %v", s)
+				}
+			}
+			for _, r := range a["rejected"].([]any) {
+				r := r.(map[string]any)
+				if r["action"] == "" || r["reason"] == "" {
+					t.Errorf("a rejected alternative without action or reason: %v", r)
+				}
+				withRejected++
+			}
+			st, text, _ := runPloy(t, "why", rec, "--agent", name, "--tick", tick)
+			if st != exitOK || !strings.Contains(text, name+" (resolver, kind ") || !strings.Contains(text, "what it read: warmth ") {
+				t.Errorf("why %s %s as text:\n%s", name, tick, text)
+			}
+		}
+	}
+	if withRejected == 0 {
+		t.Error("no decision asked about turned anything down: the test covers less than it says")
+	}
+	if st, _, errs := runPloy(t, "why", rec, "--agent", "s0", "--tick", "5"); st != exitInvalid || !strings.Contains(errs, `did you mean "s00"?`) {
+		t.Errorf("an unknown agent: status %d, %s", st, errs)
+	}
+	if st, _, errs := runPloy(t, "why", rec, "--agent", "s00", "--tick", "0"); st != exitInvalid || !strings.Contains(errs, "its first in the recording is at tick") {
+		t.Errorf("a tick before the first decision: status %d, %s", st, errs)
+	}
+	if st, _, errs := runPloy(t, "why", rec, "--tick", "5"); st != exitUsage || !strings.Contains(errs, "--agent is required") {
+		t.Errorf("no --agent: status %d, %s", st, errs)
+	}
+	if st, _, errs := runPloy(t, "replay", filepath.Join(dir, "none.jsonl")); st != exitInvalid || !strings.Contains(errs, "none.jsonl: ") {
+		t.Errorf("a missing recording: status %d, %s", st, errs)
+	}
+	bad := filepath.Join(dir, "bad.jsonl")
+	os.WriteFile(bad, []byte(`{"format":"ploy-decisions","version":9,"decisions":0,"dropped":0}`+"\n"), 0o644)
+	if st, _, errs := runPloy(t, "replay", bad); st != exitInvalid || !strings.Contains(errs, "bad.jsonl:1: version 9") {
+		t.Errorf("a later version: status %d, %s", st, errs)
+	}
+}
