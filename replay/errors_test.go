@@ -83,3 +83,19 @@ func TestRunCountsEveryChangeAndKeepsAtMostTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestHTNSearchStoppedTakesNothing: an HTN interruption check whose
+// search a limit stopped found no plan: it replaces nothing, and its
+// outcome has no plan and no cost, as the runtime records it.
+func TestHTNSearchStoppedTakesNothing(t *testing.T) {
+	bm := battlemageFile(t)
+	r := replay.New(replay.Domain{GOAP: bm.GOAP, HTN: bm.HTN})
+	start := agent.DecisionSnapshot{Facts: []string{"spare_crystals", "potion_at_shrine"}}
+	for _, limits := range []agent.DecisionLimits{{MaxSteps: 1}, {MaxBytes: 1}} {
+		d := agent.Decision{Agent: "ada", Kind: "htn", Decided: "interruption", Task: "BeABattleMage", Snapshot: start, Running: []int32{4, 0}, Limits: limits}
+		got := r.Decide(&d)
+		if got.Status == "found" || got.Taken || len(got.Plan) != 0 || got.Cost != 0 {
+			t.Errorf("limits %+v: %+v, want no plan, nothing taken", limits, got)
+		}
+	}
+}

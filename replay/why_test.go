@@ -29,6 +29,9 @@ func TestWhySinceIsTheAgentsOwnPreviousDecision(t *testing.T) {
 	if s := a.Since; s == nil || s.Tick != 3 || s.Goal != "GetHealthy" || !slices.Equal(s.FactsTrue, []string{"staff_charged"}) || !slices.Equal(s.FactsFalse, []string{"in_range"}) {
 		t.Fatalf("since %+v, want ada's tick 3: goal GetHealthy, staff_charged now true, in_range now false", a.Since)
 	}
+	if s := r.Why(ds, 1).Since; s == nil || s.Tick != 1 || !slices.Equal(s.FactsFalse, []string{"healthy"}) {
+		t.Fatalf("ada's second decision: since %+v, want its first's, tick 1", s)
+	}
 	if s := r.Why(ds, 2).Since; s != nil {
 		t.Fatalf("bo's first decision: since %+v, want none", s)
 	}
@@ -103,6 +106,9 @@ func TestWhyText(t *testing.T) {
 			Plan:    []agent.DecisionStep{{Action: "CastBolt", Cost: 4}}, Cost: 4, Status: "found"},
 			[]string{"a utility selector's choice of what to do (it was doing FetchPotion)\n", "* CastBolt  utility 8", "action: CastBolt, cost 4\n", "its first decision in the recording\n"},
 			[]string{"turned down:", "no plan", "plan, cost"}},
+		{"a choice with no action (a record edited by hand)", replay.Answer{Agent: "ada", Kind: "tree", Tick: 9, Asked: 9, Decided: "choice", Status: "no_plan", Plan: []agent.DecisionStep{}},
+			[]string{"a utility selector's choice of what to do\n", "no plan: no_plan; 0 expanded\n"},
+			[]string{"action:", "turned down:"}},
 		{"a goal choice with nothing to pursue", replay.Answer{Agent: "ada", Kind: "goap", Tick: 9, Asked: 9, Decided: "goal", Current: "Kill", Status: "no_plan",
 			Since: &replay.Since{Tick: 3, Values: map[string][2]int64{"hunger": {80, 90}}}},
 			[]string{"a goal choice, and no goal option applies (it pursued Kill)\n", "  hunger 80 → 90\n"},
