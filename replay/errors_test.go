@@ -85,8 +85,9 @@ func TestRunCountsEveryChangeAndKeepsAtMostTheLimit(t *testing.T) {
 }
 
 // TestHTNSearchStoppedTakesNothing: an HTN interruption check whose
-// search a limit stopped found no plan: it replaces nothing, and its
-// outcome has no plan and no cost, as the runtime records it.
+// search a limit stopped, or that found no decomposition, has no plan:
+// it replaces nothing, and its outcome has no plan and no cost, as the
+// runtime records it.
 func TestHTNSearchStoppedTakesNothing(t *testing.T) {
 	bm := battlemageFile(t)
 	r := replay.New(replay.Domain{GOAP: bm.GOAP, HTN: bm.HTN})
@@ -97,5 +98,10 @@ func TestHTNSearchStoppedTakesNothing(t *testing.T) {
 		if got.Status == "found" || got.Taken || len(got.Plan) != 0 || got.Cost != 0 {
 			t.Errorf("limits %+v: %+v, want no plan, nothing taken", limits, got)
 		}
+	}
+	// No potion anywhere: Heal has no decomposition.
+	d := agent.Decision{Agent: "ada", Kind: "htn", Decided: "interruption", Task: "Heal", Running: []int32{1, 0}}
+	if got := r.Decide(&d); got.Status != "no_plan" || got.Taken || len(got.Plan) != 0 || got.Cost != 0 {
+		t.Errorf("no decomposition: %+v, want no_plan, nothing taken", got)
 	}
 }
