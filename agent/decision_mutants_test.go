@@ -1,0 +1,145 @@
+package agent_test
+
+import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// TestDecisionSnapshotRoundTrips: a snapshot written and read back is
+// the snapshot: a state-space one stays one (facts, not a resolver
+// snapshot), a resolver one keeps its values, position and every target,
+// one target as well as several.
+func TestDecisionSnapshotRoundTrips(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		s    agent.DecisionSnapshot
+	}{
+		{"facts", agent.DecisionSnapshot{Facts: []string{"has_axe", "hp_high"}}},
+		{"no fact true", agent.DecisionSnapshot{}},
+		{"one target", agent.DecisionSnapshot{Resolver: true, Keys: []string{"hunger"}, Values: []int64{80}, At: resolver.Point{X: 1, Y: 2},
+			Targets: []agent.DecisionTarget{{Name: "berries", At: resolver.Point{X: 5}}}}},
+		{"two targets", agent.DecisionSnapshot{Resolver: true, Keys: []string{"hunger", "warmth"}, Values: []int64{80, 20},
+			Targets: []agent.DecisionTarget{{Name: "berries", At: resolver.Point{X: 5}}, {Name: "deer", At: resolver.Point{X: 2}}}}},
+		{"no key, no target", agent.DecisionSnapshot{Resolver: true, At: resolver.Point{X: 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(tc.s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back agent.DecisionSnapshot
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if back.Resolver != tc.s.Resolver || !reflect.DeepEqual(back.Facts, tc.s.Facts) || back.At != tc.s.At ||
+				len(back.Keys) != len(tc.s.Keys) || len(back.Targets) != len(tc.s.Targets) {
+				t.Fatalf("%s read back as %+v", b, back)
+			}
+			for i := range tc.s.Keys {
+				if back.Keys[i] != tc.s.Keys[i] || back.Values[i] != tc.s.Values[i] {
+					t.Fatalf("%s read back as %+v", b, back)
+				}
+			}
+			for i := range tc.s.Targets {
+				if back.Targets[i] != tc.s.Targets[i] {
+					t.Fatalf("%s read back as %+v", b, back)
+				}
+			}
+		})
+	}
+	// A resolver snapshot written by hand with its values and no position
+	// is still a resolver snapshot (at the origin).
+	var s agent.DecisionSnapshot
+	if err := json.Unmarshal([]byte(`{"values":{"hunger":80}}`), &s); err != nil || !s.Resolver || s.Values[0] != 80 {
+		t.Fatalf("values without a position: %+v, %v; want a resolver snapshot", s, err)
+	}
+}
+
+// TestSetTraceDecisions: the trace level turned on for an agent (the one
+// being looked at) records what its search turned down, turned off
+// records nothing; an agent that records no decisions ignores it.
+func TestSetTraceDecisions(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		config, set  bool
+		wantRejected bool
+	}{
+		{"on", false, true, true},
+		{"off", true, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, d, _ := newToy(t)
+			cfg := goapConfig(w, d, nil)
+			cfg.TraceDecisions = tc.config
+			ds := recordOf(t, cfg, func(a *agent.Agent) {
+				a.SetTraceDecisions(tc.set)
+				a.Tick()
+			})
+			if len(ds) != 1 || (len(ds[0].Rejected) > 0) != tc.wantRejected {
+				t.Fatalf("%d decisions, the first with %d rejected; want rejected: %v", len(ds), len(ds[0].Rejected), tc.wantRejected)
+			}
+		})
+	}
+	w, d, _ := newToy(t)
+	a, err := agent.New(goapConfig(w, d, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetTraceDecisions(true) // no sink: nothing to trace into
+	a.Tick()
+}
+
+// TestGoalOptionsSayWhy: each recorded goal option says why it was or was
+// not chosen, as ploy why shows it: the current goal kept at a tie, and
+// the option it tied with named as such; a score that is not a number
+// (the first option's: goal choice took it, having nothing to compare)
+// written as 0 and named; one past the float range written as the
+// largest float.
+func TestGoalOptionsSayWhy(t *testing.T) {
+	t.Run("a tie keeps the current goal", func(t *testing.T) {
+		w, d, _ := newToy(t)
+		w.set("healthy", false)
+		flag := false
+		cfg := goapConfig(w, d, nil)
+		cfg.Goals = []agent.GoalOption{
+			{Goal: d.Goal("GetHealthy"), Priority: 5, When: func(*agent.Agent) bool { return flag }},
+			{Goal: d.Goal("Kill"), Priority: 5},
+		}
+		ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick(); flag = true; a.RequestReplan(); a.Tick() })
+		last := ds[len(ds)-1]
+		want := []agent.GoalScore{
+			{Goal: "GetHealthy", Priority: 5, Score: 5, Why: "equal score: the current goal kept"},
+			{Goal: "Kill", Priority: 5, Score: 5, Chosen: true, Why: "kept: the current goal at an equal or higher score"},
+		}
+		if last.Goal != "Kill" || last.Current != "Kill" || !reflect.DeepEqual(last.Options, want) {
+			t.Fatalf("goal %q (current %q), options %+v; want Kill kept, %+v", last.Goal, last.Current, last.Options, want)
+		}
+	})
+	for _, tc := range []struct {
+		name  string
+		score float64
+		want  agent.GoalScore
+	}{
+		{"not a number", math.NaN(), agent.GoalScore{Goal: "GetHealthy", Priority: 1, Utility: true, Chosen: true, Why: "score is not a number"}},
+		{"past the float range", math.Inf(1), agent.GoalScore{Goal: "GetHealthy", Priority: 1, Score: math.MaxFloat64, Utility: true, Chosen: true, Why: "highest score"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, d, _ := newToy(t)
+			w.set("healthy", false)
+			cfg := goapConfig(w, d, nil)
+			cfg.Goals = []agent.GoalOption{
+				{Goal: d.Goal("GetHealthy"), Priority: 1, Utility: func(*agent.Agent) float64 { return tc.score }},
+				{Goal: d.Goal("Kill"), Priority: -1},
+			}
+			ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+			if len(ds) == 0 || len(ds[0].Options) != 2 || ds[0].Options[0] != tc.want {
+				t.Fatalf("decisions %+v; want the first option %+v", ds, tc.want)
+			}
+		})
+	}
+}
