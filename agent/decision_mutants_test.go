@@ -1,13 +1,18 @@
 package agent_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // TestDecisionSnapshotRoundTrips: a snapshot written and read back is
@@ -120,6 +125,20 @@ func TestGoalOptionsSayWhy(t *testing.T) {
 			t.Fatalf("goal %q (current %q), options %+v; want Kill kept, %+v", last.Goal, last.Current, last.Options, want)
 		}
 	})
+	t.Run("the first option kept", func(t *testing.T) {
+		w, d, _ := newToy(t)
+		w.set("healthy", false)
+		flag := false
+		cfg := goapConfig(w, d, nil)
+		cfg.Goals = []agent.GoalOption{
+			{Goal: d.Goal("Kill"), Priority: 5},
+			{Goal: d.Goal("GetHealthy"), Priority: 1, When: func(*agent.Agent) bool { return flag }},
+		}
+		ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick(); flag = true; a.RequestReplan(); a.Tick() })
+		if last := ds[len(ds)-1]; len(ds) < 2 || last.Goal != "Kill" || last.Current != "Kill" || last.Options[1].Why != "lower score" {
+			t.Fatalf("%d decisions, the last %+v; want Kill kept, named as the current goal", len(ds), last)
+		}
+	})
 	for _, tc := range []struct {
 		name  string
 		score float64
@@ -141,5 +160,89 @@ func TestGoalOptionsSayWhy(t *testing.T) {
 				t.Fatalf("decisions %+v; want the first option %+v", ds, tc.want)
 			}
 		})
+	}
+}
+
+// TestNoPlanRecordsNoCost: a search that found no plan (here stopped by
+// its budget) records no plan and a cost of 0, whatever the search had
+// reached.
+func TestNoPlanRecordsNoCost(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Limits = search.Limits{Budget: 1}
+	ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+	if len(ds) == 0 || ds[0].Status == "found" || len(ds[0].Plan) != 0 || ds[0].Cost != 0 {
+		t.Fatalf("decisions %+v; want no plan at cost 0", ds)
+	}
+}
+
+// TestProfileIsRecorded: an agent's profile is in its decisions, read
+// back as what replay compiles again (a GOAP agent's incapable actions
+// and costs, a resolver agent's capabilities and costs); an agent with none
+// records none, and a profile read back with names in it is not none.
+func TestProfileIsRecorded(t *testing.T) {
+	line := func(t *testing.T, fr *agent.FlightRecorder) string {
+		var b bytes.Buffer
+		if err := fr.WriteJSONL(&b, agent.RecordHeader{}); err != nil {
+			t.Fatal(err)
+		}
+		return strings.SplitN(b.String(), "\n", 3)[1]
+	}
+	t.Run("goap", func(t *testing.T) {
+		w, d, _ := newToy(t)
+		p, err := d.NewProfile(goap.ProfileSpec{Incapable: []string{"GetCrystals"}, Costs: map[string]goap.Cost{"Approach": goap.Const(7)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := goapConfig(w, d, nil)
+		cfg.Profile = p
+		ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+		spec, ok, err := ds[0].Profile.GOAPSpec()
+		if err != nil || !ok || !slices.Equal(spec.Incapable, []string{"GetCrystals"}) || len(spec.Costs) != 1 {
+			t.Fatalf("profile read back %+v: spec %+v, %v, %v", ds[0].Profile, spec, ok, err)
+		}
+		if c, _ := spec.Costs["Approach"].Constant(); c != 7 {
+			t.Fatalf("Approach costs %v, want 7", c)
+		}
+		fr := agent.NewFlightRecorder(10, 1<<20)
+		cfg = goapConfig(w, d, nil)
+		cfg.Decisions = fr
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Tick()
+		if l := line(t, fr); strings.Contains(l, `"profile"`) {
+			t.Fatalf("no profile, and the record has one: %s", l)
+		}
+	})
+	t.Run("resolver", func(t *testing.T) {
+		c := newCamp(t)
+		c.values["hunger"] = 80
+		p, err := c.d.NewProfile(resolver.ProfileSpec{Capabilities: []string{"Forage", "Eat"}, Costs: map[string]float64{"Eat": 3}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := c.config(nil)
+		cfg.Profile = p
+		fr := agent.NewFlightRecorder(10, 1<<20)
+		cfg.Decisions = fr
+		mustResolverAgent(t, cfg).Tick()
+		_, ds := decisions(t, fr, agent.RecordHeader{})
+		spec, ok := ds[0].Profile.ResolverSpec()
+		if !ok || !slices.Equal(spec.Capabilities, []string{"Eat", "Forage"}) && !slices.Equal(spec.Capabilities, []string{"Forage", "Eat"}) {
+			t.Fatalf("profile read back %+v: spec %+v, %v", ds[0].Profile, spec, ok)
+		}
+		if len(spec.Costs) != 1 || spec.Costs["Eat"] != 3 {
+			t.Fatalf("costs read back %v, want Eat 3", spec.Costs)
+		}
+	})
+	for _, p := range []agent.DecisionProfile{{Incapable: []string{"Hunt"}}, {Capabilities: []string{}}, {Costs: map[string]agent.DecisionCost{"Eat": {Value: 2}}}} {
+		if p.IsZero() {
+			t.Errorf("%+v is not the domain as built, and IsZero says it is", p)
+		}
+	}
+	if !(agent.DecisionProfile{}).IsZero() {
+		t.Error("the zero profile is not IsZero")
 	}
 }
