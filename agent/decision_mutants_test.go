@@ -190,7 +190,8 @@ func TestProfileIsRecorded(t *testing.T) {
 	}
 	t.Run("goap", func(t *testing.T) {
 		w, d, _ := newToy(t)
-		p, err := d.NewProfile(goap.ProfileSpec{Incapable: []string{"GetCrystals"}, Costs: map[string]goap.Cost{"Approach": goap.Const(7)}})
+		p, err := d.NewProfile(goap.ProfileSpec{Incapable: []string{"GetCrystals"}, Costs: map[string]goap.Cost{
+			"Approach": goap.Const(7), "Recharge": goap.Rules(4, goap.CostRule{When: map[string]bool{"in_cover": true}, Cost: 1})}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,11 +199,14 @@ func TestProfileIsRecorded(t *testing.T) {
 		cfg.Profile = p
 		ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
 		spec, ok, err := ds[0].Profile.GOAPSpec()
-		if err != nil || !ok || !slices.Equal(spec.Incapable, []string{"GetCrystals"}) || len(spec.Costs) != 1 {
+		if err != nil || !ok || !slices.Equal(spec.Incapable, []string{"GetCrystals"}) || len(spec.Costs) != 2 {
 			t.Fatalf("profile read back %+v: spec %+v, %v, %v", ds[0].Profile, spec, ok, err)
 		}
-		if c, _ := spec.Costs["Approach"].Constant(); c != 7 {
-			t.Fatalf("Approach costs %v, want 7", c)
+		if c, ok := spec.Costs["Approach"].Constant(); !ok || c != 7 {
+			t.Fatalf("Approach costs %v (a constant: %v), want 7", c, ok)
+		}
+		if rules, otherwise, ok := spec.Costs["Recharge"].RuleList(); !ok || otherwise != 4 || len(rules) != 1 || rules[0].Cost != 1 || !rules[0].When["in_cover"] {
+			t.Fatalf("Recharge costs %v otherwise %v (a rule list: %v), want 1 in cover, else 4", rules, otherwise, ok)
 		}
 		fr := agent.NewFlightRecorder(10, 1<<20)
 		cfg = goapConfig(w, d, nil)
