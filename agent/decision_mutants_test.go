@@ -250,3 +250,30 @@ func TestProfileIsRecorded(t *testing.T) {
 		t.Error("the zero profile is not IsZero")
 	}
 }
+
+// TestReadRecordingOfNoDecisions: a recording of no decisions (a game
+// that recorded none yet, or all dropped) is read, its header's counts
+// as written; a negative count of dropped ones is refused.
+func TestReadRecordingOfNoDecisions(t *testing.T) {
+	for _, file := range []string{
+		`{"format":"ploy-decisions","version":1,"decisions":0,"dropped":0}` + "\n",
+		`{"format":"ploy-decisions","version":1,"decisions":0,"dropped":5}` + "\n",
+	} {
+		rec, err := agent.ReadRecording(strings.NewReader(file), "rec.jsonl", 0)
+		if err != nil || len(rec.Decisions) != 0 {
+			t.Fatalf("%s: %v", file, err)
+		}
+	}
+	fr := agent.NewFlightRecorder(10, 1<<20)
+	var b bytes.Buffer
+	if err := fr.WriteJSONL(&b, agent.RecordHeader{Domain: "toy"}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := agent.ReadRecording(&b, "rec.jsonl", 0); err != nil || rec.Header.Domain != "toy" || len(rec.Decisions) != 0 {
+		t.Fatalf("an empty recorder's recording: %+v, %v", rec, err)
+	}
+	bad := `{"format":"ploy-decisions","version":1,"decisions":0,"dropped":-1}` + "\n"
+	if _, err := agent.ReadRecording(strings.NewReader(bad), "rec.jsonl", 0); err == nil || !strings.Contains(err.Error(), "rec.jsonl:1: the header's decisions and dropped must not be negative") {
+		t.Fatalf("dropped -1: err = %v", err)
+	}
+}
