@@ -277,3 +277,13 @@ func TestReadRecordingOfNoDecisions(t *testing.T) {
 		t.Fatalf("dropped -1: err = %v", err)
 	}
 }
+
+// TestReadRecordingSkipsBlankLines: blank lines (an editor's trailing
+// newline, CRLF line ends, lines joined by hand) are not decisions.
+func TestReadRecordingSkipsBlankLines(t *testing.T) {
+	file := strings.ReplaceAll(rec(2, aDecision, "", "  ", aDecision, ""), "\n", "\r\n")
+	got, err := agent.ReadRecording(strings.NewReader(file), "rec.jsonl", 0)
+	if err != nil || len(got.Decisions) != 2 {
+		t.Fatalf("%v, want 2 decisions", err)
+	}
+}
