@@ -287,3 +287,39 @@ func TestReadRecordingSkipsBlankLines(t *testing.T) {
 		t.Fatalf("%v, want 2 decisions", err)
 	}
 }
+
+// TestTracedResolverRejectsWholeChains: a traced resolver agent records
+// the chains its chosen one beat as the domain's action names, first
+// action first, each dearer than the chosen chain, cheapest first.
+func TestTracedResolverRejectsWholeChains(t *testing.T) {
+	c := newCamp(t)
+	c.values["hunger"] = 80
+	cfg := c.config(nil)
+	cfg.TraceDecisions = true
+	fr := agent.NewFlightRecorder(10, 1<<20)
+	cfg.Decisions = fr
+	mustResolverAgent(t, cfg).Tick()
+	_, ds := decisions(t, fr, agent.RecordHeader{})
+	if len(ds) == 0 || ds[0].Status != "found" {
+		t.Fatalf("decisions %+v, want a chain found", ds)
+	}
+	chains, last := 0, ds[0].Cost
+	for _, r := range ds[0].Rejected {
+		if len(r.Plan) == 0 {
+			continue
+		}
+		chains++
+		if r.Action != r.Plan[0] || r.Cost < last || !strings.HasPrefix(r.Reason, "its chain costs ") {
+			t.Errorf("rejected %+v after cost %g: want its first action named, dearer, cheapest first", r, last)
+		}
+		last = r.Cost
+		for _, name := range r.Plan {
+			if _, ok := c.d.ActionByName(name); !ok {
+				t.Errorf("rejected chain %q: %q is not an action of the domain", r.Plan, name)
+			}
+		}
+	}
+	if chains == 0 {
+		t.Fatalf("rejected %+v: no chain, the test covers less than it says", ds[0].Rejected)
+	}
+}
