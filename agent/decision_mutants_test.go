@@ -323,3 +323,32 @@ func TestTracedResolverRejectsWholeChains(t *testing.T) {
 		t.Fatalf("rejected %+v: no chain, the test covers less than it says", ds[0].Rejected)
 	}
 }
+
+// TestTracedGOAPRejectsAtTheStart: a traced GOAP agent records, from the
+// state it planned in, the actions that could not start (and why) and
+// those that could but begin no cheaper plan, never the plan's own first
+// action.
+func TestTracedGOAPRejectsAtTheStart(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.TraceDecisions = true
+	ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+	if len(ds) == 0 || len(ds[0].Plan) == 0 {
+		t.Fatalf("decisions %+v, want a plan", ds)
+	}
+	first := ds[0].Plan[0].Action
+	unmet, couldStart := 0, 0
+	for _, r := range ds[0].Rejected {
+		switch {
+		case r.Action == first:
+			t.Errorf("the plan's first action %s is listed as turned down: %+v", first, r)
+		case r.Reason == "could start, but begins no cheaper plan":
+			couldStart++
+		case strings.HasSuffix(r.Reason, " at the start"):
+			unmet++
+		}
+	}
+	if unmet == 0 || couldStart == 0 {
+		t.Fatalf("rejected %+v: want actions that could not start and ones that began no cheaper plan", ds[0].Rejected)
+	}
+}
