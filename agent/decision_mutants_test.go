@@ -163,6 +163,23 @@ func TestGoalOptionsSayWhy(t *testing.T) {
 	}
 }
 
+// TestPriorityNotANumberIsWrittenAs0: a goal option whose priority is
+// not a number (a Utility scores it) is written with priority 0, as
+// docs/records.md says: JSON has no NaN.
+func TestPriorityNotANumberIsWrittenAs0(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.set("healthy", false)
+	cfg := goapConfig(w, d, nil)
+	cfg.Goals = []agent.GoalOption{
+		{Goal: d.Goal("GetHealthy"), Priority: math.NaN(), Utility: func(*agent.Agent) float64 { return 3 }},
+		{Goal: d.Goal("Kill"), Priority: math.Inf(-1), Utility: func(*agent.Agent) float64 { return 1 }},
+	}
+	ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+	if len(ds) == 0 || len(ds[0].Options) != 2 || ds[0].Options[0].Priority != 0 || ds[0].Options[1].Priority != -math.MaxFloat64 {
+		t.Fatalf("decisions %+v; want priorities 0 and the lowest float", ds)
+	}
+}
+
 // TestNoPlanRecordsNoCost: a search that found no plan (here stopped by
 // its budget) records no plan and a cost of 0, whatever the search had
 // reached.
