@@ -48,3 +48,20 @@ func TestRejectedBytesCountTheirText(t *testing.T) {
 		t.Fatalf("a reason and a plan of 4 names count %d bytes, want %d", got, want)
 	}
 }
+
+// TestFlightRecorderKeepsADecisionOfExactlyTheBound: a decision that
+// needs exactly the byte bound is kept, though the slot it lands in still
+// holds an earlier decision's slices: its slot is made its own size.
+func TestFlightRecorderKeepsADecisionOfExactlyTheBound(t *testing.T) {
+	small := &Decision{Options: make([]GoalScore, 10)}
+	exact := &Decision{Plan: make([]DecisionStep, 300)}
+	f := NewFlightRecorder(1, exact.bytes())
+	f.RecordDecision(small)
+	if held, dropped := f.Len(); held != 1 || dropped != 0 {
+		t.Fatalf("the small decision: holds %d, dropped %d", held, dropped)
+	}
+	f.RecordDecision(exact) // in small's slot, which keeps its 10 options
+	if held, dropped := f.Len(); held != 1 || dropped != 1 || len(f.slots[f.head].Plan) != 300 || f.total > f.maxBytes {
+		t.Errorf("holds %d (plan of %d), dropped %d, %d of %d bytes: want the exact decision kept", held, len(f.slots[f.head].Plan), dropped, f.total, f.maxBytes)
+	}
+}

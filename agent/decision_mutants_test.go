@@ -369,3 +369,22 @@ func TestTracedGOAPRejectsAtTheStart(t *testing.T) {
 		t.Fatalf("rejected %+v: want actions that could not start and ones that began no cheaper plan", ds[0].Rejected)
 	}
 }
+
+// TestTracedSearchWithNoPlan: a traced agent whose search found no plan
+// records what could not start, and nothing as beginning "no cheaper
+// plan": there is no plan to compare with.
+func TestTracedSearchWithNoPlan(t *testing.T) {
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	cfg.Limits = search.Limits{Budget: 1}
+	cfg.TraceDecisions = true
+	ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick() })
+	if len(ds) == 0 || ds[0].Status == "found" {
+		t.Fatalf("decisions %+v; want no plan", ds)
+	}
+	for _, r := range ds[0].Rejected {
+		if r.Reason == "could start, but begins no cheaper plan" {
+			t.Errorf("no plan, and %+v", r)
+		}
+	}
+}
