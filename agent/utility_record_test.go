@@ -60,3 +60,21 @@ func TestUtilityChoiceRecord(t *testing.T) {
 		t.Errorf("second options %+v", second.Options)
 	}
 }
+
+// TestUtilityChoiceRecordNamesTheFirstOptionRunning: the action replaced
+// is named whichever option it is, the first included.
+func TestUtilityChoiceRecordNamesTheFirstOptionRunning(t *testing.T) {
+	w, d, _ := newToy(t)
+	w.duration["Recharge"] = 100
+	five, cover := 5.0, 1.0
+	score := func(v *float64) func(*agent.Agent) float64 { return func(*agent.Agent) float64 { return *v } }
+	tree := agent.Utility(d, 0.5, agent.UtilityOption{Action: "Recharge", Score: score(&five)}, agent.UtilityOption{Action: "TakeCover", Score: score(&cover)})
+	ds := recordOf(t, agent.Config{Name: "u", Domain: d, Tree: tree, Behaviours: w.behaviours(), Sensor: w.sensor}, func(a *agent.Agent) {
+		a.Tick()
+		cover = 6
+		a.Tick()
+	})
+	if len(ds) != 2 || ds[1].Current != "Recharge" || ds[1].Options[0].Why != "the running action, outscored by more than the margin" {
+		t.Fatalf("decisions %+v; want the second to name Recharge, replaced", ds)
+	}
+}
