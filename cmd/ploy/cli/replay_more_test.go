@@ -151,3 +151,25 @@ func TestReplayNamesEachKindOfChange(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayTriesTheDomainAsGivenFirst: the header's domain path is
+// tried as the game gave it (from the directory ploy runs in) before
+// beside the recording.
+func TestReplayTriesTheDomainAsGivenFirst(t *testing.T) {
+	rec, edited := campFiles(t, dearForage)
+	if err := os.Rename(edited, filepath.Join(filepath.Dir(rec), "survivor.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("../../../domains/survivor.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	here := t.TempDir()
+	if err := os.WriteFile(filepath.Join(here, "survivor.yaml"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(here)
+	if st, out, errs := runPloy(t, "replay", rec); st != exitOK || errs != "" || !strings.Contains(out, "against survivor.yaml: 0 changed") {
+		t.Fatalf("status %d, want the recorded survivor.yaml from the working directory\n%s%s", st, out, errs)
+	}
+}
