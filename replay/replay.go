@@ -19,6 +19,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 
@@ -174,10 +175,34 @@ func New(dom Domain) *Replayer {
 // Run decides every decision again and reports those that came out
 // otherwise, keeping at most maxChanges of them (all when negative).
 func (r *Replayer) Run(decisions []agent.Decision, maxChanges int) Report {
-	rep := Report{Decisions: len(decisions), Changes: []Change{}}
-	for i := range decisions {
-		d := &decisions[i]
-		before, after := Recorded(d), r.Decide(d)
+	i := 0
+	rep, _ := r.RunFrom(func(d *agent.Decision) error {
+		if i == len(decisions) {
+			return io.EOF
+		}
+		*d = decisions[i]
+		i++
+		return nil
+	}, maxChanges)
+	return rep
+}
+
+// RunFrom is Run over the decisions next reads one at a time (as
+// agent.RecordingReader.Next does) until it returns io.EOF: a recording
+// of any length is replayed in the memory of one decision and the changes
+// kept. Another error from next ends the replay, returned with the report
+// so far.
+func (r *Replayer) RunFrom(next func(d *agent.Decision) error, maxChanges int) (Report, error) {
+	rep := Report{Changes: []Change{}}
+	var d agent.Decision
+	for i := 0; ; i++ {
+		if err := next(&d); err == io.EOF {
+			return rep, nil
+		} else if err != nil {
+			return rep, err
+		}
+		rep.Decisions++
+		before, after := Recorded(&d), r.Decide(&d)
 		what := Differences(before, after)
 		if len(what) == 0 {
 			continue
@@ -187,7 +212,6 @@ func (r *Replayer) Run(decisions []agent.Decision, maxChanges int) Report {
 			rep.Changes = append(rep.Changes, Change{Index: i, Tick: d.Tick, Agent: d.Agent, Kind: d.Kind, Decided: d.Decided, What: what, Before: before, After: after})
 		}
 	}
-	return rep
 }
 
 // Decide decides d again: its goal from its options, then its plan, from

@@ -19,11 +19,12 @@ import (
 // read: a flight recorder's default bound is tens of megabytes.
 const maxRecording = 1 << 30
 
-// readRecording reads the decision recording named by the positional
-// arguments; the status is -1 to go on.
-func readRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.Recording, string, int) {
+// openRecording opens the decision recording named by the positional
+// arguments and reads its header; the caller reads its decisions one at a
+// time and closes it. The status is -1 to go on.
+func openRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.RecordingReader, *os.File, int) {
 	if len(positional) != 1 {
-		return nil, "", usageErr(e, fset, "give one decision recording (a .jsonl file an agent.FlightRecorder wrote), got %d arguments", len(positional))
+		return nil, nil, usageErr(e, fset, "give one decision recording (a .jsonl file an agent.FlightRecorder wrote), got %d arguments", len(positional))
 	}
 	name := positional[0]
 	f, err := os.Open(name)
@@ -33,25 +34,25 @@ func readRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.Reco
 			err = pe.Err
 		}
 		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
-		return nil, "", exitInvalid
+		return nil, nil, exitInvalid
 	}
-	defer f.Close()
-	rec, err := agent.ReadRecording(f, name, maxRecording)
+	rr, err := agent.NewRecordingReader(f, name, maxRecording)
 	if err != nil {
+		f.Close()
 		fmt.Fprintf(e.stderr, "%s\n", err)
-		return nil, "", exitInvalid
+		return nil, nil, exitInvalid
 	}
-	return rec, name, -1
+	return rr, f, -1
 }
 
 // recordedDomain loads the domain a recording is decided against: the one
 // named by --domain, else the header's (a path as the game gave it, tried
 // as given, then beside the recording, then as a shipped domain). It
 // returns whether the file is the one recorded (its hash the header's).
-func recordedDomain(e *env, fset *flag.FlagSet, rec *agent.Recording, recPath, given string) (*domain.File, bool, int) {
+func recordedDomain(e *env, fset *flag.FlagSet, h agent.RecordHeader, recPath, given string) (*domain.File, bool, int) {
 	name := given
 	if name == "" {
-		name = rec.Header.Domain
+		name = h.Domain
 		if name == "" {
 			return nil, false, usageErr(e, fset, "the recording names no domain file (its game built its domain in Go): give one with --domain")
 		}
@@ -75,7 +76,7 @@ func recordedDomain(e *env, fset *flag.FlagSet, rec *agent.Recording, recPath, g
 		fmt.Fprint(e.stderr, domain.Format(err, src))
 		return nil, false, exitInvalid
 	}
-	return f, rec.Header.DomainHash == "" || agent.DomainHash(src) == rec.Header.DomainHash, -1
+	return f, h.DomainHash == "" || agent.DomainHash(src) == h.DomainHash, -1
 }
 
 func fileExists(name string) bool {
@@ -103,18 +104,23 @@ func runReplay(e *env, args []string) int {
 	if maxChanges < 0 {
 		return usageErr(e, fset, "--max-changes must not be negative, not %d", maxChanges)
 	}
-	rec, recPath, st := readRecording(e, fset, positional)
+	rr, file, st := openRecording(e, fset, positional)
 	if st >= 0 {
 		return st
 	}
-	f, same, st := recordedDomain(e, fset, rec, recPath, domainFlag)
+	defer file.Close()
+	f, same, st := recordedDomain(e, fset, rr.Header(), file.Name(), domainFlag)
 	if st >= 0 {
 		return st
 	}
 	if !same && domainFlag == "" {
 		fmt.Fprintf(e.stderr, "ploy replay: %s is not the file recorded (its hash differs): the changes below are an edit's\n", f.Path)
 	}
-	rep := replay.New(replay.FromFile(f)).Run(rec.Decisions, maxChanges)
+	rep, err := replay.New(replay.FromFile(f)).RunFrom(rr.Next, maxChanges)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s\n", err)
+		return exitInvalid
+	}
 	status := exitOK
 	if rep.Changed > 0 {
 		status = exitChanged
@@ -195,23 +201,28 @@ func runWhy(e *env, args []string) int {
 	if tick < 0 {
 		return usageErr(e, fset, "--tick is required, a tick of 0 or more")
 	}
-	rec, recPath, st := readRecording(e, fset, positional)
+	rr, file, st := openRecording(e, fset, positional)
 	if st >= 0 {
 		return st
 	}
-	i, err := replay.Find(rec.Decisions, agentName, tick)
+	defer file.Close()
+	found, _, err := replay.FindFrom(rr.Next, agentName, tick)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy why: %s\n", err)
+		if strings.HasPrefix(err.Error(), file.Name()) {
+			fmt.Fprintf(e.stderr, "%s\n", err) // the file's own error, positioned
+		} else {
+			fmt.Fprintf(e.stderr, "ploy why: %s\n", err)
+		}
 		return exitInvalid
 	}
-	f, same, st := recordedDomain(e, fset, rec, recPath, domainFlag)
+	f, same, st := recordedDomain(e, fset, rr.Header(), file.Name(), domainFlag)
 	if st >= 0 {
 		return st
 	}
 	if !same && domainFlag == "" {
 		fmt.Fprintf(e.stderr, "ploy why: %s is not the file recorded (its hash differs): what was turned down is searched against it\n", f.Path)
 	}
-	answer := replay.New(replay.FromFile(f)).Why(rec.Decisions, i)
+	answer := replay.New(replay.FromFile(f)).WhyOf(&found.Decision, found.Previous)
 	if asJSON {
 		if st := writeJSONLine(e, "why", answer, "the answer", "ask about another tick"); st >= 0 {
 			return st
