@@ -108,6 +108,10 @@ type GoalScore struct {
 	Score   float64 `json:"score"`
 	Utility bool    `json:"utility,omitempty"`
 	Chosen  bool    `json:"chosen"`
+	// Current marks the option pursued when goal choice began (a utility
+	// selector's running action): the decision's Current names its goal,
+	// and two options of one goal need the mark to tell which it was.
+	Current bool `json:"current,omitempty"`
 	// Why says why it was chosen or not: "highest score", "kept: the
 	// current goal at an equal or higher score", "lower score", "equal
 	// score: the current goal kept", "equal score: an earlier option
@@ -361,7 +365,7 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 	}
 	for i, w := range l.weighed {
 		name, priority, utility := a.world.goalInfo(a, i)
-		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility}
+		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility, Current: i == l.current}
 		switch {
 		case w.state != optionApplies:
 			g.Why = optionWhy[w.state]

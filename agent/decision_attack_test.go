@@ -1,0 +1,54 @@
+package agent_test
+
+import (
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// TestAttackUtilityRecordsTheActionItPreempts: a utility selector whose
+// running action is outscored by more than its margin records the switch
+// with the running action as Current and that option's why saying it was
+// outscored: the record of a preemption names what was preempted.
+func TestAttackUtilityRecordsTheActionItPreempts(t *testing.T) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	world := d.Initial()
+	scoreA, scoreB := 10.0, 1.0
+	beh := map[string]agent.Behaviour{}
+	for id := range d.NumActions() {
+		beh[d.ActionName(goap.ActionID(id))] = agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { return agent.Running }}
+	}
+	// Approach and FetchPotion apply in the initial state.
+	fr := agent.NewFlightRecorder(100, 1<<20)
+	a, err := agent.New(agent.Config{Name: "util", Domain: d, Behaviours: beh, Decisions: fr,
+		Sensor: func(_ *agent.Agent, f goap.State) { f.CopyFrom(world) },
+		Tree: agent.Utility(d, 2,
+			agent.UtilityOption{Action: "Approach", Score: func(*agent.Agent) float64 { return scoreA }},
+			agent.UtilityOption{Action: "FetchPotion", Score: func(*agent.Agent) float64 { return scoreB }},
+		)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick() // Approach starts
+	scoreB = 20
+	a.Tick() // FetchPotion outscores it by more than 2
+	_, ds := decisions(t, fr, agent.RecordHeader{})
+	if len(ds) != 2 {
+		t.Fatalf("%d decisions, want 2", len(ds))
+	}
+	dec := ds[1]
+	if dec.Decided != "choice" || dec.Plan[0].Action != "FetchPotion" {
+		t.Fatalf("second decision %+v", dec)
+	}
+	if dec.Current != "Approach" {
+		t.Errorf("current %q, want Approach (the running action preempted)", dec.Current)
+	}
+	if w := dec.Options[0].Why; w != "the running action, outscored by more than the margin" {
+		t.Errorf("Approach's why %q", w)
+	}
+}
