@@ -80,6 +80,11 @@ type Decision struct {
 	Profile  DecisionProfile `json:"profile,omitzero"`
 	Limits   DecisionLimits  `json:"limits,omitzero"`
 	Distance string          `json:"distance,omitempty"`
+	// OwnProfile says that the game gave an agent of a file's agent kind
+	// a profile other than the kind's (SetProfile: a guard wounded), so
+	// that a replay searches with the recorded profile, not the kind's in
+	// the file, which only the agents still on it follow.
+	OwnProfile bool `json:"own_profile,omitempty"`
 	// Status and Bound are the search's outcome in the shared vocabulary
 	// ("found", "no_plan", "limit_reached"; the bound's name when a limit
 	// stopped it), and Stats its counts.
@@ -330,6 +335,11 @@ type decisionLog struct {
 	// does not touch its log then).
 	trace    bool
 	rejected []DecisionRejected
+	// kindGOAP or kindResolver is the profile the agent was configured
+	// with, its agent kind's when it has one (Config.AgentKind): a record
+	// made with another says so (OwnProfile).
+	kindGOAP     *goap.Profile
+	kindResolver *resolver.Profile
 }
 
 type weighedOption struct {

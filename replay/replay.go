@@ -334,7 +334,7 @@ func planCost(dom *goap.Domain, prof *goap.Profile, start goap.State, plan []goa
 // goapProfile is the profile d's search used: its agent kind's in the
 // file, or else the one it recorded, compiled against the domain.
 func (r *Replayer) goapProfile(d *agent.Decision) (*goap.Profile, error) {
-	if k := r.goapKind(d); k != nil {
+	if k := r.goapKind(d); k != nil && !d.OwnProfile {
 		return k.Profile, nil
 	}
 	spec, ok, err := d.Profile.GOAPSpec()

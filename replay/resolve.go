@@ -75,7 +75,7 @@ func (r *Replayer) resolverOptions(d *agent.Decision) (resolver.Options, error) 
 	default:
 		return opt, fmt.Errorf("unknown distance model %q", d.Distance)
 	}
-	if k := r.engineKind(d); k != nil {
+	if k := r.engineKind(d); k != nil && !d.OwnProfile {
 		opt.Profile = k.Profile
 		return opt, nil
 	}
