@@ -79,6 +79,37 @@ func recordedDomain(e *env, fset *flag.FlagSet, h agent.RecordHeader, recPath, g
 	return f, h.DomainHash == "" || agent.DomainHash(src) == h.DomainHash, -1
 }
 
+// wrongKind says why f can decide none of decisions, when it can decide
+// none: a state-space file for resolver agents' decisions, or an
+// engine-model one for GOAP, HTN and tree agents'. Every decision would
+// otherwise come out "changed" (cannot be decided), and a regression
+// test given the wrong file would report an edit. A recording whose
+// decisions f decides only some of is replayed, the others listed.
+func wrongKind(f *domain.File, decisions []agent.Decision) error {
+	if len(decisions) == 0 {
+		return nil
+	}
+	for i := range decisions {
+		switch decisions[i].Kind {
+		case "resolver":
+			if f.Resolver != nil {
+				return nil
+			}
+		case "goap", "htn", "tree":
+			if f.GOAP != nil {
+				return nil
+			}
+		default:
+			return nil // the replay says what is wrong with it
+		}
+	}
+	d := &decisions[0]
+	if d.Kind == "resolver" {
+		return fmt.Errorf("%s is a state-space domain (facts:), and the recording's decisions are resolver agents' (the first %s's at tick %d): give the engine-model file (keys:) they were made with", f.Path, d.Agent, d.Tick)
+	}
+	return fmt.Errorf("%s is an engine-model domain (keys:), and the recording's decisions are %s agents' (the first %s's at tick %d): give the state-space file (facts:) they were made with", f.Path, d.Kind, d.Agent, d.Tick)
+}
+
 func fileExists(name string) bool {
 	st, err := os.Stat(name)
 	return err == nil && st.Mode().IsRegular()
@@ -112,6 +143,10 @@ func runReplay(e *env, args []string) int {
 	f, same, st := recordedDomain(e, fset, rr.Header(), file.Name(), domainFlag)
 	if st >= 0 {
 		return st
+	}
+	if err := wrongKind(f, rec.Decisions); err != nil {
+		fmt.Fprintf(e.stderr, "ploy replay: %v\n", err)
+		return exitInvalid
 	}
 	if !same && domainFlag == "" {
 		fmt.Fprintf(e.stderr, "ploy replay: %s is not the file recorded (its hash differs): the changes below are an edit's\n", f.Path)
