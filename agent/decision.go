@@ -99,6 +99,11 @@ type Decision struct {
 	// fills a list per search, which only an agent being looked at should
 	// pay for.
 	Rejected []DecisionRejected `json:"rejected,omitempty"`
+	// Traced says the search ran with its trace on (TraceDecisions): a
+	// traced GOAP search or resolve takes the general path, not a fast
+	// one, and counts its work otherwise, so that a limit may stop it
+	// where the untraced search finishes; a replay traces it too.
+	Traced bool `json:"traced,omitempty"`
 }
 
 // GoalScore is one goal option as goal choice weighed it.
@@ -431,10 +436,11 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	if r.traced {
 		d.Rejected = append(d.Rejected, l.rejected...)
 	}
+	_, decomposed := r.planner.(htnPlanner)
+	d.Traced = r.traced && !decomposed // a decomposition runs untraced
 	if res.bound != search.NoBound {
 		d.Bound = res.bound.String()
 	}
-	_, decomposed := r.planner.(htnPlanner)
 	switch {
 	case decomposed:
 		d.Task = a.taskName(r)

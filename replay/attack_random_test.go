@@ -18,7 +18,8 @@ import (
 // everything a game may do between ticks (its facts changed under the
 // agents, RequestReplan, SetProfile, a queue's Cancel and Remove, goal
 // options of one goal twice, When and Utility closures of the game's,
-// ties, NaN and infinite scores, small search limits), with no queue and
+// ties, NaN and infinite scores, small search limits, the trace level
+// turned on and off), with no queue and
 // with a queue of 1 and 2 workers resolving fewer requests a frame than
 // are asked: every recorded decision replays with no change.
 func TestAttackRandomGamesReplayExactly(t *testing.T) {
@@ -140,6 +141,8 @@ func randomGame(t *testing.T, seed uint64, workers int) (*goap.Domain, *agent.Fl
 				if q != nil {
 					q.Cancel(m.a)
 				}
+			case 3, 4:
+				m.a.SetTraceDecisions(r.IntN(2) == 0) // between frames, with requests waiting
 			}
 			m.a.Tick()
 		}

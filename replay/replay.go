@@ -141,10 +141,14 @@ type Replayer struct {
 	htn      *htn.Planner
 	resolver *resolver.Resolver
 	htnRes   htn.Result
-	plan     []goap.ActionID
-	chain    []resolver.ActionID
-	goapProf map[string]goapProfile
-	resProf  map[string]resolverProfile
+	// goapTrace and resolverTrace trace the searches of decisions made
+	// traced (Decision.Traced), as they were.
+	goapTrace     goap.Trace
+	resolverTrace resolver.Trace
+	plan          []goap.ActionID
+	chain         []resolver.ActionID
+	goapProf      map[string]goapProfile
+	resProf       map[string]resolverProfile
 }
 
 type goapProfile struct {
@@ -263,7 +267,11 @@ func (r *Replayer) Decide(d *agent.Decision) Outcome {
 	if goal == nil {
 		return fail(fmt.Errorf("goal %q is not in domain %s", out.Goal, r.dom.GOAP.Name()))
 	}
-	res, _ := r.goap.Plan(r.plan[:0], state, goal, goap.Options{Profile: prof, Limits: d.Limits.Search()})
+	opt := goap.Options{Profile: prof, Limits: d.Limits.Search()}
+	if d.Traced {
+		opt.Trace = &r.goapTrace
+	}
+	res, _ := r.goap.Plan(r.plan[:0], state, goal, opt)
 	r.plan = res.Plan
 	out.Status = res.Status.String()
 	if res.Status == goap.Found {
