@@ -1,6 +1,11 @@
 package agent_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
@@ -50,5 +55,63 @@ func TestAttackUtilityRecordsTheActionItPreempts(t *testing.T) {
 	}
 	if w := dec.Options[0].Why; w != "the running action, outscored by more than the margin" {
 		t.Errorf("Approach's why %q", w)
+	}
+}
+
+// TestAttackNewFieldsMatchTheSchema: the fields this review added
+// (an option's current, own_profile, traced) are in docs/records.schema.json
+// and validate there, on an agent of a kind given a profile of its own,
+// traced, with a current goal.
+func TestAttackNewFieldsMatchTheSchema(t *testing.T) {
+	raw, err := os.ReadFile("../docs/records.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	defs := schema["$defs"].(map[string]any)
+	w, d, _ := newToy(t)
+	cfg := goapConfig(w, d, nil)
+	fr := agent.NewFlightRecorder(100, 1<<20)
+	cfg.Decisions, cfg.TraceDecisions, cfg.AgentKind = fr, true, "goap"
+	a, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Tick()
+	p, err := d.NewProfile(goap.ProfileSpec{Costs: map[string]goap.Cost{"CastBolt": goap.Const(9)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.SetProfile(p)
+	a.RequestReplan()
+	a.Tick()
+	var b bytes.Buffer
+	if err := fr.WriteJSONL(&b, agent.RecordHeader{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	last := lines[2]
+	for _, want := range []string{`"current":true`, `"own_profile":true`, `"traced":true`} {
+		if !strings.Contains(last, want) {
+			t.Errorf("the second decision has no %s: %s", want, last)
+		}
+	}
+	if strings.Contains(lines[1], `"own_profile"`) {
+		t.Errorf("the first decision, on the kind's profile, says own_profile: %s", lines[1])
+	}
+	for n, line := range lines[1:] {
+		var v any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range schemaCheck(defs, defs["decision"].(map[string]any), v, fmt.Sprintf("line %d", n+2)) {
+			t.Error(e)
+		}
 	}
 }
