@@ -20,21 +20,38 @@ type Recording struct {
 // with thousands of facts and steps is a few hundred kilobytes.
 const MaxRecordLine = 4 << 20
 
+// maxHeldPerByte and heldSlack bound what the decisions ReadRecording
+// keeps hold in memory by the bytes read: maxHeldPerByte times those
+// bytes, and heldSlack more. A recorder's decisions hold about as many
+// bytes as their JSON (one-letter fact names, the most, four times as
+// many), while a line of empty objects ({}, a 56-byte goal option for 3
+// bytes) or of bare decisions ({"agent":"a"}, 616 bytes for 14) would
+// hold 20 to 90 times the file.
+const (
+	maxHeldPerByte = 6
+	heldSlack      = 1 << 20
+)
+
 // ReadRecording reads a whole decision recording (FlightRecorder.WriteJSONL's
 // format, docs/records.md) from r: see RecordingReader, which reads one
-// decision at a time, in bounded memory.
+// decision at a time, in bounded memory. The decisions kept may hold at
+// most 6 times the bytes read (and 1 MiB) in memory.
 func ReadRecording(r io.Reader, name string, maxBytes int64) (*Recording, error) {
 	rr, err := NewRecordingReader(r, name, maxBytes)
 	if err != nil {
 		return nil, err
 	}
 	rec := &Recording{Header: rr.Header()}
+	var held int64 // what the decisions kept hold
 	for {
 		var d Decision
 		if err := rr.Next(&d); err == io.EOF {
 			return rec, nil
 		} else if err != nil {
 			return nil, err
+		}
+		if held += d.fitBytes(); held > maxHeldPerByte*rr.bytes+heldSlack {
+			return nil, rr.errorf("the decisions up to here would hold %d bytes in memory, more than %d times the %d bytes read: not a recorder's (empty objects, or decisions with nothing in them?)", held, maxHeldPerByte, rr.bytes)
 		}
 		rec.Decisions = append(rec.Decisions, d)
 	}
@@ -52,6 +69,7 @@ type RecordingReader struct {
 	line   int
 	header RecordHeader
 	read   int
+	bytes  int64 // the bytes of the lines scanned, newlines counted
 }
 
 // NewRecordingReader reads the header of the recording r holds, reading
@@ -126,6 +144,7 @@ func (rr *RecordingReader) Next(d *Decision) error {
 func (rr *RecordingReader) scan() ([]byte, error) {
 	if rr.sc.Scan() {
 		rr.line++
+		rr.bytes += int64(len(rr.sc.Bytes())) + 1
 		return bytes.TrimSpace(rr.sc.Bytes()), nil
 	}
 	err := rr.sc.Err()

@@ -367,6 +367,7 @@ func (u *utility) Tick(a *Agent) Status {
 	if u.current >= 0 && best != u.current && bestScore <= currentScore+u.margin {
 		best = u.current
 	}
+	running := u.current // Halt forgets it; the record names it
 	if u.current >= 0 && best != u.current {
 		u.Halt(a)
 	}
@@ -374,7 +375,7 @@ func (u *utility) Tick(a *Agent) Status {
 	name := u.options[best].Action
 	if u.current != best {
 		if a.log != nil {
-			u.record(a, best)
+			u.record(a, best, running)
 		}
 		u.current = best
 		a.emit(Event{Kind: StepStarted, Action: name})
@@ -409,16 +410,18 @@ func (u *utility) Halt(a *Agent) {
 // record records the selector's choice of option best, which starts now
 // (a choice that keeps the running action is no new decision): every
 // option with its score, or why it did not apply, on the agent's facts.
-func (u *utility) record(a *Agent, best int) {
+// running is the option that was running (-1 for none), which best
+// preempts.
+func (u *utility) record(a *Agent, best, running int) {
 	d := a.startRecord()
 	a.blank(d, "choice")
 	d.Reason, d.Status = "utility", search.Found.String()
 	d.Margin = u.margin
-	if u.current >= 0 {
-		d.Current = u.options[u.current].Action
+	if running >= 0 {
+		d.Current = u.options[running].Action
 	}
 	for i, o := range u.options {
-		g := GoalScore{Goal: o.Action, Utility: true, Chosen: i == best}
+		g := GoalScore{Goal: o.Action, Utility: true, Chosen: i == best, Current: i == running}
 		s := u.scores[i]
 		switch {
 		case math.IsNaN(s) && !a.cfg.Domain.Applicable(u.ids[i], a.facts):
@@ -427,7 +430,7 @@ func (u *utility) record(a *Agent, best int) {
 			g.Why = "score is not a number"
 		case i == best:
 			g.Score, g.Why = finite(s), "highest score"
-		case i == u.current:
+		case i == running:
 			g.Score, g.Why = finite(s), "the running action, outscored by more than the margin"
 		default:
 			g.Score, g.Why = finite(s), "lower score"

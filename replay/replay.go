@@ -141,10 +141,14 @@ type Replayer struct {
 	htn      *htn.Planner
 	resolver *resolver.Resolver
 	htnRes   htn.Result
-	plan     []goap.ActionID
-	chain    []resolver.ActionID
-	goapProf map[string]goapProfile
-	resProf  map[string]resolverProfile
+	// goapTrace and resolverTrace trace the searches of decisions made
+	// traced (Decision.Traced), as they were.
+	goapTrace     goap.Trace
+	resolverTrace resolver.Trace
+	plan          []goap.ActionID
+	chain         []resolver.ActionID
+	goapProf      map[string]goapProfile
+	resProf       map[string]resolverProfile
 }
 
 type goapProfile struct {
@@ -263,7 +267,11 @@ func (r *Replayer) Decide(d *agent.Decision) Outcome {
 	if goal == nil {
 		return fail(fmt.Errorf("goal %q is not in domain %s", out.Goal, r.dom.GOAP.Name()))
 	}
-	res, _ := r.goap.Plan(r.plan[:0], state, goal, goap.Options{Profile: prof, Limits: d.Limits.Search()})
+	opt := goap.Options{Profile: prof, Limits: d.Limits.Search()}
+	if d.Traced {
+		opt.Trace = &r.goapTrace
+	}
+	res, _ := r.goap.Plan(r.plan[:0], state, goal, opt)
 	r.plan = res.Plan
 	out.Status = res.Status.String()
 	if res.Status == goap.Found {
@@ -334,7 +342,7 @@ func planCost(dom *goap.Domain, prof *goap.Profile, start goap.State, plan []goa
 // goapProfile is the profile d's search used: its agent kind's in the
 // file, or else the one it recorded, compiled against the domain.
 func (r *Replayer) goapProfile(d *agent.Decision) (*goap.Profile, error) {
-	if k := r.goapKind(d); k != nil {
+	if k := r.goapKind(d); k != nil && !d.OwnProfile {
 		return k.Profile, nil
 	}
 	spec, ok, err := d.Profile.GOAPSpec()

@@ -79,6 +79,47 @@ func recordedDomain(e *env, fset *flag.FlagSet, h agent.RecordHeader, recPath, g
 	return f, h.DomainHash == "" || agent.DomainHash(src) == h.DomainHash, -1
 }
 
+// kindFit watches the decisions a replay reads for one that domain f can
+// decide: a state-space file cannot decide resolver agents' decisions,
+// nor an engine-model one GOAP, HTN and tree agents'. A file that fits
+// none of them is the wrong file, not an edit: every decision would
+// otherwise come out "changed" (cannot be decided), and a regression
+// test given the wrong file would report an edit. A recording whose
+// decisions f decides only some of is replayed, the others listed.
+type kindFit struct {
+	f     *domain.File
+	fits  bool
+	seen  bool
+	first agent.Decision // the first decision's tick, agent and kind
+}
+
+func (k *kindFit) see(d *agent.Decision) {
+	if !k.seen {
+		k.seen = true
+		k.first = agent.Decision{Tick: d.Tick, Agent: d.Agent, Kind: d.Kind}
+	}
+	switch d.Kind {
+	case "resolver":
+		k.fits = k.fits || k.f.Resolver != nil
+	case "goap", "htn", "tree":
+		k.fits = k.fits || k.f.GOAP != nil
+	default:
+		k.fits = true // the replay says what is wrong with it
+	}
+}
+
+// err says why the file fits none of the decisions seen, if it fits none.
+func (k *kindFit) err() error {
+	if !k.seen || k.fits {
+		return nil
+	}
+	d := &k.first
+	if d.Kind == "resolver" {
+		return fmt.Errorf("%s is a state-space domain (facts:), and the recording's decisions are resolver agents' (the first %s's at tick %d): give the engine-model file (keys:) they were made with", k.f.Path, d.Agent, d.Tick)
+	}
+	return fmt.Errorf("%s is an engine-model domain (keys:), and the recording's decisions are %s agents' (the first %s's at tick %d): give the state-space file (facts:) they were made with", k.f.Path, d.Kind, d.Agent, d.Tick)
+}
+
 func fileExists(name string) bool {
 	st, err := os.Stat(name)
 	return err == nil && st.Mode().IsRegular()
@@ -113,13 +154,24 @@ func runReplay(e *env, args []string) int {
 	if st >= 0 {
 		return st
 	}
-	if !same && domainFlag == "" {
-		fmt.Fprintf(e.stderr, "ploy replay: %s is not the file recorded (its hash differs): the changes below are an edit's\n", f.Path)
-	}
-	rep, err := replay.New(replay.FromFile(f)).RunFrom(rr.Next, maxChanges)
+	fit := kindFit{f: f}
+	rep, err := replay.New(replay.FromFile(f)).RunFrom(func(d *agent.Decision) error {
+		err := rr.Next(d)
+		if err == nil {
+			fit.see(d)
+		}
+		return err
+	}, maxChanges)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s\n", err)
 		return exitInvalid
+	}
+	if err := fit.err(); err != nil {
+		fmt.Fprintf(e.stderr, "ploy replay: %v\n", err)
+		return exitInvalid
+	}
+	if !same && domainFlag == "" {
+		fmt.Fprintf(e.stderr, "ploy replay: %s is not the file recorded (its hash differs): the changes below are an edit's\n", f.Path)
 	}
 	status := exitOK
 	if rep.Changed > 0 {
