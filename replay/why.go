@@ -92,12 +92,14 @@ type Found struct {
 }
 
 // FindFrom is Find over the decisions next reads one at a time (until
-// io.EOF), keeping only the agent's last two: a recording of any length is
-// searched in the memory of a few decisions (and the agents' names, for
-// a suggestion). Reading stops at the first of the agent's decisions
-// after tick.
+// io.EOF), keeping only two of the agent's: a recording of any length is
+// searched in the memory of a few decisions (and the agents' names, for a
+// suggestion). The decision found is the agent's of the latest tick at
+// or before tick (of two at one tick, the later in the file), and its
+// previous the agent's one before it in that order: a recording out of
+// tick order (joined, edited) is read whole, as one in order is.
 func FindFrom(next func(d *agent.Decision) error, name string, tick int) (*Found, []string, error) {
-	var found *Found
+	var best, prev *Found
 	first, seen := 0, false
 	var names []string
 	known := map[string]bool{}
@@ -115,18 +117,21 @@ func FindFrom(next func(d *agent.Decision) error, name string, tick int) (*Found
 		if d.Agent != name {
 			continue
 		}
-		if !seen {
+		if !seen || d.Tick < first {
 			first, seen = d.Tick, true
 		}
 		if d.Tick > tick {
-			break
+			continue
 		}
+		// (tick, place in the file) orders the agent's decisions; a later
+		// place breaks a tie, so one at best's tick comes after it.
 		f := &Found{Index: i, Decision: d}
-		if found != nil {
-			prev := found.Decision
-			f.Previous = &prev
+		switch {
+		case best == nil || d.Tick >= best.Decision.Tick:
+			prev, best = best, f
+		case prev == nil || d.Tick >= prev.Decision.Tick:
+			prev = f
 		}
-		found = f
 	}
 	switch {
 	case !seen:
@@ -135,10 +140,13 @@ func FindFrom(next func(d *agent.Decision) error, name string, tick int) (*Found
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		return nil, names, fmt.Errorf("%s", msg)
-	case found == nil:
+	case best == nil:
 		return nil, names, fmt.Errorf("agent %q made no decision at or before tick %d; its first in the recording is at tick %d", name, tick, first)
 	}
-	return found, names, nil
+	if prev != nil {
+		best.Previous = &prev.Decision
+	}
+	return best, names, nil
 }
 
 // Why answers for decisions[i]: it searches again from the recorded
