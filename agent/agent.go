@@ -189,6 +189,9 @@ func New(cfg Config) (*Agent, error) {
 		a.planner = htnPlanner{}
 	}
 	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
+	if a.log != nil {
+		a.log.kindGOAP = cfg.Profile
+	}
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)
 		a.behaviours[id] = b

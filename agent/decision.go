@@ -80,6 +80,11 @@ type Decision struct {
 	Profile  DecisionProfile `json:"profile,omitzero"`
 	Limits   DecisionLimits  `json:"limits,omitzero"`
 	Distance string          `json:"distance,omitempty"`
+	// OwnProfile says that the game gave an agent of a file's agent kind
+	// a profile other than the kind's (SetProfile: a guard wounded), so
+	// that a replay searches with the recorded profile, not the kind's in
+	// the file, which only the agents still on it follow.
+	OwnProfile bool `json:"own_profile,omitempty"`
 	// Status and Bound are the search's outcome in the shared vocabulary
 	// ("found", "no_plan", "limit_reached"; the bound's name when a limit
 	// stopped it), and Stats its counts.
@@ -94,6 +99,11 @@ type Decision struct {
 	// fills a list per search, which only an agent being looked at should
 	// pay for.
 	Rejected []DecisionRejected `json:"rejected,omitempty"`
+	// Traced says the search ran with its trace on (TraceDecisions): a
+	// traced GOAP search or resolve takes the general path, not a fast
+	// one, and counts its work otherwise, so that a limit may stop it
+	// where the untraced search finishes; a replay traces it too.
+	Traced bool `json:"traced,omitempty"`
 }
 
 // GoalScore is one goal option as goal choice weighed it.
@@ -108,6 +118,10 @@ type GoalScore struct {
 	Score   float64 `json:"score"`
 	Utility bool    `json:"utility,omitempty"`
 	Chosen  bool    `json:"chosen"`
+	// Current marks the option pursued when goal choice began (a utility
+	// selector's running action): the decision's Current names its goal,
+	// and two options of one goal need the mark to tell which it was.
+	Current bool `json:"current,omitempty"`
 	// Why says why it was chosen or not: "highest score", "kept: the
 	// current goal at an equal or higher score", "lower score", "equal
 	// score: the current goal kept", "equal score: an earlier option
@@ -326,6 +340,11 @@ type decisionLog struct {
 	// does not touch its log then).
 	trace    bool
 	rejected []DecisionRejected
+	// kindGOAP or kindResolver is the profile the agent was configured
+	// with, its agent kind's when it has one (Config.AgentKind): a record
+	// made with another says so (OwnProfile).
+	kindGOAP     *goap.Profile
+	kindResolver *resolver.Profile
 }
 
 type weighedOption struct {
@@ -361,7 +380,7 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 	}
 	for i, w := range l.weighed {
 		name, priority, utility := a.world.goalInfo(a, i)
-		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility}
+		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility, Current: i == l.current}
 		switch {
 		case w.state != optionApplies:
 			g.Why = optionWhy[w.state]
@@ -417,10 +436,11 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	if r.traced {
 		d.Rejected = append(d.Rejected, l.rejected...)
 	}
+	_, decomposed := r.planner.(htnPlanner)
+	d.Traced = r.traced && !decomposed // a decomposition runs untraced
 	if res.bound != search.NoBound {
 		d.Bound = res.bound.String()
 	}
-	_, decomposed := r.planner.(htnPlanner)
 	switch {
 	case decomposed:
 		d.Task = a.taskName(r)

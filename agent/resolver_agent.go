@@ -63,6 +63,9 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
 	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
+	if a.log != nil {
+		a.log.kindResolver = cfg.Profile
+	}
 	// The adapters are one allocation, not one per action.
 	adapters := make([]resolverBehaviour, d.NumActions())
 	for id := range d.NumActions() {

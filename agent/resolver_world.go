@@ -128,6 +128,7 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	l := a.log
 	w.snapshotInto(a, d, snap)
 	d.Profile.resolver, d.Limits = c.opt.Profile, limitsOf(c.opt.Limits)
+	d.OwnProfile = a.cfg.AgentKind != "" && c.opt.Profile != a.log.kindResolver
 	if c.opt.Distance != nil {
 		d.Distance = "game"
 	}

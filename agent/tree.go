@@ -408,9 +408,10 @@ func (u *utility) Halt(a *Agent) {
 }
 
 // record records the selector's choice of option best, which starts now
-// in place of option running (-1: none; a choice that keeps the running
-// action is no new decision): every option with its score, or why it did
-// not apply, on the agent's facts.
+// (a choice that keeps the running action is no new decision): every
+// option with its score, or why it did not apply, on the agent's facts.
+// running is the option that was running (-1 for none), which best
+// preempts.
 func (u *utility) record(a *Agent, best, running int) {
 	d := a.startRecord()
 	a.blank(d, "choice")
@@ -420,7 +421,7 @@ func (u *utility) record(a *Agent, best, running int) {
 		d.Current = u.options[running].Action
 	}
 	for i, o := range u.options {
-		g := GoalScore{Goal: o.Action, Utility: true, Chosen: i == best}
+		g := GoalScore{Goal: o.Action, Utility: true, Chosen: i == best, Current: i == running}
 		s := u.scores[i]
 		switch {
 		case math.IsNaN(s) && !a.cfg.Domain.Applicable(u.ids[i], a.facts):

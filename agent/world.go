@@ -112,6 +112,7 @@ func (factsWorld) goalInfo(a *Agent, i int) (string, float64, bool) {
 func (factsWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	dom := a.cfg.Domain
 	d.Profile.goap, d.Limits = a.cfg.Profile, limitsOf(a.cfg.Limits)
+	d.OwnProfile = a.cfg.AgentKind != "" && a.cfg.Profile != a.log.kindGOAP
 	factsInto(d, dom, r.facts)
 	if len(plan) == 0 {
 		return

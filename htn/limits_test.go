@@ -197,7 +197,7 @@ func TestPlanRejectsForeignStates(t *testing.T) {
 }
 
 // The attacks run in a child process (this test binary again), limited to
-// 2 GB of address space, so that a regression fails the test instead of
+// 4 GB of address space, so that a regression fails the test instead of
 // taking the machine down; the parent asserts the child's peak resident
 // memory and kills it after a minute, where the fixed code takes well
 // under a second.
@@ -208,7 +208,7 @@ func TestAttackChild(t *testing.T) {
 	if name == "" {
 		return // only as a child of runAttack
 	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: 2 << 30, Max: 2 << 30}); err != nil {
+	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: 4 << 30, Max: 4 << 30}); err != nil {
 		t.Fatal(err)
 	}
 	switch name {
@@ -260,13 +260,14 @@ func runAttack(t *testing.T, name string) (outcome string, peakMB int64) {
 func TestAttackSelfCopiesIsBoundedInMemory(t *testing.T) {
 	outcome, peak := runAttack(t, "copies")
 	t.Logf("%s; peak %d MB", outcome, peak)
-	if !strings.HasPrefix(outcome, `memory_limit: htn: memory limit of 67108864 bytes reached decomposing "T": task "T" was open 16`) {
-		t.Errorf("outcome %q, want the memory limit", outcome)
+	if !strings.HasPrefix(outcome, `limit_reached: htn: memory limit of 268435456 bytes reached decomposing "T": task "T" was open `) {
+		t.Errorf("outcome %q, want the default memory limit (search.DefaultMaxBytes)", outcome)
 	}
-	// 64 MiB counted; the stack's slice grows by doubling, and while it
-	// grows the old array is live too: about 250 MB. Without the cap: 6.8 GB.
-	if peak > 320 {
-		t.Errorf("peak resident memory %d MB, want under 320", peak)
+	// 256 MiB counted; the stack's slice grows by doubling, and while it
+	// grows the old array is live too, and the collector lets the heap
+	// grow past what is live: 934 MB measured. Without the cap: 6.8 GB.
+	if peak > 1200 {
+		t.Errorf("peak resident memory %d MB, want under 1200", peak)
 	}
 }
 

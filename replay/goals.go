@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 )
@@ -19,16 +20,16 @@ type weighed struct {
 
 // choose is the runtime's goal choice (agent.Agent's chooseGoal): the
 // applicable option of the highest score, ties to the earlier, the
-// current goal kept while no other scores strictly more. It returns ""
-// when none applies.
-func choose(options []weighed, current string) string {
+// current option (current, its index; -1 for none) kept while no other
+// scores strictly more. It returns "" when none applies.
+func choose(options []weighed, current int) string {
 	best, bestScore := -1, 0.0
 	currentScore, hasCurrent := 0.0, false
 	for i, o := range options {
 		if !o.applies {
 			continue
 		}
-		if o.goal == current && !hasCurrent {
+		if i == current {
 			currentScore, hasCurrent = o.score, true
 		}
 		if best < 0 || o.score > bestScore {
@@ -36,12 +37,47 @@ func choose(options []weighed, current string) string {
 		}
 	}
 	if hasCurrent && currentScore >= bestScore {
-		return current
+		return options[current].goal
 	}
 	if best < 0 {
 		return ""
 	}
 	return options[best].goal
+}
+
+// currentOption is the index of d's current option: the one marked
+// current, or, in a recording made before options were marked, the first
+// of the current goal's name (-1 for none).
+func currentOption(d *agent.Decision) int {
+	for i := range d.Options {
+		if d.Options[i].Current {
+			return i
+		}
+	}
+	return optionNamed(d, d.Current)
+}
+
+func optionNamed(d *agent.Decision, name string) int {
+	if name == "" {
+		return -1
+	}
+	for i := range d.Options {
+		if d.Options[i].Goal == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// recordedOption is the recorded option that option i of an agent kind
+// in a file, of goal name, stands for: the one at the same place if it
+// has that goal (the file's options are the agent's, in order), or else
+// the first of that goal (an edit moved the options; -1 for none).
+func recordedOption(d *agent.Decision, i int, name string) int {
+	if i < len(d.Options) && d.Options[i].Goal == name {
+		return i
+	}
+	return optionNamed(d, name)
 }
 
 const whyBlocked = "no plan until a later tick"
@@ -100,7 +136,7 @@ func (r *Replayer) chooseGOAPGoal(d *agent.Decision, s goap.State) (string, erro
 		}
 		opts = append(opts, weighed{o.Goal, applies, score})
 	}
-	return choose(opts, d.Current), nil
+	return choose(opts, currentOption(d)), nil
 }
 
 // goapGoal is the goal named name: the agent kind's own, if its option
@@ -138,16 +174,18 @@ func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (
 		for i, v := range s.Values {
 			inputs[i] = float64(v)
 		}
-		blocked := map[string]bool{}
-		for _, o := range d.Options {
-			if o.Why == whyBlocked {
-				blocked[o.Goal] = true
-			}
+		current := -1
+		if rc := currentOption(d); rc >= 0 {
+			current = kindOption(k, rc, d.Options[rc].Goal)
 		}
 		var noFacts goap.State
-		for _, o := range k.Goals {
+		for i, o := range k.Goals {
 			w := weighed{goal: o.Goal.Name()}
-			w.applies = !o.Goal.HoldsIn(s.Values) && o.When.Holds(noFacts, inputs) && !blocked[w.goal]
+			blocked := false
+			if rc := recordedOption(d, i, w.goal); rc >= 0 {
+				blocked = d.Options[rc].Why == whyBlocked
+			}
+			w.applies = !o.Goal.HoldsIn(s.Values) && o.When.Holds(noFacts, inputs) && !blocked
 			if w.applies {
 				w.score = o.Priority
 				if o.Utility != nil {
@@ -156,6 +194,7 @@ func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (
 			}
 			opts = append(opts, w)
 		}
+		return choose(opts, current), nil
 	} else {
 		for i := range d.Options {
 			o := &d.Options[i]
@@ -176,7 +215,22 @@ func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (
 			opts = append(opts, weighed{o.Goal, applies, score})
 		}
 	}
-	return choose(opts, d.Current), nil
+	return choose(opts, currentOption(d)), nil
+}
+
+// kindOption is the option of agent kind k that recorded option rc, of
+// goal name, stands for: the one at the same place if it has that goal,
+// or else the first of that goal (-1 for none).
+func kindOption(k *domain.EngineAgent, rc int, name string) int {
+	if rc < len(k.Goals) && k.Goals[rc].Goal.Name() == name {
+		return rc
+	}
+	for i, o := range k.Goals {
+		if o.Goal.Name() == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // decideChoice decides a utility selector's choice again: the options
@@ -189,6 +243,7 @@ func (r *Replayer) decideChoice(d *agent.Decision, s goap.State, out Outcome) Ou
 	dom := r.dom.GOAP
 	best, bestScore := -1, 0.0
 	currentScore, running := 0.0, -1
+	current := currentOption(d)
 	for i := range d.Options {
 		o := &d.Options[i]
 		id, ok := dom.ActionByName(o.Goal)
@@ -196,11 +251,11 @@ func (r *Replayer) decideChoice(d *agent.Decision, s goap.State, out Outcome) Ou
 			out.Error, out.Status = fmt.Sprintf("action %q is not in domain %s", o.Goal, dom.Name()), "error"
 			return out
 		}
-		if o.Why == "preconditions unmet" || (o.Goal != d.Current && !dom.Applicable(id, s)) {
+		if o.Why == "preconditions unmet" || (i != current && !dom.Applicable(id, s)) {
 			continue
 		}
 		score := recordedScore(o)
-		if o.Goal == d.Current {
+		if i == current {
 			currentScore, running = score, i
 		}
 		if best < 0 || score > bestScore {

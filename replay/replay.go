@@ -19,6 +19,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 
@@ -140,10 +141,14 @@ type Replayer struct {
 	htn      *htn.Planner
 	resolver *resolver.Resolver
 	htnRes   htn.Result
-	plan     []goap.ActionID
-	chain    []resolver.ActionID
-	goapProf map[string]goapProfile
-	resProf  map[string]resolverProfile
+	// goapTrace and resolverTrace trace the searches of decisions made
+	// traced (Decision.Traced), as they were.
+	goapTrace     goap.Trace
+	resolverTrace resolver.Trace
+	plan          []goap.ActionID
+	chain         []resolver.ActionID
+	goapProf      map[string]goapProfile
+	resProf       map[string]resolverProfile
 }
 
 type goapProfile struct {
@@ -174,10 +179,34 @@ func New(dom Domain) *Replayer {
 // Run decides every decision again and reports those that came out
 // otherwise, keeping at most maxChanges of them (all when negative).
 func (r *Replayer) Run(decisions []agent.Decision, maxChanges int) Report {
-	rep := Report{Decisions: len(decisions), Changes: []Change{}}
-	for i := range decisions {
-		d := &decisions[i]
-		before, after := Recorded(d), r.Decide(d)
+	i := 0
+	rep, _ := r.RunFrom(func(d *agent.Decision) error {
+		if i == len(decisions) {
+			return io.EOF
+		}
+		*d = decisions[i]
+		i++
+		return nil
+	}, maxChanges)
+	return rep
+}
+
+// RunFrom is Run over the decisions next reads one at a time (as
+// agent.RecordingReader.Next does) until it returns io.EOF: a recording
+// of any length is replayed in the memory of one decision and the changes
+// kept. Another error from next ends the replay, returned with the report
+// so far.
+func (r *Replayer) RunFrom(next func(d *agent.Decision) error, maxChanges int) (Report, error) {
+	rep := Report{Changes: []Change{}}
+	var d agent.Decision
+	for i := 0; ; i++ {
+		if err := next(&d); err == io.EOF {
+			return rep, nil
+		} else if err != nil {
+			return rep, err
+		}
+		rep.Decisions++
+		before, after := Recorded(&d), r.Decide(&d)
 		what := Differences(before, after)
 		if len(what) == 0 {
 			continue
@@ -187,7 +216,6 @@ func (r *Replayer) Run(decisions []agent.Decision, maxChanges int) Report {
 			rep.Changes = append(rep.Changes, Change{Index: i, Tick: d.Tick, Agent: d.Agent, Kind: d.Kind, Decided: d.Decided, What: what, Before: before, After: after})
 		}
 	}
-	return rep
 }
 
 // Decide decides d again: its goal from its options, then its plan, from
@@ -239,7 +267,11 @@ func (r *Replayer) Decide(d *agent.Decision) Outcome {
 	if goal == nil {
 		return fail(fmt.Errorf("goal %q is not in domain %s", out.Goal, r.dom.GOAP.Name()))
 	}
-	res, _ := r.goap.Plan(r.plan[:0], state, goal, goap.Options{Profile: prof, Limits: d.Limits.Search()})
+	opt := goap.Options{Profile: prof, Limits: d.Limits.Search()}
+	if d.Traced {
+		opt.Trace = &r.goapTrace
+	}
+	res, _ := r.goap.Plan(r.plan[:0], state, goal, opt)
 	r.plan = res.Plan
 	out.Status = res.Status.String()
 	if res.Status == goap.Found {
@@ -310,7 +342,7 @@ func planCost(dom *goap.Domain, prof *goap.Profile, start goap.State, plan []goa
 // goapProfile is the profile d's search used: its agent kind's in the
 // file, or else the one it recorded, compiled against the domain.
 func (r *Replayer) goapProfile(d *agent.Decision) (*goap.Profile, error) {
-	if k := r.goapKind(d); k != nil {
+	if k := r.goapKind(d); k != nil && !d.OwnProfile {
 		return k.Profile, nil
 	}
 	spec, ok, err := d.Profile.GOAPSpec()

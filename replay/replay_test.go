@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"io"
 	"io/fs"
 	"math"
 	"slices"
@@ -178,5 +179,34 @@ func TestDifferences(t *testing.T) {
 		if got := strings.Join(replay.Differences(base, after), ","); got != tc.want {
 			t.Errorf("Differences = %q, want %q", got, tc.want)
 		}
+	}
+}
+
+// TestFindOutOfOrder: in a recording out of tick order (two joined), the
+// decision found is the agent's latest at or before the tick, and its
+// previous the one before it by tick, wherever they are in the file.
+func TestFindOutOfOrder(t *testing.T) {
+	ds := []agent.Decision{{Agent: "ada", Tick: 10}, {Agent: "bo", Tick: 1}, {Agent: "ada", Tick: 5}, {Agent: "ada", Tick: 8}, {Agent: "ada", Tick: 2}, {Agent: "ada", Tick: 8, Goal: "later"}}
+	i := 0
+	next := func(d *agent.Decision) error {
+		if i == len(ds) {
+			return io.EOF
+		}
+		*d = ds[i]
+		i++
+		return nil
+	}
+	f, _, err := replay.FindFrom(next, "ada", 9)
+	if err != nil || f.Index != 5 || f.Decision.Goal != "later" || f.Previous == nil || f.Previous.Tick != 8 || f.Previous.Goal != "" {
+		t.Fatalf("FindFrom(ada, 9) = %+v, %v; want the later tick-8 decision, after the earlier one", f, err)
+	}
+	i = 0
+	f, _, err = replay.FindFrom(next, "ada", 5)
+	if err != nil || f.Index != 2 || f.Previous == nil || f.Previous.Tick != 2 {
+		t.Fatalf("FindFrom(ada, 5) = %+v, %v; want tick 5 after tick 2", f, err)
+	}
+	i = 0
+	if _, _, err := replay.FindFrom(next, "ada", 1); err == nil || !strings.Contains(err.Error(), "its first in the recording is at tick 2") {
+		t.Fatalf("FindFrom(ada, 1): %v", err)
 	}
 }

@@ -48,6 +48,9 @@ func (r *Replayer) decideResolver(d *agent.Decision, out Outcome) Outcome {
 	if goal == nil {
 		return fail(fmt.Errorf("goal %q is not in domain %s", out.Goal, r.dom.Resolver.Name()))
 	}
+	if d.Traced {
+		opt.Trace = &r.resolverTrace
+	}
 	res, _ := r.resolver.Resolve(r.chain[:0], snap, goal, opt)
 	r.chain = res.Chain
 	out.Status = res.Status.String()
@@ -75,7 +78,7 @@ func (r *Replayer) resolverOptions(d *agent.Decision) (resolver.Options, error) 
 	default:
 		return opt, fmt.Errorf("unknown distance model %q", d.Distance)
 	}
-	if k := r.engineKind(d); k != nil {
+	if k := r.engineKind(d); k != nil && !d.OwnProfile {
 		opt.Profile = k.Profile
 		return opt, nil
 	}

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/ploy-ai/ploy/agent"
@@ -67,11 +68,48 @@ type Since struct {
 // Find returns the index of agent name's decision at tick, or its last
 // before tick, or an error saying what the recording has of the agent.
 func Find(decisions []agent.Decision, name string, tick int) (int, error) {
-	found, first, seen := -1, 0, false
+	i := 0
+	found, _, err := FindFrom(func(d *agent.Decision) error {
+		if i == len(decisions) {
+			return io.EOF
+		}
+		*d = decisions[i]
+		i++
+		return nil
+	}, name, tick)
+	if err != nil {
+		return -1, err
+	}
+	return found.Index, nil
+}
+
+// Found is a decision FindFrom found, with the same agent's decision
+// before it (nil if it is the agent's first).
+type Found struct {
+	Index    int // its place in the recording, from 0
+	Decision agent.Decision
+	Previous *agent.Decision
+}
+
+// FindFrom is Find over the decisions next reads one at a time (until
+// io.EOF), keeping only two of the agent's: a recording of any length is
+// searched in the memory of a few decisions (and the agents' names, for a
+// suggestion). The decision found is the agent's of the latest tick at
+// or before tick (of two at one tick, the later in the file), and its
+// previous the agent's one before it in that order: a recording out of
+// tick order (joined, edited) is read whole, as one in order is.
+func FindFrom(next func(d *agent.Decision) error, name string, tick int) (*Found, []string, error) {
+	var best, prev *Found
+	first, seen := 0, false
 	var names []string
 	known := map[string]bool{}
-	for i := range decisions {
-		d := &decisions[i]
+	var d agent.Decision
+	for i := 0; ; i++ {
+		if err := next(&d); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, names, err
+		}
 		if !known[d.Agent] {
 			known[d.Agent] = true
 			names = append(names, d.Agent)
@@ -79,11 +117,20 @@ func Find(decisions []agent.Decision, name string, tick int) (int, error) {
 		if d.Agent != name {
 			continue
 		}
-		if !seen {
+		if !seen || d.Tick < first {
 			first, seen = d.Tick, true
 		}
-		if d.Tick <= tick {
-			found = i
+		if d.Tick > tick {
+			continue
+		}
+		// (tick, place in the file) orders the agent's decisions; a later
+		// place breaks a tie, so one at best's tick comes after it.
+		f := &Found{Index: i, Decision: d}
+		switch {
+		case best == nil || d.Tick >= best.Decision.Tick:
+			prev, best = best, f
+		case prev == nil || d.Tick >= prev.Decision.Tick:
+			prev = f
 		}
 	}
 	switch {
@@ -92,18 +139,33 @@ func Find(decisions []agent.Decision, name string, tick int) (int, error) {
 		if s := suggest.Closest(name, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
-		return -1, fmt.Errorf("%s", msg)
-	case found < 0:
-		return -1, fmt.Errorf("agent %q made no decision at or before tick %d; its first in the recording is at tick %d", name, tick, first)
+		return nil, names, fmt.Errorf("%s", msg)
+	case best == nil:
+		return nil, names, fmt.Errorf("agent %q made no decision at or before tick %d; its first in the recording is at tick %d", name, tick, first)
 	}
-	return found, nil
+	if prev != nil {
+		best.Previous = &prev.Decision
+	}
+	return best, names, nil
 }
 
 // Why answers for decisions[i]: it searches again from the recorded
 // snapshot with the trace on for what was turned down, and compares the
 // snapshot with the agent's previous decision's.
 func (r *Replayer) Why(decisions []agent.Decision, i int) *Answer {
-	d := &decisions[i]
+	var prev *agent.Decision
+	for j := i - 1; j >= 0; j-- {
+		if decisions[j].Agent == decisions[i].Agent {
+			prev = &decisions[j]
+			break
+		}
+	}
+	return r.WhyOf(&decisions[i], prev)
+}
+
+// WhyOf answers for decision d, the same agent's previous decision being
+// prev (nil if none).
+func (r *Replayer) WhyOf(d, prev *agent.Decision) *Answer {
 	a := &Answer{Tick: d.Tick, Asked: d.Asked, Agent: d.Agent, Kind: d.Kind, AgentKind: d.AgentKind, Decided: d.Decided, Taken: d.Taken,
 		Reason: d.Reason, Goal: d.Goal, Current: d.Current, Task: d.Task, Options: d.Options, Plan: d.Plan, Cost: d.Cost, MTR: d.MTR,
 		Status: d.Status, Bound: d.Bound, Stats: d.Stats, Snapshot: d.Snapshot, Rejected: []agent.DecisionRejected{}}
@@ -126,11 +188,8 @@ func (r *Replayer) Why(decisions []agent.Decision, i int) *Answer {
 	if len(a.Rejected) > MaxRejected {
 		a.Rejected = a.Rejected[:MaxRejected]
 	}
-	for j := i - 1; j >= 0; j-- {
-		if decisions[j].Agent == d.Agent {
-			a.Since = since(&decisions[j], d)
-			break
-		}
+	if prev != nil {
+		a.Since = since(prev, d)
 	}
 	return a
 }

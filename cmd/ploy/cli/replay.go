@@ -19,11 +19,12 @@ import (
 // read: a flight recorder's default bound is tens of megabytes.
 const maxRecording = 1 << 30
 
-// readRecording reads the decision recording named by the positional
-// arguments; the status is -1 to go on.
-func readRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.Recording, string, int) {
+// openRecording opens the decision recording named by the positional
+// arguments and reads its header; the caller reads its decisions one at a
+// time and closes it. The status is -1 to go on.
+func openRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.RecordingReader, *os.File, int) {
 	if len(positional) != 1 {
-		return nil, "", usageErr(e, fset, "give one decision recording (a .jsonl file an agent.FlightRecorder wrote), got %d arguments", len(positional))
+		return nil, nil, usageErr(e, fset, "give one decision recording (a .jsonl file an agent.FlightRecorder wrote), got %d arguments", len(positional))
 	}
 	name := positional[0]
 	f, err := os.Open(name)
@@ -33,25 +34,25 @@ func readRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.Reco
 			err = pe.Err
 		}
 		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
-		return nil, "", exitInvalid
+		return nil, nil, exitInvalid
 	}
-	defer f.Close()
-	rec, err := agent.ReadRecording(f, name, maxRecording)
+	rr, err := agent.NewRecordingReader(f, name, maxRecording)
 	if err != nil {
+		f.Close()
 		fmt.Fprintf(e.stderr, "%s\n", err)
-		return nil, "", exitInvalid
+		return nil, nil, exitInvalid
 	}
-	return rec, name, -1
+	return rr, f, -1
 }
 
 // recordedDomain loads the domain a recording is decided against: the one
 // named by --domain, else the header's (a path as the game gave it, tried
 // as given, then beside the recording, then as a shipped domain). It
 // returns whether the file is the one recorded (its hash the header's).
-func recordedDomain(e *env, fset *flag.FlagSet, rec *agent.Recording, recPath, given string) (*domain.File, bool, int) {
+func recordedDomain(e *env, fset *flag.FlagSet, h agent.RecordHeader, recPath, given string) (*domain.File, bool, int) {
 	name := given
 	if name == "" {
-		name = rec.Header.Domain
+		name = h.Domain
 		if name == "" {
 			return nil, false, usageErr(e, fset, "the recording names no domain file (its game built its domain in Go): give one with --domain")
 		}
@@ -75,7 +76,48 @@ func recordedDomain(e *env, fset *flag.FlagSet, rec *agent.Recording, recPath, g
 		fmt.Fprint(e.stderr, domain.Format(err, src))
 		return nil, false, exitInvalid
 	}
-	return f, rec.Header.DomainHash == "" || agent.DomainHash(src) == rec.Header.DomainHash, -1
+	return f, h.DomainHash == "" || agent.DomainHash(src) == h.DomainHash, -1
+}
+
+// kindFit watches the decisions a replay reads for one that domain f can
+// decide: a state-space file cannot decide resolver agents' decisions,
+// nor an engine-model one GOAP, HTN and tree agents'. A file that fits
+// none of them is the wrong file, not an edit: every decision would
+// otherwise come out "changed" (cannot be decided), and a regression
+// test given the wrong file would report an edit. A recording whose
+// decisions f decides only some of is replayed, the others listed.
+type kindFit struct {
+	f     *domain.File
+	fits  bool
+	seen  bool
+	first agent.Decision // the first decision's tick, agent and kind
+}
+
+func (k *kindFit) see(d *agent.Decision) {
+	if !k.seen {
+		k.seen = true
+		k.first = agent.Decision{Tick: d.Tick, Agent: d.Agent, Kind: d.Kind}
+	}
+	switch d.Kind {
+	case "resolver":
+		k.fits = k.fits || k.f.Resolver != nil
+	case "goap", "htn", "tree":
+		k.fits = k.fits || k.f.GOAP != nil
+	default:
+		k.fits = true // the replay says what is wrong with it
+	}
+}
+
+// err says why the file fits none of the decisions seen, if it fits none.
+func (k *kindFit) err() error {
+	if !k.seen || k.fits {
+		return nil
+	}
+	d := &k.first
+	if d.Kind == "resolver" {
+		return fmt.Errorf("%s is a state-space domain (facts:), and the recording's decisions are resolver agents' (the first %s's at tick %d): give the engine-model file (keys:) they were made with", k.f.Path, d.Agent, d.Tick)
+	}
+	return fmt.Errorf("%s is an engine-model domain (keys:), and the recording's decisions are %s agents' (the first %s's at tick %d): give the state-space file (facts:) they were made with", k.f.Path, d.Kind, d.Agent, d.Tick)
 }
 
 func fileExists(name string) bool {
@@ -103,18 +145,34 @@ func runReplay(e *env, args []string) int {
 	if maxChanges < 0 {
 		return usageErr(e, fset, "--max-changes must not be negative, not %d", maxChanges)
 	}
-	rec, recPath, st := readRecording(e, fset, positional)
+	rr, file, st := openRecording(e, fset, positional)
 	if st >= 0 {
 		return st
 	}
-	f, same, st := recordedDomain(e, fset, rec, recPath, domainFlag)
+	defer file.Close()
+	f, same, st := recordedDomain(e, fset, rr.Header(), file.Name(), domainFlag)
 	if st >= 0 {
 		return st
+	}
+	fit := kindFit{f: f}
+	rep, err := replay.New(replay.FromFile(f)).RunFrom(func(d *agent.Decision) error {
+		err := rr.Next(d)
+		if err == nil {
+			fit.see(d)
+		}
+		return err
+	}, maxChanges)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s\n", err)
+		return exitInvalid
+	}
+	if err := fit.err(); err != nil {
+		fmt.Fprintf(e.stderr, "ploy replay: %v\n", err)
+		return exitInvalid
 	}
 	if !same && domainFlag == "" {
 		fmt.Fprintf(e.stderr, "ploy replay: %s is not the file recorded (its hash differs): the changes below are an edit's\n", f.Path)
 	}
-	rep := replay.New(replay.FromFile(f)).Run(rec.Decisions, maxChanges)
 	status := exitOK
 	if rep.Changed > 0 {
 		status = exitChanged
@@ -195,23 +253,28 @@ func runWhy(e *env, args []string) int {
 	if tick < 0 {
 		return usageErr(e, fset, "--tick is required, a tick of 0 or more")
 	}
-	rec, recPath, st := readRecording(e, fset, positional)
+	rr, file, st := openRecording(e, fset, positional)
 	if st >= 0 {
 		return st
 	}
-	i, err := replay.Find(rec.Decisions, agentName, tick)
+	defer file.Close()
+	found, _, err := replay.FindFrom(rr.Next, agentName, tick)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "ploy why: %s\n", err)
+		if strings.HasPrefix(err.Error(), file.Name()) {
+			fmt.Fprintf(e.stderr, "%s\n", err) // the file's own error, positioned
+		} else {
+			fmt.Fprintf(e.stderr, "ploy why: %s\n", err)
+		}
 		return exitInvalid
 	}
-	f, same, st := recordedDomain(e, fset, rec, recPath, domainFlag)
+	f, same, st := recordedDomain(e, fset, rr.Header(), file.Name(), domainFlag)
 	if st >= 0 {
 		return st
 	}
 	if !same && domainFlag == "" {
 		fmt.Fprintf(e.stderr, "ploy why: %s is not the file recorded (its hash differs): what was turned down is searched against it\n", f.Path)
 	}
-	answer := replay.New(replay.FromFile(f)).Why(rec.Decisions, i)
+	answer := replay.New(replay.FromFile(f)).WhyOf(&found.Decision, found.Previous)
 	if asJSON {
 		if st := writeJSONLine(e, "why", answer, "the answer", "ask about another tick"); st >= 0 {
 			return st

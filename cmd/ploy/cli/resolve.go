@@ -414,9 +414,14 @@ func chainSteps(pr engineProblem, chain []resolver.ActionID) []step {
 	return out
 }
 
-// actionCost is a's cost as the file gives it: the CLI's profiles carry
-// capabilities only, and a file's costs are constants.
+// actionCost is a's cost for the agent resolved for: its profile's
+// override (an agent kind's costs:), else the file's constant.
 func actionCost(pr engineProblem, a resolver.ActionID) float64 {
+	if p := pr.opt.Profile; p != nil {
+		if c, ok := p.Spec().Costs[pr.d.ActionName(a)]; ok {
+			return c
+		}
+	}
 	return pr.f.ResolverSpec.Actions[a].Cost
 }
 

@@ -23,6 +23,12 @@ import (
 type Options struct {
 	Agents, Ticks, Workers int
 	Trace                  func(i int) bool
+	// Configure, if set, changes agent i's configuration after its kind's
+	// (limits, say); Between, if set, runs before each tick's agents
+	// tick, with the crowd and the queue (nil without one): what a game
+	// does between ticks (SetProfile, RequestReplan, Cancel).
+	Configure func(i int, cfg *agent.ResolverConfig)
+	Between   func(tick int, crowd []*agent.ResolverAgent, q *agent.Queue)
 }
 
 // Record runs a camp and returns its decision recording as a file holds
@@ -132,6 +138,9 @@ func Record(t testing.TB, o Options) []byte {
 		if err := agentfile.ConfigureResolver(&cfg, kind); err != nil {
 			t.Fatal(err)
 		}
+		if o.Configure != nil {
+			o.Configure(i, &cfg)
+		}
 		a, err := agent.NewResolverAgent(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -142,6 +151,9 @@ func Record(t testing.TB, o Options) []byte {
 	for tick = 1; tick <= ticks; tick++ {
 		for _, s := range survivors {
 			s.warmth, s.hunger = max(s.warmth-1, 0), min(s.hunger+1, 100)
+		}
+		if o.Between != nil {
+			o.Between(tick, crowd, q)
 		}
 		for _, a := range crowd {
 			a.Tick()
