@@ -119,7 +119,7 @@ func TestGoalOptionsSayWhy(t *testing.T) {
 		last := ds[len(ds)-1]
 		want := []agent.GoalScore{
 			{Goal: "GetHealthy", Priority: 5, Score: 5, Why: "equal score: the current goal kept"},
-			{Goal: "Kill", Priority: 5, Score: 5, Chosen: true, Why: "kept: the current goal at an equal or higher score"},
+			{Goal: "Kill", Priority: 5, Score: 5, Chosen: true, Current: true, Why: "kept: the current goal at an equal or higher score"},
 		}
 		if last.Goal != "Kill" || last.Current != "Kill" || !reflect.DeepEqual(last.Options, want) {
 			t.Fatalf("goal %q (current %q), options %+v; want Kill kept, %+v", last.Goal, last.Current, last.Options, want)

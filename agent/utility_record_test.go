@@ -55,7 +55,7 @@ func TestUtilityChoiceRecord(t *testing.T) {
 	if second.Current != "Recharge" || len(second.Plan) != 1 || second.Plan[0].Action != "TakeCover" || second.Cost != 2 {
 		t.Errorf("second decision %+v, want TakeCover at 2 replacing Recharge", second)
 	}
-	if len(second.Options) != 4 || second.Options[1] != (agent.GoalScore{Goal: "Recharge", Score: 5, Utility: true, Why: "the running action, outscored by more than the margin"}) ||
+	if len(second.Options) != 4 || second.Options[1] != (agent.GoalScore{Goal: "Recharge", Score: 5, Utility: true, Current: true, Why: "the running action, outscored by more than the margin"}) ||
 		second.Options[3] != (agent.GoalScore{Goal: "TakeCover", Score: 5.75, Utility: true, Chosen: true, Why: "highest score"}) {
 		t.Errorf("second options %+v", second.Options)
 	}
