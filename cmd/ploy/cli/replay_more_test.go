@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -171,5 +173,21 @@ func TestReplayTriesTheDomainAsGivenFirst(t *testing.T) {
 	t.Chdir(here)
 	if st, out, errs := runPloy(t, "replay", rec); st != exitOK || errs != "" || !strings.Contains(out, "against survivor.yaml: 0 changed") {
 		t.Fatalf("status %d, want the recorded survivor.yaml from the working directory\n%s%s", st, out, errs)
+	}
+}
+
+// TestReplayOfAMissingRecording says why the file cannot be read, named,
+// as the system says it.
+func TestReplayOfAMissingRecording(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "none.jsonl")
+	_, openErr := os.Open(missing)
+	var pe *fs.PathError
+	if !errors.As(openErr, &pe) {
+		t.Fatalf("opening a missing file: %v", openErr)
+	}
+	for _, cmd := range [][]string{{"replay", missing}, {"why", missing, "--agent", "s00", "--tick", "3"}} {
+		if st, _, errs := runPloy(t, cmd...); st != exitInvalid || errs != missing+": "+pe.Err.Error()+"\n" {
+			t.Errorf("%s: status %d, %q; want %q", cmd[0], st, errs, missing+": "+pe.Err.Error())
+		}
 	}
 }
