@@ -191,3 +191,20 @@ func TestReplayOfAMissingRecording(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayHelpAndNoChangesListed: --help prints the usage and exits 0;
+// --max-changes 0 lists no change but counts them all.
+func TestReplayHelpAndNoChangesListed(t *testing.T) {
+	for _, cmd := range []string{"replay", "why"} {
+		st, out, errs := runPloy(t, cmd, "--help")
+		if st != exitOK || strings.Contains(out+errs, "give one decision recording") || !strings.Contains(out+errs, "ploy "+cmd+" RECORDING") {
+			t.Errorf("%s --help: status %d\n%s%s", cmd, st, out, errs)
+		}
+	}
+	rec, edited := campFiles(t, dearForage)
+	st, out, errs := runPloy(t, "replay", rec, "--domain", edited, "--max-changes", "0")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if st != exitChanged || len(lines) != 2 || !strings.HasPrefix(lines[0], "... and ") || !strings.HasSuffix(lines[1], " changed") {
+		t.Fatalf("--max-changes 0: status %d, want 4, how many and the sum\n%s%s", st, out, errs)
+	}
+}
