@@ -47,8 +47,8 @@ func dearForage(s string) string {
 func TestReplayTextListsTheChanges(t *testing.T) {
 	rec, edited := campFiles(t, dearForage)
 	st, out, errs := runPloy(t, "replay", rec, "--domain", edited, "--max-changes", "2")
-	if st != exitChanged {
-		t.Fatalf("status %d, want 4\n%s%s", st, out, errs)
+	if st != exitChanged || errs != "" {
+		t.Fatalf("status %d, want 4 and nothing on stderr (the edit is the one asked for)\n%s%s", st, out, errs)
 	}
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	change := regexp.MustCompile(`^tick \d+, s\d\d \(resolver plan\): (goal \S+ → \S+; )?(plan [A-Za-z, ]+ → [A-Za-z, ()]+; )?cost [0-9.]+ → [0-9.]+$`)
@@ -98,6 +98,15 @@ func TestReplayFindsTheRecordedDomain(t *testing.T) {
 	}
 }
 
+// TestWhyWithTheDomainGivenSaysNothingOfIt: ploy why against a domain
+// given with --domain does not warn that it is not the file recorded.
+func TestWhyWithTheDomainGivenSaysNothingOfIt(t *testing.T) {
+	rec, edited := campFiles(t, dearForage)
+	if st, out, errs := runPloy(t, "why", rec, "--agent", "s01", "--tick", "100", "--domain", edited); st != exitOK || errs != "" || out == "" {
+		t.Fatalf("status %d\n%s%s", st, out, errs)
+	}
+}
+
 // TestReplayAndWhyUsage: the arguments replay and why need are named
 // when missing.
 func TestReplayAndWhyUsage(t *testing.T) {
@@ -126,7 +135,8 @@ func TestReplayAndWhyUsage(t *testing.T) {
 }
 
 // TestReplayNamesEachKindOfChange: a change of goal, and a decision the
-// edited domain cannot decide (a key renamed), are each said in words.
+// edited domain cannot decide (a key renamed: no plan now, and why), are
+// each said in words.
 func TestReplayNamesEachKindOfChange(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -139,7 +149,10 @@ func TestReplayNamesEachKindOfChange(t *testing.T) {
 		}, "goal Warm → Fed"},
 		{"cannot be decided", func(s string) string {
 			return strings.ReplaceAll(s, "has_food", "has_meal")
-		}, "cannot be decided: the recorded snapshot does not fit the domain"},
+		}, " → (none); cost "},
+		{"cannot be decided, in words", func(s string) string {
+			return strings.ReplaceAll(s, "has_food", "has_meal")
+		}, "status found → error; cannot be decided: the recorded snapshot does not fit the domain"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec, edited := campFiles(t, tc.edit)
