@@ -114,14 +114,35 @@ func (f *FlightRecorder) keepSlot() {
 		// Only this decision is left, in a slot whose slices may be
 		// larger than it needs from an earlier decision: give it slices
 		// of its own size, and drop it if even that is over.
-		var fit Decision
-		fit.copyFrom(&f.slots[i])
+		fit := f.slots[i].fitted()
 		f.slots[i] = fit
 		f.setHeld(i, fit.bytes())
 		if f.total > f.maxBytes {
 			f.evict(true)
 		}
 	}
+}
+
+// fitted returns a copy of d in slices of exactly their length, which
+// fitBytes counts: a copy by append would round their capacity up to the
+// allocator's size class, and a decision that needs exactly the byte
+// bound would be dropped.
+func (d *Decision) fitted() Decision {
+	fit := *d
+	fit.Options, fit.Plan, fit.MTR, fit.Running, fit.Rejected = exactCopy(d.Options), exactCopy(d.Plan), exactCopy(d.MTR), exactCopy(d.Running), exactCopy(d.Rejected)
+	s := &fit.Snapshot
+	s.Facts, s.Values, s.Targets = exactCopy(s.Facts), exactCopy(s.Values), exactCopy(s.Targets)
+	return fit
+}
+
+// exactCopy copies s into a slice of capacity len(s); nil stays nil.
+func exactCopy[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	out := make([]T, len(s))
+	copy(out, s)
+	return out
 }
 
 // setHeld records that slot i now holds b bytes.
