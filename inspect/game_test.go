@@ -209,4 +209,3 @@ func serve(t testing.TB, ins *inspect.Inspector) *httptest.Server {
 }
 
 func goapFact(i int) goap.Fact { return goap.Fact(i) }
-
