@@ -22,24 +22,29 @@ type watched struct {
 	kind string
 
 	// The copy.
-	version  int64 // bumped whenever the copy changes
-	changed  int   // the tick it last changed
-	now      int   // the agent's own tick
-	goal     string
-	plan     []int32 // action ids, GOAP's or the resolver's
-	step     int
-	running  bool
-	walking  bool
-	current  int32
-	mtr      []int32
-	facts    goap.State // GOAP, HTN and tree agents
-	values   []int64    // a resolver agent's snapshot
-	targets  []resolver.Target
-	at       resolver.Point
-	hasAt    bool
-	stats    agent.Stats // ReplanReasons is the copy's own map
-	traced   bool        // the inspector turned its trace on
-	recorded int64       // decisions ever recorded
+	version int64 // bumped whenever the copy changes
+	changed int   // the tick it last changed
+	now     int   // the agent's own tick
+	goal    string
+	plan    []int32 // action ids, GOAP's or the resolver's
+	// prevPlan is the plan before the last copy changed it, and
+	// planChanged says whether it did: the steps an agent ran within a
+	// frame are read from them.
+	prevPlan    []int32
+	planChanged bool
+	step        int
+	running     bool
+	walking     bool
+	current     int32
+	mtr         []int32
+	facts       goap.State // GOAP, HTN and tree agents
+	values      []int64    // a resolver agent's snapshot
+	targets     []resolver.Target
+	at          resolver.Point
+	hasAt       bool
+	stats       agent.Stats // ReplanReasons is the copy's own map
+	traced      bool        // the inspector turned its trace on
+	recorded    int64       // decisions ever recorded
 
 	// The recent decisions: a ring, oldest at head.
 	ring       []agent.Decision
@@ -52,6 +57,7 @@ type watched struct {
 func (w *watched) copyFrom(in *Inspector, tick int) bool {
 	a := w.a
 	changed := false
+	w.planChanged = false
 	w.now = a.Now()
 	if g := w.goalName(); g != w.goal {
 		w.goal, changed = g, true
@@ -59,7 +65,8 @@ func (w *watched) copyFrom(in *Inspector, tick int) bool {
 	if w.res != nil {
 		chain := w.res.Chain()
 		if !sameIDs(w.plan, chain) {
-			w.plan = w.plan[:0]
+			w.prevPlan, w.plan = w.plan, w.prevPlan[:0]
+			w.planChanged = true
 			for _, id := range chain {
 				w.plan = append(w.plan, int32(id))
 			}
@@ -83,7 +90,8 @@ func (w *watched) copyFrom(in *Inspector, tick int) bool {
 	} else {
 		plan := a.Plan()
 		if !sameIDs(w.plan, plan) {
-			w.plan = w.plan[:0]
+			w.prevPlan, w.plan = w.plan, w.prevPlan[:0]
+			w.planChanged = true
 			for _, id := range plan {
 				w.plan = append(w.plan, int32(id))
 			}
@@ -277,7 +285,7 @@ func copyDecision(dst, src *agent.Decision) {
 func (in *Inspector) copyAgents(tick int) []string {
 	var changed []string
 	for _, w := range in.agents {
-		before := frameMarks{plans: w.stats.Plans, goal: w.goal, running: w.running, current: w.current, step: w.step}
+		before := frameMarks{plans: w.stats.Plans, done: w.stats.StepsDone, goal: w.goal, running: w.running, current: w.current, step: w.step}
 		if w.copyFrom(in, tick) {
 			changed = append(changed, w.name)
 			if len(in.bps) > 0 {
@@ -294,6 +302,7 @@ func (in *Inspector) copyAgents(tick int) []string {
 // frameMarks is what the breakpoints compare across a frame.
 type frameMarks struct {
 	plans   int
+	done    int // steps done
 	goal    string
 	running bool
 	current int32
@@ -319,11 +328,7 @@ func (in *Inspector) checkBreakpoints(w *watched, before frameMarks, tick int) {
 				what = "goal " + quoteOrNone(before.goal) + " → " + quoteOrNone(w.goal)
 			}
 		case "action":
-			// A step of the action began this frame: the agent runs it
-			// now, and ran no step, or another step, before (a resolver
-			// agent's running step kept by a new chain is no new start).
-			if w.running && w.actionName(w.current) == b.Action &&
-				(!before.running || before.current != w.current || before.step != w.step) {
+			if w.startedThisFrame(b.Action, before) {
 				what = "started " + b.Action
 			}
 		}
@@ -337,6 +342,37 @@ func (in *Inspector) checkBreakpoints(w *watched, before frameMarks, tick int) {
 		}
 		in.pause.hits = append(in.pause.hits, Hit{Breakpoint: b.ID, Agent: w.name, On: b.On, Action: b.Action, Tick: tick, What: what})
 	}
+}
+
+// startedThisFrame reports whether a step of action began in the frame:
+// the agent runs it now and ran no step, or another step, before (a
+// resolver agent's running step kept by a new chain is no new start); or
+// a step of it began and ended within the frame (an instant behaviour),
+// which the plans show as steps passed: in the same plan, from the step
+// running or next before; or, when the plan changed, the steps done of the
+// new plan and the rest of those done, from the old plan.
+func (w *watched) startedThisFrame(action string, before frameMarks) bool {
+	if w.running && w.actionName(w.current) == action &&
+		(!before.running || before.current != w.current || before.step != w.step) {
+		return true
+	}
+	from := before.step
+	if before.running {
+		from++ // that step had begun in an earlier frame
+	}
+	passed := func(plan []int32, from, to int) bool {
+		for i := max(from, 0); i < to && i < len(plan); i++ {
+			if w.actionName(plan[i]) == action {
+				return true
+			}
+		}
+		return false
+	}
+	if !w.planChanged {
+		return passed(w.plan, from, w.step)
+	}
+	done := w.stats.StepsDone - before.done
+	return passed(w.plan, 0, min(w.step, done)) || passed(w.prevPlan, from, before.step+done-min(w.step, done))
 }
 
 func quoteOrNone(s string) string {
