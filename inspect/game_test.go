@@ -209,3 +209,5 @@ func serve(t testing.TB, ins *inspect.Inspector) *httptest.Server {
 }
 
 func goapFact(i int) goap.Fact { return goap.Fact(i) }
+
+func jsonDecode(b []byte, v any) error { return json.Unmarshal(b, v) }
