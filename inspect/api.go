@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -359,7 +360,9 @@ func (in *Inspector) serveAgent(w http.ResponseWriter, r *http.Request) {
 	in.answer(w, d)
 }
 
-// detail builds the agent's panel (mu held for reading).
+// detail builds the agent's panel (mu held for reading). It shares no
+// memory with the copy, which the next Frame or decision rewrites in
+// place: the answer is encoded after mu is let go.
 func (in *Inspector) detail(a *watched) detailJSON {
 	d := detailJSON{agentJSON: a.summary(), Tick: a.now, Frame: in.copiedTk, Traced: a.traced, Options: []agent.GoalScore{}, Breakpoints: []breakpoint{}}
 	lastPlan := a.lastWith(func(x *agent.Decision) bool { return x.Decided == "plan" && x.Status == "found" })
@@ -393,7 +396,7 @@ func (in *Inspector) detail(a *watched) detailJSON {
 	if costs != nil {
 		c := lastPlan.Cost
 		d.PlanCost = &c
-		d.Rejected = lastPlan.Rejected
+		d.Rejected = slices.Clone(lastPlan.Rejected)
 	}
 	switch {
 	case a.rd != nil:
@@ -417,11 +420,11 @@ func (in *Inspector) detail(a *watched) detailJSON {
 		d.Facts = factNames(a.gd, a.facts)
 	}
 	if withOptions := a.lastWith(func(x *agent.Decision) bool { return len(x.Options) > 0 }); withOptions != nil {
-		d.Options, d.OptionsTick = withOptions.Options, withOptions.Tick
+		d.Options, d.OptionsTick = slices.Clone(withOptions.Options), withOptions.Tick
 	}
-	d.MTR = a.mtr
+	d.MTR = slices.Clone(a.mtr)
 	s := a.stats
-	d.Stats = statsJSON{Plans: s.Plans, Replans: s.Replans, ReplanReasons: s.ReplanReasons, NoPlan: s.NoPlan, StepsDone: s.StepsDone,
+	d.Stats = statsJSON{Plans: s.Plans, Replans: s.Replans, ReplanReasons: maps.Clone(s.ReplanReasons), NoPlan: s.NoPlan, StepsDone: s.StepsDone,
 		ActionsFailed: s.ActionsFailed, Interruptions: s.Interruptions, InterruptsRefused: s.InterruptsRefused, Expanded: s.Expanded}
 	if d.Stats.ReplanReasons == nil {
 		d.Stats.ReplanReasons = map[string]int{}

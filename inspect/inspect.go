@@ -140,6 +140,7 @@ type Inspector struct {
 	pause     pauseState
 	traceWant map[string]string // agent name → the client that wants its trace
 	traceDirt bool
+	changed   []string // the names of the agents a frame changed
 	closed    bool
 	wake      chan struct{} // pokes a waiting Frame (buffered 1)
 

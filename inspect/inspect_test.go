@@ -169,6 +169,8 @@ func TestDecisionsAsRecorded(t *testing.T) {
 	fr := agent.NewFlightRecorder(1<<16, 1<<30)
 	g := newGame(t, 3, 2, inspect.Options{Sink: fr, Decisions: 4})
 	srv := serve(t, g.ins)
+	c := api{t, srv.URL, "tab"}
+	c.get("/api/v1/state", nil) // about from the start: no stale copy to wait out
 	for range 60 {
 		g.step()
 	}
@@ -189,7 +191,6 @@ func TestDecisionsAsRecorded(t *testing.T) {
 		t.Fatalf("mage-001 made %d decisions; the test wants more than the 4 kept", len(want))
 	}
 	want = want[len(want)-4:]
-	c := api{t, srv.URL, "tab"}
 	var got []json.RawMessage
 	if code := c.get("/api/v1/agents/mage-001/decisions", &got); code != 200 {
 		t.Fatalf("GET decisions: %d", code)
@@ -221,7 +222,7 @@ func TestDecisionsAsRecorded(t *testing.T) {
 // decisions' Rejected on from the next frame, for that agent only, and a
 // client that goes quiet has it turned off again.
 func TestTraceAppliedAtFrame(t *testing.T) {
-	g := newGame(t, 2, 0, inspect.Options{HeartbeatTimeout: 100 * time.Millisecond})
+	g := newGame(t, 2, 0, inspect.Options{HeartbeatTimeout: 100 * time.Millisecond, StaleWait: 10 * time.Millisecond})
 	srv := serve(t, g.ins)
 	c := api{t, srv.URL, "tab"}
 	if code := c.post("/api/v1/trace", map[string]any{"agent": "mage-000", "on": true}, nil); code != 200 {

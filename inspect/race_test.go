@@ -18,7 +18,8 @@ import (
 // a live agent; the game must also keep going (no pause outlives the
 // clients that resume it) and end.
 func TestConcurrentClientsOnALiveGame(t *testing.T) {
-	g := newGame(t, 100, 2, inspect.Options{HeartbeatTimeout: 200 * time.Millisecond, StaleWait: 50 * time.Millisecond})
+	// Two decisions kept per agent: their slots are reused all the time.
+	g := newGame(t, 100, 2, inspect.Options{HeartbeatTimeout: 200 * time.Millisecond, StaleWait: 50 * time.Millisecond, Decisions: 2})
 	srv := serve(t, g.ins)
 	stop := make(chan struct{})
 	done := g.loop(stop, 0)

@@ -127,9 +127,14 @@ func (w *watched) copyFrom(in *Inspector, tick int) bool {
 		st.NoPlan != w.stats.NoPlan || st.Interruptions != w.stats.Interruptions || st.InterruptsRefused != w.stats.InterruptsRefused ||
 		st.TreeTicks != w.stats.TreeTicks {
 		reasons := w.stats.ReplanReasons
-		if st.Replans != w.stats.Replans || reasons == nil {
-			// The agent's map is its own, written as it ticks: copied.
-			reasons = maps.Clone(st.ReplanReasons)
+		if reasons == nil {
+			reasons = map[string]int{}
+		}
+		if st.Replans != w.stats.Replans {
+			// The agent's map is its own, written as it ticks: copied,
+			// into the copy's own (a handler clones it to answer).
+			clear(reasons)
+			maps.Copy(reasons, st.ReplanReasons)
 		}
 		w.stats = st
 		w.stats.ReplanReasons = reasons
@@ -283,7 +288,7 @@ func copyDecision(dst, src *agent.Decision) {
 // copyAgents copies every watched agent (mu held for writing), checks the
 // breakpoints, and returns the names of the agents that changed.
 func (in *Inspector) copyAgents(tick int) []string {
-	var changed []string
+	changed := in.changed[:0]
 	for _, w := range in.agents {
 		before := frameMarks{plans: w.stats.Plans, done: w.stats.StepsDone, goal: w.goal, running: w.running, current: w.current, step: w.step}
 		if w.copyFrom(in, tick) {
@@ -293,6 +298,7 @@ func (in *Inspector) copyAgents(tick int) []string {
 			}
 		}
 	}
+	in.changed = changed // reused: the frame event is made before the next
 	in.copiedAt, in.copiedTk = in.frames.Load(), tick
 	close(in.fresh)
 	in.fresh = make(chan struct{})
