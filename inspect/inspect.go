@@ -483,18 +483,39 @@ func (in *Inspector) let() {
 // The server has `ploy serve`'s timeouts; an event stream's writes have
 // their own deadline.
 func (in *Inspector) ListenAndServe(addr string) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := in.Listen(addr)
 	if err != nil {
 		return err
 	}
 	return in.Serve(ln)
 }
 
+// Listen listens on addr as ListenAndServe does, for a game that wants
+// the address (a port chosen by the system, ":0") before it serves.
+func (in *Inspector) Listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.checkAddr(ln); err != nil {
+		ln.Close()
+		return nil, err
+	}
+	return ln, nil
+}
+
+func (in *Inspector) checkAddr(ln net.Listener) error {
+	if !webguard.ListensOnLoopback(ln.Addr()) && !in.opt.AllowRemote {
+		return fmt.Errorf("inspect: %s is not a loopback address: anyone who could reach it could pause the game; listen on localhost, or set Options.AllowRemote", ln.Addr())
+	}
+	return nil
+}
+
 // Serve is ListenAndServe on a listener the caller made.
 func (in *Inspector) Serve(ln net.Listener) error {
-	if !webguard.ListensOnLoopback(ln.Addr()) && !in.opt.AllowRemote {
+	if err := in.checkAddr(ln); err != nil {
 		ln.Close()
-		return fmt.Errorf("inspect: %s is not a loopback address: anyone who could reach it could pause the game; listen on localhost, or set Options.AllowRemote", ln.Addr())
+		return err
 	}
 	hs := &http.Server{
 		Handler:           in,

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a buffer the game writes to while the test reads it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestInspect: with -inspect the game serves the inspector while it runs,
+// paced by -tick-ms: its settlers are listed, each a resolver agent with a
+// goal, and a settler's decisions are there; the summary is the game's
+// own. An address that is not the loopback is refused.
+func TestInspect(t *testing.T) {
+	var out, errs lockedBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- run([]string{"-agents", "20", "-ticks", "400", "-tick-ms", "2", "-inspect", "127.0.0.1:0"}, &out, &errs)
+	}()
+	addr := regexp.MustCompile(`inspector: (http://[^ ]+)/api/v1/agents`)
+	var base string
+	deadline := time.Now().Add(20 * time.Second)
+	for base == "" {
+		if m := addr.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		} else if time.Now().After(deadline) {
+			t.Fatalf("no inspector address in %q (stderr %q)", out.String(), errs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var agents []struct{ Name, Kind, Goal string }
+	for {
+		resp, err := http.Get(base + "/api/v1/agents")
+		if err != nil {
+			t.Fatal(err)
+		}
+		json.NewDecoder(resp.Body).Decode(&agents)
+		resp.Body.Close()
+		withGoal := 0
+		for _, a := range agents {
+			if a.Goal != "" {
+				withGoal++
+			}
+		}
+		if len(agents) == 20 && withGoal > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("listed %+v", agents)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if agents[0].Name != "worker-01" || agents[0].Kind != "resolver" {
+		t.Errorf("first settler %+v", agents[0])
+	}
+	resp, err := http.Get(base + "/api/v1/agents/worker-01/decisions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []map[string]any
+	json.NewDecoder(resp.Body).Decode(&ds)
+	resp.Body.Close()
+	if len(ds) == 0 || ds[0]["agent"] != "worker-01" {
+		t.Errorf("worker-01's decisions: %v", ds)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if !strings.Contains(out.String(), "colony: 20 settlers, 400 ticks") {
+		t.Errorf("no summary in %q", out.String())
+	}
+	if err := run([]string{"-agents", "2", "-ticks", "1", "-inspect", "0.0.0.0:0"}, &out, &errs); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
+		t.Errorf("-inspect 0.0.0.0:0: %v", err)
+	}
+}
