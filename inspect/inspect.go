@@ -259,7 +259,7 @@ func (in *Inspector) Watch(a *agent.Agent) error {
 	if _, dup := in.byName[a.Name()]; dup {
 		return fmt.Errorf("inspect: two agents named %q: the API names agents by name", a.Name())
 	}
-	w := &watched{a: a, name: a.Name(), kind: kind, ring: make([]agent.Decision, in.opt.Decisions)}
+	w := &watched{a: a, name: a.Name(), kind: kind}
 	if kind == "resolver" {
 		w.res = (*agent.ResolverAgent)(a)
 		w.rd = w.res.Domain()
@@ -287,7 +287,7 @@ func (in *Inspector) tickNow() int { return int(in.tick.Load()) }
 func (in *Inspector) RecordDecision(d *agent.Decision) {
 	in.mu.Lock()
 	if w := in.byName[d.Agent]; w != nil {
-		w.keep(d)
+		w.keep(d, in.opt.Decisions)
 	}
 	in.mu.Unlock()
 	if in.opt.Sink != nil {

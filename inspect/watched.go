@@ -219,12 +219,15 @@ func (w *watched) status() string {
 	return "waiting"
 }
 
-// keep copies d into the ring (mu held for writing), reusing the slot's
-// slices.
-func (w *watched) keep(d *agent.Decision) {
+// keep copies d into the ring of at most max decisions (mu held for
+// writing), reusing the slot's slices once it is full.
+func (w *watched) keep(d *agent.Decision, max int) {
 	var slot *agent.Decision
-	if w.n < len(w.ring) {
-		slot = &w.ring[(w.head+w.n)%len(w.ring)]
+	if w.n < max {
+		// The ring grows as decisions come (head is 0 until it is full):
+		// an agent that decides little holds little.
+		w.ring = append(w.ring, agent.Decision{})
+		slot = &w.ring[w.n]
 		w.n++
 	} else {
 		slot = &w.ring[w.head]
