@@ -54,7 +54,9 @@ func TestEveryKind(t *testing.T) {
 	mage("goap", func(c *agent.Config) { c.Goals = []agent.GoalOption{{Goal: d.Goal("Kill"), Priority: 1}} })
 	mage("htn", func(c *agent.Config) { c.HTN = h })
 	mage("htn-interrupt", func(c *agent.Config) { c.HTN, c.HTNMode = h, agent.Interrupt })
-	mage("tree", func(c *agent.Config) { c.Tree = agent.Sequence(agent.Action(d, "Approach"), agent.Action(d, "TakeCover")) })
+	mage("tree", func(c *agent.Config) {
+		c.Tree = agent.Sequence(agent.Action(d, "Approach"), agent.Action(d, "TakeCover"))
+	})
 
 	rd, err := resolver.NewDomain(domains.Shopkeeper())
 	if err != nil {
