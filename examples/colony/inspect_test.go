@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -93,5 +95,35 @@ func TestInspect(t *testing.T) {
 	}
 	if err := run([]string{"-agents", "2", "-ticks", "1", "-inspect", "0.0.0.0:0"}, &out, &errs); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
 		t.Errorf("-inspect 0.0.0.0:0: %v", err)
+	}
+}
+
+// TestInspectRecordsTheSame: the inspector, as the settlers' decision sink
+// passing every decision on to the recorder, changes nothing of the game:
+// the recording and the summary are those of a game without it.
+func TestInspectRecordsTheSame(t *testing.T) {
+	dir := t.TempDir()
+	play := func(name string, extra ...string) (string, []byte) {
+		var out, errs lockedBuffer
+		path := filepath.Join(dir, name)
+		args := append([]string{"-agents", "40", "-ticks", "300", "-seed", "3", "-record", path}, extra...)
+		if err := run(args, &out, &errs); err != nil {
+			t.Fatalf("%v: %v %s", args, err, errs.String())
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		summary := out.String()
+		summary = summary[strings.Index(summary, "colony:"):strings.Index(summary, "recording:")]
+		return summary, b
+	}
+	plainSummary, plain := play("plain.jsonl")
+	inspectedSummary, inspected := play("inspected.jsonl", "-inspect", "127.0.0.1:0", "-tick-ms", "0")
+	if !bytes.Equal(plain, inspected) || plainSummary != inspectedSummary {
+		t.Errorf("with -inspect the game differs:\n%s\nwithout:\n%s", inspectedSummary, plainSummary)
+	}
+	if bytes.Count(plain, []byte("\n")) < 100 {
+		t.Errorf("only %d lines recorded: the test wants a game that decides", bytes.Count(plain, []byte("\n")))
 	}
 }
