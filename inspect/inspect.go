@@ -354,10 +354,8 @@ func (in *Inspector) Frame(tick int) {
 func (in *Inspector) release(stepping bool) {
 	p := &in.pause
 	p.paused, p.next, p.hits, p.reason = false, stepping, nil, ""
-	if stepping {
-		// The holder stays: a step pauses again at the next frame.
-	} else {
-		p.holder = ""
+	if !stepping {
+		p.holder = "" // a step's holder stays: it pauses again at the next frame
 	}
 	select {
 	case in.wake <- struct{}{}:
@@ -377,13 +375,14 @@ func (in *Inspector) expire(now time.Time) {
 			gone = append(gone, id)
 		}
 	}
-	alive := len(in.clients) > 0
+	if len(in.clients) == 0 {
+		// Under cmu, as touch sets it: a client heard from meanwhile
+		// is not lost.
+		in.active.Store(false)
+	}
 	in.cmu.Unlock()
 	for _, id := range gone {
 		in.dropClient(id)
-	}
-	if !alive {
-		in.active.Store(false)
 	}
 }
 
