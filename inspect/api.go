@@ -457,7 +457,7 @@ func (in *Inspector) serveDecisions(w http.ResponseWriter, a *watched, limit int
 	buf := &cappedBuffer{max: in.opt.MaxAnswer}
 	var err error
 	if jsonl {
-		err = writeRecording(buf, all, a.recorded-int64(len(all)))
+		err = in.writeRecording(buf, all, a.recorded-int64(len(all)))
 	} else {
 		err = json.NewEncoder(buf).Encode(all)
 	}
@@ -475,8 +475,9 @@ func (in *Inspector) serveDecisions(w http.ResponseWriter, a *watched, limit int
 
 // writeRecording writes decisions as a decision recording
 // (docs/records.md), dropped of them not kept.
-func writeRecording(buf *cappedBuffer, ds []*agent.Decision, dropped int64) error {
-	head, _ := json.Marshal(agent.RecordHeader{Format: agent.RecordFormat, Version: agent.RecordVersion, Decisions: len(ds), Dropped: dropped})
+func (in *Inspector) writeRecording(buf *cappedBuffer, ds []*agent.Decision, dropped int64) error {
+	head, _ := json.Marshal(agent.RecordHeader{Format: agent.RecordFormat, Version: agent.RecordVersion, Domain: in.opt.Domain,
+		DomainHash: in.opt.DomainHash, Decisions: len(ds), Dropped: dropped})
 	if _, err := buf.Write(append(head, '\n')); err != nil {
 		return err
 	}
@@ -487,6 +488,49 @@ func writeRecording(buf *cappedBuffer, ds []*agent.Decision, dropped int64) erro
 		}
 	}
 	return nil
+}
+
+// serveRecording answers GET /api/v1/recording: the decisions the
+// inspector keeps, of every watched agent, as one decision recording
+// (application/x-ndjson, to download and open with ploy why or replay):
+// ordered by tick, agents in watch order within a tick. ?agent=NAME keeps
+// one agent's. Its header counts the decisions made but no longer kept as
+// dropped.
+func (in *Inspector) serveRecording(w http.ResponseWriter, r *http.Request) {
+	if !in.hearGET(w, r) {
+		return
+	}
+	only := r.URL.Query().Get("agent")
+	in.mu.RLock()
+	var all []*agent.Decision
+	var dropped int64
+	for _, a := range in.agents {
+		if only != "" && a.name != only {
+			continue
+		}
+		all = append(all, a.decisions()...)
+		dropped += a.recorded - int64(a.n)
+	}
+	if only != "" && in.byName[only] == nil {
+		in.mu.RUnlock()
+		fail(w, &apiError{Status: http.StatusNotFound, Field: "agent", Message: fmt.Sprintf("no agent named %q is watched", only)})
+		return
+	}
+	// Stable: each agent's decisions are in order already.
+	slices.SortStableFunc(all, func(a, b *agent.Decision) int { return cmp.Compare(a.Tick, b.Tick) })
+	buf := &cappedBuffer{max: in.opt.MaxRecording}
+	err := in.writeRecording(buf, all, dropped)
+	in.mu.RUnlock()
+	if errors.Is(err, errTooLarge) {
+		fail(w, &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the recording is larger than %d bytes, the most the inspector answers (Options.MaxRecording): ask for one agent's", in.opt.MaxRecording)})
+		return
+	}
+	if err != nil {
+		in.answerErr(w, err)
+		return
+	}
+	w.Header().Set("Content-Disposition", `attachment; filename="recording.jsonl"`)
+	writeBody(w, "application/x-ndjson", buf.Bytes())
 }
 
 // stateJSON is the game loop's state as the inspector sees it.

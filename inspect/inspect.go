@@ -59,6 +59,7 @@ const (
 	DefaultStreamBuffer     = 64
 	DefaultMaxBody          = 64 << 10
 	DefaultMaxAnswer        = 8 << 20
+	DefaultMaxRecording     = 64 << 20
 	DefaultMaxBreakpoints   = 256
 	DefaultMaxClients       = 64
 	// DefaultStaleWait is how long a request waits for the next frame
@@ -103,6 +104,12 @@ type Options struct {
 	// MaxAnswer is the most bytes an answer may have; a larger one is
 	// refused with 422 (filter the list, or ask for fewer).
 	MaxAnswer int
+	// MaxRecording is the most bytes GET /api/v1/recording answers.
+	MaxRecording int
+	// Domain and DomainHash name the domain file the agents run, for the
+	// header of a recording downloaded from the inspector (see
+	// agent.RecordHeader and agent.DomainHash).
+	Domain, DomainHash string
 	// MaxBreakpoints is how many breakpoints may be set at once.
 	MaxBreakpoints int
 	// MaxClients is how many clients (distinct client ids heard from
@@ -209,6 +216,7 @@ func New(opt Options) *Inspector {
 	def(&opt.MaxStreams, DefaultMaxStreams)
 	def(&opt.StreamBuffer, DefaultStreamBuffer)
 	def(&opt.MaxAnswer, DefaultMaxAnswer)
+	def(&opt.MaxRecording, DefaultMaxRecording)
 	def(&opt.MaxBreakpoints, DefaultMaxBreakpoints)
 	def(&opt.MaxClients, DefaultMaxClients)
 	if opt.MaxBody <= 0 {
@@ -232,6 +240,7 @@ func New(opt Options) *Inspector {
 	in.routes = map[string]route{
 		"/api/v1/agents":            {http.MethodGet, (*Inspector).serveAgents},
 		"/api/v1/state":             {http.MethodGet, (*Inspector).serveState},
+		"/api/v1/recording":         {http.MethodGet, (*Inspector).serveRecording},
 		"/api/v1/events":            {http.MethodGet, (*Inspector).serveEvents},
 		"/api/v1/breakpoints":       {http.MethodPost, (*Inspector).setBreakpoint},
 		"/api/v1/breakpoints/clear": {http.MethodPost, (*Inspector).clearBreakpoints},

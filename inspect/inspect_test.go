@@ -275,3 +275,42 @@ func readLines(t *testing.T, resp *http.Response) []string {
 	}
 	return lines
 }
+
+// TestRecordingEndpoint: GET /api/v1/recording is every agent's kept
+// decisions as one recording, ordered by tick, with the domain's name and
+// hash from Options and the decisions no longer kept counted as dropped;
+// ?agent= keeps one agent's; past MaxRecording it is refused.
+func TestRecordingEndpoint(t *testing.T) {
+	g := newGame(t, 3, 2, inspect.Options{Decisions: 5, Domain: "mage.yaml", DomainHash: "sha256:00", MaxRecording: 1 << 20})
+	for range 80 {
+		g.step()
+	}
+	w := do(g.ins, "GET", "/api/v1/recording", "", "", nil)
+	rec, err := agent.ReadRecording(w.Body, "recording.jsonl", 0)
+	if err != nil || w.Header().Get("Content-Type") != "application/x-ndjson" {
+		t.Fatalf("%v (%s)", err, w.Header())
+	}
+	h := rec.Header
+	if h.Domain != "mage.yaml" || h.DomainHash != "sha256:00" || len(rec.Decisions) != 15 || h.Dropped == 0 {
+		t.Errorf("header %+v, %d decisions: want 3 agents' 5 each, and some dropped", h, len(rec.Decisions))
+	}
+	for i := 1; i < len(rec.Decisions); i++ {
+		if rec.Decisions[i].Tick < rec.Decisions[i-1].Tick {
+			t.Errorf("decision %d at tick %d after one at %d", i, rec.Decisions[i].Tick, rec.Decisions[i-1].Tick)
+		}
+	}
+	one, err := agent.ReadRecording(do(g.ins, "GET", "/api/v1/recording?agent=mage-002", "", "", nil).Body, "one.jsonl", 0)
+	if err != nil || len(one.Decisions) != 5 || one.Decisions[0].Agent != "mage-002" {
+		t.Errorf("one agent's: %v, %d decisions", err, len(one.Decisions))
+	}
+	if code := do(g.ins, "GET", "/api/v1/recording?agent=nobody", "", "", nil).Code; code != 404 {
+		t.Errorf("an unknown agent's recording: %d", code)
+	}
+	small := newGame(t, 3, 0, inspect.Options{MaxRecording: 500})
+	for range 10 {
+		small.step()
+	}
+	if w := do(small.ins, "GET", "/api/v1/recording", "", "", nil); w.Code != 422 {
+		t.Errorf("a recording past MaxRecording: %d", w.Code)
+	}
+}

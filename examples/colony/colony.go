@@ -220,7 +220,7 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	if o.inspect != "" {
 		// The inspector keeps each settler's recent decisions and passes
 		// them on to the recording, if one is made.
-		opt := inspect.Options{}
+		opt := inspect.Options{Domain: domainFile, DomainHash: agent.DomainHash(src)}
 		if c.flight != nil {
 			opt.Sink = c.flight
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,6 +13,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/replay"
 )
 
 // lockedBuffer is a buffer the game writes to while the test reads it.
@@ -86,6 +93,29 @@ func TestInspect(t *testing.T) {
 	resp.Body.Close()
 	if len(ds) == 0 || ds[0]["agent"] != "worker-01" {
 		t.Errorf("worker-01's decisions: %v", ds)
+	}
+	// Record from the inspector: its kept decisions are a recording that
+	// replays with no change against the game's file.
+	resp, err = http.Get(base + "/api/v1/recording")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	rec, err := agent.ReadRecording(bytes.NewReader(raw), "recording.jsonl", 0)
+	if err != nil {
+		t.Fatalf("the inspector's recording: %v", err)
+	}
+	src, _ := fs.ReadFile(domains.Files, "colony.yaml")
+	if rec.Header.DomainHash != agent.DomainHash(src) || rec.Header.Domain != "colony.yaml" || len(rec.Decisions) == 0 {
+		t.Errorf("recording header %+v, %d decisions", rec.Header, len(rec.Decisions))
+	}
+	f, err := domain.Parse("colony.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same := replay.New(replay.FromFile(f)).Run(rec.Decisions, 3); same.Changed != 0 || same.Decisions != len(rec.Decisions) {
+		t.Errorf("the inspector's recording replays with %d of %d decisions changed: %+v", same.Changed, same.Decisions, same.Changes)
 	}
 	if err := <-done; err != nil {
 		t.Fatalf("run: %v", err)
