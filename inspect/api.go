@@ -454,14 +454,15 @@ func (in *Inspector) serveDecisions(w http.ResponseWriter, a *watched, limit int
 	if limit >= 0 && limit < len(all) {
 		all = all[len(all)-limit:]
 	}
+	all, dropped := detached(all), a.recorded-int64(len(all))
+	in.mu.RUnlock()
 	buf := &cappedBuffer{max: in.opt.MaxAnswer}
 	var err error
 	if jsonl {
-		err = in.writeRecording(buf, all, a.recorded-int64(len(all)))
+		err = in.writeRecording(buf, all, dropped)
 	} else {
 		err = json.NewEncoder(buf).Encode(all)
 	}
-	in.mu.RUnlock()
 	if err != nil {
 		in.answerErr(w, err)
 		return
@@ -471,6 +472,19 @@ func (in *Inspector) serveDecisions(w http.ResponseWriter, a *watched, limit int
 		return
 	}
 	writeBody(w, "application/json", buf.Bytes())
+}
+
+// detached copies decisions out of the rings (mu held), so that they are
+// encoded after mu is let go: a large answer then never holds up the
+// game's Frame or its decisions.
+func detached(ds []*agent.Decision) []*agent.Decision {
+	copies := make([]agent.Decision, len(ds))
+	out := make([]*agent.Decision, len(ds))
+	for i, d := range ds {
+		copyDecision(&copies[i], d)
+		out[i] = &copies[i]
+	}
+	return out
 }
 
 // writeRecording writes decisions as a decision recording
@@ -516,11 +530,12 @@ func (in *Inspector) serveRecording(w http.ResponseWriter, r *http.Request) {
 		fail(w, &apiError{Status: http.StatusNotFound, Field: "agent", Message: fmt.Sprintf("no agent named %q is watched", only)})
 		return
 	}
+	all = detached(all)
+	in.mu.RUnlock()
 	// Stable: each agent's decisions are in order already.
 	slices.SortStableFunc(all, func(a, b *agent.Decision) int { return cmp.Compare(a.Tick, b.Tick) })
 	buf := &cappedBuffer{max: in.opt.MaxRecording}
 	err := in.writeRecording(buf, all, dropped)
-	in.mu.RUnlock()
 	if errors.Is(err, errTooLarge) {
 		fail(w, &apiError{Status: http.StatusUnprocessableEntity, Message: fmt.Sprintf("the recording is larger than %d bytes, the most the inspector answers (Options.MaxRecording): ask for one agent's", in.opt.MaxRecording)})
 		return

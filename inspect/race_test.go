@@ -43,7 +43,7 @@ func TestConcurrentClientsOnALiveGame(t *testing.T) {
 		c := api{t, srv.URL, fmt.Sprintf("reader-%d", n)}
 		running(func(i int) {
 			name := fmt.Sprintf("mage-%03d", (i*7+n)%100)
-			switch i % 4 {
+			switch i % 5 {
 			case 0:
 				c.get("/api/v1/agents?sort=replans", nil)
 			case 1:
@@ -52,6 +52,8 @@ func TestConcurrentClientsOnALiveGame(t *testing.T) {
 				c.get("/api/v1/agents/"+name+"/decisions", nil)
 			case 3:
 				c.get("/api/v1/state", nil)
+			case 4:
+				c.get("/api/v1/recording", nil)
 			}
 		})
 	}
