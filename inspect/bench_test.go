@@ -1,8 +1,11 @@
 package inspect_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"testing"
 
+	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/inspect"
 )
 
@@ -49,4 +52,39 @@ func BenchmarkFrame200(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRecordDecision: what a decision costs the game when the
+// inspector is its sink (it keeps a copy in the agent's ring, then passes
+// the decision on), against the game's FlightRecorder alone, for a
+// battle mage's plan decision.
+func BenchmarkRecordDecision(b *testing.B) {
+	fr := agent.NewFlightRecorder(1<<10, 1<<30)
+	g := newGame(b, 1, 0, inspect.Options{Sink: fr})
+	for range 3 {
+		g.step()
+	}
+	var buf bytes.Buffer
+	fr.WriteJSONL(&buf, agent.RecordHeader{})
+	lines := bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))
+	var d agent.Decision
+	if err := json.Unmarshal(lines[1], &d); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("flight-recorder", func(b *testing.B) {
+		own := agent.NewFlightRecorder(1<<10, 1<<30)
+		b.ReportAllocs()
+		for b.Loop() {
+			own.RecordDecision(&d)
+		}
+	})
+	b.Run("inspector-then-flight-recorder", func(b *testing.B) {
+		own := agent.NewFlightRecorder(1<<10, 1<<30)
+		ins := inspect.New(inspect.Options{Sink: own})
+		ins.Watch(g.mages[0])
+		b.ReportAllocs()
+		for b.Loop() {
+			ins.RecordDecision(&d)
+		}
+	})
 }
