@@ -193,3 +193,59 @@ func TestHeartbeatTimeoutReleases(t *testing.T) {
 		return !s.Paused && len(s.Breakpoints) == 0
 	})
 }
+
+// TestEventsTellPauseAndResume: a page's event stream hears the state at
+// once, frames with the agents that changed, the pause (with its hit) and
+// the resume.
+func TestEventsTellPauseAndResume(t *testing.T) {
+	g := newGame(t, 3, 0, inspect.Options{})
+	srv := serve(t, g.ins)
+	c := api{t, srv.URL, "tab"}
+	resp, err := http.Get(srv.URL + "/api/v1/events?client=tab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := make(chan [2]string, 1024)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		event := ""
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "event: "):
+				event = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				events <- [2]string{event, strings.TrimPrefix(line, "data: ")}
+			}
+		}
+		close(events)
+	}()
+	next := func(want string) string {
+		t.Helper()
+		for e := range events {
+			if e[0] == want {
+				return e[1]
+			}
+		}
+		t.Fatalf("the stream ended before a %s event", want)
+		return ""
+	}
+	next("state")
+	c.post("/api/v1/breakpoints", map[string]any{"agent": "mage-000", "on": "goal"}, nil)
+	stop := make(chan struct{})
+	done := g.loop(stop, 0)
+	defer func() { close(stop); <-done }()
+	if frame := next("frame"); !strings.Contains(frame, `"changed":[`) {
+		t.Errorf("frame event %s", frame)
+	}
+	if paused := next("paused"); !strings.Contains(paused, `"paused":true`) || !strings.Contains(paused, `"agent":"mage-000","on":"goal"`) {
+		t.Errorf("paused event %s", paused)
+	}
+	c.post("/api/v1/breakpoints/clear", map[string]any{"all": true}, nil)
+	c.post("/api/v1/resume", nil, nil)
+	if resumed := next("resumed"); !strings.Contains(resumed, `"paused":false`) {
+		t.Errorf("resumed event %s", resumed)
+	}
+}
