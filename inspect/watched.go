@@ -224,8 +224,12 @@ func (w *watched) status() string {
 func (w *watched) keep(d *agent.Decision, max int) {
 	var slot *agent.Decision
 	if w.n < max {
-		// The ring grows as decisions come (head is 0 until it is full):
-		// an agent that decides little holds little.
+		// The ring fills as decisions come (head is 0 until it is full):
+		// an agent that decides little holds little. Its slots are made
+		// at its first decision, at once, not grown by copying.
+		if w.ring == nil {
+			w.ring = make([]agent.Decision, 0, max)
+		}
 		w.ring = append(w.ring, agent.Decision{})
 		slot = &w.ring[w.n]
 		w.n++
