@@ -242,3 +242,43 @@ func TestStreamsBoundedAndNeverBlockFrame(t *testing.T) {
 		t.Errorf("%d frame events and %d lost, want 300 in all", frames, lost)
 	}
 }
+
+// TestClientsBounded: past Options.MaxClients live clients, a new one is
+// refused with 503; once one goes quiet, its place is free.
+func TestClientsBounded(t *testing.T) {
+	ins := inspect.New(inspect.Options{MaxClients: 2, HeartbeatTimeout: 50 * time.Millisecond})
+	for i, want := range []int{200, 200, 503} {
+		if w := do(ins, "GET", fmt.Sprintf("/api/v1/state?client=c%d", i), "", "", nil); w.Code != want {
+			t.Errorf("client %d: %d, want %d", i, w.Code, want)
+		}
+	}
+	if w := do(ins, "GET", "/api/v1/state?client=c0", "", "", nil); w.Code != 200 {
+		t.Errorf("a known client: %d", w.Code)
+	}
+	time.Sleep(80 * time.Millisecond)
+	if w := do(ins, "GET", "/api/v1/state?client=c2", "", "", nil); w.Code != 200 {
+		t.Errorf("a new client once the others went quiet: %d", w.Code)
+	}
+}
+
+// TestCloseReleasesTheGame: Close lets a paused Frame return, and no
+// later Frame pauses.
+func TestCloseReleasesTheGame(t *testing.T) {
+	g := newGame(t, 2, 0, inspect.Options{})
+	do(g.ins, "POST", "/api/v1/pause", "application/json", `{"client":"tab"}`, nil)
+	returned := make(chan struct{})
+	go func() {
+		g.step() // pauses
+		g.step() // and this one would too
+		close(returned)
+	}()
+	waitFor(t, "the pause", func() bool {
+		return strings.Contains(do(g.ins, "GET", "/api/v1/state", "", "", nil).Body.String(), `"paused":true`)
+	})
+	g.ins.Close()
+	select {
+	case <-returned:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Frame still blocked after Close")
+	}
+}
