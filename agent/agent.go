@@ -205,6 +205,15 @@ func (a *Agent) Name() string { return a.cfg.Name }
 // Data returns the game's data given in Config.
 func (a *Agent) Data() any { return a.cfg.Data }
 
+// Kind returns the agent's kind as its decision records name it: "goap",
+// "htn", "tree" (a behaviour-tree or utility agent) or "resolver". A tool
+// that watches agents of every kind (package inspect) reads it to know
+// which accessors apply.
+func (a *Agent) Kind() string {
+	a.check()
+	return a.kind()
+}
+
 // Facts returns the agent's current facts (read-only to callers); a
 // resolver agent has none (see ResolverAgent.Snapshot).
 func (a *Agent) Facts() goap.State { return a.facts }

@@ -27,10 +27,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"mime"
-	"net"
 	"net/http"
-	"net/url"
 	"runtime"
 	"sort"
 	"strconv"
@@ -43,6 +40,7 @@ import (
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/webguard"
 )
 
 // Defaults of Config's limits, used where a field is zero.
@@ -283,54 +281,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rt.serve(s, w, r)
 }
 
-// crossSite refuses, with 403, a request a page of another site sent:
-// one whose Origin is not the server's own (scheme, host and port as the
-// Host header names them), or whose Sec-Fetch-Site is cross-site. The
-// browser sends both on its own, and a page cannot forge them; a program
-// (curl, a game's tools) sends neither and is not concerned. A page of the
-// same site on another port (same-site: another local server) is refused
-// by its Origin, which browsers send on every POST and every cross-origin
-// fetch. Only a top-level navigation (a link from elsewhere to the app's
-// page, a GET) is let through whatever its site: it reads nothing back
-// for the page that made it.
+// crossSite refuses, with 403, a request a page of another site sent
+// (webguard.CrossSite says which).
 func crossSite(r *http.Request) *apiError {
-	navigation := (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.Header.Get("Sec-Fetch-Mode") == "navigate"
-	if r.Header.Get("Sec-Fetch-Site") == "cross-site" && !navigation {
-		return &apiError{Status: http.StatusForbidden, Message: "a cross-site request (Sec-Fetch-Site: cross-site): the server answers its own pages and programs, not other sites' pages"}
-	}
-	if origin, ok := r.Header["Origin"]; ok && !sameOrigin(origin, r.Host) {
-		return &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("a request from another origin (%s): the server answers its own pages and programs, not other sites' pages", strings.Join(origin, ", "))}
+	if why := webguard.CrossSite(r); why != "" {
+		return &apiError{Status: http.StatusForbidden, Message: why}
 	}
 	return nil
 }
 
-// sameOrigin reports whether an Origin header names the server at host:
-// one http or https origin whose host and port are the Host header's.
-// "null" (a sandboxed frame, a file, a redirect) is no site's.
-func sameOrigin(origin []string, host string) bool {
-	if len(origin) != 1 {
-		return false
-	}
-	u, err := url.Parse(origin[0])
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" || u.User != nil {
-		return false
-	}
-	return strings.EqualFold(u.Host, host)
-}
-
 // loopbackHost reports whether a Host header names the loopback.
-func loopbackHost(hostport string) bool {
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
-	}
-	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
+func loopbackHost(hostport string) bool { return webguard.LoopbackHost(hostport) }
 
 // apiError is an error answer: {"error": MESSAGE}, with "field" naming
 // the request field at fault, and "errors" the positioned errors of a
@@ -547,12 +508,8 @@ func (s *Server) traceAnswer(write func(w *bufio.Writer) error) ([]byte, error) 
 // without asking, the last three with no content type at all; a JSON
 // content type makes it ask first, and the server never says yes.
 func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *apiError) {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
-		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: "the body must be application/json, and say so: Content-Type: application/json"}
-	}
-	if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: fmt.Sprintf("the body must be application/json, not %q", ct)}
+	if why := webguard.JSONBody(r.Header.Get("Content-Type")); why != "" {
+		return nil, &apiError{Status: http.StatusUnsupportedMediaType, Message: why}
 	}
 	return readBody(w, r, limit)
 }

@@ -9,11 +9,13 @@ import (
 	"math/rand/v2"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/agent/agentfile"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/inspect"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -26,6 +28,10 @@ type options struct {
 	seed                   uint64
 	record                 string
 	verbose                bool
+	// inspect is the address the live inspector serves on ("": none),
+	// and tickMS the pause between ticks, so that a person can watch.
+	inspect string
+	tickMS  int
 }
 
 // The kinds, as the file names them, in the summary's order.
@@ -144,6 +150,7 @@ type colony struct {
 	settlers []*settler
 	queue    *agent.Queue
 	flight   *agent.FlightRecorder
+	ins      *inspect.Inspector // with -inspect
 	out      io.Writer
 
 	groves, patches, wells, towers []*site
@@ -209,6 +216,15 @@ func newColony(o options, out io.Writer) (*colony, error) {
 		// holds them all; a game some three times longer keeps its latest
 		// 128 MiB of them and says how many were dropped.
 		c.flight = agent.NewFlightRecorder(1<<18, 128<<20)
+	}
+	if o.inspect != "" {
+		// The inspector keeps each settler's recent decisions and passes
+		// them on to the recording, if one is made.
+		opt := inspect.Options{Domain: domainFile, DomainHash: agent.DomainHash(src)}
+		if c.flight != nil {
+			opt.Sink = c.flight
+		}
+		c.ins = inspect.New(opt)
 	}
 	kinds := make([]*domain.EngineAgent, len(kindNames))
 	for i, name := range kindNames {
@@ -315,7 +331,10 @@ func (c *colony) add(name string, kind int, k *domain.EngineAgent) error {
 		return err
 	}
 	cfg.Targets = c.targetSensors(s, cfg.Profile)
-	if c.flight != nil {
+	switch {
+	case c.ins != nil:
+		cfg.Decisions = c.ins
+	case c.flight != nil:
 		cfg.Decisions = c.flight
 	}
 	if c.opts.verbose {
@@ -326,6 +345,11 @@ func (c *colony) add(name string, kind int, k *domain.EngineAgent) error {
 		return err
 	}
 	s.agent = a
+	if c.ins != nil {
+		if err := c.ins.WatchResolver(a); err != nil {
+			return err
+		}
+	}
 	c.stats[kind].agents++
 	c.settlers = append(c.settlers, s)
 	return nil
@@ -642,6 +666,9 @@ func (c *colony) step() {
 		}
 	}
 	c.queue.Frame()
+	if c.ins != nil {
+		c.ins.Frame(c.tick)
+	}
 }
 
 // drift moves a settler's needs: hunger, thirst and fatigue grow at its
@@ -721,8 +748,12 @@ func (c *colony) moveDeer() {
 
 // play runs the game for its ticks.
 func (c *colony) play() {
+	pace := time.Duration(c.opts.tickMS) * time.Millisecond
 	for range c.opts.ticks {
 		c.step()
+		if pace > 0 {
+			time.Sleep(pace)
+		}
 	}
 }
 

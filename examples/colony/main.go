@@ -13,6 +13,12 @@
 //
 //	go run ./examples/colony -agents 200 -ticks 3000 -seed 1 -workers 2 -record colony.jsonl
 //
+// With -inspect ADDR the game serves the live inspector (package inspect,
+// docs/inspector.md) on ADDR while it runs, and plays a tick every 100 ms
+// (-tick-ms) so that a person can watch:
+//
+//	go run ./examples/colony -inspect localhost:6060 -ticks 100000
+//
 // The game is deterministic: the same flags give the same output and the
 // same recording, whatever the number of workers. -record writes every
 // decision the settlers made as a decision recording (docs/records.md),
@@ -56,6 +62,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.workers, "workers", 2, "the queue's workers (`N`, 1 to 256)")
 	fs.StringVar(&o.record, "record", "", "write every decision to `FILE` as a decision recording")
 	fs.BoolVar(&o.verbose, "v", false, "write every event as it happens")
+	fs.StringVar(&o.inspect, "inspect", "", "serve the live inspector on `ADDR` (host:port, the loopback) while the game runs")
+	fs.IntVar(&o.tickMS, "tick-ms", 0, "wait `N` ms between ticks (0 to 10000; default 100 with -inspect, 0 without)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -64,10 +72,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
+	paced := false
+	fs.Visit(func(f *flag.Flag) { paced = paced || f.Name == "tick-ms" })
+	if o.inspect != "" && !paced {
+		o.tickMS = 100
+	}
 	for _, f := range []struct {
 		name      string
 		v, lo, hi int
-	}{{"agents", o.agents, 1, 100000}, {"ticks", o.ticks, 0, 10000000}, {"workers", o.workers, 1, 256}} {
+	}{{"agents", o.agents, 1, 100000}, {"ticks", o.ticks, 0, 10000000}, {"workers", o.workers, 1, 256}, {"tick-ms", o.tickMS, 0, 10000}} {
 		if f.v < f.lo || f.v > f.hi {
 			err := fmt.Errorf("-%s %d: want %d to %d", f.name, f.v, f.lo, f.hi)
 			fmt.Fprintln(stderr, "colony:", err)
@@ -77,6 +90,15 @@ func run(args []string, stdout, stderr io.Writer) error {
 	c, err := newColony(o, stdout)
 	if err != nil {
 		return err
+	}
+	if c.ins != nil {
+		ln, err := c.ins.Listen(o.inspect) // the loopback only
+		if err != nil {
+			return fmt.Errorf("-inspect: %w", err)
+		}
+		go c.ins.Serve(ln)
+		fmt.Fprintf(stdout, "inspector: http://%s/api/v1/agents (the game plays a tick every %d ms)\n", ln.Addr(), o.tickMS)
+		defer c.ins.Close()
 	}
 	c.play()
 	c.summary(stdout)
