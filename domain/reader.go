@@ -27,13 +27,20 @@ import (
 // so their number must be known before it runs. Every token starts either
 // a run of non-blank bytes or at or just after a punctuation byte within
 // one (an indicator such as [ or :, a document marker); counting a run
-// once and each punctuation byte twice over-counts, never under-counts
-// (FuzzNesting checks it), and names and numbers count once.
+// once, each punctuation byte twice and a tab that begins a line once
+// over-counts, never under-counts (FuzzNesting checks it), and names and
+// numbers count once.
 func tokenBound(text string) int {
 	n, inWord := 0, false
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
+		case c == '\t' && i > 0 && (text[i-1] == '\r' || text[i-1] == '\n'):
+			// A tab that begins a line's indentation is a token of its
+			// own to the scanner (an invalid one).
+			n++
+			inWord = false
+			continue
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			inWord = false
 			continue
