@@ -167,8 +167,8 @@ func TestShutdown(t *testing.T) {
 	}
 }
 
-// TestStatsFollowNoPlan: an agent whose goal cannot be planned changes
-// only its no-plan count from frame to frame; the detail's stats follow it.
+// TestStatsFollowNoPlan: an agent whose goal cannot be planned fails to
+// plan every frame; the detail's status and stats follow it.
 func TestStatsFollowNoPlan(t *testing.T) {
 	d, err := goap.NewDomain(goap.Spec{
 		Name:  "stuck",
