@@ -226,3 +226,51 @@ func TestLostEventReported(t *testing.T) {
 	for range w.entered {
 	}
 }
+
+// TestStatusFromTheLastDecision: an agent that failed to plan is
+// "no_plan" until its next decision finds one: then, its plan done at
+// once, it is "waiting", whatever the decision before said.
+func TestStatusFromTheLastDecision(t *testing.T) {
+	d, err := goap.NewDomain(goap.Spec{
+		Name:  "later",
+		Facts: []string{"done", "possible"},
+		Actions: []goap.ActionSpec{{Name: "Finish", Preconditions: map[string]bool{"possible": true},
+			Effects: map[string]bool{"done": true}, Cost: goap.Const(1)}},
+		Goals: []goap.GoalSpec{{Name: "Done", Conditions: map[string]bool{"done": true}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	world := d.Initial()
+	possible, _ := d.Fact("possible")
+	done, _ := d.Fact("done")
+	ins := inspect.New(inspect.Options{})
+	a, err := agent.New(agent.Config{Name: "later", Domain: d, Goals: []agent.GoalOption{{Goal: d.Goal("Done"), Priority: 1}},
+		Behaviours: map[string]agent.Behaviour{"Finish": agent.Funcs{TickFunc: func(*agent.Agent) agent.Status {
+			world.Set(done, true)
+			return agent.Success
+		}}},
+		Sensor:     func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(world) },
+		RetryAfter: 1, Decisions: ins})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ins.Watch(a); err != nil {
+		t.Fatal(err)
+	}
+	srv := serve(t, ins)
+	c := api{t, srv.URL, "tab"}
+	c.get("/api/v1/state", nil)
+	for _, step := range []struct {
+		possible bool
+		want     string
+	}{{false, "no_plan"}, {true, "waiting"}} {
+		world.Set(possible, step.possible)
+		a.Tick()
+		ins.Frame(a.Now())
+		var list []agentJSON
+		if c.get("/api/v1/agents", &list); len(list) != 1 || list[0].Status != step.want {
+			t.Errorf("tick %d, goal reachable %v: %+v; want status %s", a.Now(), step.possible, list, step.want)
+		}
+	}
+}
