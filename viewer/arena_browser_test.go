@@ -15,6 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -64,13 +65,13 @@ const readArena = `(() => {
 
 func arenaShown(t *testing.T, tab context.Context) arenaFigure {
 	t.Helper()
-	return readPage[arenaFigure](t, tab, "figure 7", readArena)
+	return browser.Read[arenaFigure](t, tab, "figure 7", readArena)
 }
 
 // waitArena waits until the JavaScript condition cond holds on the page.
 func waitArena(t *testing.T, tab context.Context, what, cond string) arenaFigure {
 	t.Helper()
-	return waitFor[arenaFigure](t, tab, what, cond, 15*time.Second, readArena)
+	return browser.WaitFor[arenaFigure](t, tab, what, cond, 15*time.Second, readArena)
 }
 
 // logWorld is a log's world line.
@@ -153,7 +154,7 @@ func TestBrowserArena(t *testing.T) {
 	if wantCharts := []string{"health.svg", "survived.svg", "killed.svg", "health-mean.svg", "replans.svg", "work.svg"}; !slices.Equal(f.Charts, wantCharts) {
 		t.Errorf("charts %q, want %q", f.Charts, wantCharts)
 	}
-	screenshotOf(t, tab, "arena-figure", "arena-batch")
+	browser.Screenshot(t, tab, "arena-figure", "arena-batch")
 
 	// Replay htn's fight 2, in which the mage falls at tick 387: it plays
 	// to the fight's last tick, at 30 times the fight's pace.
@@ -192,7 +193,7 @@ func TestBrowserArena(t *testing.T) {
 	}
 	t.Logf("replay: %d frames, frame time (requestAnimationFrame) %s ms, so %.0f fps; drawing a frame %s ms",
 		len(frames), spread(frames), 1000/median(frames), spread(draws))
-	screenshotOf(t, tab, "arena-figure", "arena-replay-end")
+	browser.Screenshot(t, tab, "arena-figure", "arena-replay-end")
 
 	// The scrubber seeks, to the middle of the fight.
 	if err := chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => {
@@ -209,7 +210,7 @@ func TestBrowserArena(t *testing.T) {
 	if mid.Tick != end/2 {
 		t.Fatalf("the log's world line %d is tick %d", end/2-1, mid.Tick)
 	}
-	screenshotOf(t, tab, "arena-replay", "arena-replay")
+	browser.Screenshot(t, tab, "arena-replay", "arena-replay")
 	// So does the timeline: its fifth entry.
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#arena-timeline li:nth-child(5)`))); err != nil {
 		t.Fatal(err)
@@ -267,7 +268,7 @@ func TestBrowserArena(t *testing.T) {
 			t.Errorf("%s: error %q, replay %q; want %q and the replay kept", c.name, f.ReplayError, f.Name, c.want)
 		}
 	}
-	screenshotOf(t, tab, "arena-figure", "arena-bad-file")
+	browser.Screenshot(t, tab, "arena-figure", "arena-bad-file")
 }
 
 // median is the middle of a sample.

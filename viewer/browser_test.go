@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -28,77 +28,16 @@ import (
 // server, and check the values the figures show. They save screenshots
 // for a person to look at under testdata/screenshots (not committed).
 
-// chromiumEnv names a Chromium other than the one on the PATH.
-const chromiumEnv = "PLOY_CHROMIUM"
-
-// findChromium fails the test, saying how to install Chromium, when there
-// is none: a browser test that skips itself checks nothing.
-func findChromium(t *testing.T) string {
-	t.Helper()
-	if path := os.Getenv(chromiumEnv); path != "" {
-		return path
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	t.Fatalf("the browser tests need Chromium and found none on the PATH: install it with\n"+
-		"\tsudo apt-get install -y chromium   (Debian, Ubuntu)\n"+
-		"or set %s to a Chromium or Chrome binary (.ci/run installs it when it is missing)", chromiumEnv)
-	return ""
-}
-
-// browser starts headless Chromium on a fresh profile, with the flags a
-// closed network needs (no background connections to Google's hosts),
-// and returns a tab's context; the browser stops at the test's end.
-func browser(t *testing.T, timeout time.Duration) context.Context {
-	t.Helper()
-	path := findChromium(t)
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.WindowSize(960, 760),
-	)
-	if os.Geteuid() == 0 {
-		// Chromium refuses to run as root with its sandbox on (CI runs
-		// as root in a container).
-		opts = append(opts, chromedp.NoSandbox)
-	}
-	// No UserDataDir: chromedp then makes its own, and on exit kills
-	// chromium's child processes that outlive it and removes the folder.
-	ctx, cancelTimeout := context.WithTimeout(context.Background(), timeout)
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
-	tab, cancelTab := chromedp.NewContext(alloc)
-	t.Cleanup(func() {
-		cancelTab()
-		cancelAlloc()
-		cancelTimeout()
-	})
-	// Start the browser here, once. chromedp starts it on a context's
-	// first use and, when that start fails (a slow machine can miss the
-	// connection's deadline), starts it again on the next use; the two
-	// starts then close one channel twice and the test binary panics.
-	// Failing here instead names the cause.
-	if err := chromedp.Do(tab); err != nil {
-		t.Fatalf("starting %s: %v", path, err)
-	}
-	return tab
-}
-
 // servePage serves h on a loopback httptest server and starts a browser
-// for at most timeout, its console watched as watchConsole does
+// for at most timeout, its console watched as browser.WatchConsole does
 // (expected: the refusals the test provokes). At the test's end the
 // console is checked, then the browser and the server stop.
 func servePage(t *testing.T, h http.Handler, timeout time.Duration, expected ...string) (*httptest.Server, context.Context) {
 	t.Helper()
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
-	tab := browser(t, timeout)
-	t.Cleanup(watchConsole(t, tab, expected...))
+	tab := browser.Start(t, timeout)
+	t.Cleanup(browser.WatchConsole(t, tab, expected...))
 	return ts, tab
 }
 
@@ -136,29 +75,6 @@ const readFigure = `(() => {
 	};
 })()`
 
-// readPage evaluates read, a script that reads what from the page, into
-// a T.
-func readPage[T any](t *testing.T, tab context.Context, what, read string) T {
-	t.Helper()
-	v, err := chromedp.Run(tab, chromedp.Evaluate[T](read))
-	if err != nil {
-		t.Fatalf("reading %s: %v", what, err)
-	}
-	return v
-}
-
-// waitFor waits up to timeout for the script cond to hold, then reads the
-// page with read; if cond never holds, the test fails with what read
-// sees.
-func waitFor[T any](t *testing.T, tab context.Context, what, cond string, timeout time.Duration, read string) T {
-	t.Helper()
-	if _, err := chromedp.Run(tab, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(timeout))); err != nil {
-		shows, _ := chromedp.Run(tab, chromedp.Evaluate[T](read))
-		t.Fatalf("%s: never %s: %v; the page shows %+v", what, cond, err, shows)
-	}
-	return readPage[T](t, tab, "the page after "+what, read)
-}
-
 // waitAnswer runs act and waits for the figure figureID to show the
 // answer to it: an answer after seq (its data-seq), and to the last
 // request it sent (data-sent), not to an earlier one. Figure 1's own
@@ -181,7 +97,7 @@ func waitAnswer(t *testing.T, tab context.Context, figureID string, seq int, wha
 // shown reads the figure.
 func shown(t *testing.T, tab context.Context) figure {
 	t.Helper()
-	return readPage[figure](t, tab, "the figure", readFigure)
+	return browser.Read[figure](t, tab, "the figure", readFigure)
 }
 
 // after runs act and waits for the figure to show the answer to it: the
@@ -256,7 +172,7 @@ func postTo(t *testing.T, server, path, request string) (int, []byte) {
 // screenshot saves the figure as testdata/screenshots/NAME.png.
 func screenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
-	screenshotOf(t, tab, "planner", name)
+	browser.Screenshot(t, tab, "planner", name)
 }
 
 // TestBrowserPlanner drives figure 1, the planner, through the lessons'

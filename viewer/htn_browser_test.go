@@ -10,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -49,7 +50,7 @@ const readHTN = `(() => {
 
 func htnShown(t *testing.T, tab context.Context) htnFigure {
 	t.Helper()
-	return readPage[htnFigure](t, tab, "figure 3", readHTN)
+	return browser.Read[htnFigure](t, tab, "figure 3", readHTN)
 }
 
 // newHTN runs act and waits for figure 3 to show an answer newer than seq
@@ -140,7 +141,7 @@ func TestBrowserHTN(t *testing.T) {
 	if !slices.Contains(f.Facts, "enemy_dead") || len(f.Tasks) != 0 {
 		t.Errorf("spare_crystals off, at the end: facts %q, tasks %q; want enemy_dead, no task", f.Facts, f.Tasks)
 	}
-	screenshotOf(t, tab, "htn-figure", "htn-crystals-off")
+	browser.Screenshot(t, tab, "htn-figure", "htn-crystals-off")
 
 	// A domain without an htn section says so.
 	f = newHTN(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -60,7 +61,7 @@ const readLive = `(() => {
 func liveUntil(t *testing.T, tab context.Context, what, cond string) liveFigure {
 	t.Helper()
 	wait := fmt.Sprintf(`(() => { const f = document.getElementById('live-figure').dataset; return %s; })()`, cond)
-	return waitFor[liveFigure](t, tab, what, wait, 8*time.Second, readLive)
+	return browser.WaitFor[liveFigure](t, tab, what, wait, 8*time.Second, readLive)
 }
 
 // apiRun is the API's stream for the page's request, run unpaced: the
@@ -127,7 +128,7 @@ func TestBrowserLive(t *testing.T) {
 	if f.Replans != "replans: 0" || f.State != "acting: PickUpGun" || !slices.Equal(f.Plan, []string{"PickUpGun", "ApproachPlayer", "AttackRanged"}) {
 		t.Errorf("walking to the gun: %q, %q, plan %q; want replans: 0, acting: PickUpGun, the gun's plan", f.Replans, f.State, f.Plan)
 	}
-	screenshotOf(t, tab, "live-figure", "live-walking")
+	browser.Screenshot(t, tab, "live-figure", "live-walking")
 
 	// Paused on the way: the stream stops, the page says so.
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("live-pause"))); err != nil {
@@ -152,7 +153,7 @@ func TestBrowserLive(t *testing.T) {
 		t.Errorf("after the gun is taken: %q, replans %q, plan %q, facts on %q; want replans: 1 for action failed, PickUpGun needing gun_nearby, the new plan %q at cost 10, gun_nearby off",
 			f.Replans, f.ReplanList, f.Plan, f.On, axe)
 	}
-	screenshotOf(t, tab, "live-figure", "live-replanned")
+	browser.Screenshot(t, tab, "live-figure", "live-replanned")
 
 	// The rest at once: the page restarts its stream for the pace only.
 	if _, err := chromedp.Run(tab, choose("live-speed", "fast")); err != nil {
@@ -200,7 +201,7 @@ func TestBrowserLive(t *testing.T) {
 			t.Errorf("log line %d: %q, want it at %s", i, f.Log[i], logged[i])
 		}
 	}
-	screenshotOf(t, tab, "live-figure", "live-done")
+	browser.Screenshot(t, tab, "live-figure", "live-done")
 
 	// After the end, the player back on his feet: the run goes on from
 	// there, the goal chosen again, a second replan.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -68,7 +69,7 @@ func newPersonalities(t *testing.T, tab context.Context, seq int, what string, a
 
 func readFigure6(t *testing.T, tab context.Context) personalitiesFigure {
 	t.Helper()
-	return readPage[personalitiesFigure](t, tab, "figure 6", readPersonalities)
+	return browser.Read[personalitiesFigure](t, tab, "figure 6", readPersonalities)
 }
 
 // wantPersonalities checks figure 6 against the personalities API's answer
@@ -151,7 +152,7 @@ func TestBrowserPersonalities(t *testing.T) {
 		!slices.Equal(f.Compare[1].Plan, []string{"PickUpAxe", "ApproachPlayer", "AttackMelee"}) || f.Compare[1].Summary != "3 steps · cost 10" {
 		t.Errorf("default: compared %s: %+v; want the gun at cost 9 and the axe at cost 10", f.Compared, f.Compare)
 	}
-	screenshotOf(t, tab, "personalities-figure", "personalities-default")
+	browser.Screenshot(t, tab, "personalities-figure", "personalities-default")
 
 	// In cover: GetSafe holds, both go for the kill, each its own way.
 	f = newPersonalities(t, tab, f.Seq, "at_cover on", toggle("at_cover"))

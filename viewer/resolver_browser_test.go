@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -63,7 +64,7 @@ func newResolve(t *testing.T, tab context.Context, seq int, what string, act chr
 
 func readFigure8(t *testing.T, tab context.Context) resolverFigure {
 	t.Helper()
-	return readPage[resolverFigure](t, tab, "figure 8", readResolver)
+	return browser.Read[resolverFigure](t, tab, "figure 8", readResolver)
 }
 
 // setInput types value into the input sel and fires its change, as a
@@ -157,7 +158,7 @@ func TestBrowserResolver(t *testing.T) {
 	if !strings.Contains(f.Panel, "before LightFire → WarmUp, serving has_wood: candidate · cost 13") {
 		t.Errorf("GatherWoodNorth clicked: the panel says %q", f.Panel)
 	}
-	screenshotOf(t, tab, "resolver-figure", "resolver-survivor-warm")
+	browser.Screenshot(t, tab, "resolver-figure", "resolver-survivor-warm")
 
 	// The north pile moved 3 m away: it is now the nearer.
 	f = newResolve(t, tab, f.Seq, "wood_north at 0,3", setInput(`#resolver-places .place[data-place="wood_north"] input[data-axis="1"]`, "3"))
@@ -194,7 +195,7 @@ func TestBrowserResolver(t *testing.T) {
 	if !slices.Equal(a.Plan, []string{"FetchLadder", "PlaceLadder", "TakeItem", "HandOver"}) || a.Cost != 18 || len(f.Rejected) != 0 {
 		t.Errorf("shopkeeper: %q cost %g, rejected %q; want the ladder at cost 18, nothing rejected", a.Plan, a.Cost, f.Rejected)
 	}
-	screenshotOf(t, tab, "resolver-figure", "resolver-shopkeeper")
+	browser.Screenshot(t, tab, "resolver-figure", "resolver-shopkeeper")
 	f = newResolve(t, tab, f.Seq, "can_reach_item on", chromedp.Click(chromedp.CSS(`#resolver-keys input[data-key="can_reach_item"]`)))
 	a = wantChain(t, ts.URL, f, "can_reach_item on", `{"domain": "shopkeeper.yaml", "goal": "ServeCustomer", "set": ["can_reach_item"]}`)
 	if !slices.Equal(a.Plan, []string{"TakeItem", "HandOver"}) || a.Cost != 10 {

@@ -4,17 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -102,7 +100,7 @@ const readSearch = `(() => {
 
 func searchShown(t *testing.T, tab context.Context) searchFigure {
 	t.Helper()
-	return readPage[searchFigure](t, tab, "figure 2", readSearch)
+	return browser.Read[searchFigure](t, tab, "figure 2", readSearch)
 }
 
 // newTrace runs act and waits for figure 2 to show a trace newer than seq.
@@ -236,7 +234,7 @@ func TestBrowserSearch(t *testing.T) {
 	if want := fmt.Sprintf("#%d · CastBolt from #%d", goal, kill.Path[len(kill.Path)-2]); !strings.HasPrefix(f.Node, want) || !strings.Contains(f.Node, "enemy_dead") {
 		t.Errorf("clicking the goal's state: %q, want %q... with enemy_dead", f.Node, want)
 	}
-	screenshotOf(t, tab, "search-figure", "search-kill")
+	browser.Screenshot(t, tab, "search-figure", "search-kill")
 
 	// Reset, then play, then pause: the search stops where it is.
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("search-reset"))); err != nil {
@@ -261,7 +259,7 @@ func TestBrowserSearch(t *testing.T) {
 	if f = searchShown(t, tab); f.Playing || f.Step != paused.Step {
 		t.Errorf("pause: playing %v, expansion %d 0.7 s after pausing at %d (the page plays one every 0.45 s)", f.Playing, f.Step, paused.Step)
 	}
-	screenshotOf(t, tab, "search-figure", "search-kill-paused")
+	browser.Screenshot(t, tab, "search-figure", "search-kill-paused")
 
 	// Figure 1's toggle re-traces: spare crystals off, GetCrystals first,
 	// about twice the expansions.
@@ -271,7 +269,7 @@ func TestBrowserSearch(t *testing.T) {
 	if want := append([]string{"GetCrystals"}, mage...); len(f.Visible) != len(crystals.Nodes) || !slices.Equal(f.PathActs, want) {
 		t.Errorf("spare_crystals off: %d nodes, path %q; want the trace's %d, %q", len(f.Visible), f.PathActs, len(crystals.Nodes), want)
 	}
-	screenshotOf(t, tab, "search-figure", "search-crystals-off")
+	browser.Screenshot(t, tab, "search-figure", "search-crystals-off")
 
 	// No plan: the search runs dry and says so.
 	f = newTrace(t, tab, f.Seq, "GetHealthy", choose("goal", "GetHealthy"))
@@ -301,47 +299,6 @@ func TestBrowserSearch(t *testing.T) {
 	}
 }
 
-// watchConsole fails the test on whatever the page writes to its console
-// (an exception, a refused request, a violation of the page's
-// Content-Security-Policy); call the function it returns at the end. A
-// message holding one of expected is the browser's note of a refusal the
-// test provokes: each expected must be seen exactly once.
-func watchConsole(t *testing.T, tab context.Context, expected ...string) func() {
-	var mu sync.Mutex
-	var console []string
-	listen, stopListening := context.WithCancel(tab)
-	messages := chromedp.Console(listen)
-	listened := make(chan struct{})
-	go func() {
-		defer close(listened)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			console = append(console, m.String())
-			mu.Unlock()
-		}
-	}()
-	return func() {
-		stopListening()
-		<-listened
-	next:
-		for _, m := range console {
-			for i, e := range expected {
-				if strings.Contains(m, e) {
-					expected = slices.Delete(expected, i, i+1)
-					continue next
-				}
-			}
-			t.Errorf("the page's console: %s", m)
-		}
-		for _, e := range expected {
-			t.Errorf("the page's console does not say %q", e)
-		}
-	}
-}
-
 // centre scrolls the element sel into view and returns its centre, in
 // the viewport's pixels.
 func centre(t *testing.T, tab context.Context, sel string) []float64 {
@@ -357,22 +314,4 @@ func centre(t *testing.T, tab context.Context, sel string) []float64 {
 		t.Fatalf("finding %s: %v", sel, err)
 	}
 	return at
-}
-
-// screenshotOf saves the element id as testdata/screenshots/NAME.png.
-func screenshotOf(t *testing.T, tab context.Context, id, name string) {
-	t.Helper()
-	png, err := chromedp.Run(tab, chromedp.Screenshot(chromedp.ID(id)))
-	if err != nil {
-		t.Fatalf("screenshot: %v", err)
-	}
-	dir := filepath.Join("testdata", "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name+".png")
-	if err := os.WriteFile(path, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s", path)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -117,7 +118,7 @@ func TestBrowserPastedDomain(t *testing.T) {
 	if len(lines) != 2 || lines[0] != prefix+"    effects: {b: true}" || strings.Index(lines[1], "^") != len([]rune(prefix))+want.Column-1 || strings.TrimSpace(lines[1]) != "^" {
 		t.Errorf("the listing:\n%s\nwant line 5 with a caret under column %d", listed[0].Listing, want.Column)
 	}
-	screenshotOf(t, tab, "source-panel", "figure1-source-errors")
+	browser.Screenshot(t, tab, "source-panel", "figure1-source-errors")
 	// A click on the position puts the cursor on the b.
 	cursor, err := chromedp.Run(tab, chromedp.Evaluate[string](`(() => {
 		document.querySelector('#source-errors .at').click();

@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -50,7 +51,7 @@ const readTree = `(() => {
 func newTree(t *testing.T, tab context.Context, seq int, what string, act chromedp.Action[chromedp.Void]) treeFigure {
 	t.Helper()
 	waitAnswer(t, tab, "tree-figure", seq, what, act)
-	return readPage[treeFigure](t, tab, "figure 5", readTree)
+	return browser.Read[treeFigure](t, tab, "figure 5", readTree)
 }
 
 // wantTree checks figure 5 against the tree and plan APIs' answers for
@@ -123,7 +124,7 @@ func TestBrowserTree(t *testing.T) {
 	if pl.Plan[0] != "PickUpAxe" {
 		t.Errorf("gun_nearby off: GOAP plans %q, want the axe first", pl.Plan)
 	}
-	screenshotOf(t, tab, "tree-figure", "tree-gun-off")
+	browser.Screenshot(t, tab, "tree-figure", "tree-gun-off")
 
 	// Both weapons off: no route exists, and neither acts.
 	f = newTree(t, tab, f.Seq, "axe_nearby off too", toggle("axe_nearby"))
