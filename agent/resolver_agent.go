@@ -170,6 +170,22 @@ func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
 	w.cfg.Profile, w.opt = p, &opt
 }
 
+// TargetChanged tells the agent that target key name's answer may have
+// changed: it is sensed again the next time the agent needs it, whatever
+// its TargetRefresh (the way to refresh an UntilChanged target: the
+// stockpile moved). It returns an error for a name that is no target key
+// of the agent's domain.
+func (a *ResolverAgent) TargetChanged(name string) error {
+	a.check()
+	w := a.resolverWorld()
+	t, ok := w.domain.Target(name)
+	if !ok {
+		return fmt.Errorf("agent %q: TargetChanged(%q): no such target key (targets: %v)", a.cfg.Name, name, w.domain.Targets())
+	}
+	w.forget(t)
+	return nil
+}
+
 // Tick advances the agent by one tick of the game's fixed-step clock:
 // sense, choose a goal, resolve if the policy says so, run the current
 // step (Agent.Tick).

@@ -363,10 +363,20 @@ func (c *colony) targetSensors(s *settler, p *resolver.Profile) map[string]agent
 	fixed := func(at resolver.Point) agent.TargetSensor {
 		return func(*agent.ResolverAgent) agent.Where { return agent.AtPoint(at) }
 	}
-	nearest := func(sites []*site) agent.TargetSensor {
-		return func(*agent.ResolverAgent) agent.Where {
-			if best := s.nearest(sites, math.Inf(1), true); best != nil {
-				return agent.AtPoint(best.at)
+	// nearest answers the nearest site with a load left; but while the
+	// settler walks to a site for this key, that site, as long as it has
+	// anything left. A nearer site that grows back meanwhile is another
+	// target, which would end the walk (target_lost) for a site that is
+	// still there; a site emptied under the settler's feet does end it.
+	nearest := func(key string, sites []*site) agent.TargetSensor {
+		t, _ := c.domain.Target(key)
+		var last *site
+		return func(a *agent.ResolverAgent) agent.Where {
+			if act, ok := a.Current(); ok && last != nil && last.amount > 0 && c.domain.ActionTarget(act) == t {
+				return agent.AtPoint(last.at)
+			}
+			if last = s.nearest(sites, math.Inf(1), true); last != nil {
+				return agent.AtPoint(last.at)
 			}
 			return agent.Where{}
 		}
@@ -376,10 +386,10 @@ func (c *colony) targetSensors(s *settler, p *resolver.Profile) map[string]agent
 		"beds":      fixed(c.beds),
 		"refuge":    fixed(c.refuge),
 		"armory":    fixed(c.armory),
-		"trees":     nearest(c.groves),
-		"berries":   nearest(c.patches),
-		"well":      nearest(c.wells),
-		"tower":     nearest(c.towers),
+		"trees":     nearest("trees", c.groves),
+		"berries":   nearest("berries", c.patches),
+		"well":      nearest("well", c.wells),
+		"tower":     nearest("tower", c.towers),
 		"game": func(*agent.ResolverAgent) agent.Where {
 			if c.deer.count == 0 {
 				return agent.Where{}
