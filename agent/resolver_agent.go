@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -78,6 +79,18 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	// (a.goal points at one); the world reads the game's options
 	// themselves (goalApplies, goalScore). The GOAP Goal is nil.
 	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
+	// What a game's ticks would otherwise grow one agent at a time, long
+	// after the start (the first goal with no chain, the first long
+	// chain), made now: a warm colony's tick allocates nothing
+	// (TestColonyTickAllocatesNothing). The plan buffers hold a chain of
+	// the resolver's default depth; a deeper one grows them once.
+	a.blocked = make([]int, len(cfg.Goals))
+	depth := int(both.resolver.opt.Limits.MaxDepth)
+	if depth <= 0 || depth > resolver.DefaultMaxDepth {
+		depth = resolver.DefaultMaxDepth
+	}
+	plans := make([]goap.ActionID, 2*depth)
+	a.resultPlan, a.planStore = plans[:0:depth], plans[depth:depth]
 	return (*ResolverAgent)(a), nil
 }
 

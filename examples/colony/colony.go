@@ -715,7 +715,9 @@ func (c *colony) moveRaiders() {
 		dist := math.Hypot(from.X, from.Y)
 		*r = raid{present: true, at: resolver.Point{X: from.X / dist * 70, Y: from.Y / dist * 70}, goal: from,
 			strength: 10 + w.IntN(10), until: c.tick + 150 + w.IntN(150), raids: r.raids + 1, drivenOff: r.drivenOff, ticks: r.ticks}
-		c.say("raiders come, %d strong, making for the grove at %s", r.strength, at(r.goal))
+		if c.opts.verbose { // at's string is made only to be said
+			c.say("raiders come, %d strong, making for the grove at %s", r.strength, at(r.goal))
+		}
 	}
 	r.ticks++
 	if c.tick >= r.until {
