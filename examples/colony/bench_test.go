@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/internal/testkit/race"
 )
 
@@ -53,5 +54,31 @@ func TestColonyTickAllocatesNothing(t *testing.T) {
 		}
 	}); n != 0 {
 		t.Errorf("300 warm ticks of 600 settlers allocated %.0f times, want 0", n)
+	}
+}
+
+// TestFixedPlacesSensedOnceDecideTheSame: the stockpile, the beds, the
+// refuge and the armory, sensed once (agent.UntilChanged), give the same
+// game, decision for decision, as sensed whenever a resolve needs them:
+// an answer that does not change, kept, changes nothing.
+func TestFixedPlacesSensedOnceDecideTheSame(t *testing.T) {
+	game := func(everyTick bool) (string, []byte) {
+		o := short
+		o.record, o.senseFixedEveryTick = "-", everyTick
+		c := played(t, o)
+		var summary, rec bytes.Buffer
+		c.summary(&summary)
+		if err := c.flight.WriteJSONL(&rec, agent.RecordHeader{Domain: domainFile}); err != nil {
+			t.Fatal(err)
+		}
+		return summary.String(), rec.Bytes()
+	}
+	once, onceRec := game(false)
+	every, everyRec := game(true)
+	if once != every || !bytes.Equal(onceRec, everyRec) {
+		t.Errorf("sensed once:\n%s\nsensed when needed:\n%s(recordings equal: %v)", once, every, bytes.Equal(onceRec, everyRec))
+	}
+	if len(onceRec) < 1000 {
+		t.Fatalf("a recording of %d bytes: nothing was decided", len(onceRec))
 	}
 }

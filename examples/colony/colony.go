@@ -32,6 +32,9 @@ type options struct {
 	// and tickMS the pause between ticks, so that a person can watch.
 	inspect string
 	tickMS  int
+	// senseFixedEveryTick, for a test, senses the places that never move
+	// as often as the others: the game must come out the same.
+	senseFixedEveryTick bool
 }
 
 // The kinds, as the file names them, in the summary's order.
@@ -331,6 +334,14 @@ func (c *colony) add(name string, kind int, k *domain.EngineAgent) error {
 		return err
 	}
 	cfg.Targets = c.targetSensors(s, cfg.Profile)
+	// The stockpile, the beds, the refuge and the armory never move: each
+	// is sensed once, not at every resolve.
+	cfg.TargetRefresh = map[string]int{}
+	for _, fixed := range []string{"stockpile", "beds", "refuge", "armory"} {
+		if cfg.Targets[fixed] != nil && !c.opts.senseFixedEveryTick {
+			cfg.TargetRefresh[fixed] = agent.UntilChanged
+		}
+	}
 	switch {
 	case c.ins != nil:
 		cfg.Decisions = c.ins
