@@ -10,8 +10,8 @@ import (
 // ResolverAgent is an Agent whose planner is a resolver (the engine
 // model's): the same runtime, tick machine, policies, goal choice, events
 // and Queue, seen through accessors typed for a resolver.Domain. It senses
-// a resolver.Snapshot of integers and positions every tick, chooses a
-// goal, resolves a chain for it (inline or through a Queue), walks to each
+// a resolver.Snapshot of integers and positions (its keys every tick, its
+// targets when it needs them), chooses a goal, resolves a chain for it (inline or through a Queue), walks to each
 // step's target through the game's Mover and runs the step's behaviour.
 // Only the head of a chain is committed: its conditions are checked
 // against the live snapshot before it starts, a running step goes on
@@ -115,7 +115,8 @@ func (a *ResolverAgent) Domain() *resolver.Domain {
 }
 
 // Snapshot returns this tick's snapshot of the world, as the sensors read
-// it (read-only to callers).
+// it (read-only to callers): the keys and position of this tick, and each
+// target as last sensed (targets are sensed when the agent needs them).
 func (a *ResolverAgent) Snapshot() *resolver.Snapshot { return a.live }
 
 // Now returns the current tick.

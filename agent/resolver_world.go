@@ -10,9 +10,10 @@ import (
 )
 
 // resolverWorld is a resolver agent's world: a resolver.Snapshot of
-// integers (booleans 0 or 1) and positions, read every tick by the
-// agent's WorldSensor and target sensors into Agent.live, which is
-// checked once (CheckSnapshot) and then judged many times: goals and
+// integers (booleans 0 or 1) and positions, read into Agent.live by the
+// agent's WorldSensor every tick and by its target sensors when a target
+// is needed (target), checked as it is read (CheckSnapshot, note) and
+// then judged many times: goals and
 // actions' conditions with the domain's own compiled conditions
 // (Goal.HoldsIn, ConditionsHoldIn), shared by every agent of the domain,
 // and steps' boolean effects (BoolEffectsHoldIn); integer effects are

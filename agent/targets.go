@@ -6,7 +6,8 @@ import (
 )
 
 // A resolver agent's steps may happen at targets: the nearest wood pile,
-// the deer it hunts. Its target sensors find them every tick, and the
+// the deer it hunts. Its target sensors find them when the agent needs
+// them (a resolve, a head check, a walk), at most once a tick, and the
 // game's Mover takes it there before (or while) the step's behaviour runs.
 
 // Replan reasons of resolver agents, beside the GOAP agent's.
@@ -56,7 +57,13 @@ func (w Where) Position() resolver.Point {
 
 // TargetSensor resolves one target key for one agent: to a position, to an
 // entity with a position, or to nothing. The nearest wood pile, the deer
-// it hunts, the item the customer asked for.
+// it hunts, the item the customer asked for. It is called when the agent
+// needs the key, at most once a tick (ResolverConfig.TargetRefresh: less
+// often), on the goroutine that ticks the agent. An answer other than the
+// last (another position, another entity, or nothing) while the agent
+// walks to the key's target ends the walk: the target is lost. Something
+// that moves is an entity (OnEntity), so that its moving is not taken for
+// another target.
 type TargetSensor func(a *ResolverAgent) Where
 
 // MoveStatus is what a Mover reports for a tick.
