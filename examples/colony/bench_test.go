@@ -15,11 +15,22 @@ import (
 // ticks are a game's steady state: the queue, the planners and the
 // settlers' buffers grown, raids coming and going. docs/runtime.md quotes
 // its figures.
+//
+// On a shared machine the time a tick takes is mostly waiting for a CPU;
+// cpu-ns/tick, the CPU time the process used (every thread's, the queue's
+// workers and the collector included) per tick, moves far less with the
+// load.
 func BenchmarkColonyTick600(b *testing.B) {
 	c := warmColony(b, 2, 500)
 	b.ReportAllocs()
+	cpu0, ok := processCPU()
+	ticks := 0
 	for b.Loop() {
 		c.step()
+		ticks++
+	}
+	if cpu1, _ := processCPU(); ok && ticks > 0 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(ticks), "cpu-ns/tick")
 	}
 }
 
