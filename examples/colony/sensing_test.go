@@ -6,6 +6,7 @@ import (
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/internal/testkit/race"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // BenchmarkColonyTick600 times one tick of a 600-settler colony on the
@@ -91,5 +92,53 @@ func TestFixedPlacesSensedOnceDecideTheSame(t *testing.T) {
 	}
 	if len(onceRec) < 1000 {
 		t.Fatalf("a recording of %d bytes: nothing was decided", len(onceRec))
+	}
+}
+
+// TestWalksAreNotRedirected: a settler walks to the site it set off for,
+// or stops. Tick by tick, a settler still walking to the same step has
+// the same target as on the tick before (the places that move, the deer
+// and the raiders, aside): a site emptied under its feet ends the walk
+// (target_lost) rather than turning it toward another site, as a dry
+// well once did for 45 ticks, on a chain priced for the first.
+func TestWalksAreNotRedirected(t *testing.T) {
+	c, err := newColony(short, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.domain
+	moving := map[string]bool{"game": true, "raiders": true}
+	type walk struct {
+		action resolver.ActionID
+		at     resolver.Point
+	}
+	walks := make([]walk, len(c.settlers))
+	walking := make([]bool, len(c.settlers))
+	checked := 0
+	for range 600 {
+		c.step()
+		for i, s := range c.settlers {
+			act, ok := s.agent.Current()
+			if !ok || !s.agent.Moving() {
+				walking[i] = false
+				continue
+			}
+			tg := d.ActionTarget(act)
+			if tg == resolver.NoTarget || moving[d.Targets()[tg]] {
+				walking[i] = false
+				continue
+			}
+			at := s.agent.Snapshot().Targets[tg].At
+			if walking[i] && walks[i].action == act {
+				checked++
+				if walks[i].at != at {
+					t.Fatalf("tick %d: %s walking to %s's %s turned from %v to %v", c.tick, s.name, d.ActionName(act), d.Targets()[tg], walks[i].at, at)
+				}
+			}
+			walks[i], walking[i] = walk{act, at}, true
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("%d ticks of walks checked: the settlers hardly walk", checked)
 	}
 }
