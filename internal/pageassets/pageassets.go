@@ -1,9 +1,10 @@
 // Package pageassets holds what ploy's two web pages share, `ploy serve`'s
 // figures (package viewer) and the live inspector's page (package
 // inspect): the stylesheet, the helpers every script uses (common.js, on
-// window.ploy), the icon and the vendored graph layout (dagre.min.js,
-// docs/viewer.md says where it comes from). Both servers serve them at
-// /NAME from this one copy, so the pages look and behave alike.
+// window.ploy), the icon, the layered graph drawing (graph.js) and the
+// vendored layout it uses (dagre.min.js, docs/viewer.md says where it
+// comes from). Both servers serve them at /NAME from this one copy, so
+// the pages look and behave alike.
 package pageassets
 
 import (
@@ -14,7 +15,7 @@ import (
 	"strconv"
 )
 
-//go:embed style.css common.js icon.svg dagre.min.js
+//go:embed style.css common.js graph.js icon.svg dagre.min.js
 var shared embed.FS
 
 // Security lets a page load only its server's own scripts, styles and
