@@ -279,6 +279,7 @@ func TestBrowserInspector(t *testing.T) {
 		t.Errorf("mage-007: options %v, %d facts, kind %q; want GetHealthy and Kill, its facts, goap", v.Options, v.Facts, v.Kind)
 	}
 	browser.Screenshot(t, tab, "agent", "inspector-agent")
+	browser.Screenshot(t, tab, "inspector-main", "inspector-page")
 
 	// A breakpoint on its plans: the game blocks in Frame.
 	run(t, tab, "break on plan", chromedp.Click(chromedp.ID("bp-plan")))
@@ -368,17 +369,25 @@ func checkScrub(t *testing.T, tab context.Context, rec *agent.Recording, name st
 	if slices.Contains(ticks, mid) {
 		mid++ // between two decisions: the earlier one shows
 	}
-	want := -1
-	for _, tk := range ticks {
-		if tk <= mid {
-			want = tk
+	// Its last search at or before mid, past decisions that searched
+	// nothing.
+	last, want := -1, -1
+	for _, d := range rec.Decisions {
+		if d.Agent == name && d.Tick <= mid {
+			last = d.Tick
+			if d.Status != "not_searched" {
+				want = d.Tick
+			}
 		}
+	}
+	if want < 0 {
+		want = last
 	}
 	run(t, tab, "scrub", chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const s = document.getElementById('scrub'); s.value = '%d'; s.dispatchEvent(new Event('input')); })()`, mid)))
 	wantShown := strconv.Itoa(want)
 	v := pageUntil(t, tab, "scrubbed", fmt.Sprintf(`Number(g.tick) === %d && p.name === %q`, mid, name))
 	if v.Shown != wantShown {
-		t.Errorf("scrubbed to tick %d, %s shows its decision of tick %q; want %q (its last at or before)", mid, name, v.Shown, wantShown)
+		t.Errorf("scrubbed to tick %d, %s shows its decision of tick %q; want %q (its last search at or before)", mid, name, v.Shown, wantShown)
 	}
 	if v.Count != mixedAgentsIn(rec) {
 		t.Errorf("the list at tick %d: %d agents, want %d", mid, v.Count, mixedAgentsIn(rec))

@@ -35,6 +35,7 @@
 	let detail = null; // live: the picked agent's answer
 	let decisions = []; // the picked agent's decisions, oldest first
 	let shownDecision = -1; // index in decisions of the decision drawn
+	let clicked = false; // the person picked the decision drawn
 	let rec = null; // the recording shown: {name, header, decisions, byAgent, ticks, order}
 	let tick = 0; // the recording's tick scrubbed to
 	let dirtyList = true, dirtyDetail = true, refreshTimer = null;
@@ -135,6 +136,10 @@
 	function schedule() {
 		if (refreshTimer !== null || source !== 'live') return;
 		refreshTimer = setTimeout(async () => {
+			if (source !== 'live') {
+				refreshTimer = null;
+				return;
+			}
 			try {
 				if (dirtyList) {
 					dirtyList = false;
@@ -171,7 +176,10 @@
 		if (f.kind) q += '&kind=' + encodeURIComponent(f.kind);
 		if (f.goal) q += '&goal=' + (f.goal === '-' ? '' : encodeURIComponent(f.goal));
 		if (f.status) q += '&status=' + encodeURIComponent(f.status);
-		list = await ask(q);
+		const answer = await ask(q);
+		// A recording opened meanwhile is what the page shows now.
+		if (source !== 'live') return;
+		list = answer;
 		showList(state ? state.agents : list.length);
 	}
 
@@ -283,6 +291,7 @@
 		if (!name) return;
 		picked = name;
 		shownDecision = -1;
+		clicked = false;
 		agentFig.dataset.name = name;
 		for (const tr of $('agent-list').tBodies[0].rows) tr.classList.toggle('picked', tr.dataset.name === name);
 		drawMap();
@@ -309,10 +318,11 @@
 		if (name !== picked || source !== 'live') return;
 		detail = d;
 		noteGoals((d.options || []).map((o) => o.goal));
-		const keep = shownDecision >= 0 && shownDecision < decisions.length ? decisions[shownDecision].tick : null;
+		// A decision the person clicked stays drawn while it is kept;
+		// else the newest search is.
+		const keep = clicked && shownDecision >= 0 && shownDecision < decisions.length ? decisions[shownDecision].tick : null;
 		decisions = ds;
-		shownDecision = -1;
-		if (keep !== null) shownDecision = decisions.findIndex((x) => x.tick === keep);
+		shownDecision = keep === null ? -1 : decisions.findIndex((x) => x.tick === keep);
 		showAgent({
 			name: d.name, kind: d.kind, goal: d.goal, status: d.status, plans: d.plans, replans: d.replans,
 			facts: d.facts, values: d.values, targets: d.targets, at: d.at,
@@ -500,13 +510,18 @@
 		showDecision();
 	}
 
-	// defaultDecision is the decision to draw: in a recording the last at
-	// or before the tick scrubbed to; live, the last.
+	// defaultDecision is the decision to draw: its last search (live, the
+	// last; in a recording the last at or before the tick scrubbed to),
+	// past decisions that searched nothing (no goal option applied), else
+	// its last decision.
 	function defaultDecision() {
-		if (source !== 'recording') return decisions.length - 1;
-		let at = -1;
-		decisions.forEach((d, i) => { if (d.tick <= tick) at = i; });
-		return at;
+		let last = -1, searched = -1;
+		decisions.forEach((d, i) => {
+			if (source === 'recording' && d.tick > tick) return;
+			last = i;
+			if (d.status !== 'not_searched') searched = i;
+		});
+		return searched >= 0 ? searched : last;
 	}
 
 	function describeDecision(d) {
@@ -730,7 +745,7 @@
 				if (d.reason !== 'start') replans++;
 			}
 		});
-		shownDecision = at;
+		shownDecision = defaultDecision();
 		const d = decisions[at];
 		if (!d) {
 			showAgent({ name: picked, kind: decisions.length ? decisions[0].kind : '?', goal: '', status: 'none yet', plans, replans, steps: [] });
@@ -808,6 +823,7 @@
 			return;
 		}
 		shownDecision = i;
+		clicked = true;
 		showTimeline();
 	});
 	$('pause').addEventListener('click', () => command('pause'));
