@@ -198,6 +198,25 @@ func choose(id, value string) chromedp.Action[chromedp.Void] {
 	})()`, id, value, value, value, id))
 }
 
+// viewportShot saves what the window shows as
+// testdata/screenshots/NAME.png: the whole page as a person sees it (an
+// element's screenshot taller than the window is laid out again to be
+// taken, and came out with the agent's panel lower than the list).
+func viewportShot(t *testing.T, tab context.Context, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	dir := filepath.Join("testdata", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // clickRow clicks the list's row of the agent named name. The row is
 // found and clicked in one go: a live game re-sorts the list while the
 // browser would move the mouse to where the row was.
@@ -230,7 +249,7 @@ func TestBrowserInspector(t *testing.T) {
 	defer checkConsole()
 	// Wider than the default window: the list and the agent's panel side
 	// by side, as on a desktop.
-	run(t, tab, "opening the page", chromedp.EmulateViewport(1280, 1000), chromedp.Navigate(ts.URL+"/"))
+	run(t, tab, "opening the page", chromedp.EmulateViewport(1280, 1300), chromedp.Navigate(ts.URL+"/"))
 
 	// The list: every agent, most replans first, every kind.
 	v := pageUntil(t, tab, "the list", `Number(a.count) === 200 && g.stream === 'open'`)
@@ -278,8 +297,8 @@ func TestBrowserInspector(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(v.Options)), []string{"GetHealthy", "Kill"}) || v.Facts == 0 || v.Kind != "goap" {
 		t.Errorf("mage-007: options %v, %d facts, kind %q; want GetHealthy and Kill, its facts, goap", v.Options, v.Facts, v.Kind)
 	}
+	viewportShot(t, tab, "inspector-page")
 	browser.Screenshot(t, tab, "agent", "inspector-agent")
-	browser.Screenshot(t, tab, "inspector-main", "inspector-page")
 
 	// A breakpoint on its plans: the game blocks in Frame.
 	run(t, tab, "break on plan", chromedp.Click(chromedp.ID("bp-plan")))
