@@ -272,7 +272,7 @@
 		for (const a of placed) {
 			const dot = el('circle', { cx: sx(a.at.X).toFixed(1), cy: sy(a.at.Y).toFixed(1), r: 3.5, class: 'dot ' + a.status });
 			dot.dataset.name = a.name;
-			dot.append(el('title', {}, a.name + ' at ' + a.at.X + ',' + a.at.Y + ' · ' + a.status));
+			dot.append(el('title', {}, a.name + ' at ' + place(a.at) + ' · ' + a.status));
 			if (a.name === picked) mark = dot;
 			else svg.append(dot);
 		}
@@ -332,6 +332,12 @@
 		agentFig.dataset.version = String(d.version);
 	}
 
+	// place writes a position as the CLI writes a cost: at most two
+	// decimals.
+	function place(p) {
+		return number(p.X) + ',' + number(p.Y);
+	}
+
 	function chip(text, cls) {
 		return html('li', cls || '', text);
 	}
@@ -342,7 +348,7 @@
 		$('agent-body').hidden = false;
 		$('agent-title').textContent = v.name;
 		agentFig.dataset.kind = v.kind;
-		const where = v.at ? ' · at ' + v.at.X + ',' + v.at.Y : '';
+		const where = v.at ? ' · at ' + place(v.at) : '';
 		$('agent-summary').textContent = v.kind + (v.goal ? ' · goal ' + v.goal : ' · no goal') + ' · ' + v.status.replace('_', ' ') +
 			' · ' + plural(v.plans, 'search', 'searches') + ', ' + plural(v.replans, 'replan', 'replans') + (v.tick !== undefined ? ' · its tick ' + v.tick : '') + where;
 		$('agent-summary').className = 'agent-summary';
@@ -374,7 +380,7 @@
 		if (v.values) {
 			$('facts-title').textContent = 'Key values';
 			facts.replaceChildren(...Object.entries(v.values).sort(([a], [b]) => a < b ? -1 : 1).map(([k, x]) => chip(k + ' = ' + x, x ? 'on' : '')));
-			for (const [t, at] of Object.entries(v.targets || {}).sort(([a], [b]) => a < b ? -1 : 1)) facts.append(chip(t + ' at ' + at.X + ',' + at.Y, 'target'));
+			for (const [t, at] of Object.entries(v.targets || {}).sort(([a], [b]) => a < b ? -1 : 1)) facts.append(chip(t + ' at ' + place(at), 'target'));
 		} else {
 			$('facts-title').textContent = 'Facts that hold';
 			facts.replaceChildren(...(v.facts || []).map((f) => chip(f, 'on')));
