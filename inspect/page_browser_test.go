@@ -30,8 +30,9 @@ const mixedAgents = 200
 
 // newMixedGame is newGame's battle mages with positions on a grid (GOAP
 // agents have none of their own: Options.Position gives them), and
-// agents of every other kind: HTN in both modes, a behaviour tree, and
-// resolver survivors, each at a place of its own. 200 agents in all.
+// agents of every other kind: HTN in both modes, a behaviour tree, a
+// utility selector, and resolver survivors, each at a place of its own.
+// 200 agents in all.
 func newMixedGame(t *testing.T, opt inspect.Options) *game {
 	t.Helper()
 	opt.Position = func(a *agent.Agent) (resolver.Point, bool) {
@@ -41,7 +42,7 @@ func newMixedGame(t *testing.T, opt inspect.Options) *game {
 		}
 		return resolver.Point{X: float64(i%20) * 5, Y: float64(i/20) * 5}, true
 	}
-	const others = 6
+	const others = 7
 	g := newGame(t, mixedAgents-others, 2, opt)
 	h, err := htn.NewDomain(g.d, domains.BattleMageHTN())
 	if err != nil {
@@ -72,6 +73,26 @@ func newMixedGame(t *testing.T, opt inspect.Options) *game {
 	mage("htn-interrupt", func(c *agent.Config) { c.HTN, c.HTNMode = h, agent.Interrupt })
 	mage("tree", func(c *agent.Config) {
 		c.Tree = agent.Sequence(agent.Action(g.d, "Approach"), agent.Action(g.d, "TakeCover"))
+	})
+	// A utility selector whose scores change with the tick, in a world
+	// that starts again every few ticks: it chooses again and again.
+	ticks := 0
+	score := func(period int) func(*agent.Agent) float64 {
+		return func(*agent.Agent) float64 { return float64(ticks % period) }
+	}
+	mage("utility", func(c *agent.Config) {
+		c.Tree = agent.Utility(g.d, 0.5,
+			agent.UtilityOption{Action: "Approach", Score: score(5)},
+			agent.UtilityOption{Action: "TakeCover", Score: score(7)},
+			agent.UtilityOption{Action: "GetCrystals", Score: score(3)})
+		sense := c.Sensor
+		c.Sensor = func(a *agent.Agent, facts goap.State) {
+			if ticks++; ticks%4 == 0 {
+				facts.CopyFrom(g.d.Initial())
+				return
+			}
+			sense(a, facts)
+		}
 	})
 	rd, err := resolver.NewDomain(domains.Survivor())
 	if err != nil {
@@ -261,8 +282,8 @@ func TestBrowserInspector(t *testing.T) {
 			t.Errorf("the list has no %s agent: %v", k, slices.Compact(slices.Sorted(slices.Values(v.Kinds))))
 		}
 	}
-	if v.Placed != mixedAgents-3 { // all but the HTN and tree mages
-		t.Errorf("%d agents on the map, want %d", v.Placed, mixedAgents-3)
+	if v.Placed != mixedAgents-4 { // all but the HTN, tree and utility mages
+		t.Errorf("%d agents on the map, want %d", v.Placed, mixedAgents-4)
 	}
 
 	// Filters: by kind, then by goal.
@@ -285,6 +306,13 @@ func TestBrowserInspector(t *testing.T) {
 	v = pageUntil(t, tab, "htn-interrupt", `p.name === 'htn-interrupt' && Number(p.decisions) > 0 && !document.getElementById('mtr').hidden`)
 	if !strings.Contains(v.MTR, "MTR") {
 		t.Errorf("the HTN agent's MTR: %q", v.MTR)
+	}
+	run(t, tab, "kind tree", choose("filter-kind", "tree"))
+	pageUntil(t, tab, "the tree and the utility selector", `Number(a.count) === 2 && !!document.querySelector('#agent-list tr[data-name="utility"]')`)
+	run(t, tab, "pick the utility selector", clickRow("utility"))
+	v = pageUntil(t, tab, "utility with its scores", `p.name === 'utility' && Number(p.decisions) > 0 && document.querySelectorAll('#options tbody tr td.num').length > 0`)
+	if !slices.Equal(slices.Sorted(slices.Values(v.Options)), []string{"Approach", "GetCrystals", "TakeCover"}) {
+		t.Errorf("the utility selector's options: %v, want its three actions", v.Options)
 	}
 	run(t, tab, "any kind", choose("filter-kind", ""), choose("filter-goal", "Kill"))
 	v = pageUntil(t, tab, "the agents after Kill", `Number(a.count) > 0 && Number(a.count) < 200 && [...document.querySelectorAll('#agent-list tbody td:nth-child(3)')].every((td) => td.textContent === 'Kill')`)
