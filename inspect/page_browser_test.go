@@ -353,6 +353,31 @@ func TestBrowserInspector(t *testing.T) {
 	run(t, tab, "resume", chromedp.Click(chromedp.ID("resume")))
 	v = pageUntil(t, tab, "running again", fmt.Sprintf(`g.paused === 'false' && Number(g.frame) > %d`, paused+3))
 
+	// Pause: the game holds at a frame until resumed.
+	run(t, tab, "pause", chromedp.Click(chromedp.ID("pause")))
+	v = pageUntil(t, tab, "paused", `g.paused === 'true' && g.reason === 'pause'`)
+	if got := int(g.tick.Load()); got != v.Frame {
+		var st state
+		api{t, ts.URL, "test"}.get("/api/v1/state", &st)
+		t.Errorf("paused at frame %d, the game at tick %d; the API: %+v; game now %d; page %+v", v.Frame, got, st, g.tick.Load(), browser.Read[pageView](t, tab, "page", readPage).GameState)
+	}
+	run(t, tab, "resume", chromedp.Click(chromedp.ID("resume")))
+	pageUntil(t, tab, "running after the pause", fmt.Sprintf(`g.paused === 'false' && Number(g.frame) > %d`, v.Frame))
+
+	// A breakpoint on an action: listed on the agent, cleared by its ×
+	// (a hit meanwhile pauses the game: resume lets it go).
+	run(t, tab, "break on CastBolt", choose("bp-action", "CastBolt"))
+	v = pageUntil(t, tab, "the action breakpoint", `Number(p.breakpoints) === 1`)
+	if bp := browser.Read[string](t, tab, "the breakpoint", `document.getElementById('bp-list').textContent`); !strings.Contains(bp, "on action CastBolt") {
+		t.Errorf("the agent's breakpoints show %q, want the one on action CastBolt", bp)
+	}
+	run(t, tab, "clear it", chromedp.Click(chromedp.CSS("#bp-list button")))
+	pageUntil(t, tab, "no breakpoint", `Number(p.breakpoints) === 0`)
+	if browser.Read[bool](t, tab, "paused?", `document.getElementById('game').dataset.paused === 'true'`) {
+		run(t, tab, "resume", chromedp.Click(chromedp.ID("resume")))
+	}
+	pageUntil(t, tab, "running", `g.paused === 'false'`)
+
 	// Record: the page's link downloads a recording agent.ReadRecording reads.
 	dir := t.TempDir()
 	if _, err := chromedp.CallBrowser(tab, cdpbrowser.SetDownloadBehavior, cdpbrowser.SetDownloadBehaviorParams{Behavior: cdpbrowser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir}); err != nil {

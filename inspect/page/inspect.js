@@ -92,9 +92,21 @@
 		bump(game);
 	}
 
+	// An answer's state is shown only when no event came while it was
+	// on its way: the stream's 'paused' can overtake the answer to the
+	// pause that caused it, which would then show the game still
+	// running.
+	let events = 0;
+	async function askState(path, body) {
+		const before = events;
+		const s = await ask(path, body);
+		if (events === before) showState(s);
+		return s;
+	}
+
 	async function command(what) {
 		try {
-			showState(await ask(what, {}));
+			await askState(what, {});
 			showError('');
 		} catch (e) {
 			showError(what + ': ' + e.message);
@@ -104,16 +116,17 @@
 	// The event stream keeps the copy current: a frame that changed the
 	// picked agent asks for its panel again; any frame, the list.
 	function openEvents() {
-		const events = new EventSource('/api/v1/events?client=' + encodeURIComponent(client));
+		const stream = new EventSource('/api/v1/events?client=' + encodeURIComponent(client));
 		const stateEvent = (e) => {
+			events++;
 			showState(JSON.parse(e.data));
 			dirtyList = dirtyDetail = true; // a pause's copy is the frame's
 			schedule();
 		};
-		events.addEventListener('state', stateEvent);
-		events.addEventListener('paused', stateEvent);
-		events.addEventListener('resumed', stateEvent);
-		events.addEventListener('frame', (e) => {
+		stream.addEventListener('state', stateEvent);
+		stream.addEventListener('paused', stateEvent);
+		stream.addEventListener('resumed', stateEvent);
+		stream.addEventListener('frame', (e) => {
 			const f = JSON.parse(e.data);
 			if (state) {
 				state.frame = f.tick;
@@ -123,14 +136,14 @@
 			if (picked && (f.more > 0 || f.changed.includes(picked))) dirtyDetail = true;
 			schedule();
 		});
-		events.addEventListener('lost', () => {
+		stream.addEventListener('lost', () => {
 			dirtyList = dirtyDetail = true;
 			schedule();
 		});
 		// The browser opens the stream again by itself; meanwhile the
 		// heartbeat holds the page's breakpoints.
-		events.onerror = () => { game.dataset.stream = 'lost'; };
-		events.onopen = () => { game.dataset.stream = 'open'; };
+		stream.onerror = () => { game.dataset.stream = 'lost'; };
+		stream.onopen = () => { game.dataset.stream = 'open'; };
 	}
 
 	function schedule() {
@@ -160,7 +173,7 @@
 
 	function heartbeat(every) {
 		setInterval(() => {
-			if (source === 'live' || mode === 'live') ask('heartbeat', {}).then(showState, (e) => showError('heartbeat: ' + e.message));
+			if (source === 'live') askState('heartbeat', {}).catch((e) => showError('heartbeat: ' + e.message));
 		}, every);
 	}
 
@@ -452,7 +465,7 @@
 		try {
 			await ask('breakpoints', action ? { agent: picked, on, action } : { agent: picked, on });
 			await refreshDetail();
-			showState(await ask('state'));
+			await askState('state');
 			showError('');
 		} catch (e) {
 			showError('breakpoint: ' + e.message);
@@ -463,7 +476,7 @@
 		try {
 			await ask('breakpoints/clear', which);
 			await refreshDetail();
-			showState(await ask('state'));
+			await askState('state');
 			showError('');
 		} catch (e) {
 			showError('breakpoint: ' + e.message);
@@ -793,7 +806,7 @@
 		dirtyList = dirtyDetail = true;
 		if (picked) pick(picked);
 		schedule();
-		ask('state').then(showState, (e) => showError(e.message));
+		askState('state').catch((e) => showError(e.message));
 	}
 
 	// ---- wiring ----
