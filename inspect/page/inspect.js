@@ -563,7 +563,8 @@
 		const p = html('p', 'decision-line');
 		p.append(html('strong', '', 'tick ' + d.tick + ' '), describeDecision(d));
 		const more = html('p', 'hint', (d.stats ? plural(d.stats.expanded || 0, 'state', 'states') + ' expanded · ' : '') +
-			(d.rejected ? plural(d.rejected.length, 'alternative', 'alternatives') + ' turned down' : 'no trace (the inspector traces the agent picked, from its next search on)'));
+			(d.rejected ? plural(d.rejected.length, 'alternative', 'alternatives') + ' turned down'
+				: source === 'live' ? 'no trace (the inspector traces the agent picked, from its next search on)' : 'no trace: the agent was not traced when it decided'));
 		box.replaceChildren(p, more);
 		drawSearch(d);
 	}
