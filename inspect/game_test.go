@@ -29,6 +29,8 @@ type game struct {
 	queue  *agent.Queue
 	ins    *inspect.Inspector
 	tick   atomic.Int64
+	// others tick the game's agents of other kinds, after the mages.
+	others []func()
 	// game-goroutine only
 	dead, healthy goap.Fact
 }
@@ -91,6 +93,9 @@ func (g *game) step() {
 	}
 	for _, m := range g.mages {
 		m.Tick()
+	}
+	for _, tick := range g.others {
+		tick()
 	}
 	if g.queue != nil {
 		g.queue.Frame()

@@ -251,6 +251,7 @@ func New(opt Options) *Inspector {
 		"/api/v1/heartbeat":         {http.MethodPost, (*Inspector).postHeartbeat},
 		"/api/v1/trace":             {http.MethodPost, (*Inspector).postTrace},
 	}
+	in.addPageRoutes()
 	return in
 }
 

@@ -6,11 +6,11 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
-	"path"
 
 	"github.com/ploy-ai/ploy/arena"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/internal/pageassets"
 )
 
 //go:embed pages
@@ -108,45 +108,21 @@ func (s *Server) describeSource(body []byte) ([]byte, error) {
 	return line(describeFile(name, f, q.Source == "" && !s.started[name]))
 }
 
-// pageSecurity lets a page load only the server's own scripts, styles and
-// API: no inline script, nothing from elsewhere.
-const pageSecurity = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-// assetTypes are the content types of the pages' static files, by
-// extension.
-var assetTypes = map[string]string{
-	".js":  "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8",
-	".png": "image/png",
-	".svg": "image/svg+xml",
-}
-
-// assetRoutes returns a GET route for each file of the embedded pages
-// directory but the index template, at /NAME.
+// assetRoutes returns a GET route for each file the page loads: the
+// shared ones (package pageassets: the stylesheet, common.js, the icon,
+// dagre) and the figures' own scripts in the embedded pages directory,
+// each at /NAME.
 func assetRoutes() map[string]route {
 	routes := map[string]route{}
-	entries, err := fs.ReadDir(pages, "pages")
+	own, err := fs.Sub(pages, "pages")
 	if err != nil {
 		panic("viewer: " + err.Error())
 	}
-	for _, e := range entries {
-		if e.Name() == "index.html" {
-			continue
+	for _, a := range append(pageassets.Shared(), pageassets.Read(own, ".")...) {
+		if _, twice := routes["/"+a.Name]; twice {
+			panic("viewer: pages/" + a.Name + " is also a shared asset (package pageassets)")
 		}
-		contentType, ok := assetTypes[path.Ext(e.Name())]
-		if !ok {
-			panic("viewer: no content type for pages/" + e.Name())
-		}
-		body, err := pages.ReadFile("pages/" + e.Name())
-		if err != nil {
-			panic("viewer: " + err.Error())
-		}
-		routes["/"+e.Name()] = route{http.MethodGet, func(s *Server, w http.ResponseWriter, r *http.Request) {
-			// Embedded in the binary, so the same until it is rebuilt:
-			// a browser asks again each load, cheaply.
-			w.Header().Set("Cache-Control", "no-cache")
-			writeBody(w, contentType, body)
-		}}
+		routes["/"+a.Name] = route{http.MethodGet, func(s *Server, w http.ResponseWriter, r *http.Request) { a.Write(w) }}
 	}
 	return routes
 }
@@ -179,8 +155,5 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 		fail(w, &apiError{Status: http.StatusInternalServerError, Message: err.Error()})
 		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Security-Policy", pageSecurity)
-	w.Write(buf.Bytes())
+	pageassets.WritePage(w, buf.Bytes())
 }

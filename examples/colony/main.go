@@ -97,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-inspect: %w", err)
 		}
 		go c.ins.Serve(ln)
-		fmt.Fprintf(stdout, "inspector: http://%s/api/v1/agents (the game plays a tick every %d ms)\n", ln.Addr(), o.tickMS)
+		fmt.Fprintf(stdout, "inspector: http://%s/api/v1/agents (the page: http://%s/; the game plays a tick every %d ms)\n", ln.Addr(), ln.Addr(), o.tickMS)
 		defer c.ins.Close()
 	}
 	c.play()

@@ -1,5 +1,6 @@
 // Figure 8, the resolver (seed 003): an engine-model domain's action graph
-// (POST /api/v1/graph, `ploy graph --format json`) laid out by dagre, and
+// (POST /api/v1/graph, `ploy graph --format json`) laid out by dagre and
+// drawn by graph.js (as the inspector draws a resolver agent's resolve), and
 // on every change of the snapshot a traced resolve (POST /api/v1/trace,
 // `ploy trace --format json` on a keys: file): the chain accented and
 // numbered head first, the actions weighed and not taken accented with
@@ -10,7 +11,6 @@
 (function () {
 	const $ = (id) => document.getElementById(id);
 	const { html, number, api } = ploy;
-	const el = ploy.svg;
 	const figure = $('resolver-figure');
 	// Past this many nodes or edges the layout takes seconds and the
 	// drawing is a blur (a keys: file may have 2^20 edges): the chain and
@@ -110,23 +110,31 @@
 	const actionNode = (name) => 'a:' + name;
 	const goalNode = (name) => 'g:' + name;
 
-	// layout places the goals and actions, and an edge per (server,
-	// condition served) with dagre's layered layout.
-	function layout(graph, rankdir) {
-		const g = new dagre.graphlib.Graph({ multigraph: true });
-		g.setGraph({ rankdir, nodesep: 14, ranksep: 40, edgesep: 8, marginx: 6, marginy: 6 });
+	// spec is graph.js's drawing of the goals and actions, an edge per
+	// (server, condition served), laid out rankdir.
+	function spec(graph, rankdir) {
 		const width = (text) => 7.2 * text.length + 34;
-		for (const goal of graph.goals) g.setNode(goalNode(goal.name), { width: width(goal.name), height: 30 });
-		for (const a of graph.actions) g.setNode(actionNode(a.name), { width: width(a.name), height: 40 });
-		for (const e of graph.edges) {
-			g.setEdge(actionNode(e.from), e.goal ? goalNode(e.to) : actionNode(e.to), { width: 6.2 * e.condition.length + 6, height: 16, labelpos: rankdir === 'TB' ? 'r' : 'c' }, e.condition);
-		}
-		dagre.layout(g);
-		return g;
+		const nodes = [];
+		for (const goal of graph.goals) nodes.push({ id: goalNode(goal.name), width: width(goal.name), height: 30, cls: 'goal-node', label: goal.name, note: '', rx: 14, data: { goal: goal.name } });
+		for (const a of graph.actions) nodes.push({ id: actionNode(a.name), width: width(a.name), height: 40, cls: 'action-node', label: a.name, note: '', y: -3, data: { action: a.name } });
+		// An edge runs from the server to what it serves; its name (the
+		// condition) keeps two edges between one pair apart.
+		const edges = graph.edges.map((e) => Object.assign({}, e, {
+			from: actionNode(e.from), to: e.goal ? goalNode(e.to) : actionNode(e.to), name: e.condition, label: e.condition,
+			width: 6.2 * e.condition.length + 6, height: 16, labelpos: rankdir === 'TB' ? 'r' : 'c', arrow: 'resolver-arrow',
+			server: e.from, served: e.to,
+		}));
+		return {
+			graph: { rankdir, nodesep: 14, ranksep: 40, edgesep: 8, marginx: 6, marginy: 6 }, nodes, edges,
+			aria: 'the action graph', cls: ['action-graph'], arrows: 'resolver-arrow',
+			// Small graphs are drawn larger than the layout's units, for
+			// reading.
+			scale: rankdir === 'TB' ? 1 : 1.3,
+		};
 	}
 
-	// draw lays out and draws a domain's action graph once; each resolve
-	// only changes classes and labels.
+	// draw lays out and draws a domain's action graph once (graph.js);
+	// each resolve only changes classes and labels.
 	function draw(name, graph) {
 		if (graph.actions.length + graph.goals.length > maxNodes || graph.edges.length > maxEdges) {
 			graphs.set(name, { graph, parts: null });
@@ -135,45 +143,10 @@
 		// Left to right: a chain reads head first, towards the goal; a
 		// long thin graph (a single ladder of actions) goes top down
 		// instead, so that its labels stay legible.
-		let g = layout(graph, 'LR');
-		if (g.graph().width > 600 && g.graph().width > 3 * g.graph().height) g = layout(graph, 'TB');
-		const size = g.graph();
-		const svg = el('svg', { viewBox: '0 0 ' + Math.ceil(size.width) + ' ' + Math.ceil(size.height), role: 'img', 'aria-label': 'the action graph' });
-		svg.classList.add('graph', 'action-graph');
-		// Small graphs are drawn larger than the layout's units, for reading.
-		svg.setAttribute('width', String(Math.min(Math.ceil(size.width * (size.rankdir === 'TB' ? 1 : 1.3)), 880)));
-		// An arrowhead: edges run from the server to what it serves.
-		const defs = el('defs');
-		for (const [id, cls] of [['resolver-arrow', 'arrow'], ['resolver-arrow-chain', 'arrow chain']]) {
-			const m = el('marker', { id, viewBox: '0 0 10 10', refX: '9', refY: '5', markerWidth: '7', markerHeight: '7', orient: 'auto-start-reverse' });
-			m.append(el('path', { d: 'M0,0 L10,5 L0,10 z', class: cls }));
-			defs.append(m);
-		}
-		const edges = el('g'), nodes = el('g');
-		const parts = { svg, nodes: new Map(), edges: [] };
-		for (const e of graph.edges) {
-			const to = e.goal ? goalNode(e.to) : actionNode(e.to);
-			const at = g.edge({ v: actionNode(e.from), w: to, name: e.condition });
-			const group = el('g', { class: 'edge' });
-			group.append(el('polyline', { points: at.points.map((p) => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' '), 'marker-end': 'url(#resolver-arrow)' }));
-			group.append(el('text', { x: at.x.toFixed(1), y: (at.y - 3).toFixed(1) }, e.condition));
-			edges.append(group);
-			parts.edges.push({ edge: e, group });
-		}
-		const place = (id, cls, label, data) => {
-			const p = g.node(id);
-			const group = el('g', { class: 'node ' + cls, transform: 'translate(' + p.x.toFixed(1) + ',' + p.y.toFixed(1) + ')', tabindex: '0' });
-			Object.assign(group.dataset, data);
-			group.append(el('rect', { x: -p.width / 2, y: -p.height / 2, width: p.width, height: p.height, rx: cls === 'goal-node' ? 14 : 5 }));
-			const title = el('text', { y: cls === 'goal-node' ? 4 : -3, class: 'name' }, label);
-			const note = el('text', { y: 12, class: 'note' }, '');
-			group.append(title, note);
-			nodes.append(group);
-			return { group, title, note };
-		};
-		for (const goal of graph.goals) parts.nodes.set(goalNode(goal.name), place(goalNode(goal.name), 'goal-node', goal.name, { goal: goal.name }));
-		for (const a of graph.actions) parts.nodes.set(actionNode(a.name), place(actionNode(a.name), 'action-node', a.name, { action: a.name }));
-		svg.append(defs, edges, nodes);
+		let parts = ployGraph.draw(spec(graph, 'LR'));
+		if (parts.size.width > 600 && parts.size.width > 3 * parts.size.height) parts = ployGraph.draw(spec(graph, 'TB'));
+		// The edges as the API gave them, which the resolve accents.
+		parts.edges = parts.edges.map(({ edge, group }) => ({ edge: { from: edge.server, to: edge.served, goal: edge.goal, condition: edge.condition }, group }));
 		graphs.set(name, { graph, parts });
 	}
 

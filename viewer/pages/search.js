@@ -1,14 +1,14 @@
 // Figure 2, the search (seed 001 fig. 2; lesson 4 "play the search, or
 // step through it one expansion at a time"): the trace of figure 1's
 // problem (POST /api/v1/trace, `ploy trace --format json`), its state graph
-// laid out by dagre (vendored, dagre.min.js) and drawn as SVG, and the
-// expansions played one at a time.
+// laid out by dagre (vendored, dagre.min.js) and drawn as SVG by graph.js
+// (which the inspector's page draws an agent's last search with too), and
+// the expansions played one at a time.
 'use strict';
 
 (function () {
 	const $ = (id) => document.getElementById(id);
 	const { html, number } = ploy;
-	const el = ploy.svg;
 	const figure = $('search-figure');
 	// Past this many nodes the layout takes seconds and the drawing is a
 	// blur: the step panel still works, the graph says why it is missing.
@@ -32,27 +32,9 @@
 		return Object.entries(n.needs || {}).map(([f, v]) => v ? f : 'not ' + f);
 	}
 
-	// layout places the nodes and the edges (one per generated successor,
-	// labelled with its action) with dagre's layered layout.
-	function layout(t) {
-		const g = new dagre.graphlib.Graph();
-		// Left to right: a search is shallow and wide, and an action's name
-		// reads along its edge.
-		g.setGraph({ rankdir: 'LR', nodesep: 6, ranksep: 10, edgesep: 4, marginx: 4, marginy: 4 });
-		g.setDefaultEdgeLabel(() => ({}));
-		for (const n of t.nodes) {
-			g.setNode(String(n.id), { width: 30 + 7 * String(n.id).length, height: 22 });
-		}
-		for (const n of t.nodes) {
-			if (n.parent >= 0) {
-				g.setEdge(String(n.parent), String(n.id), { width: 6.2 * (n.action || '').length + 8, height: 18, labelpos: 'c' });
-			}
-		}
-		dagre.layout(g);
-		return g;
-	}
-
-	// draw builds the SVG of the whole graph once per trace; stepping only
+	// draw builds the SVG of the whole graph once per trace (graph.js's
+	// layered drawing: the state graph left to right, an edge per
+	// generated successor labelled with its action); stepping only
 	// changes classes.
 	function draw(t) {
 		const box = $('search-graph');
@@ -61,36 +43,19 @@
 			box.replaceChildren(html('p', 'hint', t.nodes.length + ' states: too many to draw (at most ' + maxDrawn + '); step through them below'));
 			return;
 		}
-		const g = layout(t);
-		const size = g.graph();
-		const svg = el('svg', { viewBox: '0 0 ' + Math.ceil(size.width) + ' ' + Math.ceil(size.height), role: 'img', 'aria-label': 'the search graph' });
-		svg.classList.add('graph');
-		// Wide graphs shrink to the page; small ones keep their size.
-		svg.setAttribute('width', String(Math.min(Math.ceil(size.width), 880)));
-		const edges = el('g'), nodes = el('g');
+		const nodes = t.nodes.map((n) => ({
+			id: String(n.id), width: 30 + 7 * String(n.id).length, height: 22, label: '#' + n.id,
+			title: '#' + n.id + ' ' + (factsOf(n).join(', ') || '(no facts)'), data: { node: String(n.id) },
+		}));
+		const edges = t.nodes.filter((n) => n.parent >= 0).map((n) => ({ from: String(n.parent), to: String(n.id), label: n.action || '' }));
+		// Left to right: a search is shallow and wide, and an action's name
+		// reads along its edge. Wide graphs shrink to the page; small ones
+		// keep their size.
+		const parts = ployGraph.draw({ graph: { rankdir: 'LR', nodesep: 6, ranksep: 10, edgesep: 4, marginx: 4, marginy: 4 }, nodes, edges, aria: 'the search graph' });
 		drawn = { nodes: new Map(), edges: new Map() };
-		for (const n of t.nodes) {
-			if (n.parent < 0) continue;
-			const e = g.edge(String(n.parent), String(n.id));
-			const group = el('g', { class: 'edge' });
-			group.append(el('polyline', { points: e.points.map((p) => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ') }));
-			// Just above the line, which runs through the label's centre.
-			group.append(el('text', { x: e.x.toFixed(1), y: (e.y - 3).toFixed(1) }, n.action || ''));
-			edges.append(group);
-			drawn.edges.set(n.id, group);
-		}
-		for (const n of t.nodes) {
-			const p = g.node(String(n.id));
-			const group = el('g', { class: 'node', transform: 'translate(' + p.x.toFixed(1) + ',' + p.y.toFixed(1) + ')', tabindex: '0' });
-			group.dataset.node = String(n.id);
-			group.append(el('title', {}, '#' + n.id + ' ' + (factsOf(n).join(', ') || '(no facts)')));
-			group.append(el('rect', { x: -p.width / 2, y: -p.height / 2, width: p.width, height: p.height, rx: 5 }));
-			group.append(el('text', { y: 4 }, '#' + n.id));
-			nodes.append(group);
-			drawn.nodes.set(n.id, group);
-		}
-		svg.append(edges, nodes);
-		box.replaceChildren(svg);
+		for (const n of t.nodes) drawn.nodes.set(n.id, parts.nodes.get(String(n.id)).group);
+		for (const { edge, group } of parts.edges) drawn.edges.set(Number(edge.to), group);
+		box.replaceChildren(parts.svg);
 	}
 
 	// seen returns, after k expansions, the nodes generated so far (the

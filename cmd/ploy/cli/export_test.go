@@ -1,7 +1,17 @@
 package cli
 
+import "context"
+
 // VersionOf is versionOf, for the tests of the version's fallbacks.
 var VersionOf = versionOf
 
 // ErrorText is errorText, for the tests of the prefixes it strips.
 var ErrorText = errorText
+
+// StopServeWith makes ploy serve run until ctx is done rather than until
+// a signal, for the tests that start it; the returned func undoes it.
+func StopServeWith(ctx context.Context) (undo func()) {
+	was := stopSignals
+	stopSignals = func() (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }
+	return func() { stopSignals = was }
+}

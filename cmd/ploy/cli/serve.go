@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/inspect"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -19,23 +22,34 @@ import (
 // is answering.
 const serveShutdown = 5 * time.Second
 
+// stopSignals is the context a server runs in until Ctrl-C or SIGTERM;
+// a test replaces it to stop the server itself.
+var stopSignals = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
 func runServe(e *env, args []string) int {
-	var addr string
+	var addr, replay string
 	var cfg viewer.Config
 	var maxBody int
 	fset := flagSet(e, "serve", "[FILE...] [flags]",
-		"Serve ploy's web app and its JSON API (docs/api.md) on ADDR, loopback by\ndefault: the shipped domains and the files named, read once at start. Every\nrequest is bounded (docs/limits.md); stop the server with Ctrl-C.",
+		"Serve ploy's web app and its JSON API (docs/api.md) on ADDR, loopback by\ndefault: the shipped domains and the files named, read once at start. Every\nrequest is bounded (docs/limits.md); stop the server with Ctrl-C.\n\nWith --replay FILE, serve the live inspector's page (docs/inspector.md) over\na decision recording instead: every agent's decisions, with a timeline to\nscrub through them.",
 		`  ploy serve
   ploy serve mydomain.yaml --addr 127.0.0.1:8080
+  ploy serve --replay game.jsonl
 `)
 	fset.StringVar(&addr, "addr", "127.0.0.1:7070", "address to listen on, HOST:PORT (a host other than loopback serves the network)")
 	fset.IntVar(&maxBody, "max-body", viewer.DefaultMaxBody, "most bytes of a request body")
 	fset.IntVar(&cfg.MaxConcurrent, "max-concurrent", 0, "requests working at once, the others refused with 503 (0: twice the CPUs)")
 	fset.DurationVar(&cfg.Timeout, "timeout", viewer.DefaultTimeout, "longest wait for a request's answer")
 	fset.DurationVar(&cfg.MaxStreamTime, "max-stream-time", viewer.DefaultMaxStreamTime, "longest a live-agent stream runs")
+	fset.StringVar(&replay, "replay", "", "serve the inspector's page over this decision recording (a .jsonl file an agent.FlightRecorder or the inspector wrote), at most 64 MiB, instead of the web app")
 	positional, st := parse(e, fset, args)
 	if st >= 0 {
 		return st
+	}
+	if replay != "" && len(positional) > 0 {
+		return usageErr(e, fset, "--replay serves a recording, not domain files: drop %q", positional[0])
 	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return usageErr(e, fset, "--addr must be HOST:PORT, not %q", addr)
@@ -52,6 +66,14 @@ func runServe(e *env, args []string) int {
 	if cfg.MaxStreamTime <= 0 {
 		return usageErr(e, fset, "--max-stream-time must be positive, not %s", cfg.MaxStreamTime)
 	}
+	var rec *agent.Recording
+	if replay != "" {
+		// Read before listening: a bad file stops it at start, positioned.
+		var st int
+		if rec, st = readReplay(e, replay); st >= 0 {
+			return st
+		}
+	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
@@ -64,19 +86,33 @@ func runServe(e *env, args []string) int {
 	// name (LOCALHOST, a host name resolving to 127.0.0.1) is listened on
 	// at one of its addresses, and that address says who can connect.
 	cfg.LoopbackOnly = listensOnLoopback(ln.Addr())
-	cfg.MaxBody = int64(maxBody)
-	cfg.Files = positional
-	srv, err := viewer.New(cfg)
-	if err != nil {
-		if _, positioned := err.(domain.ErrorList); positioned {
-			fmt.Fprint(e.stderr, domain.Format(err, nil))
-		} else {
-			fmt.Fprintf(e.stderr, "ploy serve: %s\n", errorText(err))
+	var handler http.Handler
+	var serving string
+	if rec != nil {
+		page, err := inspect.NewReplay(rec, inspect.ReplayOptions{Name: replay, AllowRemote: !cfg.LoopbackOnly})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
+			return exitInvalid
 		}
-		return exitInvalid
+		handler = page
+		serving = fmt.Sprintf("recording %s: %d decisions of %d agents", replay, len(rec.Decisions), agentsIn(rec))
+	} else {
+		cfg.MaxBody = int64(maxBody)
+		cfg.Files = positional
+		srv, err := viewer.New(cfg)
+		if err != nil {
+			if _, positioned := err.(domain.ErrorList); positioned {
+				fmt.Fprint(e.stderr, domain.Format(err, nil))
+			} else {
+				fmt.Fprintf(e.stderr, "ploy serve: %s\n", errorText(err))
+			}
+			return exitInvalid
+		}
+		handler = srv
+		serving = fmt.Sprintf("%d domains", len(srv.Domains()))
 	}
 	hs := &http.Server{
-		Handler:           srv,
+		Handler:           handler,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       cfg.Timeout,
 		WriteTimeout:      cfg.Timeout + 5*time.Second,
@@ -86,9 +122,9 @@ func runServe(e *env, args []string) int {
 	if !cfg.LoopbackOnly {
 		fmt.Fprintf(e.stderr, "ploy serve: listening on %s: anyone who can reach it can use the server\n", ln.Addr())
 	}
-	fmt.Fprintf(e.stdout, "ploy serve: http://%s/ (%d domains; Ctrl-C stops)\n", ln.Addr(), len(srv.Domains()))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := stopSignals()
 	defer stop()
+	fmt.Fprintf(e.stdout, "ploy serve: http://%s/ (%s; Ctrl-C stops)\n", ln.Addr(), serving)
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -113,4 +149,39 @@ func runServe(e *env, args []string) int {
 func listensOnLoopback(a net.Addr) bool {
 	tcp, ok := a.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
+}
+
+// maxReplay is the most bytes of a recording `ploy serve --replay` reads:
+// the page reads it whole, in the browser.
+const maxReplay = inspect.DefaultMaxRecording
+
+// readReplay reads the decision recording --replay names, whole and
+// bounded (agent.ReadRecording); a bad one is reported, positioned, with
+// the status of a bad input. The status is -1 to go on.
+func readReplay(e *env, name string) (*agent.Recording, int) {
+	f, err := os.Open(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+		return nil, exitInvalid
+	}
+	defer f.Close()
+	rec, err := agent.ReadRecording(f, name, maxReplay)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "%s\n", err)
+		return nil, exitInvalid
+	}
+	return rec, -1
+}
+
+// agentsIn counts the agents a recording has decisions of.
+func agentsIn(rec *agent.Recording) int {
+	names := map[string]bool{}
+	for _, d := range rec.Decisions {
+		names[d.Agent] = true
+	}
+	return len(names)
 }

@@ -1,0 +1,96 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/internal/webguard"
+)
+
+// Replay serves the inspector's page over a decision recording instead of
+// a running game (`ploy serve --replay FILE`): the page shows every
+// agent's decisions, with a timeline to scrub through them, as it shows a
+// recording opened from a live game. It has no game, so no breakpoint,
+// no event stream, no trace: its API is GET /api/v1/recording alone.
+type Replay struct {
+	opt  ReplayOptions
+	body []byte // the recording, as JSON Lines
+}
+
+// ReplayOptions are a Replay's.
+type ReplayOptions struct {
+	// Name is the recording's, as the page shows it (the file's path).
+	Name string
+	// AllowRemote lets the handler answer requests addressed to any host
+	// name, as Options.AllowRemote does the inspector's.
+	AllowRemote bool
+	// MaxRecording is the most bytes the recording may take as the page
+	// reads it (DefaultMaxRecording when 0): a larger one is refused.
+	MaxRecording int
+}
+
+// NewReplay makes the page's server for rec, a recording read with
+// agent.ReadRecording (which bounds it). The decisions are written again
+// as a recording (the header, then a line each), for the page to read as
+// it reads a file it opens.
+func NewReplay(rec *agent.Recording, opt ReplayOptions) (*Replay, error) {
+	if opt.MaxRecording <= 0 {
+		opt.MaxRecording = DefaultMaxRecording
+	}
+	buf := &cappedBuffer{max: opt.MaxRecording}
+	h := rec.Header
+	h.Decisions = len(rec.Decisions)
+	head, err := json.Marshal(h)
+	if err != nil {
+		return nil, err
+	}
+	_, err = buf.Write(append(head, '\n'))
+	enc := json.NewEncoder(buf)
+	for i := 0; err == nil && i < len(rec.Decisions); i++ {
+		err = enc.Encode(&rec.Decisions[i])
+	}
+	if err == errTooLarge {
+		return nil, fmt.Errorf("%s: the recording's %d decisions are more than %d bytes as JSON, the most the page reads", opt.Name, len(rec.Decisions), opt.MaxRecording)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", opt.Name, err)
+	}
+	return &Replay{opt: opt, body: bytes.Clone(buf.Bytes())}, nil
+}
+
+// ServeHTTP answers the page (/), its assets, and GET /api/v1/recording;
+// anything else is 404, a method other than GET or HEAD 405, as JSON
+// errors. It has the inspector's checks of the host and of another
+// site's page.
+func (p *Replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !p.opt.AllowRemote && !webguard.LoopbackHost(r.Host) {
+		fail(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("the replay answers requests to the loopback only, not to host %q", r.Host)})
+		return
+	}
+	if why := webguard.CrossSite(r); why != "" {
+		fail(w, &apiError{Status: http.StatusForbidden, Message: why})
+		return
+	}
+	a, isAsset := pageAssets[r.URL.Path]
+	if !isAsset && r.URL.Path != "/" && r.URL.Path != "/api/v1/recording" {
+		fail(w, &apiError{Status: http.StatusNotFound, Message: fmt.Sprintf("no such endpoint: %s (a replay answers /api/v1/recording alone)", r.URL.Path)})
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", http.MethodGet)
+		fail(w, &apiError{Status: http.StatusMethodNotAllowed, Message: fmt.Sprintf("%s takes GET, not %s", r.URL.Path, r.Method)})
+		return
+	}
+	switch {
+	case isAsset:
+		a.Write(w)
+	case r.URL.Path == "/":
+		writeIndex(w, pageData{Mode: "replay", Recording: p.opt.Name})
+	default:
+		w.Header().Set("Content-Disposition", `attachment; filename="recording.jsonl"`)
+		writeBody(w, "application/x-ndjson", p.body)
+	}
+}
