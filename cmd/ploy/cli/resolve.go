@@ -68,9 +68,9 @@ type parsedEngineFlags struct {
 	at      *resolver.Point
 	targets map[string]resolver.Point
 	// lost are the targets given as NAME=none: the sensor finds nothing.
-	lost map[string]bool
-	values  map[string]string // --set key=value, as written
-	unset   []string
+	lost   map[string]bool
+	values map[string]string // --set key=value, as written
+	unset  []string
 }
 
 // parseEngineFlags checks the engine-model flags' form and bounds, before
