@@ -72,7 +72,7 @@ func point(field string, xy []float64) (resolver.Point, error) {
 	}
 	for _, v := range xy {
 		if !(math.Abs(v) <= domain.MaxCoordinate) {
-			return resolver.Point{}, badField(field, "coordinate %s is out of range: at most %g in size", report.FormatCost(v), float64(domain.MaxCoordinate))
+			return resolver.Point{}, badField(field, "coordinate %s is out of range: at most %g in size", strconv.FormatFloat(v, 'g', -1, 64), float64(domain.MaxCoordinate))
 		}
 	}
 	return resolver.Point{X: xy[0], Y: xy[1]}, nil
