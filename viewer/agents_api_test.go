@@ -138,3 +138,33 @@ func TestAgentFieldsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestDomainsListEngineKinds checks what figure 8's kind picker is built
+// from: an engine-model file's agent kinds, each with its capabilities
+// (absent: all) and its cost overrides beside the file's costs.
+func TestDomainsListEngineKinds(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	code, body := post(t, s, "/api/v1/domain", `{"domain": "colony"}`)
+	var d struct {
+		Agents json.RawMessage `json:"agents"`
+	}
+	if code != http.StatusOK || json.Unmarshal(body, &d) != nil {
+		t.Fatalf("colony: %d %s", code, body)
+	}
+	for _, want := range []string{
+		`{"name":"hunter","title":"hunter (hunts deer, fights raiders when food is not short)","capabilities":["Hunt","PickBerries","HaulFood","TakeMeal","Eat","Drink","Sleep","Hide","ArmUp","Fight"],"costs":[{"action":"PickBerries","cost":10,"base":3},{"action":"Hunt","cost":2,"base":6},{"action":"Fight","cost":6,"base":4}]}`,
+		`{"name":"guard","title":"guard (keeps watch from the towers, drives raiders off)","capabilities":["ArmUp","Fight","KeepWatch","TakeMeal","Eat","Drink","Sleep"],"costs":[{"action":"Sleep","cost":8,"base":5},{"action":"Fight","cost":1,"base":4}]}`,
+	} {
+		if !strings.Contains(string(d.Agents), want) {
+			t.Errorf("colony's agents %s\nwant among them %s", d.Agents, want)
+		}
+	}
+	code, body = post(t, s, "/api/v1/domain", `{"domain": "survivor"}`)
+	if code != http.StatusOK || !strings.Contains(string(body), `"agents":[{"name":"survivor","title":"survivor","costs":[]},{"name":"wounded",`) {
+		t.Errorf("survivor: %d %s", code, body)
+	}
+	code, body = post(t, s, "/api/v1/domain", `{"domain": "soldier"}`)
+	if code != http.StatusOK || strings.Contains(string(body), `"agents"`) {
+		t.Errorf("soldier, a state-space file: %d %s; want no agents field (its kinds are personalities)", code, body)
+	}
+}
