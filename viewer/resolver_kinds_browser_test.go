@@ -2,6 +2,8 @@ package viewer_test
 
 import (
 	"encoding/json"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/internal/costfmt"
 	"github.com/ploy-ai/ploy/internal/testkit/browser"
 	"github.com/ploy-ai/ploy/viewer"
 )
@@ -105,6 +108,31 @@ func TestBrowserResolverKinds(t *testing.T) {
 	k = browser.Read[kindView](t, tab, "figure 8's kind", readKind)
 	if !slices.Equal(f.Chain, plain.Plan) || k.Note != "" || k.Disabled || len(k.Overridden) != 0 || len(k.Capable) != 13 {
 		t.Errorf("no kind: %q (the API: %q), note %q, overridden %q, capabilities %d disabled %v", f.Chain, plain.Plan, k.Note, k.Overridden, len(k.Capable), k.Disabled)
+	}
+}
+
+// TestBrowserCostsPrintAsTheCommands checks that the page's number() and
+// the commands' costfmt.Cost write the same text for the same costs, so
+// that a figure and a command agree to the last digit shown.
+func TestBrowserCostsPrintAsTheCommands(t *testing.T) {
+	s := newServer(t, viewer.Config{LoopbackOnly: true})
+	ts, tab := servePage(t, s, 30*time.Second)
+	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	values := []float64{29.027416997969524, 0.125, 1.005, 2.675, 9.549509756796393, 1e21, 1.5e21, 7, 0, 1e20, 0.30000000000000004, 1.999, 99.995, 12.527692569068709, 0.001, -0.125, 1234567.891, 0.375, 123456789012.345, 2.5, 1e-7, 0.005, 0.015, 1.115, 8.345}
+	for i := range 200 { // and distances as the resolver makes them
+		values = append(values, math.Sqrt(float64(i*i+7*i+3))*0.37)
+	}
+	in, _ := json.Marshal(values)
+	got, err := chromedp.Run(tab, chromedp.Evaluate[[]string](fmt.Sprintf(`%s.map((x) => ploy.number(x))`, in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range values {
+		if want := costfmt.Cost(v); got[i] != want {
+			t.Errorf("%v: the page writes %q, the commands %q", v, got[i], want)
+		}
 	}
 }
 
