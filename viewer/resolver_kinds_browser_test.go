@@ -141,3 +141,43 @@ type resolveAnswerAs struct {
 	Plan   []string `json:"plan"`
 	Goal   string   `json:"goal"`
 }
+
+// TestBrowserPlannerAgent drives figure 1's agent picker: the soldier
+// planned as its defensive personality gets the API's answer for that
+// personality (its costs), the command shown is ploy plan --agent, the
+// address keeps it across a reload, and none plans with the file's costs.
+func TestBrowserPlannerAgent(t *testing.T) {
+	s := newServer(t, viewer.Config{LoopbackOnly: true})
+	ts, tab := servePage(t, s, 30*time.Second)
+	f, _ := after(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	f, _ = after(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))
+	plain := f
+	f, _ = after(t, tab, f.Seq, "agent defensive", choose("agent", "defensive"))
+	request := `{"domain": "soldier", "goal": "KillPlayer", "personality": "defensive"}`
+	if want := planSummary(t, ts.URL, request); f.Summary != want || f.Error != "" {
+		t.Errorf("defensive: %q (error %q), want the API's %q", f.Summary, f.Error, want)
+	}
+	// The gun's ranged attack is dear to it: the axe instead.
+	if !slices.Equal(plain.Plan, []string{"PickUpGun", "ApproachPlayer", "AttackRanged"}) || !slices.Equal(f.Plan, []string{"PickUpAxe", "ApproachPlayer", "AttackMelee"}) {
+		t.Errorf("the soldier plans %q, as defensive %q; want the gun, and the axe", plain.Plan, f.Plan)
+	}
+	if want := "ploy plan soldier.yaml --goal KillPlayer --agent defensive"; f.Command != want {
+		t.Errorf("the command shown: %q, want %q", f.Command, want)
+	}
+	note, err := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById('agent-note').hidden ? '' : document.getElementById('agent-note').textContent`))
+	if err != nil || !strings.Contains(note, "AttackRanged 5") || !strings.Contains(note, "TakeCover 1") {
+		t.Errorf("the agent's note: %q (%v), want its cost overrides", note, err)
+	}
+	if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	g, _ := after(t, tab, 0, "reload", chromedp.Steps())
+	if g.Summary != f.Summary || g.Command != f.Command {
+		t.Errorf("after a reload: %q, %q; want %q, %q", g.Summary, g.Command, f.Summary, f.Command)
+	}
+	browser.Screenshot(t, tab, "planner", "planner-agent-defensive")
+	f, _ = after(t, tab, g.Seq, "no agent", choose("agent", ""))
+	if f.Summary != plain.Summary || strings.Contains(f.Command, "--agent") {
+		t.Errorf("no agent: %q, %q; want the file's %q", f.Summary, f.Command, plain.Summary)
+	}
+}
