@@ -141,7 +141,7 @@
 		goal.replaceChildren(...d.goals.map((g, i) => ploy.option(g, i === 0)));
 		// The file's GOAP agents: planning as one uses its costs and
 		// capabilities (ploy plan --agent NAME --goal G).
-		const none = ploy.html('option', '', 'none: the file\'s costs');
+		const none = ploy.html('option', '', 'none');
 		none.value = '';
 		const agents = d.personalities || [];
 		$('agent').replaceChildren(none, ...agents.map((a) => ploy.option(a.name)));
