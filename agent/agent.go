@@ -125,7 +125,7 @@ type Agent struct {
 }
 
 // replanReasons are the reasons an Agent counts without its map.
-var replanReasons = [...]string{ReasonStart, ReasonGoalChanged, ReasonPlanDone, ReasonPrecondition, ReasonActionFailed, ReasonNoEffect, ReasonTimeout, ReasonNoPlan, ReasonStepEnded, ReasonProactive, ReasonRequested, ReasonInterruption, ReasonFactsChanged}
+var replanReasons = [...]string{ReasonStart, ReasonGoalChanged, ReasonPlanDone, ReasonPrecondition, ReasonActionFailed, ReasonNoEffect, ReasonTimeout, ReasonNoPlan, ReasonStepEnded, ReasonProactive, ReasonRequested, ReasonInterruption, ReasonFactsChanged, ReasonTargetLost}
 
 // reasonCode is 1 + reason's index in replanReasons, 0 for none (or a
 // reason not there, which no request has).

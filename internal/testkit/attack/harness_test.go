@@ -216,10 +216,12 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 	// Wait returns once the child has exited, even if a reader still feeds
 	// its standard input.
 	cmd.WaitDelay = time.Second
-	// The child's rusage Maxrss is at least this process's peak when it
-	// started: Linux carries the forking process's high-water mark through
-	// exec. Only a figure above it is the child's own.
-	ownPeak, _ := peakRSS(os.Getpid())
+	// The child's rusage Maxrss is at least this process's resident size
+	// when it forked: Linux carries it through exec. Only a figure above
+	// this process's peak is the child's own, and that peak is read after
+	// the child exits, since this process's other goroutines may grow it
+	// between a read before Start and the fork (CI once saw a child of
+	// 96 MiB reported at 2.9 GiB, the race-detector test process's size).
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -228,6 +230,7 @@ func run(t *testing.T, dir string, a attack, maxRSS int64, guard time.Duration) 
 	err := cmd.Wait()
 	r.wall = time.Since(start)
 	watched, overBound := watch.stop()
+	ownPeak, _ := peakRSS(os.Getpid())
 	r.peakRSS, r.peakBelow = childPeak(cmd.ProcessState, ownPeak, watched)
 	r.exit = cmd.ProcessState.ExitCode()
 	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
