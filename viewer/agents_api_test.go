@@ -126,6 +126,7 @@ func TestAgentFieldsRefused(t *testing.T) {
 		{"/api/v1/plan", `{"agent": "bt"}`, 400, "agent", "behaviour-tree agent"},
 		{"/api/v1/htn", `{"agent": "goap"}`, 400, "agent", `"goap" is a GOAP agent: plan as it with /api/v1/plan and agent`},
 		{"/api/v1/trace", `{"htn": true, "agent": "htn"}`, 400, "agent", "give agent to /api/v1/htn"},
+		{"/api/v1/explain", `{"htn": true, "inputs": {"health": 3}}`, 400, "inputs", "leave inputs out with htn"},
 	} {
 		code, got := post(t, s, c.path, c.body)
 		var e errorAnswer

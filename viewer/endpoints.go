@@ -439,6 +439,9 @@ func (s *Server) htnProblem(f *domain.File, q *traceRequest) (int, goap.State, e
 	if q.Agent != "" {
 		return 0, goap.State{}, badField("agent", "agent plans with GOAP here; to decompose as an HTN agent, give agent to /api/v1/htn")
 	}
+	if q.Inputs != nil {
+		return 0, goap.State{}, badField("inputs", "inputs weigh a GOAP agent's goals; an HTN decomposes its root task, so leave inputs out with htn")
+	}
 	steps, err := s.htnSteps(q.MaxSteps)
 	if err != nil {
 		return 0, goap.State{}, err

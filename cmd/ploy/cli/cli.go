@@ -408,6 +408,14 @@ func inputValues(e *env, fset *flag.FlagSet, f *domain.File, given listFlag) ([]
 // htnStart is the start state of an HTN command (--set and --unset applied
 // to the file's initial state), or an error if the file has no htn section.
 func htnStart(e *env, fset *flag.FlagSet, f *domain.File, sf searchFlags) (goap.State, int) {
+	// --agent and --input weigh a GOAP agent's goals: given with --htn
+	// they would be ignored, so they are refused, as the API refuses them.
+	if sf.agent != "" {
+		return goap.State{}, usageErr(e, fset, "--agent with --htn: to decompose as an HTN agent, run ploy htn --agent %s", sf.agent)
+	}
+	if len(sf.inputs) > 0 {
+		return goap.State{}, usageErr(e, fset, "--input with --htn: inputs weigh a GOAP agent's goals; an HTN decomposes its root task")
+	}
 	if f.HTN == nil {
 		fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
 		return goap.State{}, exitInvalid
