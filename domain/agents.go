@@ -376,8 +376,10 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 				// every key is an input; a boolean one is tested as 0 or 1
 				in, isKey := l.inputIndex[k]
 				switch {
+				case !isKey && l.mistyped[k]:
+					// its declaration's error says it
 				case !isKey:
-					l.errorf(mv.Key, "%s", l.unknownName("key", k, l.keyNames))
+					l.errorf(mv.Key, "%s", l.unknownEngineInput(k))
 				case l.kinds[k] != resolver.Bool:
 					l.errorf(mv.Value, "%s is an integer key: compare it, such as %s: \"< 40\", rather than true or false", quote(k), k)
 				default:
@@ -408,7 +410,9 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 			continue
 		}
 		if l.engine && !ok {
-			l.errorf(mv.Key, "%s", l.unknownName("key", k, l.keyNames))
+			if !l.mistyped[k] {
+				l.errorf(mv.Key, "%s", l.unknownEngineInput(k))
+			}
 			continue
 		}
 		if !ok {
@@ -482,7 +486,11 @@ func (l *loader) score(path string, n ast.Node) Score {
 		}
 		name, _ := l.name(mv.Value, "the input")
 		input, known := l.inputIndex[name]
-		if !known && name != "" {
+		switch {
+		case known || name == "" || l.mistyped[name]:
+		case l.engine:
+			l.errorf(mv.Value, "%s", l.unknownEngineInput(name))
+		default:
 			l.errorf(mv.Value, "unknown input %s: declare it under inputs: with its default", quote(name))
 		}
 		sc := Score{Kind: Linear, Input: input}
@@ -873,6 +881,20 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 // action), with the closest or the first few; only the first
 // maxSuggestions unknown names get either, as for facts, which keeps a
 // file of many misspellings linear.
+// unknownEngineInput is the message for an input an engine-model agent
+// names that is no key: its inputs are the world keys (see
+// engineInputsAdvice), so the advice is to declare a key.
+func (l *loader) unknownEngineInput(name string) string {
+	msg := "unknown key " + quote(name)
+	if l.suggested < maxSuggestions {
+		l.suggested++
+		if s := suggest.Closest(name, l.keyNames); s != "" {
+			msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
+		}
+	}
+	return msg + fmt.Sprintf(": an engine-model agent's inputs are the world keys; declare it under keys: with its type, such as keys: {%s: int}, and its value under initial:", name)
+}
+
 func (l *loader) unknownName(kind, name string, names []string) string {
 	msg := fmt.Sprintf("unknown %s %s", kind, quote(name))
 	if l.suggested >= maxSuggestions {

@@ -131,11 +131,22 @@ func hasField(entries []*ast.MappingValueNode, name string) (*ast.MappingValueNo
 	return nil, false
 }
 
+// engineDocumentWhat names an engine-model file's top level in messages.
+const engineDocumentWhat = "an engine-model domain (a file with keys:)"
+
+// engineInputsAdvice answers an inputs: section in an engine-model file.
+// Seed 003's agents read one thing, the snapshot the game's sensors fill
+// with world keys ("a few arrays of numbers"), and their goal choice runs
+// on that snapshot: a separate input would be a number no snapshot holds.
+// So an engine-model agent's inputs are the file's keys.
+const engineInputsAdvice = `inputs: does not apply to an engine-model file (a file with keys:): its agents read the world keys, the snapshot the game's sensors fill; declare each input under keys: with its type, such as keys: {danger: int}, and its value under initial:`
+
 // engineDocument reads an engine-model file into l.rspec and l.world.
 func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 	l.engine = true
 	l.kinds = map[string]resolver.Kind{}
-	f := l.fields(entries, "an engine-model domain (a file with keys:)", engineFields...)
+	l.mistyped = map[string]bool{}
+	f := l.fields(entries, engineDocumentWhat, engineFields...)
 	top := Pos{Line: 1, Col: 1}
 	if len(entries) > 0 {
 		top = position(entries[0].Key)
@@ -169,6 +180,7 @@ func (l *loader) engineDocument(entries []*ast.MappingValueNode) {
 			}
 			l.errorf(valueOrKey(mv), "%s", msg)
 			l.broken = append(l.broken, path)
+			l.mistyped[name] = true
 			continue
 		}
 		if _, dup := l.kinds[name]; !dup {
@@ -388,6 +400,9 @@ func b2i(b bool) int64 {
 func (l *loader) engineKey(at ast.Node, name string) (resolver.Kind, bool) {
 	if kind, ok := l.kinds[name]; ok {
 		return kind, true
+	}
+	if l.mistyped[name] {
+		return 0, false // its declaration's error says it
 	}
 	msg := "unknown key " + quote(name)
 	if l.suggested < maxSuggestions {
@@ -693,10 +708,21 @@ func (l *loader) engineGoal(i int, item ast.Node) {
 func (l *loader) buildEngine(f *File) {
 	var targets []string
 	targeted := map[string]bool{}
-	for _, a := range l.rspec.Actions {
+	firstUse := map[string]int{} // a target's first action
+	for i, a := range l.rspec.Actions {
 		if a.Target != "" && !targeted[a.Target] {
 			targeted[a.Target] = true
 			targets = append(targets, a.Target)
+			firstUse[a.Target] = i
+		}
+	}
+	// The targets actions name that targets: does not place: legitimate
+	// (the sensor finds nothing until the game places it), unless a
+	// placed target that no action names is a near spelling of one.
+	var unplaced []string
+	for _, t := range targets {
+		if _, placed := l.world.Targets[t]; !placed {
+			unplaced = append(unplaced, t)
 		}
 	}
 	// In the file's order, so that the first get the suggestions.
@@ -704,21 +730,35 @@ func (l *loader) buildEngine(f *File) {
 		pa, pb := l.pos["targets."+a], l.pos["targets."+b]
 		return cmp.Or(cmp.Compare(pa.Line, pb.Line), cmp.Compare(pa.Col, pb.Col), strings.Compare(a, b))
 	})
+	misspelt := map[string]bool{} // unplaced targets said to be misspellings
 	for _, name := range stray {
 		if targeted[name] {
 			continue
 		}
-		msg := fmt.Sprintf("no action targets %s: targets gives the positions of the target keys actions name", quote(name))
 		// Suggestions compare with every target: only the first
 		// maxSuggestions get one, as for unknown keys, or a file of many
 		// stray targets would cost their number × the targets'.
 		if l.suggested < maxSuggestions {
 			l.suggested++
+			// The mistake is most likely the action's: targets: is
+			// where positions are written once, and an action names
+			// its target in passing. Said at the action, the fix is
+			// where the caret is.
+			if typo := suggest.Closest(name, unplaced); typo != "" && !misspelt[typo] {
+				misspelt[typo] = true
+				i := firstUse[typo]
+				l.errorAt(l.pos[fmt.Sprintf("actions[%d].target", i)], "action %s targets %s, which targets: does not place; did you mean %s (placed at line %d, and targeted by no action)?",
+					quote(l.rspec.Actions[i].Name), quote(typo), quote(name), l.pos["targets."+name].Line)
+				continue
+			}
+			msg := fmt.Sprintf("no action targets %s: targets gives the positions of the target keys actions name", quote(name))
 			if s := suggest.Closest(name, targets); s != "" {
 				msg += fmt.Sprintf("; did you mean %s?", quote(s))
 			}
+			l.errorAt(l.pos["targets."+name], "%s", msg)
+			continue
 		}
-		l.errorAt(l.pos["targets."+name], "%s", msg)
+		l.errorAt(l.pos["targets."+name], "no action targets %s: targets gives the positions of the target keys actions name", quote(name))
 	}
 	if n := edgeCount(l.rspec); n > MaxEdges {
 		// The graph holds one entry per edge: a generated file of many

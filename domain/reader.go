@@ -179,6 +179,10 @@ type loader struct {
 	// verdicts on them would repeat what was said.
 	standIn map[string]bool
 	skip    map[string]bool
+	// mistyped holds the keys declared with a type other than bool or
+	// int: that error is said once, at the type, and the key's uses are
+	// not reported again as unknown keys.
+	mistyped map[string]bool
 }
 
 type factMap struct {
@@ -509,6 +513,8 @@ func (l *loader) fields(entries []*ast.MappingValueNode, what string, allowed ..
 				msg = fmt.Sprintf("a YAML merge key (<<) in %s: the loader does not merge mappings, so write the keys out; allowed: %s", what, strings.Join(allowed, ", "))
 			case !l.engine && what == "an action" && (k == "target" || k == "stopping_distance" || k == "move"):
 				msg += "; " + k + " is for engine-model files (keys: instead of facts:), resolved by ploy resolve"
+			case l.engine && k == "inputs" && what == engineDocumentWhat:
+				msg = engineInputsAdvice
 			}
 			l.errorf(mv.Key, "%s", msg)
 			continue

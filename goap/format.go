@@ -3,8 +3,8 @@ package goap
 import (
 	"bufio"
 	"fmt"
+	"github.com/ploy-ai/ploy/internal/costfmt"
 	"io"
-	"strconv"
 )
 
 // WriteText writes the trace as text, one expansion per block: the state
@@ -45,4 +45,5 @@ func (t *Trace) WriteText(w io.Writer) error {
 	return bw.Flush()
 }
 
-func formatCost(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
+// formatCost writes a cost as every text output of ploy does.
+func formatCost(c float64) string { return costfmt.Cost(c) }

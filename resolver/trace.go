@@ -3,6 +3,7 @@ package resolver
 import (
 	"bufio"
 	"fmt"
+	"github.com/ploy-ai/ploy/internal/costfmt"
 	"io"
 	"strings"
 )
@@ -143,7 +144,7 @@ func (t *Trace) WriteText(w io.Writer) error {
 		byNode[c.Node] = append(byNode[c.Node], c)
 	}
 	for n, ni := range t.Expanded {
-		fmt.Fprintf(bw, "%d. %s (cost %g)\n", n+1, t.describe(ni), t.Nodes[ni].Cost)
+		fmt.Fprintf(bw, "%d. %s (cost %s)\n", n+1, t.describe(ni), costfmt.Cost(t.Nodes[ni].Cost))
 		for _, c := range byNode[ni] {
 			fmt.Fprintf(bw, "   %-*s serves %s: %s", t.width(), d.actions[c.Action].name, t.condition(ni, c.Condition), c.Reason)
 			if len(c.Unmet) > 0 {
@@ -154,13 +155,13 @@ func (t *Trace) WriteText(w io.Writer) error {
 				fmt.Fprintf(bw, " (%s)", strings.Join(names, ", "))
 			}
 			if c.Reason == Candidate || c.Reason == ConditionsUnmet || c.Reason == NotCheaper {
-				fmt.Fprintf(bw, ", cost %g", c.Cost)
+				fmt.Fprintf(bw, ", cost %s", costfmt.Cost(c.Cost))
 			}
 			bw.WriteByte('\n')
 		}
 	}
 	if t.Chosen >= 0 {
-		fmt.Fprintf(bw, "chosen: %s, cost %g\n", d.FormatChain(t.Chain(t.Chosen)), t.Nodes[t.Chosen].Cost)
+		fmt.Fprintf(bw, "chosen: %s, cost %s\n", d.FormatChain(t.Chain(t.Chosen)), costfmt.Cost(t.Nodes[t.Chosen].Cost))
 	}
 	return bw.Flush()
 }

@@ -154,7 +154,7 @@ func TestBadRequests(t *testing.T) {
 		{"/api/v1/plan", big, 413, "", "larger than 4096 bytes"},
 		{"/api/v1/plan", `{"goal": "Kil"}`, 400, "goal", `unknown goal "Kil"; did you mean "Kill"?`},
 		{"/api/v1/plan", `{"goal": "` + strings.Repeat("é", 2000) + `"}`, 400, "goal", `unknown goal "éé`},
-		{"/api/v1/plan", `{}`, 400, "goal", "goal is required; the domain's goals: Kill, GetHealthy"},
+		{"/api/v1/plan", `{}`, 400, "goal", "goal is required (or agent, which chooses); the domain's goals: Kill, GetHealthy"},
 		{"/api/v1/plan", `{"goal": "Kill", "budget": 100001}`, 400, "budget", "above the server's cap of 100000"},
 		{"/api/v1/plan", `{"goal": "Kill", "budget": -1}`, 400, "budget", "at least 1"},
 		{"/api/v1/trace", `{"goal": "Kill", "budget": 10001}`, 400, "budget", "above the server's cap of 10000"},

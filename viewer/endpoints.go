@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/ploy-ai/ploy/arena"
@@ -134,6 +136,11 @@ type searchRequest struct {
 	// Personality plans with that personality's costs (figure 6); the
 	// domain's own when empty.
 	Personality string `json:"personality"`
+	// Agent is the command's --agent: the agent's costs and
+	// capabilities and, without a goal, the goal it would choose; Inputs
+	// its --input values, by name (the file's inputs: give the rest).
+	Agent  string             `json:"agent"`
+	Inputs map[string]float64 `json:"inputs"`
 	// ctx is the request's (see endpoint), for its searches.
 	ctx context.Context
 }
@@ -143,6 +150,10 @@ type problem struct {
 	start goap.State
 	goal  *goap.Goal
 	opt   goap.Options
+	// agent is the request's agent, if any, and chosen says the goal is
+	// its choice.
+	agent  *domain.Agent
+	chosen bool
 }
 
 // problem resolves the request against g; maxBudget is the server's cap,
@@ -190,8 +201,15 @@ func (q *searchRequest) problem(f *domain.File, maxBudget, maxBytes int) (proble
 	for _, goal := range g.Goals() {
 		names = append(names, goal.Name())
 	}
+	if q.Agent != "" {
+		if err := q.agentProblem(f, &pr); err != nil || pr.goal != nil {
+			return pr, err
+		}
+	} else if q.Inputs != nil {
+		return pr, badField("inputs", "inputs weigh an agent's goals: give them with agent")
+	}
 	if q.Goal == "" {
-		return pr, badField("goal", "goal is required; the domain's goals: %s", strings.Join(names, ", "))
+		return pr, badField("goal", "goal is required (or agent, which chooses); the domain's goals: %s", strings.Join(names, ", "))
 	}
 	if pr.goal = g.Goal(q.Goal); pr.goal == nil {
 		e := badField("goal", "unknown goal %q", q.Goal)
@@ -212,6 +230,69 @@ func (q *searchRequest) problem(f *domain.File, maxBudget, maxBytes int) (proble
 	var err error
 	pr.start, err = q.state(g)
 	return pr, err
+}
+
+// agentProblem sets pr up as the command's --agent does: the agent's
+// profile, the start state, and the goal: the request's (one of the
+// domain's or the agent's own), or without one the agent's choice, with
+// the request's inputs. It leaves pr.goal nil for a goal of the domain's
+// that the caller looks up.
+func (q *searchRequest) agentProblem(f *domain.File, pr *problem) error {
+	if q.Personality != "" {
+		return badField("personality", "give agent or personality, not both: agent also chooses the goal when none is given")
+	}
+	a, err := f.Agent(q.Agent)
+	if err != nil {
+		return badField("agent", "%s", report.ErrorText(err))
+	}
+	switch {
+	case a.Tree != nil:
+		return badField("agent", "%q is a behaviour-tree agent: it plans only in its tree's leaves; give a GOAP agent", a.Name)
+	case a.IsHTN():
+		return badField("agent", "%q is an HTN agent: decompose as it with /api/v1/htn and agent", a.Name)
+	}
+	pr.agent, pr.opt.Profile = a, a.Profile
+	g := f.GOAP
+	if pr.start, err = q.state(g); err != nil {
+		return err
+	}
+	inputs := f.InputDefaults()
+	var known []string
+	for _, in := range f.Inputs {
+		known = append(known, in.Name)
+	}
+	for _, name := range slices.Sorted(maps.Keys(q.Inputs)) {
+		i := slices.Index(known, name)
+		if i < 0 {
+			e := badField("inputs", "unknown input %q", name)
+			switch sg := suggest.Closest(name, known); {
+			case len(known) == 0:
+				e.Message += ": the file declares no inputs"
+			case sg != "":
+				e.Message += fmt.Sprintf("; did you mean %q?", sg)
+			default:
+				e.Message += "; the file's inputs: " + strings.Join(known, ", ")
+			}
+			return e
+		}
+		inputs[i] = q.Inputs[name]
+	}
+	if q.Goal == "" {
+		goal, _, ok := report.ChooseGoal(a, g, pr.start, inputs, pr.opt)
+		if !ok {
+			return &errNoGoal{agent: a.Name, where: g.FormatState(pr.start)}
+		}
+		pr.goal, pr.chosen = goal, true
+		return nil
+	}
+	// The agent's own goals (conditions: in its options) are goals for
+	// it, as for the command.
+	for _, o := range a.Goals {
+		if o.Goal.Name() == q.Goal && g.Goal(q.Goal) == nil {
+			pr.goal = o.Goal
+		}
+	}
+	return nil
 }
 
 // searchFailed is the answer to a search that could not run or whose
@@ -248,10 +329,17 @@ func (s *Server) plan(ctx context.Context, body []byte) ([]byte, error) {
 	}
 	pr, _, res, done, err := s.search(f, &q)
 	defer done()
+	if ng := (*errNoGoal)(nil); errors.As(err, &ng) {
+		return line(report.NoGoal(ng.agent)) // as the command's --json says it
+	}
 	if err != nil {
 		return nil, err
 	}
-	return s.answer(report.PlanOf(pr.d, res), "the plan", "max_depth", planTooLarge)
+	answer := report.PlanAs{Plan: report.PlanOf(pr.d, res)}
+	if pr.agent != nil {
+		answer.Agent, answer.Goal = pr.agent.Name, pr.goal.Name()
+	}
+	return s.answer(answer, "the plan", "max_depth", planTooLarge)
 }
 
 // planTooLarge and decompositionTooLarge are what to lower for a plan or
@@ -348,6 +436,12 @@ func (s *Server) htnProblem(f *domain.File, q *traceRequest) (int, goap.State, e
 	if q.Personality != "" {
 		return 0, goap.State{}, badField("personality", "personality plans with GOAP; an HTN decomposes its root task, so leave personality out with htn")
 	}
+	if q.Agent != "" {
+		return 0, goap.State{}, badField("agent", "agent plans with GOAP here; to decompose as an HTN agent, give agent to /api/v1/htn")
+	}
+	if q.Inputs != nil {
+		return 0, goap.State{}, badField("inputs", "inputs weigh a GOAP agent's goals; an HTN decomposes its root task, so leave inputs out with htn")
+	}
 	steps, err := s.htnSteps(q.MaxSteps)
 	if err != nil {
 		return 0, goap.State{}, err
@@ -399,6 +493,9 @@ type htnRequest struct {
 	source
 	startRequest
 	MaxSteps int `json:"max_steps"`
+	// Agent is the command's --agent: decompose as that HTN agent, from
+	// its root task with its costs and capabilities.
+	Agent string `json:"agent"`
 }
 
 // htn answers `ploy htn --json`.
@@ -422,8 +519,22 @@ func (s *Server) htn(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt := htn.Options{Limits: htnLimits(steps), Context: ctx}
+	if q.Agent != "" {
+		a, err := f.Agent(q.Agent)
+		if err != nil {
+			return nil, badField("agent", "%s", report.ErrorText(err))
+		}
+		switch {
+		case a.Tree != nil:
+			return nil, badField("agent", "%q is a behaviour-tree agent: it decomposes or plans only in its tree's leaves", a.Name)
+		case !a.IsHTN():
+			return nil, badField("agent", "%q is a GOAP agent: plan as it with /api/v1/plan and agent", a.Name)
+		}
+		opt.Root, opt.HasRoot, opt.Profile = a.Root, true, a.Profile
+	}
 	var res htn.Result
-	err = htn.NewPlanner(f.HTN).Plan(&res, start, htn.Options{Limits: htnLimits(steps), Context: ctx})
+	err = htn.NewPlanner(f.HTN).Plan(&res, start, opt)
 	out := report.HTNOf(f.GOAP, &res)
 	if err != nil {
 		out.Limit = s.htnLimitText(err)

@@ -36,9 +36,19 @@ type engineFields struct {
 	// Positions are read as lists of any length and checked by point, so
 	// that [1] or [0, 0, 5] is refused rather than padded or cut to
 	// [x, y], as a Go array would be.
+	// A target given as null is one the sensor does not find (the
+	// command's --target NAME=none).
 	At           []float64            `json:"at"`
 	Targets      map[string][]float64 `json:"targets"`
 	Capabilities []string             `json:"capabilities"`
+}
+
+// engineAgent is who an engine-model request resolves as: agent is the
+// command's --agent (the kind's capabilities and costs, and without a
+// goal, the goal it would choose), personality only the kind's
+// capabilities and costs, as personality is on a state-space file.
+type engineAgent struct {
+	agent, personality string
 }
 
 // resolveRequest is the body of resolve.
@@ -49,6 +59,9 @@ type resolveRequest struct {
 	Goal     string `json:"goal"`
 	Budget   int    `json:"budget"`
 	MaxDepth int    `json:"max_depth"`
+	// Agent and Personality: see engineAgent.
+	Agent       string `json:"agent"`
+	Personality string `json:"personality"`
 }
 
 // point reads a position of the request: resolver.Dimensions coordinates,
@@ -59,27 +72,46 @@ func point(field string, xy []float64) (resolver.Point, error) {
 	}
 	for _, v := range xy {
 		if !(math.Abs(v) <= domain.MaxCoordinate) {
-			return resolver.Point{}, badField(field, "coordinate %s is out of range: at most %g in size", report.FormatCost(v), float64(domain.MaxCoordinate))
+			return resolver.Point{}, badField(field, "coordinate %s is out of range: at most %g in size", strconv.FormatFloat(v, 'g', -1, 64), float64(domain.MaxCoordinate))
 		}
 	}
 	return resolver.Point{X: xy[0], Y: xy[1]}, nil
 }
 
+// engineChoice is an engine-model problem with, when it names an agent,
+// the kind and whether the goal is its choice.
+type engineChoice struct {
+	report.EngineProblem
+	kind   *domain.EngineAgent
+	chosen bool
+}
+
+// errNoGoal says an agent pursues no goal where it stands: each of its
+// goals holds already, or its when: is false.
+type errNoGoal struct{ agent, where string }
+
+func (e *errNoGoal) Error() string {
+	return fmt.Sprintf("agent %q pursues no goal from %s: each of its goals holds already, or its when: is false", e.agent, e.where)
+}
+
 // engineProblem resolves an engine-model request against f: the
 // snapshot (the file's world with the request's values, position and
-// targets), the goal, the capabilities and the bounds.
-func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName string, budget, maxDepth int) (report.EngineProblem, error) {
+// targets), the goal, the capabilities or the agent kind, and the bounds.
+// An agent with no goal to pursue is an *errNoGoal.
+func engineProblem(f *domain.File, q startRequest, ef engineFields, as engineAgent, goalName string, budget, maxDepth int) (engineChoice, error) {
 	d := f.Resolver
-	pr := report.EngineProblem{D: d}
+	ch := engineChoice{}
+	pr := &ch.EngineProblem
+	pr.D = d
 	switch {
 	case budget < 0 || budget > maxResolveBudget:
-		return pr, badField("budget", "budget must be from 1 to %d for an engine-model file, not %d", maxResolveBudget, budget)
+		return ch, badField("budget", "budget must be from 1 to %d for an engine-model file, not %d", maxResolveBudget, budget)
 	case budget == 0:
 		budget = resolver.DefaultBudget
 	}
 	switch {
 	case maxDepth < 0 || maxDepth > maxResolveDepth:
-		return pr, badField("max_depth", "max_depth must be from 0 (the resolver's default, %d) to %d for an engine-model file, not %d", resolver.DefaultMaxDepth, maxResolveDepth, maxDepth)
+		return ch, badField("max_depth", "max_depth must be from 0 (the resolver's default, %d) to %d for an engine-model file, not %d", resolver.DefaultMaxDepth, maxResolveDepth, maxDepth)
 	case maxDepth == 0:
 		maxDepth = resolver.DefaultMaxDepth
 	}
@@ -109,10 +141,10 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 		}
 		k, ok := d.Key(name)
 		if !ok {
-			return pr, unknownKey("set", name)
+			return ch, unknownKey("set", name)
 		}
 		if given[name] {
-			return pr, badField("set", "key %q given twice", name)
+			return ch, badField("set", "key %q given twice", name)
 		}
 		given[name] = true
 		if d.Keys()[k].Kind == resolver.Bool {
@@ -122,29 +154,29 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 			case "false":
 				values[name] = 0
 			default:
-				return pr, badField("set", "%s=%s: %q is a boolean key: true or false", name, text, name)
+				return ch, badField("set", "%s=%s: %q is a boolean key: true or false", name, text, name)
 			}
 			continue
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
-			return pr, badField("set", "%s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
+			return ch, badField("set", "%s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
 		}
 		if err != nil {
-			return pr, badField("set", "%s=%s: %q is an integer key: a whole number", name, text, name)
+			return ch, badField("set", "%s=%s: %q is an integer key: a whole number", name, text, name)
 		}
 		values[name] = v
 	}
 	for _, name := range q.Unset {
 		k, ok := d.Key(name)
 		if !ok {
-			return pr, unknownKey("unset", name)
+			return ch, unknownKey("unset", name)
 		}
 		if d.Keys()[k].Kind != resolver.Bool {
-			return pr, badField("unset", "%q is an integer key: give its value in set, as %s=N", name, name)
+			return ch, badField("unset", "%q is an integer key: give its value in set, as %s=N", name, name)
 		}
 		if given[name] {
-			return pr, badField("unset", "key %q is both set and unset", name)
+			return ch, badField("unset", "key %q is both set and unset", name)
 		}
 		values[name] = 0
 	}
@@ -152,7 +184,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 	if ef.At != nil {
 		var err error
 		if at, err = point("at", ef.At); err != nil {
-			return pr, err
+			return ch, err
 		}
 	}
 	targets := map[string]resolver.Point{}
@@ -172,17 +204,21 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 			} else if len(d.Targets()) > 0 {
 				e.Message += "; the domain's targets: " + strings.Join(d.Targets(), ", ")
 			}
-			return pr, e
+			return ch, e
+		}
+		if ef.Targets[name] == nil {
+			delete(targets, name) // null: the sensor finds nothing
+			continue
 		}
 		p, err := point("targets."+name, ef.Targets[name])
 		if err != nil {
-			return pr, err
+			return ch, err
 		}
 		targets[name] = p
 	}
 	snap, err := d.SnapshotOf(values, at, targets)
 	if err != nil {
-		return pr, badField("set", "%s", report.ErrorText(err))
+		return ch, badField("set", "%s", report.ErrorText(err))
 	}
 	pr.Snap = snap
 	if len(ef.Capabilities) > 0 {
@@ -198,9 +234,34 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 				}
 				msg = strings.Join(lines, "; ")
 			}
-			return pr, badField("capabilities", "%s", msg)
+			return ch, badField("capabilities", "%s", msg)
 		}
 		pr.Opt.Profile = prof
+	}
+	if as.agent != "" || as.personality != "" {
+		field, name := "agent", as.agent
+		switch {
+		case as.agent != "" && as.personality != "":
+			return ch, badField("personality", "give agent or personality, not both: agent also chooses the goal when none is given")
+		case as.personality != "":
+			field, name = "personality", as.personality
+		}
+		if len(ef.Capabilities) > 0 {
+			return ch, badField("capabilities", "capabilities with %s: the agent's capabilities are its own (its agents: entry)", field)
+		}
+		k, err := f.EngineAgent(name)
+		if err != nil {
+			return ch, badField(field, "%s", report.ErrorText(err))
+		}
+		ch.kind, pr.Opt.Profile = k, k.Profile
+		if goalName == "" && as.agent != "" {
+			goal, _, ok := report.ChooseEngineGoal(k, *pr)
+			if !ok {
+				return ch, &errNoGoal{agent: k.Name, where: d.FormatSnapshot(pr.Snap)}
+			}
+			pr.Goal, ch.chosen = goal, true
+			return ch, nil
+		}
 	}
 	var goals []string
 	for _, g := range d.Goals() {
@@ -212,7 +273,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 	}
 	switch {
 	case goalName == "":
-		return pr, badField("goal", "goal is required%s", list)
+		return ch, badField("goal", "goal is required (or agent, which chooses)%s", list)
 	case d.Goal(goalName) == nil:
 		e := badField("goal", "unknown goal %q", goalName)
 		if s := suggest.Closest(goalName, goals); s != "" {
@@ -220,10 +281,10 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, goalName str
 		} else {
 			e.Message += list
 		}
-		return pr, e
+		return ch, e
 	}
 	pr.Goal = d.Goal(goalName)
-	return pr, nil
+	return ch, nil
 }
 
 // engineModel loads an engine-model domain (keys:), the survivor when the
@@ -259,16 +320,24 @@ func (s *Server) resolve(ctx context.Context, body []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
+	ch, err := engineProblem(f, q.startRequest, q.engineFields, engineAgent{q.Agent, q.Personality}, q.Goal, q.Budget, q.MaxDepth)
+	if ng := (*errNoGoal)(nil); errors.As(err, &ng) {
+		return line(report.NoGoal(ng.agent)) // as the command's --json says it
+	}
 	if err != nil {
 		return nil, err
 	}
+	pr := ch.EngineProblem
 	pr.Opt.Context = ctx
 	res, err := resolver.NewResolver(pr.D).Resolve(nil, pr.Snap, pr.Goal, pr.Opt)
 	if err := chainFailed(res); err != nil {
 		return nil, err
 	}
-	return s.answer(report.ResolveOf(pr.D, res, err), "the chain", "max_depth", planTooLarge)
+	answer := report.ResolveAs{Resolve: report.ResolveOf(pr.D, res, err)}
+	if q.Agent != "" {
+		answer.Agent, answer.Goal = ch.kind.Name, pr.Goal.Name()
+	}
+	return s.answer(answer, "the chain", "max_depth", planTooLarge)
 }
 
 // graph answers `ploy graph --format json`.
@@ -313,8 +382,8 @@ func engineCheck(f *domain.File, q *searchRequest, ef engineFields) error {
 		if q.Heuristic != "" {
 			return badField("heuristic", "heuristic does not apply to an engine-model file (keys:), which %s is", f.Path)
 		}
-		if q.Personality != "" {
-			return badField("personality", "personality does not apply to an engine-model file (keys:), which %s is: give capabilities", f.Path)
+		if q.Inputs != nil {
+			return badField("inputs", "inputs does not apply to an engine-model file (keys:), which %s is: its agents' inputs are its keys, given in set", f.Path)
 		}
 		return nil
 	}
@@ -337,7 +406,8 @@ func tracedResolve(f *domain.File, q *traceRequest) (report.EngineProblem, *reso
 	if q.MaxSteps != 0 {
 		return report.EngineProblem{}, &tr, resolver.Result{}, nil, badField("max_steps", "max_steps bounds an HTN decomposition: give it with htn")
 	}
-	pr, err := engineProblem(f, q.startRequest, q.engineFields, q.Goal, q.Budget, q.MaxDepth)
+	ch, err := engineProblem(f, q.startRequest, q.engineFields, engineAgent{q.Agent, q.Personality}, q.Goal, q.Budget, q.MaxDepth)
+	pr := ch.EngineProblem
 	if err != nil {
 		return pr, &tr, resolver.Result{}, nil, err
 	}

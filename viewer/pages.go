@@ -38,6 +38,9 @@ type domainJSON struct {
 	// file's snapshot, figure 8's editor.
 	Keys  []engineKeyJSON  `json:"keys,omitempty"`
 	World *engineWorldJSON `json:"world,omitempty"`
+	// Agents, for an engine-model domain that has some: its agent
+	// kinds, figure 8's kind picker.
+	Agents []engineKindJSON `json:"agents,omitempty"`
 }
 
 func (s *Server) describe(name string) domainJSON {
@@ -53,6 +56,7 @@ func describeFile(name string, f *domain.File, shipped bool) domainJSON {
 			out.Goals = append(out.Goals, g.Name)
 		}
 		out.Keys, out.World = describeEngine(f)
+		out.Agents = describeEngineKinds(f)
 		return out
 	}
 	for _, g := range f.GOAP.Goals() {

@@ -246,8 +246,10 @@ func TestPersonalitiesBadInput(t *testing.T) {
 		{"/api/v1/plan", `{"goal": "Kill", "personality": "defensive"}`, 400, `unknown personality \"defensive\"; the domain's personalities: goap`},
 		{"/api/v1/plan", `{"goal": "Kill", "personality": "htn"}`, 400, `agent \"htn\" chooses no goal (an HTN or tree agent): a personality is a GOAP agent`},
 		{"/api/v1/trace", `{"domain": "soldier", "htn": true, "personality": "defensive"}`, 400, `personality plans with GOAP`},
-		{"/api/v1/resolve", `{"goal": "Warm", "personality": "defensive"}`, 400, `unknown field \"personality\"`},
-		{"/api/v1/trace", `{"domain": "survivor", "goal": "Warm", "personality": "defensive"}`, 400, `personality does not apply to an engine-model file`},
+		// On an engine-model file a personality is one of its agent kinds
+		// (issue 24: the API refused it there).
+		{"/api/v1/resolve", `{"goal": "Warm", "personality": "defensive"}`, 400, `unknown agent \"defensive\"; survivor.yaml has survivor, wounded`},
+		{"/api/v1/trace", `{"domain": "survivor", "goal": "Warm", "personality": "wonded"}`, 400, `did you mean \"wounded\"?`},
 		{"/api/v1/personalities", `{"domain": "soldier", "unset": ["gun_nearbyy"]}`, 400, `did you mean \"gun_nearby\"?`},
 		{"/api/v1/personalities", `{"domain": "soldier", "budget": 1000000000}`, 400, `above the server's cap`},
 		{"/api/v1/personalities", `{"domain": "survivor"}`, 422, `engine-model file`},

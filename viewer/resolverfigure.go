@@ -41,3 +41,30 @@ func describeEngine(f *domain.File) ([]engineKeyJSON, *engineWorldJSON) {
 	}
 	return keys, w
 }
+
+// engineKindJSON is an agent kind of an engine-model domain (its agents:
+// section) in GET /api/v1/domains: what figure 8's kind picker shows and
+// resolves as (the request's agent).
+type engineKindJSON struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+	// Capabilities are the actions it can do, absent when all.
+	Capabilities []string `json:"capabilities,omitempty"`
+	// Costs are its cost overrides, in the file's action order, each
+	// beside the file's own cost.
+	Costs []costAnswer `json:"costs"`
+}
+
+func describeEngineKinds(f *domain.File) []engineKindJSON {
+	var out []engineKindJSON
+	for _, k := range f.EngineAgents {
+		kind := engineKindJSON{Name: k.Name, Title: k.Title, Capabilities: k.ProfileSpec.Capabilities, Costs: []costAnswer{}}
+		for _, a := range f.ResolverSpec.Actions {
+			if c, ok := k.ProfileSpec.Costs[a.Name]; ok {
+				kind.Costs = append(kind.Costs, costAnswer{Action: a.Name, Cost: c, Base: a.Cost})
+			}
+		}
+		out = append(out, kind)
+	}
+	return out
+}

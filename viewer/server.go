@@ -526,7 +526,14 @@ func writeBody(w http.ResponseWriter, contentType string, b []byte) {
 // other error a 500.
 func asAPIError(err error) *apiError {
 	var ae *apiError
-	if !errors.As(err, &ae) {
+	var ng *errNoGoal
+	switch {
+	case errors.As(err, &ae):
+	case errors.As(err, &ng):
+		// plan and resolve answer it as their commands' --json do;
+		// elsewhere (trace, explain) the command says it and exits 3
+		ae = &apiError{Status: http.StatusUnprocessableEntity, Field: "agent", Message: ng.Error()}
+	default:
 		ae = &apiError{Status: http.StatusInternalServerError, Message: err.Error()}
 	}
 	return ae

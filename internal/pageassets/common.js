@@ -44,8 +44,9 @@
 		e.textContent = message || '';
 	}
 
-	// number writes a cost as the CLI does: whole numbers bare, others
-	// with at most two decimals.
+	// number writes a cost as the commands' text does (Go's
+	// internal/costfmt, which a test holds to this): whole numbers bare,
+	// others rounded to two decimals, trailing zeros dropped.
 	function number(x) {
 		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
 	}

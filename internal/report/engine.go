@@ -226,7 +226,7 @@ func ExplainResolve(pr EngineProblem, tr *resolver.Trace, res resolver.Result, e
 				}
 			}
 		case resolver.NotCapable:
-			say("%s could serve %s, but the agent's --capabilities leave it out", name, servedCondition(pr, tr, c))
+			say("%s could serve %s, but the agent's capabilities (--capabilities, or its kind's) leave it out", name, servedCondition(pr, tr, c))
 		case resolver.NoTargetFound:
 			t := d.Targets()[d.ActionTarget(c.Action)]
 			say("%s could serve %s, but its target %s was not found (give it under targets: or with --target %s=X,Y)", name, servedCondition(pr, tr, c), t, t)

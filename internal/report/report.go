@@ -5,7 +5,7 @@
 package report
 
 import (
-	"strconv"
+	"github.com/ploy-ai/ploy/internal/costfmt"
 	"strings"
 
 	"github.com/ploy-ai/ploy/domain"
@@ -13,9 +13,10 @@ import (
 	"github.com/ploy-ai/ploy/htn"
 )
 
-// FormatCost writes a cost as the commands print it: the shortest
-// representation that reads back the same.
-func FormatCost(c float64) string { return strconv.FormatFloat(c, 'g', -1, 64) }
+// FormatCost writes a cost as every text output of ploy does
+// (costfmt.Cost: two decimals at most, whole numbers bare); JSON keeps
+// the full float64.
+func FormatCost(c float64) string { return costfmt.Cost(c) }
 
 // Plan is the contract of `ploy plan --json`.
 type Plan struct {

@@ -388,7 +388,7 @@
 		const why = e.reason ? ` (${e.reason})` : '';
 		switch (e.kind) {
 		case 'goal_chosen': return e.goal ? `goal chosen: ${e.goal}` : 'no goal applies';
-		case 'plan_made': return `plan made${e.goal ? ' for ' + e.goal : ''}: ${plan}${e.cost ? ` (cost ${e.cost})` : ''}${mtr}`;
+		case 'plan_made': return `plan made${e.goal ? ' for ' + e.goal : ''}: ${plan}${e.cost ? ` (cost ${ploy.number(e.cost)})` : ''}${mtr}`;
 		case 'no_plan': return `no plan${e.goal ? ' for ' + e.goal : ''}${e.reason ? ': ' + e.reason : ''}`;
 		case 'replan': return `replan: ${e.reason || 'no reason given'}`;
 		case 'interruption_taken': return `interruption taken${why}${e.top_level ? ', at the top level' : ''}: ${plan}${mtr}`;

@@ -64,11 +64,11 @@
 				text = e.goal ? 'goal ' + e.goal : 'the goal holds: nothing to pursue';
 				break;
 			case 'plan_made':
-				text = 'plan ' + planText(e.plan) + ' · cost ' + e.cost;
+				text = 'plan ' + planText(e.plan) + ' · cost ' + ploy.number(e.cost);
 				model.plan = e.plan;
 				model.planDone = false;
 				if (model.replans.length && model.replans[model.replans.length - 1].tick === t.tick) {
-					model.replans[model.replans.length - 1].result = planText(e.plan) + ' · cost ' + e.cost;
+					model.replans[model.replans.length - 1].result = planText(e.plan) + ' · cost ' + ploy.number(e.cost);
 				}
 				break;
 			case 'no_plan':

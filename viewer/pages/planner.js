@@ -139,6 +139,14 @@
 		if (!d) return;
 		const goal = $('goal');
 		goal.replaceChildren(...d.goals.map((g, i) => ploy.option(g, i === 0)));
+		// The file's GOAP agents: planning as one uses its costs and
+		// capabilities (ploy plan --agent NAME --goal G).
+		const none = ploy.html('option', '', 'none');
+		none.value = '';
+		const agents = d.personalities || [];
+		$('agent').replaceChildren(none, ...agents.map((a) => ploy.option(a.name)));
+		$('agent').disabled = agents.length === 0;
+		showAgent();
 		const initial = new Set(d.initial);
 		const facts = $('facts');
 		facts.replaceChildren(...d.facts.map((name) => {
@@ -153,12 +161,24 @@
 		}));
 	}
 
+	// showAgent says what the agent picked changes: its cost overrides.
+	function showAgent() {
+		const d = domains.get($('domain').value);
+		const a = d && (d.personalities || []).find((p) => p.name === $('agent').value);
+		const note = $('agent-note');
+		note.hidden = !a;
+		if (!a) return;
+		const costs = Object.keys(a.costs).map((action) => action + ' ' + number(a.costs[action]));
+		note.textContent = a.name + ' plans with ' + (costs.length ? 'its costs: ' + costs.join(' · ') + ' (the other actions the file\'s)' : 'the file\'s costs') + ', and its capabilities';
+	}
+
 	// request is the plan request for the controls: the facts flipped from
 	// the initial state, as `ploy plan --set/--unset` takes them.
 	function request() {
 		const d = domains.get($('domain').value);
 		const initial = new Set(d.initial);
 		const q = { goal: $('goal').value, search: $('search').value, heuristic: $('heuristic').value, set: [], unset: [] };
+		if ($('agent').value) q.personality = $('agent').value; // --agent NAME with --goal
 		if (d.name === pasted) q.source = d.source;
 		else q.domain = d.name;
 		// The domain's description rides along for the other figures
@@ -181,6 +201,7 @@
 		if (q.unset.length) p.set('unset', q.unset.join(','));
 		if (q.search !== 'forward') p.set('search', q.search);
 		if (q.heuristic !== 'goal-count') p.set('heuristic', q.heuristic);
+		if (q.personality) p.set('agent', q.personality);
 		history.replaceState(null, '', '#' + p);
 	}
 
@@ -201,6 +222,8 @@
 		pick($('goal'), p.get('goal'));
 		pick($('search'), p.get('search'));
 		pick($('heuristic'), p.get('heuristic'));
+		pick($('agent'), p.get('agent'));
+		showAgent();
 		const set = new Set((p.get('set') || '').split(','));
 		const unset = new Set((p.get('unset') || '').split(','));
 		for (const box of $('facts').querySelectorAll('input[data-fact]')) {
@@ -211,6 +234,7 @@
 
 	function command(q) {
 		const words = ['ploy', 'plan', q.domain || sourceFile, '--goal', q.goal];
+		if (q.personality) words.push('--agent', q.personality);
 		if (q.set.length) words.push('--set', q.set.join(','));
 		if (q.unset.length) words.push('--unset', q.unset.join(','));
 		if (q.search !== 'forward') words.push('--search', q.search);
@@ -330,6 +354,7 @@
 		loadSource(text, performance.now());
 	});
 	$('reset').addEventListener('click', act(resetFacts));
+	$('agent').addEventListener('change', act(showAgent));
 	for (const id of ['facts', 'goal', 'search', 'heuristic']) {
 		$(id).addEventListener('change', act(() => {}));
 	}

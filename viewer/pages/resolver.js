@@ -37,13 +37,28 @@
 		return i;
 	}
 
-	// showDomain builds the goal picker and the snapshot's editor from the
-	// file's own snapshot: a toggle per boolean key, a number per integer
-	// key, the agent's and each target's position, a toggle per action.
+	// chosenGoal is the goal picker's value that lets the agent kind
+	// choose (the request then names no goal, as ploy resolve --agent).
+	const chosenGoal = '';
+
+	// showDomain builds the goal and kind pickers and the snapshot's
+	// editor from the file's own snapshot: a toggle per boolean key, a
+	// number per integer key, the agent's and each target's position (and
+	// whether its sensor finds it), a toggle per action.
 	function showDomain() {
 		const d = domains.get($('resolver-domain').value);
 		if (!d) return;
-		$('resolver-goal').replaceChildren(...d.goals.map((g) => ploy.option(g)));
+		const none = html('option', '', 'none: the file\'s costs');
+		none.value = '';
+		$('resolver-kind').replaceChildren(none, ...(d.agents || []).map((k) => {
+			const o = html('option', '', k.name);
+			o.value = k.name;
+			o.title = k.title;
+			return o;
+		}));
+		$('resolver-kind').disabled = !(d.agents || []).length;
+		kindBefore = '';
+		showGoals();
 		const keys = $('resolver-keys');
 		keys.replaceChildren(...d.keys.map((k) => {
 			if (k.kind === 'bool') {
@@ -62,6 +77,16 @@
 		$('resolver-places').replaceChildren(...places.map(([label, kind, xy]) => {
 			const row = html('span', 'place');
 			row.dataset.place = kind === 'at' ? '' : label;
+			if (kind === 'target') {
+				// Unticked: the sensor finds nothing (--target NAME=none).
+				const found = document.createElement('input');
+				found.type = 'checkbox';
+				found.checked = true;
+				found.className = 'found';
+				found.title = 'the sensor finds ' + label;
+				found.dataset.found = label;
+				row.append(found);
+			}
 			row.append(html('span', 'hint', label + ' at '),
 				numberInput(xy[0], { axis: '0' }), html('span', 'hint', ','), numberInput(xy[1], { axis: '1' }));
 			return row;
@@ -73,6 +98,60 @@
 			box.checked = true;
 			return chip('fact', a, box);
 		}));
+		showKind();
+	}
+
+	// kindOf is the agent kind picked, or undefined.
+	function kindOf() {
+		const d = domains.get($('resolver-domain').value);
+		const name = $('resolver-kind').value;
+		return name ? (d.agents || []).find((k) => k.name === name) : undefined;
+	}
+
+	// showGoals fills the goal picker: with a kind picked, the kind's
+	// choice first (and chosen), then the file's goals.
+	function showGoals() {
+		const d = domains.get($('resolver-domain').value);
+		const was = $('resolver-goal').value;
+		const options = d.goals.map((g) => ploy.option(g));
+		if ($('resolver-kind').value) {
+			const o = html('option', '', 'the kind\'s choice');
+			o.value = chosenGoal;
+			options.unshift(o);
+		}
+		$('resolver-goal').replaceChildren(...options);
+		if ([...$('resolver-goal').options].some((o) => o.value === was)) $('resolver-goal').value = was;
+	}
+
+	// showKind says what the kind picked changes: its cost overrides
+	// beside the file's costs, and its capabilities, which replace the
+	// capabilities toggles (a kind's are its own).
+	function showKind() {
+		const k = kindOf();
+		const note = $('resolver-kind-note');
+		for (const box of $('resolver-capabilities').querySelectorAll('input[data-action]')) {
+			// Leaving a kind: every action again, as the file has it.
+			if (!k && box.disabled) box.checked = true;
+			box.disabled = !!k;
+			if (k) box.checked = !k.capabilities || k.capabilities.includes(box.dataset.action);
+		}
+		if (!k) {
+			note.hidden = true;
+			note.replaceChildren();
+			return;
+		}
+		const parts = [html('span', '', k.title + ': ')];
+		if (k.costs.length === 0) parts.push(html('span', '', 'the file\'s costs'));
+		k.costs.forEach((c, i) => {
+			if (i > 0) parts.push(html('span', '', ' · '));
+			const o = html('span', 'override', c.action + ' costs ' + number(c.cost));
+			o.dataset.action = c.action;
+			parts.push(o, html('span', '', ' (the file: ' + number(c.base) + ')'));
+		});
+		const d = domains.get($('resolver-domain').value);
+		parts.push(html('span', '', k.capabilities ? '; can do ' + k.capabilities.length + ' of ' + d.world.actions.length + ' actions' : '; can do every action'));
+		note.replaceChildren(...parts);
+		note.hidden = false;
 	}
 
 	// request is the resolve request for the controls: only what differs
@@ -80,6 +159,9 @@
 	function request() {
 		const d = domains.get($('resolver-domain').value);
 		const q = { domain: d.name, goal: $('resolver-goal').value, set: [], unset: [] };
+		const kind = $('resolver-kind').value;
+		if (kind) q.agent = kind; // its capabilities and costs; without a goal, its choice
+		if (q.goal === chosenGoal) delete q.goal;
 		for (const input of $('resolver-keys').querySelectorAll('input[data-key]')) {
 			const name = input.dataset.key;
 			if (input.type === 'checkbox') {
@@ -91,8 +173,14 @@
 			}
 		}
 		for (const row of $('resolver-places').querySelectorAll('.place')) {
-			const xy = [...row.querySelectorAll('input')].map((i) => i.valueAsNumber);
+			const xy = [...row.querySelectorAll('input[type=number]')].map((i) => i.valueAsNumber);
 			const name = row.dataset.place;
+			const found = row.querySelector('input[data-found]');
+			row.classList.toggle('lost', !!found && !found.checked);
+			if (found && !found.checked) {
+				(q.targets = q.targets || {})[name] = null; // the sensor finds nothing
+				continue;
+			}
 			// An empty box would go as null, which JSON decoding leaves at 0.
 			if (xy.some((v) => !Number.isFinite(v))) q.invalid = (name || 'the agent') + ' needs two numbers for its position';
 			const was = name === '' ? d.world.at : d.world.targets[name];
@@ -101,7 +189,7 @@
 			else (q.targets = q.targets || {})[name] = xy;
 		}
 		const capable = [...$('resolver-capabilities').querySelectorAll('input:checked')].map((b) => b.dataset.action);
-		if (capable.length < d.world.actions.length) q.capabilities = capable;
+		if (!kind && capable.length < d.world.actions.length) q.capabilities = capable;
 		return q;
 	}
 
@@ -192,6 +280,8 @@
 	// show accents the graph for a resolve and writes the summary.
 	function show(name, trace, why) {
 		const { graph, parts } = graphs.get(name);
+		const kind = kindOf();
+		const chosen = $('resolver-goal').value === chosenGoal;
 		shown = { name, graph, trace, why, verdicts: verdicts(trace) };
 		const chain = trace.status === 'found' ? trace.plan : [];
 		if (!parts) {
@@ -214,8 +304,11 @@
 			else delete g.dataset.step;
 			if (step < 0 && v) g.dataset.reason = v.reason;
 			else delete g.dataset.reason;
+			const override = action === undefined || !kind ? undefined : kind.costs.find((c) => c.action === action);
+			g.classList.toggle('overridden', !!override);
 			n.title.textContent = (step >= 0 ? (step + 1) + ' · ' : '') + (action || g.dataset.goal);
 			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason : '';
+			if (!n.note.textContent && override) n.note.textContent = 'cost ' + number(override.cost) + ' (file ' + number(override.base) + ')';
 		}
 		const accented = chainEdges(trace);
 		for (const { edge, group } of (parts ? parts.edges : [])) {
@@ -228,13 +321,15 @@
 		const counts = trace.expanded + ' expanded · ' + trace.generated + ' generated';
 		$('resolver-chain').replaceChildren(...chain.map(ploy.actionItem));
 		$('resolver-why').hidden = true;
+		// With a kind choosing, the goal it chose leads the summary.
+		const as = kind ? (chosen ? 'agent ' + kind.name + '\'s choice: ' + trace.goal + ' · ' : 'as ' + kind.name + ' · ') : '';
 		if (trace.status === 'found') {
 			summary.className = 'summary';
-			summary.textContent = chain.length === 0 ? 'the goal holds already: nothing to do · ' + counts
-				: 'depth ' + chain.length + ' · cost ' + number(trace.cost) + ' · ' + counts;
+			summary.textContent = as + (chain.length === 0 ? 'the goal holds already: nothing to do · ' + counts
+				: 'depth ' + chain.length + ' · cost ' + number(trace.cost) + ' · ' + counts);
 		} else {
 			summary.className = 'summary none';
-			summary.textContent = 'no chain: ' + trace.status.replace('_', ' ') + ' · ' + counts;
+			summary.textContent = as + 'no chain: ' + trace.status.replace('_', ' ') + ' · ' + counts;
 			if (why && why.length) {
 				$('resolver-why-list').replaceChildren(...why.map((w) => html('li', '', w)));
 				$('resolver-why').hidden = false;
@@ -258,6 +353,9 @@
 		const step = chain.indexOf(action);
 		const parts = [html('p', 'node-title', action + (step >= 0 ? ' · step ' + (step + 1) + ' of the chain' : ''))];
 		parts.push(html('p', 'hint', a.target ? 'target: ' + a.target : 'no target: where the agent stands'));
+		const kind = kindOf();
+		const override = kind && kind.costs.find((c) => c.action === action);
+		if (override) parts.push(html('p', 'hint', 'cost ' + number(override.cost) + ' for ' + kind.name + ' (the file\'s: ' + number(override.base) + ')'));
 		parts.push(html('p', 'hint', a.conditions.length ? 'conditions: ' + a.conditions.map((c) => c.condition).join(', ') : 'no conditions'));
 		const v = shown.verdicts.get(action);
 		const list = html('ul', 'node-facts resolver-records');
@@ -311,9 +409,24 @@
 	});
 	$('resolver-reset').addEventListener('click', () => {
 		const started = performance.now();
-		const goal = $('resolver-goal').value;
+		const goal = $('resolver-goal').value, kind = $('resolver-kind').value;
 		showDomain();
+		$('resolver-kind').value = kind;
+		showGoals();
+		showKind();
 		$('resolver-goal').value = goal;
+		resolve(started);
+	});
+	let kindBefore = '';
+	$('resolver-kind').addEventListener('change', () => {
+		const started = performance.now();
+		showGoals();
+		// A kind picked where there was none chooses its goal, as ploy
+		// resolve --agent does without --goal; from kind to kind the goal
+		// stays, so that their chains compare.
+		if (!kindBefore && $('resolver-kind').value) $('resolver-goal').value = chosenGoal;
+		kindBefore = $('resolver-kind').value;
+		showKind();
 		resolve(started);
 	});
 	for (const id of ['resolver-goal', 'resolver-keys', 'resolver-places', 'resolver-capabilities']) {

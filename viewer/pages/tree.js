@@ -43,7 +43,7 @@
 		$('tree-goap-status').className = 'badge ' + (goapActs ? 'acts' : 'idle');
 		$('tree-goap-status').textContent = goapActs ? 'plans' : 'no plan';
 		$('tree-goap-summary').textContent = goapActs
-			? plural(plan.plan.length, 'step', 'steps') + ' · cost ' + plan.cost
+			? plural(plan.plan.length, 'step', 'steps') + ' · cost ' + ploy.number(plan.cost)
 			: 'no plan: ' + plan.status.replace('_', ' ') + ' (' + plan.expanded + ' expanded)';
 		$('tree-goap-plan').replaceChildren(...plan.plan.map(ploy.actionItem));
 		const [who, text] = verdict(tree, plan);

@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"math"
 	"os"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -155,9 +156,7 @@ func shipped() []string {
 	return out
 }
 
-// runVersion prints the module version the binary was built from: a tag
-// for `go install ...@v1.2.3`, else "(devel)" with the commit when the build
-// recorded one.
+// runVersion prints the version the binary was built from (versionOf).
 func runVersion(e *env, args []string) int {
 	if len(args) > 0 {
 		fmt.Fprintf(e.stderr, "ploy version: takes no arguments, got %q\n", args[0])
@@ -170,22 +169,51 @@ func runVersion(e *env, args []string) int {
 func version() string {
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "(devel)"
+		return versionOf(&debug.BuildInfo{})
 	}
 	return versionOf(info)
 }
 
+// pseudoVersion matches the version the Go toolchain makes up for a
+// commit without a tag (v0.0.0-20261202094439-f1032331cbdf, +dirty when
+// built from a checkout with changes): it names a revision, not a release.
+var pseudoVersion = regexp.MustCompile(`-(?:0\.)?[0-9]{14}-[0-9a-f]{12}(?:\+dirty)?$`)
+
+// versionOf is what ploy --version says of a build:
+//   - a release (go install github.com/ploy-ai/ploy/cmd/ploy@v1.4.0): its
+//     tag, v1.4.0;
+//   - a build in a clone (go build, go install ./cmd/ploy), where the
+//     toolchain records the commit: "(devel) revision f1032331cbdf,
+//     2026-12-02T09:44:39Z", and ", with local changes" when the checkout
+//     had some;
+//   - a module-path install of an untagged commit (...@latest, @main):
+//     the toolchain's pseudo-version, which holds the commit's time and
+//     revision;
+//   - otherwise (go run, or -buildvcs=false): "(devel)", saying that no
+//     revision was recorded.
 func versionOf(info *debug.BuildInfo) string {
 	v := info.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "(devel)"
-		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " " + s.Value[:12]
-			}
-		}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
 	}
-	return v
+	release := v != "" && v != "(devel)" && !pseudoVersion.MatchString(v)
+	switch rev := settings["vcs.revision"]; {
+	case release:
+		return v
+	case len(rev) >= 12:
+		out := "(devel) revision " + rev[:12]
+		if t := settings["vcs.time"]; t != "" {
+			out += ", " + t
+		}
+		if settings["vcs.modified"] == "true" {
+			out += ", with local changes"
+		}
+		return out
+	case v != "" && v != "(devel)":
+		return v
+	}
+	return "(devel), no revision recorded (go run and -buildvcs=false record none; go build or go install in a clone do)"
 }
 
 func runHelp(e *env, args []string) int {
@@ -380,6 +408,14 @@ func inputValues(e *env, fset *flag.FlagSet, f *domain.File, given listFlag) ([]
 // htnStart is the start state of an HTN command (--set and --unset applied
 // to the file's initial state), or an error if the file has no htn section.
 func htnStart(e *env, fset *flag.FlagSet, f *domain.File, sf searchFlags) (goap.State, int) {
+	// --agent and --input weigh a GOAP agent's goals: given with --htn
+	// they would be ignored, so they are refused, as the API refuses them.
+	if sf.agent != "" {
+		return goap.State{}, usageErr(e, fset, "--agent with --htn: to decompose as an HTN agent, run ploy htn --agent %s", sf.agent)
+	}
+	if len(sf.inputs) > 0 {
+		return goap.State{}, usageErr(e, fset, "--input with --htn: inputs weigh a GOAP agent's goals; an HTN decomposes its root task")
+	}
 	if f.HTN == nil {
 		fmt.Fprintf(e.stderr, "%s: the domain has no htn section\n", f.Path)
 		return goap.State{}, exitInvalid

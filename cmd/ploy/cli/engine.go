@@ -15,7 +15,7 @@ import (
 // other planner's, given explicitly, is a usage error rather than
 // silently ignored.
 var (
-	goapOnlyFlags   = []string{"search", "heuristic"}
+	goapOnlyFlags   = []string{"search", "heuristic", "input"}
 	engineOnlyFlags = []string{"at", "target", "capabilities"}
 )
 
@@ -34,7 +34,11 @@ func checkFlagsForKind(e *env, fset *flag.FlagSet, f *domain.File) int {
 	}
 	for _, name := range wrong {
 		if given[name] {
-			return usageErr(e, fset, "--%s does not apply to %s, which %s is", name, kind, f.Path)
+			hint := ""
+			if name == "input" {
+				hint = ": an engine-model agent's inputs are its keys, given with --set"
+			}
+			return usageErr(e, fset, "--%s does not apply to %s, which %s is%s", name, kind, f.Path, hint)
 		}
 	}
 	return -1

@@ -123,16 +123,11 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	if s.goal == "" && pr.agent != nil {
 		// As the runtime does: the first option that applies, or, when it
 		// has no plan, the next that has one.
-		ranked := pr.agent.Ranked(pr.start, inputs)
-		if len(ranked) == 0 {
+		goal, skipped, ok := report.ChooseGoal(pr.agent, g, pr.start, inputs, pr.opt)
+		if !ok {
 			return pr, noGoal(e, fset, s.json != nil && *s.json, pr.agent.Name, g.FormatState(pr.start))
 		}
-		p := goap.NewPlanner(g)
-		i, skipped := firstSolved(ranked, func(o domain.AgentGoal) bool {
-			res, _ := p.Plan(nil, pr.start, o.Goal, pr.opt)
-			return res.Status == goap.Found
-		}, func(o domain.AgentGoal) string { return o.Goal.Name() })
-		pr.goal, pr.chosen, pr.skipped = ranked[i].Goal, true, skipped
+		pr.goal, pr.chosen, pr.skipped = goal, true, skipped
 		return pr, -1
 	}
 	if pr.agent != nil {
@@ -150,30 +145,11 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 	return pr, st
 }
 
-// firstSolved is the agent's choice among its ranked options, as the
-// runtime makes it: the first that solved says has a plan (or chain),
-// with the names of those before it; the first, when none has.
-func firstSolved[O any](ranked []O, solved func(O) bool, name func(O) string) (int, []string) {
-	for i, o := range ranked {
-		if solved(o) {
-			var skipped []string
-			for _, s := range ranked[:i] {
-				skipped = append(skipped, name(s))
-			}
-			return i, skipped
-		}
-	}
-	return 0, nil
-}
-
 // noGoal says an agent pursues no goal from where it stands, and returns
 // the exit status: on standard error, or as JSON with status "no_goal".
 func noGoal(e *env, fset *flag.FlagSet, asJSON bool, agent, where string) int {
 	if asJSON {
-		b, _ := json.Marshal(struct {
-			report.Plan
-			Agent string `json:"agent"`
-		}{report.Plan{Status: "no_goal", Plan: []string{}}, agent})
+		b, _ := json.Marshal(report.NoGoal(agent))
 		fmt.Fprintf(e.stdout, "%s\n", b)
 	} else {
 		fmt.Fprintf(e.stderr, "%s: agent %q pursues no goal from %s: each of its goals holds already, or its when: is false\n", fset.Name(), agent, where)
@@ -181,16 +157,8 @@ func noGoal(e *env, fset *flag.FlagSet, asJSON bool, agent, where string) int {
 	return exitNoPlan
 }
 
-// planJSON is `ploy plan --json`'s answer: with --agent, also the agent
-// and the goal planned for (its choice, without --goal).
-type planJSON struct {
-	report.Plan
-	Agent string `json:"agent,omitempty"`
-	Goal  string `json:"goal,omitempty"`
-}
-
-func planAnswer(pr problem, res goap.Result) planJSON {
-	out := planJSON{Plan: report.PlanOf(pr.d, res)}
+func planAnswer(pr problem, res goap.Result) report.PlanAs {
+	out := report.PlanAs{Plan: report.PlanOf(pr.d, res)}
 	if pr.agent != nil {
 		out.Agent, out.Goal = pr.agent.Name, pr.goal.Name()
 	}

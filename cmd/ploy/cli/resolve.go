@@ -42,7 +42,7 @@ type engineFlags struct {
 
 func (f *engineFlags) register(fset *flag.FlagSet) {
 	fset.StringVar(&f.at, "at", "", "engine model: the agent's position X,Y (default: the file's at:, or 0,0)")
-	fset.Var(&f.targets, "target", "engine model: target positions NAME=X,Y, comma-separated or repeated (default: the file's targets:)")
+	fset.Var(&f.targets, "target", "engine model: target positions NAME=X,Y, or NAME=none for a target the sensor does not find, comma-separated or repeated (default: the file's targets:)")
 	fset.Var(&f.capabilities, "capabilities", "engine model: the actions the agent can do, comma-separated (default: all)")
 }
 
@@ -67,14 +67,16 @@ type engineProblem struct {
 type parsedEngineFlags struct {
 	at      *resolver.Point
 	targets map[string]resolver.Point
-	values  map[string]string // --set key=value, as written
-	unset   []string
+	// lost are the targets given as NAME=none: the sensor finds nothing.
+	lost   map[string]bool
+	values map[string]string // --set key=value, as written
+	unset  []string
 }
 
 // parseEngineFlags checks the engine-model flags' form and bounds, before
 // any file is read; the second result is the exit status, or -1.
 func parseEngineFlags(e *env, fset *flag.FlagSet, ef engineFlags, set, unset listFlag) (parsedEngineFlags, int) {
-	p := parsedEngineFlags{targets: map[string]resolver.Point{}, values: map[string]string{}, unset: unset}
+	p := parsedEngineFlags{targets: map[string]resolver.Point{}, lost: map[string]bool{}, values: map[string]string{}, unset: unset}
 	if ef.at != "" {
 		pt, err := parsePoint(ef.at)
 		if err != nil {
@@ -83,18 +85,25 @@ func parseEngineFlags(e *env, fset *flag.FlagSet, ef engineFlags, set, unset lis
 		p.at = &pt
 	}
 	// "a=1,2,b=3,4" arrives split on commas: an item with = starts a
-	// target, the next item is its y.
+	// target, the next item is its y; "a=none" is a whole target.
 	items := []string(ef.targets)
 	for i := 0; i < len(items); i++ {
 		name, x, ok := strings.Cut(items[i], "=")
+		if ok && name != "" && strings.TrimSpace(x) == "none" {
+			if _, dup := p.targets[name]; dup || p.lost[name] {
+				return p, usageErr(e, fset, "--target: target %q given twice", name)
+			}
+			p.lost[name] = true
+			continue
+		}
 		if !ok || name == "" || i+1 == len(items) || strings.Contains(items[i+1], "=") {
-			return p, usageErr(e, fset, "--target wants NAME=X,Y, such as --target wood_north=3,4; got %q", items[i])
+			return p, usageErr(e, fset, "--target wants NAME=X,Y, such as --target wood_north=3,4, or NAME=none for a target not found; got %q", items[i])
 		}
 		pt, err := parsePoint(x + "," + items[i+1])
 		if err != nil {
 			return p, usageErr(e, fset, "--target %s=%s,%s: %v", name, x, items[i+1], err)
 		}
-		if _, dup := p.targets[name]; dup {
+		if _, dup := p.targets[name]; dup || p.lost[name] {
 			return p, usageErr(e, fset, "--target: target %q given twice", name)
 		}
 		p.targets[name] = pt
@@ -204,13 +213,19 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 	for k, v := range f.World.Targets {
 		targets[k] = v
 	}
-	for _, name := range sortedNames(p.targets) {
+	given := sortedNames(p.targets)
+	given = append(given, sortedNames(p.lost)...)
+	for _, name := range given {
 		if _, ok := d.Target(name); !ok {
 			listed := "the domain's targets"
 			if len(d.Targets()) == 0 {
 				listed = ""
 			}
 			return pr, usageErr(e, fset, "--target: no action targets %q%s", name, suggestion(name, d.Targets(), listed))
+		}
+		if p.lost[name] {
+			delete(targets, name) // a target with no position is not found
+			continue
 		}
 		targets[name] = p.targets[name]
 	}
@@ -247,16 +262,11 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 		if goalName == "" {
 			// As a resolver agent does: the first option that applies,
 			// or, when it has no chain, the next that has one.
-			ranked := k.Ranked(pr.snap)
-			if len(ranked) == 0 {
+			goal, skipped, ok := report.ChooseEngineGoal(k, pr.report())
+			if !ok {
 				return pr, noGoal(e, fset, ef.json != nil && *ef.json, k.Name, d.FormatSnapshot(pr.snap))
 			}
-			r := resolver.NewResolver(d)
-			i, skipped := firstSolved(ranked, func(o domain.EngineGoal) bool {
-				res, _ := r.Resolve(nil, pr.snap, o.Goal, pr.opt)
-				return res.Status == resolver.Found
-			}, func(o domain.EngineGoal) string { return o.Goal.Name() })
-			pr.goal, pr.chosen, pr.skipped = ranked[i].Goal, true, skipped
+			pr.goal, pr.chosen, pr.skipped = goal, true, skipped
 			return pr, -1
 		}
 	}
@@ -349,7 +359,7 @@ func runResolve(e *env, args []string) int {
 		return st
 	}
 	if asJSON {
-		answer := resolveJSON{Resolve: report.ResolveOf(pr.d, res, err)}
+		answer := report.ResolveAs{Resolve: report.ResolveOf(pr.d, res, err)}
 		if pr.agent != nil {
 			answer.Agent, answer.Goal = pr.agent.Name, pr.goal.Name()
 		}
@@ -366,14 +376,6 @@ func runResolve(e *env, args []string) int {
 		return exitNoPlan
 	}
 	return exitOK
-}
-
-// resolveJSON is `ploy resolve --json`'s answer: with --agent, also the
-// agent and the goal resolved (its choice, without --goal).
-type resolveJSON struct {
-	report.Resolve
-	Agent string `json:"agent,omitempty"`
-	Goal  string `json:"goal,omitempty"`
 }
 
 // checkChainCost refuses a chain whose cost is past the float range.
