@@ -74,14 +74,15 @@ func (t *Table) Charts() ([]Chart, error) {
 		file, title, unit string
 		value             func(Row) float64
 		label             func(float64) string // as the table writes it
+		count             bool                 // a count of fights: whole ticks only
 	}{
-		{"survived.svg", "Fights survived", fmt.Sprintf("fights (of %d)", t.Fights), func(r Row) float64 { return float64(r.Survived) }, whole},
-		{"killed.svg", "Enemies killed per fight", "enemies", func(r Row) float64 { return r.Killed }, f1},
-		{"health-mean.svg", "Mean health over a fight", "health", func(r Row) float64 { return r.MeanHealth }, f1},
-		{"replans.svg", "Replans per fight", "replans", func(r Row) float64 { return r.Replans }, f1},
-		{"work.svg", "Planning or tree work per tick", "states, steps or nodes", func(r Row) float64 { return r.WorkPerTick }, f2},
+		{"survived.svg", "Fights survived", fmt.Sprintf("fights (of %d)", t.Fights), func(r Row) float64 { return float64(r.Survived) }, whole, true},
+		{"killed.svg", "Enemies killed per fight", "enemies", func(r Row) float64 { return r.Killed }, f1, false},
+		{"health-mean.svg", "Mean health over a fight", "health", func(r Row) float64 { return r.MeanHealth }, f1, false},
+		{"replans.svg", "Replans per fight", "replans", func(r Row) float64 { return r.Replans }, f1, false},
+		{"work.svg", "Planning or tree work per tick", "states, steps or nodes", func(r Row) float64 { return r.WorkPerTick }, f2, false},
 	} {
-		p, err := t.barPlot(chart.title, chart.unit, chart.value, chart.label)
+		p, err := t.barPlot(chart.title, chart.unit, chart.value, chart.label, barTicks{whole: chart.count})
 		if err != nil {
 			return nil, err
 		}
@@ -97,10 +98,11 @@ func (t *Table) Charts() ([]Chart, error) {
 }
 
 // healthPlot draws each kind's health over the first fight, with the
-// threshold the HTN heals at.
+// threshold the HTN heals at. The first fight is fight 0, as the logs of
+// --record and the viewer's replay number it.
 func (t *Table) healthPlot() (*plot.Plot, error) {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Mage health in fight 1 (seed %d)", t.Seed)
+	p.Title.Text = fmt.Sprintf("Mage health in fight 0 of seed %d", t.Seed)
 	p.X.Label.Text = "seconds"
 	p.Y.Label.Text = "health"
 	end := 0.0
@@ -113,6 +115,11 @@ func (t *Table) healthPlot() (*plot.Plot, error) {
 	// cut by the top of the plot.
 	p.Y.Min, p.Y.Max = 0, 104
 	p.Y.Tick.Marker = evenTicks{step: 20, minor: 2, max: 100}
+	// The first kind (GOAP, by default) is drawn last, on top, and
+	// thinnest; each later kind under it a little wider, so that where
+	// kinds' health is the same every colour still shows as a band and
+	// none hides under another.
+	lines := make([]*plotter.Line, len(t.Rows))
 	for i, r := range t.Rows {
 		pts := make(plotter.XYs, len(r.Health))
 		for tick, h := range r.Health {
@@ -123,11 +130,14 @@ func (t *Table) healthPlot() (*plot.Plot, error) {
 			return nil, err
 		}
 		line.Color = palette[i%len(palette)]
-		// Earlier kinds are drawn wider, so that where two kinds' health
-		// is the same both colours still show.
-		line.Width = vg.Points(1.2 + 0.9*float64(len(t.Rows)-1-i))
-		p.Add(line)
-		p.Legend.Add(r.Title, line)
+		line.Width = vg.Points(1.2 + 0.9*float64(i))
+		lines[i] = line
+	}
+	for i := len(lines) - 1; i >= 0; i-- {
+		p.Add(lines[i])
+	}
+	for i, r := range t.Rows {
+		p.Legend.Add(r.Title, lines[i])
 	}
 	healthy, err := plotter.NewLine(plotter.XYs{{X: 0, Y: healthyAt}, {X: end, Y: healthyAt}})
 	if err != nil {
@@ -142,10 +152,11 @@ func (t *Table) healthPlot() (*plot.Plot, error) {
 
 // barPlot draws one bar per kind, labelled with its value, with room above
 // the tallest bar for its label.
-func (t *Table) barPlot(title, unit string, value func(Row) float64, label func(float64) string) (*plot.Plot, error) {
+func (t *Table) barPlot(title, unit string, value func(Row) float64, label func(float64) string, ticks barTicks) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.Y.Label.Text = unit
+	p.Y.Tick.Marker = ticks
 	var names, labels []string
 	var tops plotter.XYs
 	highest := 0.0
@@ -205,12 +216,51 @@ func (e evenTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
+// barTicks marks a bar chart's value axis every 1, 2 or 5 times a power
+// of ten, four to six marks in all, each labelled with no more decimals than
+// its step needs ("20", not "25.00"). A count (whole) never gets a step
+// below 1: fights are not counted in halves.
+type barTicks struct {
+	whole bool
+}
+
+func (b barTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return nil
+	}
+	rough := (hi - lo) / 5
+	power := math.Pow(10, math.Floor(math.Log10(rough)))
+	step := 10 * power
+	for _, m := range []float64{1, 2, 5} {
+		if m*power >= rough {
+			step = m * power
+			break
+		}
+	}
+	if b.whole {
+		step = max(step, 1)
+	}
+	decimals := max(0, -int(math.Floor(math.Log10(step)+1e-9)))
+	var ticks []plot.Tick
+	for i := math.Ceil(lo/step - 1e-9); i*step <= hi+1e-9; i++ {
+		v := i * step
+		if v == 0 {
+			v = 0 // not -0, which formats as "-0"
+		}
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+	}
+	return ticks
+}
+
 // drawLegendBeside draws p with its legend to the right of the plot, where
 // it cannot cover the data, and writes it as SVG to out.
 func drawLegendBeside(p *plot.Plot, w, h vg.Length, out io.Writer) error {
 	c := vgsvg.New(w, h)
 	dc := draw.New(c)
 	legend := p.Legend
+	// Room between the entries: a browser draws the names in its own
+	// font, often taller than the one measured here.
+	legend.Padding = vg.Points(3)
 	p.Legend = plot.NewLegend() // empty: drawn separately below
 	margin := vg.Points(12)
 	box := legend.Rectangle(dc)

@@ -39,6 +39,18 @@ type arenaFigure struct {
 	Now         string     `json:"now"`      // the tick of the entry marked as now
 	FrameMs     string     `json:"frameMs"`
 	DrawMs      string     `json:"drawMs"`
+	// The charts' text font beside the page's, every label of the bar
+	// charts, the health chart's title and its data lines' colours in the
+	// order drawn (the last on top).
+	ChartFont   string   `json:"chartFont"`
+	PageFont    string   `json:"pageFont"`
+	BarTexts    []string `json:"barTexts"`
+	HealthTitle string   `json:"healthTitle"`
+	HealthLines []string `json:"healthLines"`
+	// The colour of an interruption taken in the timeline, and of an error.
+	TakenColor string `json:"takenColor"`
+	Red        string `json:"red"`
+	Placed     string `json:"placed"` // the boxes of the mage and the places' names drawn
 }
 
 const readArena = `(() => {
@@ -60,6 +72,17 @@ const readArena = `(() => {
 		now: now ? now.dataset.tick : '',
 		frameMs: document.getElementById('arena-canvas').dataset.frameMs || '',
 		drawMs: document.getElementById('arena-canvas').dataset.drawMs || '',
+		chartFont: (() => { const e = document.querySelector('#arena-charts svg text'); return e ? getComputedStyle(e).fontFamily : ''; })(),
+		pageFont: getComputedStyle(document.body).fontFamily,
+		barTexts: [...document.querySelectorAll('#arena-charts .arena-chart:not(.wide) svg text')].map((e) => e.textContent),
+		healthTitle: (() => { const e = document.querySelector('#arena-charts .arena-chart.wide'); return e ? e.getAttribute('aria-label') : ''; })(),
+		// A data line has many points; the axes' ticks and the legend's
+		// samples have two.
+		healthLines: [...document.querySelectorAll('#arena-charts .arena-chart.wide svg path')]
+			.filter((p) => (p.getAttribute('d').match(/L/g) || []).length > 20).map((p) => getComputedStyle(p).stroke),
+		takenColor: (() => { const e = document.querySelector('#arena-timeline .ev-interruption-taken .ev-text'); return e ? getComputedStyle(e).color : ''; })(),
+		red: getComputedStyle(document.getElementById('arena-error')).color,
+		placed: document.getElementById('arena-canvas').dataset.placed || '',
 	};
 })()`
 
@@ -98,6 +121,28 @@ func worlds(t *testing.T, log []byte) []logWorld {
 		}
 	}
 	return out
+}
+
+// mageAt is where a log's world line for tick puts the mage.
+func mageAt(t *testing.T, log []byte, tick int) [2]float64 {
+	t.Helper()
+	sc := bufio.NewScanner(bytes.NewReader(log))
+	for sc.Scan() {
+		var line struct {
+			World *struct {
+				Tick int
+				Mage [2]float64
+			} `json:"world"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			t.Fatal(err)
+		}
+		if line.World != nil && line.World.Tick == tick {
+			return line.World.Mage
+		}
+	}
+	t.Fatalf("the log has no world line for tick %d", tick)
+	return [2]float64{}
 }
 
 // lastTick is the tick of a log's last world line.
@@ -154,6 +199,25 @@ func TestBrowserArena(t *testing.T) {
 	if wantCharts := []string{"health.svg", "survived.svg", "killed.svg", "health-mean.svg", "replans.svg", "work.svg"}; !slices.Equal(f.Charts, wantCharts) {
 		t.Errorf("charts %q, want %q", f.Charts, wantCharts)
 	}
+	// The charts in the page's font; the bar charts' axes without
+	// needless decimals (the replans' read 0.00, 25.00, 50.00); the health
+	// chart's fight numbered as the replay numbers it (from 0), GOAP's line
+	// drawn last, on top of the HTN's.
+	if f.ChartFont != f.PageFont || f.PageFont == "" {
+		t.Errorf("the charts' font %q, the page's %q; want the page's", f.ChartFont, f.PageFont)
+	}
+	for _, label := range f.BarTexts {
+		if strings.HasSuffix(label, ".00") || strings.HasSuffix(label, ".50") {
+			t.Errorf("a bar chart's label %q: a needless decimal (all: %q)", label, f.BarTexts)
+			break
+		}
+	}
+	if f.HealthTitle != "Mage health in fight 0 of seed 2" {
+		t.Errorf("the health chart: %q, want fight 0 of seed 2, as the replay numbers it", f.HealthTitle)
+	}
+	if goapBlue, htnRed := "rgb(31, 119, 180)", "rgb(214, 39, 40)"; len(f.HealthLines) != 2 || f.HealthLines[1] != goapBlue || f.HealthLines[0] != htnRed {
+		t.Errorf("the health chart's lines, in the order drawn: %q; want the HTN's %s, then GOAP's %s on top", f.HealthLines, htnRed, goapBlue)
+	}
 	browser.Screenshot(t, tab, "arena-figure", "arena-batch")
 
 	// Replay htn's fight 2, in which the mage falls at tick 387: it plays
@@ -209,6 +273,35 @@ func TestBrowserArena(t *testing.T) {
 	}
 	if mid.Tick != end/2 {
 		t.Fatalf("the log's world line %d is tick %d", end/2-1, mid.Tick)
+	}
+	// At tick end/2 the mage stands at the crystal cache: the cache's
+	// name is drawn where the mage is not. An interruption taken is not
+	// shown in the error red.
+	var placed struct {
+		Mage   struct{ X, Y, W, H float64 }
+		Area   struct{ X, Y, W, H float64 } // the arena's bounds
+		Labels []struct {
+			Text       string
+			X, Y, W, H float64
+		}
+	}
+	if err := json.Unmarshal([]byte(f.Placed), &placed); err != nil || len(placed.Labels) != 2 {
+		t.Fatalf("the canvas's boxes drawn: %q (%v)", f.Placed, err)
+	}
+	if at := mageAt(t, logBytes, end/2); (at[0]-1)*(at[0]-1)+(at[1]-15)*(at[1]-15) > 2*2 {
+		t.Fatalf("at tick %d the mage is at %v, not within 2 m of the crystal cache (1, 15): the check below would prove nothing", end/2, at)
+	}
+	m := placed.Mage
+	for _, l := range placed.Labels {
+		if l.X < m.X+m.W && m.X < l.X+l.W && l.Y < m.Y+m.H && m.Y < l.Y+l.H {
+			t.Errorf("at the crystal cache, %q is drawn at %+v, across the mage at %+v", l.Text, l, m)
+		}
+		if a := placed.Area; l.X < a.X || l.Y < a.Y || l.X+l.W > a.X+a.W || l.Y+l.H > a.Y+a.H {
+			t.Errorf("%q is drawn at %+v, outside the arena %+v", l.Text, l, a)
+		}
+	}
+	if f.TakenColor == "" || f.TakenColor == f.Red || f.Red != "rgb(207, 34, 46)" {
+		t.Errorf("an interruption taken in %q, errors in %q; want it not in the error red", f.TakenColor, f.Red)
 	}
 	browser.Screenshot(t, tab, "arena-replay", "arena-replay")
 	// So does the timeline: its fifth entry.

@@ -1,8 +1,10 @@
 package viewer_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -29,6 +31,24 @@ type htnFigure struct {
 	Count      string   `json:"count"`
 	Result     string   `json:"result"`
 	Error      string   `json:"error"`
+	// Each row's number (a backtrack's ↶N), the backtracks struck out,
+	// the MTR's explanation when shown, and the decomposition drawn as a
+	// tree: its nodes in the order drawn, first to last.
+	Numbers        []string   `json:"numbers"`
+	UndoneBacktrks int        `json:"undoneBacktracks"`
+	MTRHelp        string     `json:"mtrHelp"`
+	Tree           []treeNode `json:"tree"`
+}
+
+// treeNode is a node of figure 3's tree: a task, the task it is a subtask
+// of, and for a compound task the number of the method chosen.
+type treeNode struct {
+	Task      string  `json:"task"`
+	Parent    string  `json:"parent"`
+	Method    string  `json:"method"`
+	Primitive bool    `json:"primitive"`
+	Label     string  `json:"label"`
+	X         float64 `json:"x"` // its left edge on the page
 }
 
 const readHTN = `(() => {
@@ -45,6 +65,14 @@ const readHTN = `(() => {
 		count: document.getElementById('htn-count').textContent,
 		result: document.getElementById('htn-result').textContent,
 		error: document.getElementById('htn-error').textContent,
+		numbers: [...f.querySelectorAll('#htn-rows .htn-step')].map((e) => e.textContent),
+		undoneBacktracks: f.querySelectorAll('#htn-rows li.backtrack.undone').length,
+		mtrHelp: document.getElementById('htn-mtr').hidden ? '' : document.getElementById('htn-mtr').textContent.replace(/\s+/g, ' '),
+		tree: [...f.querySelectorAll('#htn-tree g.node')].map((g) => ({
+			task: g.dataset.task, parent: g.dataset.parent, method: g.dataset.method,
+			primitive: g.classList.contains('primitive'), label: g.querySelector('text').textContent,
+			x: g.getBoundingClientRect().x,
+		})),
 	};
 })()`
 
@@ -89,12 +117,43 @@ func stepHTN(t *testing.T, tab context.Context, a decompositionAnswer, name stri
 	return f
 }
 
+// checkTree checks figure 3's tree at the end of a decomposition: its
+// leaves, left to right on the page, are the plan; its compound tasks, top-down, chose
+// the methods the MTR lists; each node but the root hangs from a compound
+// task drawn before it.
+func checkTree(t *testing.T, name string, tree []treeNode, plan, mtr []string) {
+	t.Helper()
+	var leaves, methods []string
+	seen := map[string]bool{}
+	var leafNodes []treeNode
+	for i, n := range tree {
+		if n.Primitive {
+			leafNodes = append(leafNodes, n)
+		} else {
+			methods = append(methods, n.Method)
+		}
+		if (i == 0) != (n.Parent == "") || (i > 0 && !seen[n.Parent]) {
+			t.Errorf("%s: the tree's node %d, %s, hangs from %q", name, i, n.Task, n.Parent)
+		}
+		if !n.Primitive {
+			seen[n.Task] = true
+		}
+	}
+	slices.SortStableFunc(leafNodes, func(a, b treeNode) int { return cmp.Compare(a.X, b.X) })
+	for _, n := range leafNodes {
+		leaves = append(leaves, n.Task)
+	}
+	if !slices.Equal(leaves, plan) || !slices.Equal(methods, mtr) {
+		t.Errorf("%s: the tree's leaves %q, its methods %q; want the plan %q, the MTR %q (the tree: %+v)", name, leaves, methods, plan, mtr, tree)
+	}
+}
+
 // TestBrowserHTN drives figure 3: the HTN lesson's decomposition of the
 // battle mage, 13 steps, and with spare_crystals off 21 steps and 2
 // backtracks, against the trace API's answers.
 func TestBrowserHTN(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts, tab := servePage(t, s, 20*time.Second)
+	ts, tab := servePage(t, s, 40*time.Second)
 
 	f := newHTN(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	mage := []string{"Approach", "TakeCover", "Recharge", "CastBolt"}
@@ -103,6 +162,7 @@ func TestBrowserHTN(t *testing.T) {
 		t.Fatalf("the trace API: %d %s", code, body)
 	}
 	f = stepHTN(t, tab, a, "default", len(a.Trace))
+	checkTree(t, "default", f.Tree, mage, []string{"2", "2", "2"})
 	if f.Steps != 13 || f.Backtracks != 0 || f.Undone != 0 || !slices.Equal(f.Plan, mage) || !strings.Contains(f.Result, "MTR 2, 2, 2") {
 		t.Errorf("default: step %d, %d backtracks, %d rows undone, plan %q, %q; want 13, 0, 0, %q, MTR 2, 2, 2", f.Steps, f.Backtracks, f.Undone, f.Plan, f.Result, mage)
 	}
@@ -124,6 +184,18 @@ func TestBrowserHTN(t *testing.T) {
 	if f.Backtracks != 2 || len(f.Plan) != 0 || f.Undone == 0 || len(f.Tasks) != 0 || !slices.Equal(f.Facts, []string{"potion_at_shrine", "healthy"}) {
 		t.Errorf("after the second backtrack: %d backtracks, plan so far %q, %d rows undone, tasks %q, facts %q; want 2, none, some, none, the start's", f.Backtracks, f.Plan, f.Undone, f.Tasks, f.Facts)
 	}
+	// The first backtrack is not struck out by the second: it happened.
+	if f.UndoneBacktrks != 0 {
+		t.Errorf("after the second backtrack: %d backtrack rows struck out, want none", f.UndoneBacktrks)
+	}
+	// Recharge in cover undone: the tree is the root's Fight, Fight's
+	// method not chosen yet.
+	for i := range f.Tree {
+		f.Tree[i].X = 0 // the layout's; checked at the end
+	}
+	if want := []treeNode{{Task: "BeABattleMage", Method: "2", Label: "BeABattleMage · 2 Fight"}, {Task: "Fight", Parent: "BeABattleMage", Label: "Fight"}}; !slices.Equal(f.Tree, want) {
+		t.Errorf("after the second backtrack, the tree %+v, want %+v", f.Tree, want)
+	}
 	// One more: Fight's third method puts GetCrystals first.
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("htn-stepper"))); err != nil {
 		t.Fatal(err)
@@ -141,6 +213,25 @@ func TestBrowserHTN(t *testing.T) {
 	if !slices.Contains(f.Facts, "enemy_dead") || len(f.Tasks) != 0 {
 		t.Errorf("spare_crystals off, at the end: facts %q, tasks %q; want enemy_dead, no task", f.Facts, f.Tasks)
 	}
+	// Every row numbered: the steps 1 to 21 and the backtracks ↶1, ↶2,
+	// in the trace's order; the count says how many rows there are.
+	var numbers []string
+	bt := 0
+	for _, r := range a.Trace {
+		if r.Kind == "backtrack" {
+			bt++
+			numbers = append(numbers, fmt.Sprint("↶", bt))
+		} else {
+			numbers = append(numbers, fmt.Sprint(r.Step))
+		}
+	}
+	if !slices.Equal(f.Numbers, numbers) || !strings.HasSuffix(f.Count, fmt.Sprintf("· %d of %d rows", len(a.Trace), len(a.Trace))) {
+		t.Errorf("spare_crystals off: rows numbered %q, count %q; want %q and %d rows", f.Numbers, f.Count, numbers, len(a.Trace))
+	}
+	if !strings.Contains(f.MTRHelp, "MTR, the method traversal record: the number of the method chosen at each compound task") {
+		t.Errorf("spare_crystals off: the MTR explained as %q", f.MTRHelp)
+	}
+	checkTree(t, "spare_crystals off", f.Tree, f.Plan, []string{"2", "3", "2"})
 	browser.Screenshot(t, tab, "htn-figure", "htn-crystals-off")
 
 	// A domain without an htn section says so.

@@ -35,6 +35,11 @@ type liveFigure struct {
 	Error      string   `json:"error"`
 	TickText   string   `json:"tickText"`
 	RunLabel   string   `json:"runLabel"`
+	Example    string   `json:"example"` // the lede's case of a flip that breaks a step
+	// The event log: whether it overflows its box, and how much of its
+	// top visible row the box cuts off, in pixels.
+	LogOverflows bool    `json:"logOverflows"`
+	LogTopCut    float64 `json:"logTopCut"`
 }
 
 const readLive = `(() => {
@@ -53,6 +58,13 @@ const readLive = `(() => {
 		error: document.getElementById('live-error').textContent,
 		tickText: document.getElementById('live-tick').textContent,
 		runLabel: document.getElementById('live-run').textContent,
+		example: document.getElementById('live-example').textContent,
+		...(() => {
+			const log = document.getElementById('live-log');
+			const top = log.getBoundingClientRect().top + log.clientTop;
+			const row = [...log.children].find((li) => li.getBoundingClientRect().bottom > top + 0.5);
+			return { logOverflows: log.scrollHeight > log.clientHeight, logTopCut: row ? Math.max(0, top - row.getBoundingClientRect().top) : 0 };
+		})(),
 	};
 })()`
 
@@ -96,6 +108,14 @@ func TestBrowserLive(t *testing.T) {
 	if f.State != "press run" || f.Tick != 0 || !slices.Equal(f.On, []string{"spare_crystals", "potion_at_shrine", "healthy"}) {
 		t.Errorf("before a run: %q at tick %d, facts on %q; want press run at tick 0, the start state", f.State, f.Tick, f.On)
 	}
+	// Before a run nothing is paused, "same as" already shows the request
+	// ▶ run sends, and the lede's example is the battle mage's own (it has
+	// no axe).
+	if f.TickText != "" || !strings.Contains(f.Command, `"goal":"Kill"`) || !strings.Contains(f.Command, "/api/v1/live") ||
+		!strings.Contains(f.Example, "spare_crystals") || strings.Contains(f.Example, "axe") {
+		t.Errorf("before a run: tick line %q, same as %q, example %q; want no tick line, the run's request, the battle mage's spare_crystals", f.TickText, f.Command, f.Example)
+	}
+	browser.Screenshot(t, tab, "live-figure", "live-before")
 
 	// The battle mage, at once: the goal, with no replan.
 	if err := chromedp.Do(tab, chromedp.Steps(choose("live-speed", "fast"), chromedp.Click(chromedp.ID("live-run")))); err != nil {
@@ -120,6 +140,9 @@ func TestBrowserLive(t *testing.T) {
 	f = liveUntil(t, tab, "the soldier", `f.problem === 'soldier.yaml KillPlayer'`)
 	if want := []string{"axe_nearby · hacha cerca", "gun_nearby · arma cerca", "at_cover · cobertura"}; !slices.Equal(f.Toggles, want) {
 		t.Errorf("the soldier's toggles: %q, want the soldier lesson's %q first", f.Toggles, want)
+	}
+	if !strings.Contains(f.Example, "gun_nearby") {
+		t.Errorf("the soldier's example: %q, want the gun taken away", f.Example)
 	}
 	if err := chromedp.Do(tab, chromedp.Steps(choose("live-speed", "4"), chromedp.Click(chromedp.ID("live-run")))); err != nil {
 		t.Fatal(err)
@@ -200,6 +223,10 @@ func TestBrowserLive(t *testing.T) {
 		if !strings.HasPrefix(f.Log[i], logged[i]) {
 			t.Errorf("log line %d: %q, want it at %s", i, f.Log[i], logged[i])
 		}
+	}
+	// Scrolled to its newest row, the event log shows its top row whole.
+	if !f.LogOverflows || f.LogTopCut > 0.5 {
+		t.Errorf("the event log: overflows %v, its top row cut by %.1f px; want a log longer than its box, its top row whole", f.LogOverflows, f.LogTopCut)
 	}
 	browser.Screenshot(t, tab, "live-figure", "live-done")
 

@@ -71,6 +71,27 @@ type searchFigure struct {
 	PathFill   string `json:"pathFill"`
 	ClosedFill string `json:"closedFill"`
 	StepOff    bool   `json:"stepOff"`
+	// Each drawn node's second line (what differs from the root), by id.
+	Changes map[string]string `json:"changes"`
+	// The graph's drawn size over its layout's: 1 when not shrunk.
+	Scale float64 `json:"scale"`
+	// The legend's first swatch, width and height in pixels.
+	Swatch []float64 `json:"swatch"`
+	// The boxes of the drawn edge labels and nodes, in the page's pixels,
+	// and whether any line is drawn after a label (over it).
+	LabelBoxes   []box `json:"labelBoxes"`
+	NodeBoxes    []box `json:"nodeBoxes"`
+	LineOverText bool  `json:"lineOverText"`
+}
+
+// box is an element's rectangle on the page, and what it is.
+type box struct {
+	X, Y, W, H float64
+	What       string
+}
+
+func (a box) overlaps(b box) bool {
+	return a.X < b.X+b.W && b.X < a.X+a.W && a.Y < b.Y+b.H && b.Y < a.Y+a.H
 }
 
 const readSearch = `(() => {
@@ -95,6 +116,16 @@ const readSearch = `(() => {
 		pathFill: fill('g.node.path:not(.goal):not(.unseen) rect'),
 		closedFill: fill('g.node.closed:not(.path):not(.unseen) rect'),
 		stepOff: document.getElementById('search-stepper').disabled,
+		changes: Object.fromEntries([...f.querySelectorAll('g.node:not(.unseen)')].map((g) => [g.dataset.node, [...g.querySelectorAll('text.changes')].map((e) => e.textContent).join(' ')])),
+		scale: (() => { const s = f.querySelector('#search-graph svg'); return s ? s.getBoundingClientRect().width / s.viewBox.baseVal.width : 0; })(),
+		swatch: (() => { const s = getComputedStyle(f.querySelector('.legend .key'), '::before'); return [parseFloat(s.width), parseFloat(s.height)]; })(),
+		labelBoxes: [...f.querySelectorAll('g.edge-label:not(.unseen) rect')].map((r) => { const b = r.getBoundingClientRect(); return { X: b.x, Y: b.y, W: b.width, H: b.height, What: r.parentNode.textContent }; }),
+		nodeBoxes: [...f.querySelectorAll('g.node:not(.unseen) rect')].map((r) => { const b = r.getBoundingClientRect(); return { X: b.x, Y: b.y, W: b.width, H: b.height, What: '#' + r.parentNode.dataset.node }; }),
+		lineOverText: (() => {
+			const all = [...f.querySelectorAll('#search-graph polyline, #search-graph g.edge text')];
+			const firstText = all.findIndex((e) => e.tagName === 'text');
+			return firstText >= 0 && all.slice(firstText).some((e) => e.tagName === 'polyline');
+		})(),
 	};
 })()`
 
@@ -187,7 +218,7 @@ func stepThrough(t *testing.T, tab context.Context, a apiTrace, name string, ste
 // API's answer, the command's bytes), the plan path coloured.
 func TestBrowserSearch(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts, tab := servePage(t, s, 25*time.Second)
+	ts, tab := servePage(t, s, 60*time.Second)
 
 	f := newTrace(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
 	if f.Error != "" {
@@ -234,6 +265,7 @@ func TestBrowserSearch(t *testing.T) {
 	if want := fmt.Sprintf("#%d · CastBolt from #%d", goal, kill.Path[len(kill.Path)-2]); !strings.HasPrefix(f.Node, want) || !strings.Contains(f.Node, "enemy_dead") {
 		t.Errorf("clicking the goal's state: %q, want %q... with enemy_dead", f.Node, want)
 	}
+	checkDrawing(t, "Kill", f, kill)
 	browser.Screenshot(t, tab, "search-figure", "search-kill")
 
 	// Reset, then play, then pause: the search stops where it is.
@@ -269,6 +301,7 @@ func TestBrowserSearch(t *testing.T) {
 	if want := append([]string{"GetCrystals"}, mage...); len(f.Visible) != len(crystals.Nodes) || !slices.Equal(f.PathActs, want) {
 		t.Errorf("spare_crystals off: %d nodes, path %q; want the trace's %d, %q", len(f.Visible), f.PathActs, len(crystals.Nodes), want)
 	}
+	checkDrawing(t, "spare_crystals off", f, crystals)
 	browser.Screenshot(t, tab, "search-figure", "search-crystals-off")
 
 	// No plan: the search runs dry and says so.
@@ -296,6 +329,91 @@ func TestBrowserSearch(t *testing.T) {
 	}
 	if f = searchShown(t, tab); !strings.HasPrefix(f.Node, "#0 · the goal") || !strings.Contains(f.Node, "needs:enemy_dead") {
 		t.Errorf("backward, the goal's node: %q, want it to need enemy_dead", f.Node)
+	}
+	checkDrawing(t, "backward", f, backward)
+
+	// hmax finds GetHealthy out of reach without the potion: the backward
+	// search stops before its first expansion, and the page says so.
+	f = newTrace(t, tab, f.Seq, "GetHealthy", choose("goal", "GetHealthy"))
+	f = newTrace(t, tab, f.Seq, "healthy off", toggle("healthy"))
+	f = newTrace(t, tab, f.Seq, "potion_at_shrine off", toggle("potion_at_shrine"))
+	f = newTrace(t, tab, f.Seq, "hmax", choose("heuristic", "hmax"))
+	dry := traceOf(t, ts.URL, `{"goal": "GetHealthy", "search": "backward", "heuristic": "hmax", "unset": ["potion_at_shrine", "healthy"]}`)
+	if len(dry.Expansions) != 0 || dry.Status != "no_plan" {
+		t.Fatalf("hmax, no potion: the trace API expands %d and says %s; want none and no_plan", len(dry.Expansions), dry.Status)
+	}
+	if f.Counter != "expansion 0 of 0 · 1 of 1 states · open list 1" || !strings.Contains(f.Took, "h ∞") ||
+		!strings.Contains(f.Took, "out of reach") || !strings.Contains(f.End, "no plan") || f.Error != "" {
+		t.Errorf("hmax, no potion: %q, %q, %q, error %q; want no expansion, h ∞, out of reach, no plan", f.Counter, f.Took, f.End, f.Error)
+	}
+	browser.Screenshot(t, tab, "search-figure", "search-hmax-no-plan")
+}
+
+// checkDrawing checks figure 2's drawing of a trace at its end: each node
+// shows what differs from the root, as the trace's facts say; the
+// legend's swatches are node-like, not square checkboxes; no edge label
+// crosses another or a node, and none lies under a line.
+func checkDrawing(t *testing.T, name string, f searchFigure, a apiTrace) {
+	t.Helper()
+	root := map[string]bool{}
+	for _, x := range a.Nodes[0].Facts {
+		root[x] = true
+	}
+	for _, n := range a.Nodes {
+		var diff []string
+		mine := map[string]bool{}
+		for _, x := range n.Facts {
+			mine[x] = true
+			if !root[x] {
+				diff = append(diff, "+"+x)
+			}
+		}
+		for _, x := range a.Nodes[0].Facts {
+			if !mine[x] {
+				diff = append(diff, "−"+x)
+			}
+		}
+		want := strings.Join(diff, " ")
+		switch {
+		case n.ID == 0 && a.Nodes[0].Facts == nil:
+			want = "the goal"
+		case n.ID == 0:
+			want = "the start"
+		case len(diff) == 0:
+			want = "same facts"
+		case len(diff) > 2:
+			want = strings.Join(diff[:2], " ") + fmt.Sprintf(" +%d", len(diff)-2)
+		}
+		if a.Nodes[0].Facts == nil && n.ID != 0 {
+			continue // backward: the needs are a map; the root's panel is checked above
+		}
+		if got := f.Changes[fmt.Sprint(n.ID)]; got != want {
+			t.Errorf("%s: node #%d shows %q, want %q (its facts %q)", name, n.ID, got, want, n.Facts)
+		}
+	}
+	if len(f.Swatch) != 2 || f.Swatch[0] < 1.5*f.Swatch[1] {
+		t.Errorf("%s: the legend's swatch is %v px (width, height): square, like a checkbox", name, f.Swatch)
+	}
+	if f.Scale < 0.99 {
+		t.Errorf("%s: the graph is drawn at %.2f of its size: its facts illegible", name, f.Scale)
+	}
+	if f.LineOverText {
+		t.Errorf("%s: a line is drawn after an edge's label, over it", name)
+	}
+	for i, l := range f.LabelBoxes {
+		for _, m := range f.LabelBoxes[i+1:] {
+			if l.overlaps(m) {
+				t.Errorf("%s: the labels %q %+v and %q %+v collide", name, l.What, l, m.What, m)
+			}
+		}
+		for _, n := range f.NodeBoxes {
+			if l.overlaps(n) {
+				t.Errorf("%s: the label %q %+v covers node %s %+v", name, l.What, l, n.What, n)
+			}
+		}
+	}
+	if len(f.LabelBoxes) != len(f.NodeBoxes)-1 {
+		t.Errorf("%s: %d edge labels for %d nodes, want one per node but the root", name, len(f.LabelBoxes), len(f.NodeBoxes))
 	}
 }
 

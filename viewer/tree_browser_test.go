@@ -28,6 +28,12 @@ type treeFigure struct {
 	GOAPSummary string   `json:"goapSummary"`
 	GOAPPlan    []string `json:"goapPlan"`
 	Error       string   `json:"error"`
+	ErrorShown  bool     `json:"errorShown"`
+	Note        string   `json:"note"` // the note on a domain that is not the soldier's
+	NoteShown   bool     `json:"noteShown"`
+	// The verdict's colour and the page's red for errors, as computed.
+	VerdictColor string `json:"verdictColor"`
+	Red          string `json:"red"`
 }
 
 const readTree = `(() => {
@@ -43,6 +49,11 @@ const readTree = `(() => {
 		goapSummary: document.getElementById('tree-goap-summary').textContent,
 		goapPlan: texts('#tree-goap-plan .action'),
 		error: document.getElementById('tree-error').textContent,
+		errorShown: !document.getElementById('tree-error').hidden,
+		note: document.getElementById('tree-note').textContent.replace(/\s+/g, ' '),
+		noteShown: !document.getElementById('tree-note').hidden,
+		verdictColor: getComputedStyle(document.getElementById('tree-verdict')).color,
+		red: getComputedStyle(document.getElementById('tree-error')).color,
 	};
 })()`
 
@@ -94,14 +105,20 @@ func wantTree(t *testing.T, server string, f treeFigure, name string, unset ...s
 // and plan APIs' answers.
 func TestBrowserTree(t *testing.T) {
 	s := newServer(t, viewer.Config{LoopbackOnly: true})
-	ts, tab := servePage(t, s, 20*time.Second)
+	ts, tab := servePage(t, s, 40*time.Second)
 
 	f := newTree(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
-	if !strings.Contains(f.Error, "the tree is the soldier's") {
-		t.Errorf("the battle mage: figure 5 says %q, want that the tree is the soldier's", f.Error)
+	// The default domain is not the soldier's: a note says so, not an
+	// error in red.
+	if f.ErrorShown || f.Error != "" || !f.NoteShown || !strings.Contains(f.Note, "The tree is written for the soldier: battlemage.yaml has no goal KillPlayer") {
+		t.Errorf("the battle mage: figure 5's error %q (shown %v), note %q (shown %v); want no error and a note that the tree is the soldier's", f.Error, f.ErrorShown, f.Note, f.NoteShown)
 	}
+	browser.Screenshot(t, tab, "tree-figure", "tree-battlemage")
 
 	f = newTree(t, tab, f.Seq, "the soldier", choose("domain", "soldier.yaml"))
+	if f.NoteShown {
+		t.Errorf("the soldier: the note that the tree is the soldier's still shows: %q", f.Note)
+	}
 	tr, pl := wantTree(t, ts.URL, f, "default")
 	if tr.Status != "done" || pl.Status != "found" {
 		t.Fatalf("default: the tree API says %s, the plan API %s; want done and found", tr.Status, pl.Status)
@@ -120,6 +137,10 @@ func TestBrowserTree(t *testing.T) {
 	}
 	if f.Verdict != "goap" || !strings.HasPrefix(f.VerdictText, "Only GOAP acts") || f.TreeStatus != "idle ⚠" || f.Idle != 1 || !strings.Contains(f.Ticks[len(f.Ticks)-1], "idle") {
 		t.Errorf("gun_nearby off: verdict %s %q, tree %q, ticks %q; want only GOAP acts, the tree idle", f.Verdict, f.VerdictText, f.TreeStatus, f.Ticks)
+	}
+	// Only GOAP acting is the figure's point, not an error: not in red.
+	if f.VerdictColor == f.Red || f.Red != "rgb(207, 34, 46)" {
+		t.Errorf("gun_nearby off: the verdict in %s, the page's error red %s; want the verdict not red", f.VerdictColor, f.Red)
 	}
 	if pl.Plan[0] != "PickUpAxe" {
 		t.Errorf("gun_nearby off: GOAP plans %q, want the axe first", pl.Plan)

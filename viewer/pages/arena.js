@@ -337,12 +337,55 @@
 		g.lineTo(v.x(cx) - 8, v.y(cy) + 6);
 		g.closePath();
 		g.fill();
-		g.font = '11px system-ui, sans-serif';
-		g.fillStyle = '#656d76';
-		g.fillText('crystal cache', v.x(cx) + 10, v.y(cy) + 20);
-		const [sx, sy] = layout.shrine;
-		g.fillText('shrine', v.x(sx) + 12, v.y(sy) + 4);
+		// The places' names are drawn with each frame (placeLabels), where
+		// the mage is not.
+		g.font = labelFont;
+		labels = [['crystal cache', layout.crystal_cache], ['shrine', layout.shrine]].map(([text, [x, y]]) =>
+			({ text, x: v.x(x), y: v.y(y), w: Math.ceil(g.measureText(text).width) }));
 		return c;
+	}
+
+	const labelFont = '11px system-ui, sans-serif';
+	const labelHeight = 12;
+	let labels = []; // {text, x, y (the place, in pixels), w (the text's width)}
+	let placed = { mage: null, labels: [] }; // the boxes last drawn, for the page's dataset
+
+	const overlaps = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
+	// placeLabels names the places beside their marks, inside the arena,
+	// on the first side (right, below, above, left, then further below or
+	// above) where the name does not cross the mage (its body, health bar,
+	// charges and potion: the box mage), so that the mage standing at the
+	// crystal cache hides neither.
+	function placeLabels(mage) {
+		const L = log.layout, v = view;
+		const area = { x: v.x(0) + 2, y: v.y(0) + 2, w: L.width * v.scale - 4, h: L.height * v.scale - 4 };
+		const inside = (b) => ({
+			x: Math.min(Math.max(b.x, area.x), area.x + area.w - b.w),
+			y: Math.min(Math.max(b.y, area.y), area.y + area.h - b.h), w: b.w, h: b.h,
+		});
+		ctx.font = labelFont;
+		ctx.textBaseline = 'middle';
+		ctx.lineJoin = 'round';
+		ctx.lineWidth = 3;
+		ctx.strokeStyle = '#f6f8fa';
+		ctx.fillStyle = '#57606a';
+		placed = { mage, area, labels: [] };
+		for (const l of labels) {
+			const sides = [
+				{ x: l.x + 12, y: l.y - labelHeight / 2 },
+				{ x: l.x - l.w / 2, y: l.y + 12 },
+				{ x: l.x - l.w / 2, y: l.y - 12 - labelHeight },
+				{ x: l.x - 12 - l.w, y: l.y - labelHeight / 2 },
+				{ x: l.x - l.w / 2, y: l.y + 30 },
+				{ x: l.x - l.w / 2, y: l.y - 30 - labelHeight },
+			].map((p) => inside({ x: p.x, y: p.y, w: l.w, h: labelHeight }));
+			const box = sides.find((b) => !overlaps(b, mage)) || sides[0];
+			ctx.strokeText(l.text, box.x, box.y + labelHeight / 2);
+			ctx.fillText(l.text, box.x, box.y + labelHeight / 2);
+			placed.labels.push(Object.assign({ text: l.text }, box));
+		}
+		ctx.textBaseline = 'alphabetic';
 	}
 
 	function drawStrip() {
@@ -374,7 +417,7 @@
 	function eventColour(kind) {
 		switch (kind) {
 		case 'replan': return '#bc4c00';
-		case 'interruption_taken': return '#cf222e';
+		case 'interruption_taken': return '#0969da';
 		case 'interruption_refused': return '#8c959f';
 		case 'no_plan': return '#cf222e';
 		case 'goal_chosen': return '#8250df';
@@ -524,6 +567,8 @@
 			ctx.fillStyle = '#2da44e';
 			ctx.fillRect(mx + 0.75 * v.scale + 2, my - 3, 5, 6);
 		}
+		const r = 0.75 * v.scale, half = Math.max(w / 2, r);
+		placeLabels({ x: mx - half - 2, y: my - r - 10, w: 2 * half + 11, h: 2 * r + 18 });
 		// The timeline strip and its playhead.
 		stripCtx.drawImage(stripImage, 0, 0);
 		const px = 1 + (p / Math.max(1, log.last)) * (strip.width - 2);
@@ -542,6 +587,9 @@
 		shownTick = t;
 		const f = log.frames[t];
 		$('arena-tick').textContent = String(t);
+		// Where the mage and the places' names were drawn, for a test to
+		// check that they do not cross.
+		canvas.dataset.placed = JSON.stringify(placed);
 		$('arena-time').textContent = (t * log.layout.tick_seconds).toFixed(1) + ' s';
 		$('arena-health').textContent = String(f.health) + (f.dead ? ' (fallen)' : '');
 		$('arena-charges').textContent = String(f.charges) + (f.crystals ? ' + spare crystals' : '') + (f.potion ? ', a potion' : '');

@@ -15,6 +15,12 @@
 	const seedToggles = {
 		'soldier.yaml': [['axe_nearby', 'hacha cerca'], ['gun_nearby', 'arma cerca'], ['at_cover', 'cobertura']],
 	};
+	// What to flip to see a replan, in the lede: the domain's own case
+	// (a fact of another domain would mislead), else a generic one.
+	const examples = {
+		'soldier.yaml': 'take the gun away, gun_nearby, while it walks to it',
+		'battlemage.yaml': 'take spare_crystals away while it approaches: it cannot recharge',
+	};
 	const statusText = {
 		starting: 'planning (initial)',
 		acting: 'acting',
@@ -153,7 +159,10 @@
 		if (t.status === 'starting' && controller === null && !ended) state = 'press run';
 		$('live-state').textContent = state;
 		$('live-state').className = 'live-state ' + t.status;
-		$('live-tick').textContent = 'tick ' + t.tick + (ended ? ' · ' + (endText[ended.end] || ended.end) : controller ? '' : ' · paused');
+		// Before the first tick of a run (model.tick is -1) nothing has run,
+		// so nothing is paused.
+		const started = model.tick >= 0;
+		$('live-tick').textContent = !started ? '' : 'tick ' + t.tick + (ended ? ' · ' + (endText[ended.end] || ended.end) : controller ? '' : ' · paused');
 		$('live-action').textContent = t.action || '—';
 		$('live-progress').max = t.duration || 1;
 		$('live-progress').value = t.action ? t.progress : 0;
@@ -179,7 +188,7 @@
 			li.append(html('span', 'tick-n', 't' + l.tick), l.text);
 			return li;
 		}));
-		log.scrollTop = log.scrollHeight;
+		keepTopRowWhole(log);
 		figure.dataset.tick = String(t.tick);
 		figure.dataset.status = t.status;
 		figure.dataset.action = t.action;
@@ -188,6 +197,29 @@
 		$('live-pause').disabled = controller === null;
 		$('live-run').textContent = controller === null && t.tick > 0 && !ended ? '▶ resume' : '▶ run';
 		$('live-run').disabled = controller !== null;
+	}
+
+	// keepTopRowWhole scrolls the event log to its newest row. Scrolled
+	// to its end, the box would cut its top row across: a gap after the
+	// last row, shorter than a row, lets the top row show whole.
+	function keepTopRowWhole(log) {
+		log.style.paddingBottom = '0px';
+		log.scrollTop = log.scrollHeight;
+		const top = log.getBoundingClientRect().top + log.clientTop;
+		for (const li of log.children) {
+			const r = li.getBoundingClientRect();
+			if (r.bottom <= top + 0.5) continue;
+			if (r.top < top - 0.5) {
+				log.style.paddingBottom = (r.bottom - top).toFixed(1) + 'px';
+				log.scrollTop = log.scrollHeight;
+			}
+			break;
+		}
+	}
+
+	// commandFor is the shell command that sends the request q.
+	function commandFor(q) {
+		return 'curl -sN -H \'Content-Type: application/json\' -d ' + ploy.shellWord(JSON.stringify(q)) + ' ' + location.origin + '/api/v1/live';
 	}
 
 	function request(replayTo) {
@@ -220,7 +252,7 @@
 		const seq = ++runs;
 		figure.dataset.request = JSON.stringify(q);
 		figure.dataset.runs = String(seq);
-		$('live-command').textContent = 'curl -sN -H \'Content-Type: application/json\' -d ' + ploy.shellWord(JSON.stringify(q)) + ' ' + location.origin + '/api/v1/live';
+		$('live-command').textContent = commandFor(q);
 		try {
 			const r = await ploy.fetchAPI('live', q, c.signal);
 			const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -286,7 +318,8 @@
 		const start = startFacts();
 		model.last = { tick: 0, status: 'starting', facts: start, toggled: [], goal: '', plan: [], step: 0, action: '', progress: 0, duration: 0, replans: 0, events: [], unmet: [] };
 		showError('');
-		$('live-command').textContent = '';
+		// The request ▶ run will send: "same as" is never empty.
+		$('live-command').textContent = commandFor(request(0));
 		render();
 	}
 
@@ -328,6 +361,7 @@
 		if (same) return; // figure 1's search or heuristic: not the agent's
 		problem = { domain: q.domain, source: q.source, goal: q.goal, set: q.set, unset: q.unset, described: q.described };
 		$('live-body').hidden = false;
+		$('live-example').textContent = (q.domain && examples[q.domain]) || 'take away a fact its step needs';
 		reset();
 		figure.dataset.problem = (q.domain || '<source>') + ' ' + q.goal;
 	});

@@ -1,14 +1,14 @@
 // Figure 2, the search (seed 001 fig. 2; lesson 4 "play the search, or
 // step through it one expansion at a time"): the trace of figure 1's
 // problem (POST /api/v1/trace, `ploy trace --format json`), its state graph
-// laid out by dagre (vendored, dagre.min.js) and drawn as SVG by graph.js
-// (which the inspector's page draws an agent's last search with too), and
-// the expansions played one at a time.
+// laid out by dagre (vendored, dagre.min.js) and drawn as SVG, and the
+// expansions played one at a time.
 'use strict';
 
 (function () {
 	const $ = (id) => document.getElementById(id);
 	const { html, number } = ploy;
+	const el = ploy.svg;
 	const figure = $('search-figure');
 	// Past this many nodes the layout takes seconds and the drawing is a
 	// blur: the step panel still works, the graph says why it is missing.
@@ -32,9 +32,48 @@
 		return Object.entries(n.needs || {}).map(([f, v]) => v ? f : 'not ' + f);
 	}
 
-	// draw builds the SVG of the whole graph once per trace (graph.js's
-	// layered drawing: the state graph left to right, an edge per
-	// generated successor labelled with its action); stepping only
+	// Most changed facts a node's box lists; the rest are counted.
+	const maxChanges = 2;
+
+	// changes is what sets a node's state apart from the root's, compactly,
+	// a line each: "+fact" for a fact it has (or needs) that the root has
+	// not, "−fact" for one the root has and it has not; at most maxChanges,
+	// the last line counting the rest ("+2").
+	function changes(t, n) {
+		if (n.parent < 0) return [t.search === 'backward' ? 'the goal' : 'the start'];
+		const root = new Set(factsOf(t.nodes[0])), mine = new Set(factsOf(n));
+		const diff = [...mine].filter((f) => !root.has(f)).map((f) => '+' + f)
+			.concat([...root].filter((f) => !mine.has(f)).map((f) => '−' + f));
+		if (!diff.length) return ['same facts'];
+		const lines = diff.slice(0, maxChanges);
+		if (diff.length > maxChanges) lines[lines.length - 1] += ' +' + (diff.length - maxChanges);
+		return lines;
+	}
+
+	// layout places the nodes and the edges (one per generated successor,
+	// labelled with its action) with dagre's layered layout.
+	function layout(t) {
+		const g = new dagre.graphlib.Graph();
+		// Left to right: a search is shallow and wide, and an action's name
+		// reads along its edge.
+		g.setGraph({ rankdir: 'LR', nodesep: 8, ranksep: 18, edgesep: 6, marginx: 4, marginy: 4 });
+		g.setDefaultEdgeLabel(() => ({}));
+		for (const n of t.nodes) {
+			// The number, then what differs from the root, a line each.
+			const lines = changes(t, n);
+			const chars = Math.max(String(n.id).length + 1, ...lines.map((l) => l.length));
+			g.setNode(String(n.id), { width: 14 + 6 * chars, height: 18 + 11 * lines.length });
+		}
+		for (const n of t.nodes) {
+			if (n.parent >= 0) {
+				g.setEdge(String(n.parent), String(n.id), { width: 6.2 * (n.action || '').length + 8, height: 18, labelpos: 'c' });
+			}
+		}
+		dagre.layout(g);
+		return g;
+	}
+
+	// draw builds the SVG of the whole graph once per trace; stepping only
 	// changes classes.
 	function draw(t) {
 		const box = $('search-graph');
@@ -43,19 +82,49 @@
 			box.replaceChildren(html('p', 'hint', t.nodes.length + ' states: too many to draw (at most ' + maxDrawn + '); step through them below'));
 			return;
 		}
-		const nodes = t.nodes.map((n) => ({
-			id: String(n.id), width: 30 + 7 * String(n.id).length, height: 22, label: '#' + n.id,
-			title: '#' + n.id + ' ' + (factsOf(n).join(', ') || '(no facts)'), data: { node: String(n.id) },
-		}));
-		const edges = t.nodes.filter((n) => n.parent >= 0).map((n) => ({ from: String(n.parent), to: String(n.id), label: n.action || '' }));
-		// Left to right: a search is shallow and wide, and an action's name
-		// reads along its edge. Wide graphs shrink to the page; small ones
-		// keep their size.
-		const parts = ployGraph.draw({ graph: { rankdir: 'LR', nodesep: 6, ranksep: 10, edgesep: 4, marginx: 4, marginy: 4 }, nodes, edges, aria: 'the search graph' });
-		drawn = { nodes: new Map(), edges: new Map() };
-		for (const n of t.nodes) drawn.nodes.set(n.id, parts.nodes.get(String(n.id)).group);
-		for (const { edge, group } of parts.edges) drawn.edges.set(Number(edge.to), group);
-		box.replaceChildren(parts.svg);
+		const g = layout(t);
+		const size = g.graph();
+		const svg = el('svg', { viewBox: '0 0 ' + Math.ceil(size.width) + ' ' + Math.ceil(size.height), role: 'img', 'aria-label': 'the search graph' });
+		svg.classList.add('graph');
+		// Drawn at its own size, so that the facts stay legible: a wide
+		// graph scrolls in its box, which follows the node taken.
+		svg.setAttribute('width', String(Math.ceil(size.width)));
+		svg.setAttribute('height', String(Math.ceil(size.height)));
+		// The labels go in a layer over every line, each on a white plate
+		// where dagre kept room for it: a line drawn after a label would
+		// cross it.
+		const edges = el('g'), labels = el('g'), nodes = el('g');
+		drawn = { nodes: new Map(), edges: new Map(), labels: new Map(), at: new Map() };
+		for (const n of t.nodes) {
+			if (n.parent < 0) continue;
+			const e = g.edge(String(n.parent), String(n.id));
+			const group = el('g', { class: 'edge' });
+			group.append(el('polyline', { points: e.points.map((p) => p.x.toFixed(1) + ',' + p.y.toFixed(1)).join(' ') }));
+			edges.append(group);
+			const label = el('g', { class: 'edge edge-label' });
+			label.dataset.node = String(n.id);
+			label.append(el('rect', { x: (e.x - e.width / 2 + 2).toFixed(1), y: (e.y - 7).toFixed(1), width: (e.width - 4).toFixed(1), height: 14, rx: 3 }));
+			label.append(el('text', { x: e.x.toFixed(1), y: (e.y + 3.5).toFixed(1) }, n.action || ''));
+			labels.append(label);
+			drawn.edges.set(n.id, group);
+			drawn.labels.set(n.id, label);
+		}
+		for (const n of t.nodes) {
+			const p = g.node(String(n.id));
+			const group = el('g', { class: 'node', transform: 'translate(' + p.x.toFixed(1) + ',' + p.y.toFixed(1) + ')', tabindex: '0' });
+			group.dataset.node = String(n.id);
+			group.append(el('title', {}, '#' + n.id + ' ' + (factsOf(n).join(', ') || '(no facts)')));
+			group.append(el('rect', { x: -p.width / 2, y: -p.height / 2, width: p.width, height: p.height, rx: 5 }));
+			const lines = changes(t, n);
+			const top = -p.height / 2;
+			group.append(el('text', { y: (top + 13).toFixed(1) }, '#' + n.id));
+			lines.forEach((l, i) => group.append(el('text', { class: 'changes', y: (top + 25 + 11 * i).toFixed(1) }, l)));
+			nodes.append(group);
+			drawn.nodes.set(n.id, group);
+			drawn.at.set(n.id, p);
+		}
+		svg.append(edges, labels, nodes);
+		box.replaceChildren(svg);
 	}
 
 	// seen returns, after k expansions, the nodes generated so far (the
@@ -87,8 +156,12 @@
 		return open;
 	}
 
+	// The trace gives h and f as null where the heuristic finds the goal
+	// unreachable (hmax on a goal no action can reach): infinite.
+	const cost = (x) => x === null || x === undefined ? '∞' : number(x);
+
 	function gHF(n) {
-		return 'g ' + number(n.g) + ' · h ' + number(n.h) + ' · f ' + number(n.f);
+		return 'g ' + cost(n.g) + ' · h ' + cost(n.h) + ' · f ' + cost(n.f);
 	}
 
 	function via(t, n) {
@@ -117,12 +190,15 @@
 				g.classList.toggle('selected', id === selected);
 				g.classList.toggle('goal', done && t.status === 'found' && id === t.path[t.path.length - 1]);
 			}
-			for (const [id, g] of drawn.edges) {
-				g.classList.toggle('unseen', !visible.has(id));
-				g.classList.toggle('path', path.has(id) && path.has(t.nodes[id].parent));
+			for (const m of [drawn.edges, drawn.labels]) {
+				for (const [id, g] of m) {
+					g.classList.toggle('unseen', !visible.has(id));
+					g.classList.toggle('path', path.has(id) && path.has(t.nodes[id].parent));
+				}
 			}
 		}
 		visibleNow = visible;
+		if (drawn && taken >= 0) follow(drawn.at.get(taken));
 		const open = openList(t, visible, expanded);
 		figure.dataset.step = String(k);
 		figure.dataset.steps = String(total);
@@ -135,7 +211,11 @@
 		const took = $('search-took');
 		const actions = $('search-actions');
 		actions.replaceChildren();
-		if (k === 0) {
+		if (k === 0 && total === 0 && t.nodes.length) {
+			// Nothing was taken: the heuristic rules the start out at once.
+			took.textContent = 'Nothing to expand: ' + via(t, t.nodes[0]) + ', #0, has ' + gHF(t.nodes[0]) +
+				(t.nodes[0].h === null ? ': the heuristic rates it out of reach, so the search stops at once.' : '.');
+		} else if (k === 0) {
 			took.textContent = t.nodes.length
 				? 'Before the first expansion: the open list holds ' + via(t, t.nodes[0]) + ', #0 (' + gHF(t.nodes[0]) + ').'
 				: 'The search made no node.';
@@ -156,6 +236,19 @@
 				: 'No more states to take: ' + t.status.replace('_', ' ') + '.';
 		}
 		showNode(selected);
+	}
+
+	// follow scrolls the graph's box, not the page, to keep the node at p
+	// (its place in the drawing) in view.
+	function follow(p) {
+		const box = $('search-graph');
+		const margin = 40;
+		if (p.x - p.width / 2 < box.scrollLeft + margin || p.x + p.width / 2 > box.scrollLeft + box.clientWidth - margin) {
+			box.scrollLeft = Math.max(0, p.x - box.clientWidth / 2);
+		}
+		if (p.y - p.height / 2 < box.scrollTop + margin || p.y + p.height / 2 > box.scrollTop + box.clientHeight - margin) {
+			box.scrollTop = Math.max(0, p.y - box.clientHeight / 2);
+		}
 	}
 
 	// showNode puts a node's facts in the side panel.

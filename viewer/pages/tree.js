@@ -48,14 +48,17 @@
 		$('tree-goap-plan').replaceChildren(...plan.plan.map(ploy.actionItem));
 		const [who, text] = verdict(tree, plan);
 		$('tree-verdict').textContent = text;
-		$('tree-verdict').className = 'summary ' + (who === 'both' ? 'acts' : 'none');
+		// Red is for errors: a verdict is a finding, coloured for who acts
+		// (green both, blue GOAP alone, grey neither).
+		$('tree-verdict').className = 'summary verdict-' + who;
 		figure.dataset.verdict = who;
 	}
 
 	async function load(q) {
 		const state = { domain: q.domain, source: q.source, set: q.set, unset: q.unset };
 		const reply = await ask(async (signal) => {
-			if (!q.described.goals.includes(goal)) throw new Error((q.domain || 'your domain') + ' has no goal ' + goal + ': the tree is the soldier\'s, pick soldier.yaml');
+			// Not an error: the figure is the soldier's, and says so.
+			if (!q.described.goals.includes(goal)) return null;
 			return Promise.all([
 				api('tree', state, signal),
 				// figure 1's search and heuristic too: the same planner
@@ -64,9 +67,12 @@
 		});
 		if (!reply) return;
 		const { seq, value, error } = reply;
+		const elsewhere = !error && value === null; // a domain without the soldier's goal
 		ploy.showError($('tree-error'), error);
-		$('tree-body').hidden = !!error;
-		if (!error) show(value[0], value[1]);
+		$('tree-note').hidden = !elsewhere;
+		$('tree-note-domain').textContent = elsewhere ? q.domain || 'your domain' : '';
+		$('tree-body').hidden = !!error || elsewhere;
+		if (!error && !elsewhere) show(value[0], value[1]);
 		else delete figure.dataset.verdict;
 		figure.dataset.seq = String(seq);
 	}
