@@ -10,6 +10,7 @@ import (
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/testkit/cputime"
 )
 
 // crowd makes n agents in n toy worlds, all planning through q.
@@ -209,15 +210,15 @@ func BenchmarkQueueFrame20000(b *testing.B) {
 		b.StopTimer()
 		submit()
 		b.StartTimer()
-		cpu0, _ := processCPU()
+		cpu0, _ := cputime.Process()
 		start := time.Now()
 		q.Frame()
 		frames = append(frames, time.Since(start))
-		cpu1, _ := processCPU()
+		cpu1, _ := cputime.Process()
 		cpu += cpu1 - cpu0
 	}
 	b.StopTimer()
-	if _, ok := processCPU(); ok {
+	if _, ok := cputime.Process(); ok {
 		// The CPU time a frame took, over both workers: the frame time's
 		// spread beyond it is waiting for a CPU that others were using.
 		b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(len(frames)), "cpu-ms")

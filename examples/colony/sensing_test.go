@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/internal/testkit/cputime"
 	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/resolver"
 )
@@ -24,13 +25,13 @@ import (
 func BenchmarkColonyTick600(b *testing.B) {
 	c := warmColony(b, 2, 500)
 	b.ReportAllocs()
-	cpu0, ok := processCPU()
+	cpu0, ok := cputime.Process()
 	ticks := 0
 	for b.Loop() {
 		c.step()
 		ticks++
 	}
-	if cpu1, _ := processCPU(); ok && ticks > 0 {
+	if cpu1, _ := cputime.Process(); ok && ticks > 0 {
 		b.ReportMetric(float64(cpu1-cpu0)/float64(ticks), "cpu-ns/tick")
 	}
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package main
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time the process has used, every thread's,
-// and whether it could tell.
-func processCPU() (time.Duration, bool) {
+// Process returns the CPU time the process has used, every thread's, and
+// whether it could tell.
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0, false

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package agent_test
-
-import "time"
-
-// processCPU cannot tell the process's CPU time here.
-func processCPU() (time.Duration, bool) { return 0, false }
