@@ -19,6 +19,22 @@ import (
 // read: a flight recorder's default bound is tens of megabytes.
 const maxRecording = 1 << 30
 
+// openInput opens the file name for reading; one that cannot be opened is
+// reported as FILE: why (the reason without the path repeated), and the
+// answer is nil and the status of a bad input.
+func openInput(e *env, name string) (*os.File, int) {
+	f, err := os.Open(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+		return nil, exitInvalid
+	}
+	return f, -1
+}
+
 // openRecording opens the decision recording named by the positional
 // arguments and reads its header; the caller reads its decisions one at a
 // time and closes it. The status is -1 to go on.
@@ -27,14 +43,9 @@ func openRecording(e *env, fset *flag.FlagSet, positional []string) (*agent.Reco
 		return nil, nil, usageErr(e, fset, "give one decision recording (a .jsonl file an agent.FlightRecorder wrote), got %d arguments", len(positional))
 	}
 	name := positional[0]
-	f, err := os.Open(name)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
-		return nil, nil, exitInvalid
+	f, status := openInput(e, name)
+	if f == nil {
+		return nil, nil, status
 	}
 	rr, err := agent.NewRecordingReader(f, name, maxRecording)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -159,14 +158,9 @@ const maxReplay = inspect.DefaultMaxRecording
 // bounded (agent.ReadRecording); a bad one is reported, positioned, with
 // the status of a bad input. The status is -1 to go on.
 func readReplay(e *env, name string) (*agent.Recording, int) {
-	f, err := os.Open(name)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
-		return nil, exitInvalid
+	f, status := openInput(e, name)
+	if f == nil {
+		return nil, status
 	}
 	defer f.Close()
 	rec, err := agent.ReadRecording(f, name, maxReplay)
