@@ -122,6 +122,10 @@ type Agent struct {
 	// where ints took them to 1 280, a tenth slower to tick in a crowd
 	// (countReplan folds a count into the map before it overflows).
 	replans [len(replanReasons)]int32
+	// goalSince is the tick the current goal was chosen, modulo 2³², for
+	// Commitment.MinTicks: 32 bits fit in the padding after replans,
+	// where a whole int would take a resolver agent past its size class.
+	goalSince uint32
 }
 
 // replanReasons are the reasons an Agent counts without its map.
@@ -176,6 +180,8 @@ func New(cfg Config) (*Agent, error) {
 	}
 	// The limits in force, once: a plan request reads only Limits.
 	cfg.Limits = cfg.limitsOf()
+	// The agent's own copy, which the game cannot change under it.
+	cfg.Commitment = cfg.Commitment.compiled(goapGoalNames(cfg.Goals))
 	a := &Agent{
 		cfg:        cfg,
 		world:      factsWorld{},

@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
@@ -40,12 +42,22 @@ func (a *Agent) Tick() {
 	changed := a.tick == 1 || a.world.changed(a)
 
 	if a.cfg.HTN == nil {
-		if g := a.chooseGoal(); g != a.goal {
+		if g, tally := a.chooseGoal(); g != a.goal {
 			if g == nil && a.log != nil {
 				a.recordNoGoal(a.goal)
 			}
+			e := Event{Kind: GoalChosen}
+			if g == nil && a.cfg.OnEvent != nil {
+				// Say why the agent has nothing to pursue: its goal is
+				// done, or what keeps every option out.
+				if tally.satisfied {
+					e.Satisfied = a.goalName()
+				}
+				e.Why = tally.why()
+			}
 			a.goal = g
-			a.emit(Event{Kind: GoalChosen, Goal: a.goalName()})
+			a.goalSince = uint32(a.tick)
+			a.emit(e)
 			a.dropPlan()
 			if g != nil {
 				a.wantPlan = ReasonGoalChanged
@@ -101,29 +113,57 @@ func (a *Agent) Tick() {
 // its Utility if it has one, else its Priority, ties to the earlier option.
 // Options whose goal already holds, whose When is false, or which found no
 // plan recently are skipped. The current goal is kept while no other
-// scores strictly more, so that equal scores do not flicker.
-func (a *Agent) chooseGoal() *GoalOption {
+// scores strictly more, so that equal scores do not flicker, and, with a
+// Commitment, while the options that score more are held off by its
+// rules. When none applies, tally says why, by option state.
+func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt := -1
 	if a.log != nil {
 		a.noteCurrent()
 	}
+	// With a commitment, the current goal's score is needed before the
+	// options are compared with it: weighed first, once.
+	c := a.cfg.Commitment
+	committed, at, onGoal := false, -1, 0
+	var atState optionState
+	var atScore float64
+	if c != nil && a.goal != nil {
+		if at = a.goalIndex(); at >= 0 {
+			atState, atScore = a.weigh(at)
+			committed, onGoal = atState == optionApplies, a.onGoal()
+		}
+	}
+	if c != nil && a.log != nil {
+		a.log.onGoal, a.log.acting = onGoal, a.running && a.goal != nil
+	}
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
-		st := a.world.goalApplies(a, i)
-		if st == optionApplies && a.blockedUntil(i) > a.tick {
-			st = optionBlocked
+		var st optionState
+		var score float64
+		if i == at {
+			st, score = atState, atScore
+		} else {
+			st, score = a.weigh(i)
 		}
 		if st != optionApplies {
+			tally.options[st]++
+			tally.satisfied = tally.satisfied || (o == a.goal && st == optionHolds)
 			if a.log != nil {
-				a.noteOption(st, 0)
+				a.noteOption(st, 0, heldNot)
 			}
 			continue
 		}
-		score := a.world.goalScore(a, i)
+		held := heldNot
+		if committed && i != at && score > atScore {
+			held = c.holds(i, score, atScore, onGoal, a.running)
+		}
 		if a.log != nil {
-			a.noteOption(st, score)
+			a.noteOption(st, score, held)
+		}
+		if held != heldNot {
+			continue // the current goal is kept against it
 		}
 		if o == a.goal {
 			currentScore, current = score, true
@@ -136,12 +176,54 @@ func (a *Agent) chooseGoal() *GoalOption {
 		if a.log != nil {
 			a.noteChoice(a.goalIndex(), true)
 		}
-		return a.goal
+		return a.goal, tally
 	}
 	if a.log != nil {
 		a.noteChoice(bestAt, false)
 	}
-	return best
+	return best, tally
+}
+
+// weigh returns goal option i's state and, when it applies, its score.
+func (a *Agent) weigh(i int) (optionState, float64) {
+	st := a.world.goalApplies(a, i)
+	if st == optionApplies && a.blockedUntil(i) > a.tick {
+		st = optionBlocked
+	}
+	if st != optionApplies {
+		return st, 0
+	}
+	return st, a.world.goalScore(a, i)
+}
+
+// noGoalTally counts goal options by why they did not apply (by
+// optionState; optionApplies unused), and says whether the current goal
+// was one that holds.
+type noGoalTally struct {
+	options   [4]int32
+	satisfied bool
+}
+
+// why says why no goal option applied, for a goal_chosen event with no
+// goal.
+func (t noGoalTally) why() string {
+	var parts []string
+	for _, s := range []struct {
+		st       optionState
+		one, few string
+	}{
+		{optionHolds, "1 goal holds", "%d goals hold"},
+		{optionWhenFalse, "1 option's when is false", "%d options' whens are false"},
+		{optionBlocked, "1 option found no plan and waits to plan again", "%d options found no plan and wait to plan again"},
+	} {
+		switch n := t.options[s.st]; {
+		case n == 1:
+			parts = append(parts, s.one)
+		case n > 1:
+			parts = append(parts, fmt.Sprintf(s.few, n))
+		}
+	}
+	return "no goal option applies: " + strings.Join(parts, ", ")
 }
 
 func (a *Agent) blockedUntil(option int) int {
