@@ -96,8 +96,8 @@ type Decision struct {
 	// absent in JSON, for an agent without one.
 	Commitment DecisionCommitment `json:"commitment,omitzero"`
 	Status     string             `json:"status"`
-	Bound  string        `json:"bound,omitempty"`
-	Stats  DecisionStats `json:"stats"`
+	Bound      string             `json:"bound,omitempty"`
+	Stats      DecisionStats      `json:"stats"`
 	// Rejected is what the search turned down and why, recorded only for
 	// an agent that traces its decisions (Config.TraceDecisions): a trace
 	// fills a list per search, which only an agent being looked at should
@@ -373,6 +373,9 @@ type decisionLog struct {
 	// the ticks on the current goal, and whether a step was under way.
 	onGoal int
 	acting bool
+	// holding: commitment held the current goal against another option
+	// on the last goal choice (its first such tick was recorded).
+	holding bool
 	d       Decision
 	state   goap.State // a GOAP plan's states, step by step, for its costs
 	// gameCode: the sink is the game's code (not a FlightRecorder), so a
@@ -596,6 +599,27 @@ func (a *Agent) recordNoGoal(previous *GoalOption) {
 	a.world.recordLive(a, d)
 	a.finishRecord(d)
 }
+
+// recordKept records a goal choice on which commitment kept the current
+// goal against an option that would otherwise have replaced it (the
+// first tick of a run of such choices; a plan asked for records them
+// too): every option as weighed, the held ones saying which rule held
+// them.
+func (a *Agent) recordKept() {
+	d := a.startRecord()
+	a.blank(d, "goal")
+	d.Reason, d.Status = ReasonCommitment, search.NotSearched.String()
+	d.Options = a.goalScores(d.Options)
+	d.Commitment = a.recordedCommitment()
+	d.Goal = a.goalName()
+	d.Current = d.Goal
+	a.world.recordLive(a, d)
+	a.finishRecord(d)
+}
+
+// ReasonCommitment is the reason of a "goal" decision on which commitment
+// kept the current goal against an option that outscored it.
+const ReasonCommitment = "commitment kept the current goal"
 
 // slotLender is a sink that lends the agent the slot a decision is kept
 // in (FlightRecorder): lendSlot returns it, to be filled whole, and

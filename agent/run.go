@@ -126,7 +126,7 @@ func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
 	// With a commitment, the current goal's score is needed before the
 	// options are compared with it: weighed first, once.
 	c := a.cfg.Commitment
-	committed, at, onGoal := false, -1, 0
+	committed, at, onGoal, anyHeld := false, -1, 0, false
 	var atState optionState
 	var atScore float64
 	if c != nil && a.goal != nil {
@@ -163,6 +163,7 @@ func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
 			a.noteOption(st, score, held)
 		}
 		if held != heldNot {
+			anyHeld = true
 			continue // the current goal is kept against it
 		}
 		if o == a.goal {
@@ -175,8 +176,17 @@ func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
 	if current && currentScore >= bestScore {
 		if a.log != nil {
 			a.noteChoice(a.goalIndex(), true)
+			// The first tick commitment holds off an option that would
+			// have replaced the goal is a decision of its own.
+			if anyHeld && !a.log.holding {
+				a.recordKept()
+			}
+			a.log.holding = anyHeld
 		}
 		return a.goal, tally
+	}
+	if a.log != nil {
+		a.log.holding = false
 	}
 	if a.log != nil {
 		a.noteChoice(bestAt, false)
