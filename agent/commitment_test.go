@@ -328,9 +328,20 @@ func TestCommitmentLetsAGoalThatStopsApplyingGo(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			w := k.make(t, &agent.Commitment{MinTicks: 1000, Margin: 100, FinishAction: true})
 			w.dur = 2
-			w.tick()
-			if n := w.switchTick("B", 20); n < 0 || !w.facts["a"] {
-				t.Errorf("after A held (%v), B was not chosen within 20 ticks (%d)", w.facts["a"], n)
+			for i := 0; !w.facts["a"]; i++ {
+				if i == 20 {
+					t.Fatal("A does not come to hold in 20 ticks")
+				}
+				w.tick()
+			}
+			w.tick() // the agent senses A holding
+			if g := w.goal(); g != "B" {
+				t.Errorf("goal %q on the tick A held, want B at once", g)
+			}
+			for _, e := range w.rec.Events {
+				if e.Kind == agent.GoalChosen && e.Goal == "" {
+					t.Errorf("goal_chosen with no goal at tick %d: B applied", e.Tick)
+				}
 			}
 		})
 	}
