@@ -44,7 +44,7 @@ func TestGoalChoiceWithCommitmentDecidedAsTheRuntime(t *testing.T) {
 			{"exempt", commit{Margin: 9, MinTicks: 10, FinishAction: true, Acting: true, Exempt: []string{k.rival}}, 5.1, false, false},
 			{"exempt, not outscoring", commit{Exempt: []string{k.rival}, MinTicks: 3}, 5, false, true},
 			{"another exempt", commit{MinTicks: 10, Exempt: []string{"Other"}}, 9, false, true},
-			{"current holds", commit{Margin: 9, MinTicks: 10, FinishAction: true, Acting: true}, 1, true, false},
+			{"current holds", commit{Margin: 9, MinTicks: 10, FinishAction: true, Acting: true}, 9, true, false},
 		} {
 			t.Run(k.name+": "+tc.name, func(t *testing.T) {
 				snap := k.snap
