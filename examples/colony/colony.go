@@ -132,7 +132,7 @@ type settler struct {
 type kindStats struct {
 	agents      int
 	goalChanges int
-	dropped     int // goal changes away from a goal that did not hold
+	dropped     int   // goal changes away from a goal that did not hold
 	chosen      []int // per domain goal: how often it became the goal
 	chosenRaid  []int // of those, while raiders were in the colony
 	done        []int // per domain action: behaviours that succeeded
