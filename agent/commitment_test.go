@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -569,5 +570,42 @@ func TestCommitmentRefusedWhereNoGoalIsChosen(t *testing.T) {
 	htnCfg.Commitment = &agent.Commitment{}
 	if _, err := agent.New(htnCfg); err != nil {
 		t.Errorf("HTN agent with a zero commitment: %v", err)
+	}
+}
+
+// TestCommitmentRecordsMatchTheSchema: decisions of an agent with a
+// commitment, the goal decision commitment records included, validate
+// against docs/records.schema.json, commitment and all.
+func TestCommitmentRecordsMatchTheSchema(t *testing.T) {
+	raw, err := os.ReadFile("../docs/records.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	defs := schema["$defs"].(map[string]any)
+	for _, k := range commitKinds {
+		w := k.make(t, &agent.Commitment{Margin: 0.5, MinTicks: 10, Exempt: []string{"Heal"}, FinishAction: true})
+		w.run(3)
+		w.score["B"] = 9
+		w.run(3)
+		kept := false
+		for i, d := range w.sink.d {
+			b, _ := json.Marshal(&d)
+			kept = kept || d.Reason == agent.ReasonCommitment
+			if !strings.Contains(string(b), `"commitment":{"margin":0.5,"min_ticks":10,"exempt":["Heal"],"finish_action":true,"on_goal":`) {
+				t.Errorf("%s: decision %d has no commitment: %s", k.name, i, b)
+			}
+			var v any
+			json.Unmarshal(b, &v)
+			for _, e := range schemaCheck(defs, defs["decision"].(map[string]any), v, fmt.Sprintf("%s decision %d", k.name, i)) {
+				t.Error(e)
+			}
+		}
+		if !kept {
+			t.Errorf("%s: no decision of commitment keeping the goal", k.name)
+		}
 	}
 }
