@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -47,8 +48,8 @@ agents:
 		}
 	}
 
-	colony, _ := fs.ReadFile(domains.Files, "colony.yaml")
-	engine := strings.Replace(string(colony), "    capabilities: [ArmUp, Fight, KeepWatch", "    commitment: {margin: 2, min_ticks: 7, exempt: [RaidersGone, Fed]}\n    capabilities: [ArmUp, Fight, KeepWatch", 1)
+	colony := uncommitted(t)
+	engine := strings.Replace(colony, "    capabilities: [ArmUp, Fight, KeepWatch", "    commitment: {margin: 2, min_ticks: 7, exempt: [RaidersGone, Fed]}\n    capabilities: [ArmUp, Fight, KeepWatch", 1)
 	ef, err := domain.Parse("colony.yaml", []byte(engine))
 	if err != nil {
 		t.Fatal(err)
@@ -122,9 +123,9 @@ func TestCommitmentSchema(t *testing.T) {
 	// Each property loads alone, at its schema's bound; past it, or
 	// another key, does not.
 	values := map[string]string{"margin": "0", "min_ticks": "2147483647", "exempt": "[Fed]", "finish_action": "false"}
-	colony, _ := fs.ReadFile(domains.Files, "colony.yaml")
+	colony := uncommitted(t)
 	with := func(c string) error {
-		src := strings.Replace(string(colony), "    capabilities: [ArmUp, Fight, KeepWatch", "    commitment: "+c+"\n    capabilities: [ArmUp, Fight, KeepWatch", 1)
+		src := strings.Replace(colony, "    capabilities: [ArmUp, Fight, KeepWatch", "    commitment: "+c+"\n    capabilities: [ArmUp, Fight, KeepWatch", 1)
 		_, err := domain.Parse("colony.yaml", []byte(src))
 		return err
 	}
@@ -138,4 +139,18 @@ func TestCommitmentSchema(t *testing.T) {
 			t.Errorf("%s loads; the schema refuses it", bad)
 		}
 	}
+}
+
+// uncommitted is colony.yaml with its kinds' commitment: lines left out,
+// for a test to give one its own.
+func uncommitted(t *testing.T) string {
+	src, err := fs.ReadFile(domains.Files, "colony.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := regexp.MustCompile(`(?m)^    commitment: .*\n`).ReplaceAllString(string(src), "")
+	if out == string(src) {
+		t.Fatal("colony.yaml's kinds have no commitment: lines")
+	}
+	return out
 }

@@ -3,6 +3,7 @@ package agentfile_test
 import (
 	"fmt"
 	"io/fs"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -47,8 +48,8 @@ agents:
 		t.Errorf("fickle: commitment %+v, want none", *cfg.Commitment)
 	}
 
-	colony, _ := fs.ReadFile(domains.Files, "colony.yaml")
-	engine := strings.Replace(string(colony), "    capabilities: [ArmUp, Fight, KeepWatch", "    commitment: {min_ticks: 7, exempt: [RaidersGone]}\n    capabilities: [ArmUp, Fight, KeepWatch", 1)
+	colony := uncommitted(t)
+	engine := strings.Replace(colony, "    capabilities: [ArmUp, Fight, KeepWatch", "    commitment: {min_ticks: 7, exempt: [RaidersGone]}\n    capabilities: [ArmUp, Fight, KeepWatch", 1)
 	ef, err := domain.Parse("colony.yaml", []byte(engine))
 	if err != nil {
 		t.Fatal(err)
@@ -61,4 +62,18 @@ agents:
 	if c := rcfg.Commitment; c == nil || fmt.Sprint(*c) != "{0 7 [RaidersGone] false []}" {
 		t.Errorf("guard: commitment %+v", c)
 	}
+}
+
+// uncommitted is colony.yaml with its kinds' commitment: lines left out,
+// for a test to give one its own.
+func uncommitted(t *testing.T) string {
+	src, err := fs.ReadFile(domains.Files, "colony.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := regexp.MustCompile(`(?m)^    commitment: .*\n`).ReplaceAllString(string(src), "")
+	if out == string(src) {
+		t.Fatal("colony.yaml's kinds have no commitment: lines")
+	}
+	return out
 }

@@ -215,7 +215,7 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	}
 	c.layOut()
 	if o.record != "" {
-		// Bounds far above a default game's decisions (19 359 of them,
+		// Bounds far above a default game's decisions (19 906 of them,
 		// some 40 MiB as the recorder counts), so that a recording of one
 		// holds them all; a game some three times longer keeps its latest
 		// 128 MiB of them and says how many were dropped.
