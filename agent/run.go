@@ -186,10 +186,8 @@ func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
 		return a.goal, tally
 	}
 	if a.log != nil {
-		a.log.holding = false
-	}
-	if a.log != nil {
 		a.noteChoice(bestAt, false)
+		a.log.holding = false
 	}
 	return best, tally
 }
