@@ -85,9 +85,14 @@ type Agent struct {
 	// an interruption check, which the next change of facts asks again).
 	// A byte beside pending, not a string: the agent's 1 152 bytes.
 	queuedReplan uint8
-	queuedIn     *Queue // the queue it waits in
-	ticket       uint64 // its ticket there
-	blocked      []int  // per goal option: the tick before which it found no plan
+	// goalSince is the tick the current goal was chosen, modulo 2³², for
+	// Commitment.MinTicks: 32 bits fit in the padding after the bytes
+	// above, where a whole int would take a resolver agent past its size
+	// class.
+	goalSince uint32
+	queuedIn  *Queue // the queue it waits in
+	ticket    uint64 // its ticket there
+	blocked   []int  // per goal option: the tick before which it found no plan
 	// Buffers reused from plan to plan: the plan and MTR a search appends
 	// into.
 	resultPlan []goap.ActionID
@@ -122,14 +127,10 @@ type Agent struct {
 	// where ints took them to 1 280, a tenth slower to tick in a crowd
 	// (countReplan folds a count into the map before it overflows).
 	replans [len(replanReasons)]int32
-	// goalSince is the tick the current goal was chosen, modulo 2³², for
-	// Commitment.MinTicks: 32 bits fit in the padding after replans,
-	// where a whole int would take a resolver agent past its size class.
-	goalSince uint32
 }
 
 // replanReasons are the reasons an Agent counts without its map.
-var replanReasons = [...]string{ReasonStart, ReasonGoalChanged, ReasonPlanDone, ReasonPrecondition, ReasonActionFailed, ReasonNoEffect, ReasonTimeout, ReasonNoPlan, ReasonStepEnded, ReasonProactive, ReasonRequested, ReasonInterruption, ReasonFactsChanged}
+var replanReasons = [...]string{ReasonStart, ReasonGoalChanged, ReasonPlanDone, ReasonPrecondition, ReasonActionFailed, ReasonNoEffect, ReasonTimeout, ReasonNoPlan, ReasonStepEnded, ReasonProactive, ReasonRequested, ReasonInterruption, ReasonFactsChanged, ReasonTargetLost}
 
 // reasonCode is 1 + reason's index in replanReasons, 0 for none (or a
 // reason not there, which no request has).

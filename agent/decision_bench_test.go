@@ -14,7 +14,8 @@ import (
 // tick (staggered, each in turn): 60 is a tenth of the crowd every tick,
 // a heavy load; 20 is the colony's rate (examples/colony: 19 359
 // decisions of 200 settlers in 3 000 ticks, 0.032 per settler and tick,
-// 19 for 600). decisions=off records nothing (the default);
+// 19 for 600, before a walk's lost target was resolved again for; 25 431
+// now, 25 for 600). decisions=off records nothing (the default);
 // decisions=summary records every decision in one FlightRecorder of
 // 2 000 decisions, which the warm-up fills, so that the timed ticks are a
 // game's steady state: the ring's slots reused.

@@ -21,6 +21,7 @@ const (
 	InterruptRefused                  // a replan found no smaller MTR; the running plan goes on
 	MoveStarted                       // a resolver agent set off toward Action's target
 	TargetReached                     // a resolver agent came within Action's stopping distance
+	TargetLost                        // the target of a resolver agent's Action is gone (Reason: "not found" or "another target")
 )
 
 var eventNames = [...]string{
@@ -36,6 +37,7 @@ var eventNames = [...]string{
 	InterruptRefused: "interruption_refused",
 	MoveStarted:      "move_started",
 	TargetReached:    "target_reached",
+	TargetLost:       "target_lost",
 }
 
 func (k EventKind) String() string {
@@ -57,6 +59,7 @@ type Event struct {
 	Kind     EventKind `json:"kind"`
 	Goal     string    `json:"goal,omitempty"`
 	Action   string    `json:"action,omitempty"`
+	Target   string    `json:"target,omitempty"` // a resolver agent's target key, in target_lost
 	Reason   string    `json:"reason,omitempty"`
 	Plan     []string  `json:"plan,omitempty"`
 	Cost     float64   `json:"cost,omitempty"`

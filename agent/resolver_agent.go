@@ -3,14 +3,15 @@ package agent
 import (
 	"fmt"
 
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
 // ResolverAgent is an Agent whose planner is a resolver (the engine
 // model's): the same runtime, tick machine, policies, goal choice, events
 // and Queue, seen through accessors typed for a resolver.Domain. It senses
-// a resolver.Snapshot of integers and positions every tick, chooses a
-// goal, resolves a chain for it (inline or through a Queue), walks to each
+// a resolver.Snapshot of integers and positions (its keys every tick, its
+// targets when it needs them), chooses a goal, resolves a chain for it (inline or through a Queue), walks to each
 // step's target through the game's Mover and runs the step's behaviour.
 // Only the head of a chain is committed: its conditions are checked
 // against the live snapshot before it starts, a running step goes on
@@ -79,6 +80,18 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	// (a.goal points at one); the world reads the game's options
 	// themselves (goalApplies, goalScore). The GOAP Goal is nil.
 	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
+	// What a game's ticks would otherwise grow one agent at a time, long
+	// after the start (the first goal with no chain, the first long
+	// chain), made now: a warm colony's tick allocates nothing
+	// (TestColonyTickAllocatesNothing). The plan buffers hold a chain of
+	// the resolver's default depth; a deeper one grows them once.
+	a.blocked = make([]int, len(cfg.Goals))
+	depth := int(both.resolver.opt.Limits.MaxDepth)
+	if depth <= 0 || depth > resolver.DefaultMaxDepth {
+		depth = resolver.DefaultMaxDepth
+	}
+	plans := make([]goap.ActionID, 2*depth)
+	a.resultPlan, a.planStore = plans[:0:depth], plans[depth:depth]
 	return (*ResolverAgent)(a), nil
 }
 
@@ -103,7 +116,8 @@ func (a *ResolverAgent) Domain() *resolver.Domain {
 }
 
 // Snapshot returns this tick's snapshot of the world, as the sensors read
-// it (read-only to callers).
+// it (read-only to callers): the keys and position of this tick, and each
+// target as last sensed (targets are sensed when the agent needs them).
 func (a *ResolverAgent) Snapshot() *resolver.Snapshot { return a.live }
 
 // Now returns the current tick.
@@ -169,6 +183,22 @@ func (a *ResolverAgent) SetProfile(p *resolver.Profile) {
 	opt := *w.opt
 	opt.Profile = p
 	w.cfg.Profile, w.opt = p, &opt
+}
+
+// TargetChanged tells the agent that target key name's answer may have
+// changed: it is sensed again the next time the agent needs it, whatever
+// its TargetRefresh (the way to refresh an UntilChanged target: the
+// stockpile moved). It returns an error for a name that is no target key
+// of the agent's domain.
+func (a *ResolverAgent) TargetChanged(name string) error {
+	a.check()
+	w := a.resolverWorld()
+	t, ok := w.domain.Target(name)
+	if !ok {
+		return fmt.Errorf("agent %q: TargetChanged(%q): no such target key (targets: %v)", a.cfg.Name, name, w.domain.Targets())
+	}
+	w.forget(t)
+	return nil
 }
 
 // Tick advances the agent by one tick of the game's fixed-step clock:

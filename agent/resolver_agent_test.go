@@ -342,7 +342,7 @@ func TestResolverTargetLostAndMoveFailed(t *testing.T) {
 	c.piles["wood_south"].logs = 0 // someone took the last logs
 	tickResolver(a, 2)
 	got := kinds(&rec)
-	if !strings.Contains(got, "action_failed(GatherWoodSouth: target lost) replan(target lost) plan_made move_started(GatherWoodNorth)") {
+	if !strings.Contains(got, "target_lost(GatherWoodSouth: not found) action_failed(GatherWoodSouth: target lost) replan(target lost) plan_made move_started(GatherWoodNorth)") {
 		t.Fatalf("events: %s", got)
 	}
 	if s := a.Stats(); s.ActionsFailed != 0 || s.ReplanReasons[agent.ReasonTargetLost] != 1 {

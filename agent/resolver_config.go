@@ -16,6 +16,10 @@ import (
 // tick and after every step that succeeds, and must not keep s.
 type WorldSensor func(a *ResolverAgent, s *resolver.Snapshot)
 
+// UntilChanged, as a ResolverConfig.TargetRefresh, keeps a target's answer
+// until the game says it changed (ResolverAgent.TargetChanged).
+const UntilChanged = -1
+
 // ResolverGoal is one goal a resolver agent may pursue, chosen as a GOAP
 // agent chooses among its GoalOptions.
 type ResolverGoal = GoalOptionFor[*resolver.Goal, *ResolverAgent]
@@ -42,8 +46,17 @@ type ResolverConfig struct {
 	// Sensor reads the world into the agent's snapshot, every tick.
 	Sensor WorldSensor
 	// Targets maps each target key of the actions the agent can do to the
-	// sensor that resolves it.
+	// sensor that resolves it. A target is sensed when the agent needs it
+	// (a resolve reads every target, a head check and a walk the step's),
+	// at most once a tick.
 	Targets map[string]TargetSensor
+	// TargetRefresh says, per target key, how often its sensor's answer
+	// can change: the answer is kept for that many ticks once sensed
+	// (absent, 0 or 1: the tick it was sensed on), or with UntilChanged
+	// until the game calls ResolverAgent.TargetChanged (a stockpile that
+	// never moves). A kept answer is used as it is: a key that does change
+	// sooner than it says is seen late.
+	TargetRefresh map[string]int
 	// Mover gets the agent to its targets.
 	Mover Mover
 	// Distance prices the walks between targets; nil means straight
@@ -124,6 +137,14 @@ func (cfg *ResolverConfig) check() error {
 		}
 		if cfg.Targets[name] == nil {
 			return errorf("Targets[%q] is nil", name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(cfg.TargetRefresh)) {
+		if cfg.Targets[name] == nil {
+			return errorf("TargetRefresh[%q]: no target sensor for it in Targets", name)
+		}
+		if n := cfg.TargetRefresh[name]; n < UntilChanged {
+			return errorf("TargetRefresh[%q] is %d: want ticks (0 or 1: every tick) or agent.UntilChanged (%d)", name, n, UntilChanged)
 		}
 	}
 	for _, n := range []struct {

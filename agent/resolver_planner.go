@@ -16,9 +16,11 @@ type chainRequest struct {
 	opt  *resolver.Options // never changed once made (SetProfile makes another)
 }
 
-// snapshot copies the live snapshot, the goal and the options into the
-// agent's chain request.
+// snapshot senses the targets a resolve reads (every one whose answer
+// does not stand) and copies the live snapshot, the goal and the options
+// into the agent's chain request.
 func (w *resolverWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest) {
+	w.senseTargets(a, false)
 	c := &w.request
 	c.snap.At = a.live.At
 	copy(c.snap.Values, a.live.Values)

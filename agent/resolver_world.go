@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"reflect"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
@@ -9,9 +10,10 @@ import (
 )
 
 // resolverWorld is a resolver agent's world: a resolver.Snapshot of
-// integers (booleans 0 or 1) and positions, read every tick by the
-// agent's WorldSensor and target sensors into Agent.live, which is
-// checked once (CheckSnapshot) and then judged many times: goals and
+// integers (booleans 0 or 1) and positions, read into Agent.live by the
+// agent's WorldSensor every tick and by its target sensors when a target
+// is needed (target), checked as it is read (CheckSnapshot, note) and
+// then judged many times: goals and
 // actions' conditions with the domain's own compiled conditions
 // (Goal.HoldsIn, ConditionsHoldIn), shared by every agent of the domain,
 // and steps' boolean effects (BoolEffectsHoldIn); integer effects are
@@ -39,11 +41,25 @@ type resolverWorld struct {
 	live resolver.Snapshot
 }
 
-// targetSlot is one target key's sensor and where it found the target
-// this tick: side by side, as sensing reads one and writes the other.
+// targetSlot is one target key's sensor, its last answer and when it was
+// sensed: side by side, as sensing reads the one and writes the others.
+// Targets are sensed when something needs them (a resolve's snapshot, a
+// head check, a walk), at most once a tick, or less often when the game
+// says how often an answer can change (ResolverConfig.TargetRefresh).
 type targetSlot struct {
 	sensor TargetSensor // nil for a target no action the agent can do uses
 	where  Where
+	// keep is how many ticks an answer stands (1: the tick it was sensed
+	// on), or UntilChanged; sensedAt is the tick it was sensed on, and
+	// sensed says there is an answer to keep (false until the first
+	// sensing, and after TargetChanged).
+	keep     int
+	sensedAt int
+	sensed   bool
+	// changed: an answer since the running step began was another target
+	// than the one before it (sameTarget), so a walk to it is a walk to a
+	// target that is gone.
+	changed bool
 }
 
 // init takes cfg's goals and target sensors, which cfg.check has checked.
@@ -70,33 +86,114 @@ func (w *resolverWorld) init(cfg ResolverConfig) {
 		w.goals[i] = o.Goal
 	}
 
+	for t := range w.targets {
+		// A target no action the agent can do uses has no sensor: its
+		// answer, nothing, stands for good.
+		w.targets[t] = targetSlot{keep: UntilChanged, sensed: true}
+	}
 	for name, s := range cfg.Targets {
 		t, _ := d.Target(name)
-		w.targets[t].sensor = s
+		w.targets[t] = targetSlot{sensor: s, keep: max(cfg.TargetRefresh[name], 1)}
+		if cfg.TargetRefresh[name] == UntilChanged {
+			w.targets[t].keep = UntilChanged
+		}
 	}
 }
 
 // sense reads the world into the live snapshot: keys and position from the
-// sensor, targets from the target sensors.
+// sensor. Targets are sensed when needed (target), not here: in a colony
+// of 600 settlers with ten target keys each, sensing every target every
+// tick took half the game's time, and a tick needs one target at most
+// (the running step's), a resolve all of them.
 func (w *resolverWorld) sense(a *Agent) {
 	w.sensor((*ResolverAgent)(a), a.live)
-	for t := range w.targets {
-		slot := &w.targets[t]
-		where := Where{}
-		if slot.sensor != nil {
-			where = slot.sensor((*ResolverAgent)(a))
-		}
-		slot.where = where
-		a.live.Targets[t] = resolver.Target{At: where.Position(), Found: where.Found}
-	}
 	if err := w.domain.CheckSnapshot(a.live); err != nil {
 		panic(fmt.Sprintf("agent %q: after sensing: %v", a.cfg.Name, err))
+	}
+}
+
+// target returns target key t's answer for this tick: the one it has if
+// it still stands (sensed this tick, or within the key's TargetRefresh),
+// else the sensor's, which it keeps, writes into the live snapshot and
+// checks. A target is read before any behaviour of the tick runs (a
+// resolve's snapshot, a head check, a walk), so an answer sensed when
+// first needed is the one the tick's start would have seen.
+func (w *resolverWorld) target(a *Agent, t resolver.TargetID) *Where {
+	s := &w.targets[t]
+	if s.sensed && (s.keep == UntilChanged || a.tick-s.sensedAt < s.keep) {
+		return &s.where
+	}
+	where := s.sensor((*ResolverAgent)(a))
+	s.changed = s.changed || !sameTarget(&where, &s.where)
+	s.where, s.sensed, s.sensedAt = where, true, a.tick
+	w.note(a, t)
+	return &s.where
+}
+
+// sameTarget reports whether two answers of a target sensor are the same
+// target: both nothing, one position, or one entity (an entity of a type
+// Go cannot compare is taken to be the same, as nothing tells them apart).
+// A sensor for something that moves answers with the entity, so that its
+// moving is not taken for another target.
+func sameTarget(x, y *Where) bool {
+	switch {
+	case x.Found != y.Found:
+		return false
+	case !x.Found:
+		return true
+	case (x.Entity == nil) != (y.Entity == nil):
+		return false
+	case x.Entity == nil:
+		return x.At == y.At
+	}
+	tx := reflect.TypeOf(x.Entity)
+	if tx != reflect.TypeOf(y.Entity) {
+		return false
+	}
+	return !tx.Comparable() || x.Entity == y.Entity
+}
+
+// note writes target key t's answer into the live snapshot, where it is
+// now, and checks it.
+func (w *resolverWorld) note(a *Agent, t resolver.TargetID) {
+	where := &w.targets[t].where
+	at := where.Position()
+	if where.Found && (at.X-at.X != 0 || at.Y-at.Y != 0) { // not finite
+		panic(fmt.Sprintf("agent %q: after sensing: resolver: target %q's position %v is not finite", a.cfg.Name, w.domain.Targets()[t], at))
+	}
+	a.live.Targets[t] = resolver.Target{At: at, Found: where.Found}
+}
+
+// senseTargets brings every target of the live snapshot up to date, for a
+// resolve (which reads them all) or, with onlyEveryTick, those sensed
+// every tick, for a decision record: sensing a kept answer early for a
+// record would change when it is sensed again, and so what the agent
+// does, with and without a recording. An entity's position is read again
+// even when its answer stands: the answer is the entity, not where it was.
+func (w *resolverWorld) senseTargets(a *Agent, onlyEveryTick bool) {
+	for t := range w.targets {
+		if s := &w.targets[t]; s.sensor == nil || onlyEveryTick && s.keep != 1 {
+			continue
+		}
+		if w.target(a, resolver.TargetID(t)).Entity != nil {
+			w.note(a, resolver.TargetID(t))
+		}
+	}
+}
+
+// forget drops target key t's answer: it is sensed again when next needed.
+func (w *resolverWorld) forget(t resolver.TargetID) {
+	if w.targets[t].sensor != nil {
+		w.targets[t].sensed = false
 	}
 }
 
 // changed is false: a resolver agent neither idles nor is interrupted.
 func (w *resolverWorld) changed(*Agent) bool { return false }
 
+// senseAfter reads the keys again after a step's behaviour succeeded. The
+// targets are sensed when next needed, on a later tick: nothing reads
+// them in between.
 func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 
 // goalApplies and goalScore read the game's goal options (its
@@ -171,7 +268,7 @@ func (w *resolverWorld) startable(a *Agent, act goap.ActionID) string {
 	if !w.holds(a, id) {
 		return ReasonPrecondition
 	}
-	if t := w.domain.ActionTarget(id); t != resolver.NoTarget && !w.targets[t].where.Found {
+	if t := w.domain.ActionTarget(id); t != resolver.NoTarget && !w.target(a, t).Found {
 		return ReasonTargetLost
 	}
 	return ""
@@ -183,7 +280,10 @@ func (w *resolverWorld) effectsHold(a *Agent, act goap.ActionID) bool {
 	return w.domain.BoolEffectsHoldIn(resolver.ActionID(act), a.live.Values)
 }
 
-func (w *resolverWorld) recordLive(a *Agent, d *Decision) { w.snapshotInto(a, d, a.live) }
+func (w *resolverWorld) recordLive(a *Agent, d *Decision) {
+	w.senseTargets(a, true)
+	w.snapshotInto(a, d, a.live)
+}
 
 // snapshotInto writes snap as d's snapshot: every key's value, the
 // agent's position, the targets found.

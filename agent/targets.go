@@ -6,7 +6,8 @@ import (
 )
 
 // A resolver agent's steps may happen at targets: the nearest wood pile,
-// the deer it hunts. Its target sensors find them every tick, and the
+// the deer it hunts. Its target sensors find them when the agent needs
+// them (a resolve, a head check, a walk), at most once a tick, and the
 // game's Mover takes it there before (or while) the step's behaviour runs.
 
 // Replan reasons of resolver agents, beside the GOAP agent's.
@@ -56,7 +57,13 @@ func (w Where) Position() resolver.Point {
 
 // TargetSensor resolves one target key for one agent: to a position, to an
 // entity with a position, or to nothing. The nearest wood pile, the deer
-// it hunts, the item the customer asked for.
+// it hunts, the item the customer asked for. It is called when the agent
+// needs the key, at most once a tick (ResolverConfig.TargetRefresh: less
+// often), on the goroutine that ticks the agent. An answer other than the
+// last (another position, another entity, or nothing) while the agent
+// walks to the key's target ends the walk: the target is lost. Something
+// that moves is an entity (OnEntity), so that its moving is not taken for
+// another target.
 type TargetSensor func(a *ResolverAgent) Where
 
 // MoveStatus is what a Mover reports for a tick.
@@ -102,16 +109,45 @@ func (f MoverFunc) MoveToward(target resolver.Point, stop float64) MoveStatus {
 	return f(target, stop)
 }
 
+// Why a target_lost event says a step's target is lost.
+const (
+	// LostNotFound: the target sensor finds nothing now.
+	LostNotFound = "not found"
+	// LostAnotherTarget: the target sensor now finds another target (a
+	// position or an entity other than the one the step set off for):
+	// the nearest well ran dry and the next nearest is the answer.
+	LostAnotherTarget = "another target"
+)
+
+// lose ends step act, whose target t is lost (found elsewhere or not at
+// all): a target_lost event, and the chain broken for ReasonTargetLost,
+// so that the agent resolves again, its chain priced from where the
+// targets are now, rather than walking on toward another one.
+func (w *resolverWorld) lose(a *Agent, act goap.ActionID, t resolver.TargetID, found bool) {
+	if a.cfg.OnEvent != nil {
+		why := LostNotFound
+		if found {
+			why = LostAnotherTarget
+		}
+		a.emit(Event{Kind: TargetLost, Action: w.domain.ActionName(resolver.ActionID(act)), Target: w.domain.Targets()[t], Reason: why})
+	}
+	a.breakPlan(act, ReasonTargetLost)
+}
+
 // begin sets off for step act's target, if it has one: the agent walks
 // first for a MoveThenPerform action, and performs on the way for a
 // PerformWhileMoving one.
 func (w *resolverWorld) begin(a *Agent, act goap.ActionID) {
 	d, id := w.domain, resolver.ActionID(act)
-	if d.ActionTarget(id) == resolver.NoTarget {
+	t := d.ActionTarget(id)
+	if t == resolver.NoTarget {
 		return
 	}
 	a.arrived = false
 	a.walking = d.MoveMode(id) == resolver.MoveThenPerform
+	// The target the head check found is the one the step goes to: a
+	// later answer that is another target means this one is gone.
+	w.targets[t].changed = false
 	a.emit(Event{Kind: MoveStarted, Action: d.ActionName(id)})
 }
 
@@ -127,8 +163,10 @@ func (w *resolverWorld) begin(a *Agent, act goap.ActionID) {
 //     first tick on which the behaviour has succeeded and the mover
 //     reports Arrived.
 //
-// A target lost on the way ends the step (ReasonTargetLost), as does a
-// move that fails (ReasonMoveFailed). It reports whether the step goes on
+// A target lost on the way (the sensor finds nothing, or another target
+// than the one the step set off for) ends the step with a target_lost
+// event (ReasonTargetLost), and a move that fails ends it too
+// (ReasonMoveFailed). It reports whether the step goes on
 // this tick.
 func (w *resolverWorld) move(a *Agent, act goap.ActionID) bool {
 	d, id := w.domain, resolver.ActionID(act)
@@ -136,9 +174,9 @@ func (w *resolverWorld) move(a *Agent, act goap.ActionID) bool {
 	if t == resolver.NoTarget || a.arrived && d.MoveMode(id) != resolver.PerformWhileMoving {
 		return true
 	}
-	where := w.targets[t].where
-	if !where.Found {
-		a.breakPlan(act, ReasonTargetLost)
+	where := w.target(a, t)
+	if !where.Found || w.targets[t].changed {
+		w.lose(a, act, t, where.Found)
 		return false
 	}
 	if a.walking && a.tick > a.started && !w.holds(a, id) {

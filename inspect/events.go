@@ -63,7 +63,21 @@ func (in *Inspector) broadcast(event string, v any) {
 	}
 }
 
-func (in *Inspector) publishFrame(tick int, changed []string) {
+// quietFrameEvery is how often a frame event is sent when no agent
+// changed and the game is not paused: often enough for a page to show the
+// game's tick, not sixty empty events a second for every open stream.
+const quietFrameEvery = time.Second
+
+// publishFrame sends the "frame" event (mu held): for a frame that
+// changed an agent or paused, and for other frames at most once per
+// quietFrameEvery.
+func (in *Inspector) publishFrame(tick int, changed []string, now time.Time) {
+	if len(changed) == 0 && !in.pause.paused {
+		if now.Sub(in.quietSent) < quietFrameEvery {
+			return
+		}
+		in.quietSent = now
+	}
 	e := frameEvent{Tick: tick, Changed: changed, Paused: in.pause.paused}
 	if e.Changed == nil {
 		e.Changed = []string{}
@@ -84,6 +98,16 @@ func (in *Inspector) serveEvents(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("client")
 	if len(id) > MaxClientID {
 		fail(w, badField("client", "the client id is %d bytes, more than %d", len(id), MaxClientID))
+		return
+	}
+	if r.Method == http.MethodHead {
+		// What a GET would answer, without opening a stream: a HEAD is
+		// no client watching, and holds none of the streams' places.
+		h := w.Header()
+		h.Set("Content-Type", "text/event-stream")
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Content-Type-Options", "nosniff")
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	s := &stream{events: make(chan []byte, in.opt.StreamBuffer), done: make(chan struct{})}

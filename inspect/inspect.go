@@ -147,7 +147,8 @@ type Inspector struct {
 	pause     pauseState
 	traceWant map[string]string // agent name → the client that wants its trace
 	traceDirt bool
-	changed   []string // the names of the agents a frame changed
+	changed   []string  // the names of the agents a frame changed
+	quietSent time.Time // when a frame event that named no change was last sent
 	closed    bool
 	wake      chan struct{} // pokes a waiting Frame (buffered 1)
 
@@ -333,7 +334,7 @@ func (in *Inspector) Frame(tick int) {
 			p.reason = "step"
 		}
 	}
-	in.publishFrame(tick, changed)
+	in.publishFrame(tick, changed, now)
 	if !p.paused {
 		in.mu.Unlock()
 		return

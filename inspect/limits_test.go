@@ -210,9 +210,12 @@ func TestStreamsBoundedAndNeverBlockFrame(t *testing.T) {
 	if resp3.StatusCode != 503 {
 		t.Errorf("a third stream of 2: %d", resp3.StatusCode)
 	}
-	// 300 frames of 200 changing agents: the stalled stream's socket fills
-	// and its queue of 4 overflows; Frame goes on all the same.
+	// 300 frames of 200 changing agents, each frame with a change (the
+	// flipper's) and so an event: the stalled stream's socket fills and
+	// its queue of 4 overflows; Frame goes on all the same.
+	flip := flipper(t, g.ins)
 	for range 300 {
+		flip()
 		g.step()
 	}
 	// Every frame reaches the reader as an event or is counted in a lost

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/goap"
@@ -199,6 +200,7 @@ func (w *gatedWriter) Write(b []byte) (int, error) {
 func TestLostEventReported(t *testing.T) {
 	ins := inspect.New(inspect.Options{StreamBuffer: 1})
 	t.Cleanup(func() { ins.Close() })
+	flip := flipper(t, ins)
 	w := &gatedWriter{header: http.Header{}, entered: make(chan string), release: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	r := httptest.NewRequest("GET", "http://127.0.0.1/api/v1/events?client=tab", nil).WithContext(ctx)
@@ -210,11 +212,14 @@ func TestLostEventReported(t *testing.T) {
 		t.Fatalf("first write %q", first)
 	}
 	w.release <- struct{}{}
+	flip()
 	ins.Frame(1)
 	if b := <-w.entered; !strings.Contains(b, `"tick":1`) { // the stream now waits on this write
 		t.Fatalf("second write %q", b)
 	}
+	flip()
 	ins.Frame(2) // queued: the buffer holds one
+	flip()
 	ins.Frame(3) // lost
 	w.release <- struct{}{}
 	if b := <-w.entered; !strings.HasPrefix(b, "event: lost") || !strings.Contains(b, `{"events":1}`) {
@@ -224,6 +229,32 @@ func TestLostEventReported(t *testing.T) {
 	close(w.release) // every write from now on goes through
 	go func() { wg.Wait(); close(w.entered) }()
 	for range w.entered {
+	}
+}
+
+// flipper watches an agent whose one fact flips at each call of the
+// function it returns (which ticks it), so that each Frame after a call
+// changes an agent and sends a frame event.
+func flipper(t *testing.T, ins *inspect.Inspector) func() {
+	t.Helper()
+	d, err := goap.NewDomain(goap.Spec{Name: "flip", Facts: []string{"on", "never"},
+		Goals: []goap.GoalSpec{{Name: "Never", Conditions: map[string]bool{"never": true}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	world := d.Initial()
+	on, _ := d.Fact("on")
+	a, err := agent.New(agent.Config{Name: "flipper", Domain: d, Goals: []agent.GoalOption{{Goal: d.Goal("Never"), Priority: 1}},
+		Sensor: func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(world) }, Decisions: ins})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ins.Watch(a); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		world.Set(on, !world.Has(on))
+		a.Tick()
 	}
 }
 
@@ -272,5 +303,42 @@ func TestStatusFromTheLastDecision(t *testing.T) {
 		if c.get("/api/v1/agents", &list); len(list) != 1 || list[0].Status != step.want {
 			t.Errorf("tick %d, goal reachable %v: %+v; want status %s", a.Now(), step.possible, list, step.want)
 		}
+	}
+}
+
+// TestHeadEventsOpensNoStream: a HEAD of the event stream answers its
+// headers and returns: it takes none of the streams' places (with one
+// allowed, a stream still opens after it).
+func TestHeadEventsOpensNoStream(t *testing.T) {
+	ins := inspect.New(inspect.Options{MaxStreams: 1})
+	srv := serve(t, ins)
+	// After serve's cleanup is registered, so it runs first: a stream
+	// the HEAD opened ends, and the server can close.
+	t.Cleanup(func() { ins.Close() })
+	req, err := http.NewRequest(http.MethodHead, srv.URL+"/api/v1/events?client=tab", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	resp, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		t.Fatalf("HEAD: %v (a HEAD that opens a stream never ends)", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("HEAD: %d %q", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+	stream, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/v1/events?client=tab", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get, err := http.DefaultClient.Do(stream)
+	if err != nil {
+		t.Fatalf("a stream after the HEAD: %v", err)
+	}
+	defer get.Body.Close()
+	if get.StatusCode != 200 {
+		t.Fatalf("a stream after the HEAD: %d, want 200 (the HEAD holds the one stream's place)", get.StatusCode)
 	}
 }

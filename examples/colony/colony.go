@@ -35,6 +35,9 @@ type options struct {
 	// noCommitment drops the kinds' commitment: (-commitment=false), for
 	// the game as it played before goal choice had commitment.
 	noCommitment bool
+	// senseFixedEveryTick, for a test, senses the places that never move
+	// as often as the others: the game must come out the same.
+	senseFixedEveryTick bool
 }
 
 // The kinds, as the file names them, in the summary's order.
@@ -215,10 +218,10 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	}
 	c.layOut()
 	if o.record != "" {
-		// Bounds far above a default game's decisions (19 906 of them,
-		// some 40 MiB as the recorder counts), so that a recording of one
-		// holds them all; a game some three times longer keeps its latest
-		// 128 MiB of them and says how many were dropped.
+		// Bounds far above a default game's decisions (25 755 of them, a
+		// 39 MB file), so that a recording of one holds them all; a game
+		// some three times longer keeps its latest 128 MiB of them and
+		// says how many were dropped.
 		c.flight = agent.NewFlightRecorder(1<<18, 128<<20)
 	}
 	if o.inspect != "" {
@@ -338,6 +341,14 @@ func (c *colony) add(name string, kind int, k *domain.EngineAgent) error {
 		cfg.Commitment = nil
 	}
 	cfg.Targets = c.targetSensors(s, cfg.Profile)
+	// The stockpile, the beds, the refuge and the armory never move: each
+	// is sensed once, not at every resolve.
+	cfg.TargetRefresh = map[string]int{}
+	for _, fixed := range []string{"stockpile", "beds", "refuge", "armory"} {
+		if cfg.Targets[fixed] != nil && !c.opts.senseFixedEveryTick {
+			cfg.TargetRefresh[fixed] = agent.UntilChanged
+		}
+	}
 	switch {
 	case c.ins != nil:
 		cfg.Decisions = c.ins
@@ -370,10 +381,20 @@ func (c *colony) targetSensors(s *settler, p *resolver.Profile) map[string]agent
 	fixed := func(at resolver.Point) agent.TargetSensor {
 		return func(*agent.ResolverAgent) agent.Where { return agent.AtPoint(at) }
 	}
-	nearest := func(sites []*site) agent.TargetSensor {
-		return func(*agent.ResolverAgent) agent.Where {
-			if best := s.nearest(sites, math.Inf(1), true); best != nil {
-				return agent.AtPoint(best.at)
+	// nearest answers the nearest site with a load left; but while the
+	// settler walks to a site for this key, that site, as long as it has
+	// anything left. A nearer site that grows back meanwhile is another
+	// target, which would end the walk (target_lost) for a site that is
+	// still there; a site emptied under the settler's feet does end it.
+	nearest := func(key string, sites []*site) agent.TargetSensor {
+		t, _ := c.domain.Target(key)
+		var last *site
+		return func(a *agent.ResolverAgent) agent.Where {
+			if act, ok := a.Current(); ok && last != nil && last.amount > 0 && c.domain.ActionTarget(act) == t {
+				return agent.AtPoint(last.at)
+			}
+			if last = s.nearest(sites, math.Inf(1), true); last != nil {
+				return agent.AtPoint(last.at)
 			}
 			return agent.Where{}
 		}
@@ -383,10 +404,10 @@ func (c *colony) targetSensors(s *settler, p *resolver.Profile) map[string]agent
 		"beds":      fixed(c.beds),
 		"refuge":    fixed(c.refuge),
 		"armory":    fixed(c.armory),
-		"trees":     nearest(c.groves),
-		"berries":   nearest(c.patches),
-		"well":      nearest(c.wells),
-		"tower":     nearest(c.towers),
+		"trees":     nearest("trees", c.groves),
+		"berries":   nearest("berries", c.patches),
+		"well":      nearest("well", c.wells),
+		"tower":     nearest("tower", c.towers),
 		"game": func(*agent.ResolverAgent) agent.Where {
 			if c.deer.count == 0 {
 				return agent.Where{}
@@ -715,7 +736,9 @@ func (c *colony) moveRaiders() {
 		dist := math.Hypot(from.X, from.Y)
 		*r = raid{present: true, at: resolver.Point{X: from.X / dist * 70, Y: from.Y / dist * 70}, goal: from,
 			strength: 10 + w.IntN(10), until: c.tick + 150 + w.IntN(150), raids: r.raids + 1, drivenOff: r.drivenOff, ticks: r.ticks}
-		c.say("raiders come, %d strong, making for the grove at %s", r.strength, at(r.goal))
+		if c.opts.verbose { // at's string is made only to be said
+			c.say("raiders come, %d strong, making for the grove at %s", r.strength, at(r.goal))
+		}
 	}
 	r.ticks++
 	if c.tick >= r.until {
