@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
@@ -70,5 +71,38 @@ func TestGoalChoiceWithCommitmentDecidedAsTheRuntime(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestWhySaysCommitmentKeptTheGoal: `ploy why` on a goal decision that
+// commitment recorded says that it kept the goal, the rule that held each
+// rival off, and the commitment with what it was applied to.
+func TestWhySaysCommitmentKeptTheGoal(t *testing.T) {
+	a := replay.Answer{Agent: "guard-135", Kind: "resolver", AgentKind: "guard", Tick: 5, Asked: 5, Decided: "goal", Reason: agent.ReasonCommitment,
+		Goal: "Watching", Current: "Watching", Status: "not_searched",
+		Options: []agent.GoalScore{
+			{Goal: "Quenched", Score: 2.5, Utility: true, Why: agent.WhyHeldFinishAction},
+			{Goal: "Watching", Priority: 2, Score: 2, Chosen: true, Current: true, Why: "kept: committed to the current goal"},
+		},
+		Commitment: agent.DecisionCommitment{Margin: 1, MinTicks: 60, Exempt: []string{"RaidersGone"}, FinishAction: true, OnGoal: 4, Acting: true}}
+	var sb strings.Builder
+	if err := a.WriteText(&sb); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"guard-135 (resolver, kind guard), tick 5: a goal choice, on which commitment kept Watching against an option that outscored it\n",
+		"Quenched  utility 2.5        " + agent.WhyHeldFinishAction + "\n",
+		"* Watching  priority 2         kept: committed to the current goal\n",
+		"commitment: margin 1, min_ticks 60 (4 ticks on the goal), exempt RaidersGone, finish_action (a step under way)\n",
+	} {
+		if !strings.Contains(sb.String(), want) {
+			t.Errorf("no %q in:\n%s", want, sb.String())
+		}
+	}
+	a.Commitment = agent.DecisionCommitment{}
+	sb.Reset()
+	a.WriteText(&sb)
+	if strings.Contains(sb.String(), "\ncommitment:") {
+		t.Errorf("a decision without commitment prints one:\n%s", sb.String())
 	}
 }
