@@ -117,6 +117,58 @@ func (a *Agent) Tick() {
 // Commitment, while the options that score more are held off by its
 // rules. When none applies, tally says why, by option state.
 func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
+	if a.cfg.Commitment != nil {
+		return a.chooseCommitted()
+	}
+	// Without a commitment, the loop of before commitment, apart: the
+	// committed loop's extra state cost an agent's tick a fifth more.
+	var best *GoalOption
+	bestScore, currentScore, current := 0.0, 0.0, false
+	bestAt := -1
+	if a.log != nil {
+		a.noteCurrent()
+	}
+	for i := range a.cfg.Goals {
+		o := &a.cfg.Goals[i]
+		st := a.world.goalApplies(a, i)
+		if st == optionApplies && a.blockedUntil(i) > a.tick {
+			st = optionBlocked
+		}
+		if st != optionApplies {
+			tally.options[st]++
+			tally.satisfied = tally.satisfied || o == a.goal && st == optionHolds
+			if a.log != nil {
+				a.noteOption(st, 0, heldNot)
+			}
+			continue
+		}
+		score := a.world.goalScore(a, i)
+		if a.log != nil {
+			a.noteOption(st, score, heldNot)
+		}
+		if o == a.goal {
+			currentScore, current = score, true
+		}
+		if best == nil || score > bestScore {
+			best, bestScore, bestAt = o, score, i
+		}
+	}
+	if current && currentScore >= bestScore {
+		if a.log != nil {
+			a.noteChoice(a.goalIndex(), true)
+		}
+		return a.goal, tally
+	}
+	if a.log != nil {
+		a.noteChoice(bestAt, false)
+	}
+	return best, tally
+}
+
+// chooseCommitted is chooseGoal for an agent with a Commitment: the
+// current goal is weighed first, and an option that outscores it is held
+// off by the commitment's rules.
+func (a *Agent) chooseCommitted() (chosen *GoalOption, tally noGoalTally) {
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt := -1
@@ -129,13 +181,13 @@ func (a *Agent) chooseGoal() (chosen *GoalOption, tally noGoalTally) {
 	committed, at, onGoal, anyHeld := false, -1, 0, false
 	var atState optionState
 	var atScore float64
-	if c != nil && a.goal != nil {
+	if a.goal != nil {
 		if at = a.goalIndex(); at >= 0 {
 			atState, atScore = a.weigh(at)
 			committed, onGoal = atState == optionApplies, a.onGoal()
 		}
 	}
-	if c != nil && a.log != nil {
+	if a.log != nil {
 		a.log.onGoal, a.log.acting = onGoal, a.running && a.goal != nil
 	}
 	for i := range a.cfg.Goals {
