@@ -479,25 +479,30 @@ func TestCommitmentExemptRecorded(t *testing.T) {
 // satisfied and counts why the others do not apply.
 func TestGoalChosenWithNoGoalSaysWhy(t *testing.T) {
 	for _, k := range commitKinds {
-		t.Run(k.name, func(t *testing.T) {
-			w := k.make(t, nil)
-			w.dur = 1
-			w.facts["b"], w.facts["heal"] = true, true
-			w.run(6) // PrepA, DoA
-			var last agent.Event
-			for _, e := range w.rec.Events {
-				if e.Kind == agent.GoalChosen {
-					last = e
-				}
-			}
-			if last.Goal != "" || last.Satisfied != "A" || last.Why != "no goal option applies: 3 goals hold" {
-				t.Errorf("last goal_chosen %+v, want none, satisfied A, 3 goals hold", last)
-			}
-			b, _ := json.Marshal(last)
-			if !strings.Contains(string(b), `"satisfied":"A","why":"no goal option applies: 3 goals hold"`) {
-				t.Errorf("in JSON: %s", b)
-			}
-		})
+		for _, c := range []*agent.Commitment{nil, {MinTicks: 50, Margin: 1}} {
+			t.Run(fmt.Sprintf("%s, commitment %v", k.name, c != nil), func(t *testing.T) { goalChosenWithNoGoal(t, k.make(t, c)) })
+		}
+	}
+}
+
+// goalChosenWithNoGoal plays w until A holds, B and Heal holding from
+// the start, and checks the last goal_chosen event.
+func goalChosenWithNoGoal(t *testing.T, w *commitWorld) {
+	w.dur = 1
+	w.facts["b"], w.facts["heal"] = true, true
+	w.run(6) // PrepA, DoA
+	var last agent.Event
+	for _, e := range w.rec.Events {
+		if e.Kind == agent.GoalChosen {
+			last = e
+		}
+	}
+	if last.Goal != "" || last.Satisfied != "A" || last.Why != "no goal option applies: 3 goals hold" {
+		t.Errorf("last goal_chosen %+v, want none, satisfied A, 3 goals hold", last)
+	}
+	b, _ := json.Marshal(last)
+	if !strings.Contains(string(b), `"satisfied":"A","why":"no goal option applies: 3 goals hold"`) {
+		t.Errorf("in JSON: %s", b)
 	}
 }
 
