@@ -43,28 +43,7 @@ func (a *Agent) Tick() {
 
 	if a.cfg.HTN == nil {
 		if g, tally := a.chooseGoal(); g != a.goal {
-			if g == nil && a.log != nil {
-				a.recordNoGoal(a.goal)
-			}
-			e := Event{Kind: GoalChosen}
-			if g == nil && a.cfg.OnEvent != nil {
-				// Say why the agent has nothing to pursue: its goal is
-				// done, or what keeps every option out.
-				if tally.satisfied {
-					e.Satisfied = a.goalName()
-				}
-				e.Why = tally.why()
-			}
-			a.goal = g
-			a.goalSince = uint32(a.tick)
-			a.emit(e)
-			a.dropPlan()
-			if g != nil {
-				a.wantPlan = ReasonGoalChanged
-				if !a.planned {
-					a.wantPlan = ReasonStart
-				}
-			}
+			a.changeGoal(g, tally)
 		}
 		if a.goal == nil {
 			return // nothing to pursue
@@ -109,6 +88,34 @@ func (a *Agent) Tick() {
 	a.execute()
 }
 
+// changeGoal makes g the agent's goal (nil: none), says so and asks for
+// a plan for it; tally is why no option applied, for an event with no
+// goal.
+func (a *Agent) changeGoal(g *GoalOption, tally noGoalTally) {
+	if g == nil && a.log != nil {
+		a.recordNoGoal(a.goal)
+	}
+	e := Event{Kind: GoalChosen}
+	if g == nil && a.cfg.OnEvent != nil {
+		// Say why the agent has nothing to pursue: its goal is done, or
+		// what keeps every option out.
+		if tally.satisfied() {
+			e.Satisfied = a.goalName()
+		}
+		e.Why = tally.why()
+	}
+	a.goal = g
+	a.goalSince = uint32(a.tick)
+	a.emit(e)
+	a.dropPlan()
+	if g != nil {
+		a.wantPlan = ReasonGoalChanged
+		if !a.planned {
+			a.wantPlan = ReasonStart
+		}
+	}
+}
+
 // chooseGoal returns the applicable goal option with the highest score:
 // its Utility if it has one, else its Priority, ties to the earlier option.
 // Options whose goal already holds, whose When is false, or which found no
@@ -121,9 +128,10 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 		return a.chooseCommitted()
 	}
 	// Without a commitment, the loop of before commitment, apart: the
-	// committed loop's extra state cost an agent's tick a fifth more.
-	// (Results unnamed: with named ones, go1.26.8 -race lost the tally's
-	// satisfied flag between here and Tick, TestGoalChosenWithNoGoalSaysWhy.)
+	// committed loop's extra state cost an agent's tick up to a fifth
+	// more (BenchmarkAgentTickGoalChoice).
+	// (Results unnamed: with named ones and the tally a struct, go1.26.8
+	// -race lost its satisfied flag between here and Tick.)
 	var tally noGoalTally
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
@@ -138,9 +146,9 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 			st = optionBlocked
 		}
 		if st != optionApplies {
-			tally.options[st]++
+			tally.add(st)
 			if o == a.goal && st == optionHolds {
-				tally.satisfied = true
+				tally |= tallySatisfied
 			}
 			if a.log != nil {
 				a.noteOption(st, 0, heldNot)
@@ -206,9 +214,9 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			st, score = a.weigh(i)
 		}
 		if st != optionApplies {
-			tally.options[st]++
+			tally.add(st)
 			if o == a.goal && st == optionHolds {
-				tally.satisfied = true
+				tally |= tallySatisfied
 			}
 			if a.log != nil {
 				a.noteOption(st, 0, heldNot)
@@ -264,13 +272,34 @@ func (a *Agent) weigh(i int) (optionState, float64) {
 	return st, a.world.goalScore(a, i)
 }
 
-// noGoalTally counts goal options by why they did not apply (by
-// optionState; optionApplies unused), and says whether the current goal
-// was one that holds.
-type noGoalTally struct {
-	options   [4]int32
-	satisfied bool
+// noGoalTally counts goal options by why they did not apply, 20 bits
+// for each optionState that is not optionApplies (optionHolds in the
+// lowest, saturating), and says in its top bit whether the current goal
+// was one that holds. One word,
+// so that goal choice returns it in a register: a struct cost every
+// tick's goal choice a few percent.
+type noGoalTally uint64
+
+const (
+	tallyBits      = 20
+	tallyMax       = 1<<tallyBits - 1
+	tallySatisfied = noGoalTally(1) << 63
+)
+
+// add counts an option in state st.
+func (t *noGoalTally) add(st optionState) {
+	if t.count(st) < tallyMax {
+		*t += 1 << (tallyBits * (uint(st) - 1))
+	}
 }
+
+// count is how many options were in state st.
+func (t noGoalTally) count(st optionState) int {
+	return int(t>>(tallyBits*(uint(st)-1))) & tallyMax
+}
+
+// satisfied says whether the current goal was one that holds.
+func (t noGoalTally) satisfied() bool { return t&tallySatisfied != 0 }
 
 // why says why no goal option applied, for a goal_chosen event with no
 // goal.
@@ -284,7 +313,7 @@ func (t noGoalTally) why() string {
 		{optionWhenFalse, "1 option's when is false", "%d options' whens are false"},
 		{optionBlocked, "1 option found no plan and waits to plan again", "%d options found no plan and wait to plan again"},
 	} {
-		switch n := t.options[s.st]; {
+		switch n := t.count(s.st); {
 		case n == 1:
 			parts = append(parts, s.one)
 		case n > 1:
