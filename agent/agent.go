@@ -85,9 +85,14 @@ type Agent struct {
 	// an interruption check, which the next change of facts asks again).
 	// A byte beside pending, not a string: the agent's 1 152 bytes.
 	queuedReplan uint8
-	queuedIn     *Queue // the queue it waits in
-	ticket       uint64 // its ticket there
-	blocked      []int  // per goal option: the tick before which it found no plan
+	// goalSince is the tick the current goal was chosen, modulo 2³², for
+	// Commitment.MinTicks: 32 bits fit in the padding after the bytes
+	// above, where a whole int would take a resolver agent past its size
+	// class.
+	goalSince uint32
+	queuedIn  *Queue // the queue it waits in
+	ticket    uint64 // its ticket there
+	blocked   []int  // per goal option: the tick before which it found no plan
 	// Buffers reused from plan to plan: the plan and MTR a search appends
 	// into.
 	resultPlan []goap.ActionID
@@ -176,6 +181,8 @@ func New(cfg Config) (*Agent, error) {
 	}
 	// The limits in force, once: a plan request reads only Limits.
 	cfg.Limits = cfg.limitsOf()
+	// The agent's own copy, which the game cannot change under it.
+	cfg.Commitment = cfg.Commitment.compiled(goapGoalNames(cfg.Goals))
 	a := &Agent{
 		cfg:        cfg,
 		world:      factsWorld{},

@@ -99,8 +99,14 @@ type Config struct {
 	Domain    *goap.Domain
 	Profile   *goap.Profile // capabilities and cost overrides (personality)
 	Goals     []GoalOption  // GOAP agents: what to pursue
-	HTN       *htn.Domain   // set for an HTN agent
-	HTNMode   HTNMode
+	// Commitment, if set, keeps the agent on the goal it chose: a margin
+	// another option must beat it by, a minimum time on it, and the
+	// running step finished first, with exempt goals that interrupt
+	// anyway. Nil (or zero) is goal choice without commitment. A pointer,
+	// not a value, because every Agent holds its Config: 48 more bytes
+	// would take a resolver agent past its allocation size class.
+	Commitment *Commitment
+	HTN        *htn.Domain // set for an HTN agent
 	// HTNRoot, if set, is the compound task an HTN agent decomposes
 	// instead of the HTN's root.
 	HTNRoot string
@@ -165,6 +171,10 @@ type Config struct {
 	// the agents a designer is looking at (SetTraceDecisions turns it on
 	// and off). Without Decisions it does nothing.
 	TraceDecisions bool
+	// HTNMode says how an HTN agent reacts to change. It sits among the
+	// flags, not beside HTN: a byte beside bytes takes no padding, and
+	// every Agent holds a Config.
+	HTNMode HTNMode
 	// Data is the game's, for behaviours and sensors.
 	Data any
 }
@@ -253,7 +263,23 @@ func (cfg *Config) check() error {
 			return cfg.errorf("Goals[%d] (%q) was made for %s: make goals with the agent's domain", i, o.Goal.Name(), otherDomain(o.Goal.Domain(), d))
 		}
 	}
-	return nil
+	kind := ""
+	switch {
+	case cfg.Tree != nil:
+		kind = "a tree agent"
+	case cfg.HTN != nil:
+		kind = "an HTN agent"
+	}
+	return cfg.Commitment.check(goapGoalNames(cfg.Goals), kind, cfg.errorf)
+}
+
+// goapGoalNames names a GOAP agent's goal options, in order.
+func goapGoalNames(options []GoalOption) []string {
+	names := make([]string, len(options))
+	for i, o := range options {
+		names[i] = o.Goal.Name()
+	}
+	return names
 }
 
 // errorf prefixes a configuration error with the agent's name, if it has

@@ -90,10 +90,14 @@ type Decision struct {
 	// stopped it), and Stats its counts.
 	// Margin is a utility choice's hysteresis: how much more than the
 	// running action's score another must have to replace it.
-	Margin float64       `json:"margin,omitempty"`
-	Status string        `json:"status"`
-	Bound  string        `json:"bound,omitempty"`
-	Stats  DecisionStats `json:"stats"`
+	Margin float64 `json:"margin,omitempty"`
+	// Commitment is the agent's (Config.Commitment) and what its rules
+	// were applied to when goal choice weighed the options: zero, and
+	// absent in JSON, for an agent without one.
+	Commitment DecisionCommitment `json:"commitment,omitzero"`
+	Status     string             `json:"status"`
+	Bound      string             `json:"bound,omitempty"`
+	Stats      DecisionStats      `json:"stats"`
 	// Rejected is what the search turned down and why, recorded only for
 	// an agent that traces its decisions (Config.TraceDecisions): a trace
 	// fills a list per search, which only an agent being looked at should
@@ -126,9 +130,48 @@ type GoalScore struct {
 	// current goal at an equal or higher score", "lower score", "equal
 	// score: the current goal kept", "equal score: an earlier option
 	// first", "goal holds", "when is false", "no plan until a later
-	// tick", or "score is not a number".
+	// tick", or "score is not a number"; with a Commitment, also "kept:
+	// committed to the current goal" (an option that outscored it was
+	// held off), "exempt from commitment: replaces the current goal",
+	// and for an option held off, WhyHeldFinishAction, WhyHeldMinTicks or
+	// WhyHeldMargin.
 	Why string `json:"why"`
 }
+
+// DecisionCommitment is an agent's Commitment as a record holds it, with
+// what its rules were applied to: OnGoal, the ticks the agent had
+// pursued its current goal, and Acting, whether a step of its plan was
+// under way. A replay weighs the recorded options with them.
+type DecisionCommitment struct {
+	Margin       float64  `json:"margin,omitempty"`
+	MinTicks     int      `json:"min_ticks,omitempty"`
+	Exempt       []string `json:"exempt,omitempty"`
+	FinishAction bool     `json:"finish_action,omitempty"`
+	OnGoal       int      `json:"on_goal"`
+	Acting       bool     `json:"acting,omitempty"`
+}
+
+// Commitment returns the commitment c records, without what it was
+// applied to.
+func (c *DecisionCommitment) Commitment() Commitment {
+	return Commitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction}
+}
+
+// Holds says which of the rules of commitment c keeps the current goal
+// (scoring current) against an option of goal goal scoring score, more
+// than current: "" for none, else "finish_action", "min_ticks" or
+// "margin", tested in that order; an exempt goal is held by none. It is
+// goal choice's test, for a replay to weigh recorded options with.
+func (c *DecisionCommitment) Holds(goal string, score, current float64) string {
+	own := c.Commitment()
+	if !own.on() {
+		return ""
+	}
+	own.exempt = []bool{slices.Contains(c.Exempt, goal)}
+	return heldNames[own.holds(0, score, current, c.OnGoal, c.Acting)]
+}
+
+var heldNames = [...]string{heldNot: "", heldFinishAction: "finish_action", heldMinTicks: "min_ticks", heldMargin: "margin"}
 
 // DecisionStep is one step of a recorded plan and its cost: for a GOAP or
 // HTN plan the action's cost in the state it runs in, for a resolver
@@ -326,6 +369,13 @@ type decisionLog struct {
 	current int  // the option pursued when goal choice began, -1 for none
 	chosen  int  // the option chosen, -1 for none
 	kept    bool // the current goal kept at an equal or higher score
+	// onGoal and acting are what a Commitment's rules were applied to:
+	// the ticks on the current goal, and whether a step was under way.
+	onGoal int
+	acting bool
+	// holding: commitment held the current goal against another option
+	// on the last goal choice (its first such tick was recorded).
+	holding bool
 	d       Decision
 	state   goap.State // a GOAP plan's states, step by step, for its costs
 	// gameCode: the sink is the game's code (not a FlightRecorder), so a
@@ -349,14 +399,25 @@ type decisionLog struct {
 
 type weighedOption struct {
 	state optionState
+	held  uint8 // the commitment rule that held it off (heldNot: none)
 	score float64
 }
 
 // noteOption records goal option i as goal choice found it (its score
-// only when it applies).
-func (a *Agent) noteOption(st optionState, score float64) {
-	a.log.weighed = append(a.log.weighed, weighedOption{st, score})
+// only when it applies, and the commitment rule that held it off).
+func (a *Agent) noteOption(st optionState, score float64, held uint8) {
+	a.log.weighed = append(a.log.weighed, weighedOption{st, held, score})
 }
+
+// The whys of options that outscored the current goal and were held off
+// by a commitment's rule (GoalScore.Why).
+const (
+	WhyHeldFinishAction = "held off by commitment: the current step finishes first"
+	WhyHeldMinTicks     = "held off by commitment: too few ticks on the current goal"
+	WhyHeldMargin       = "held off by commitment: not more than the margin above the current goal"
+)
+
+var heldWhy = [...]string{heldFinishAction: WhyHeldFinishAction, heldMinTicks: WhyHeldMinTicks, heldMargin: WhyHeldMargin}
 
 // noteCurrent records the option pursued as goal choice begins.
 func (a *Agent) noteCurrent() {
@@ -378,6 +439,10 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 	if l.chosen >= 0 && l.chosen < len(l.weighed) {
 		chosenScore = l.weighed[l.chosen].score
 	}
+	held := false
+	for _, w := range l.weighed {
+		held = held || w.held != heldNot
+	}
 	for i, w := range l.weighed {
 		name, priority, utility := a.world.goalInfo(a, i)
 		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility, Current: i == l.current}
@@ -386,6 +451,12 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 			g.Why = optionWhy[w.state]
 		case math.IsNaN(w.score):
 			g.Chosen, g.Why = i == l.chosen, "score is not a number"
+		case w.held != heldNot:
+			g.Score, g.Why = w.score, heldWhy[w.held]
+		case i == l.chosen && l.kept && held:
+			g.Score, g.Chosen, g.Why = w.score, true, "kept: committed to the current goal"
+		case i == l.chosen && held && a.cfg.Commitment.exempt[i]:
+			g.Score, g.Chosen, g.Why = w.score, true, "exempt from commitment: replaces the current goal"
 		case i == l.chosen && l.kept:
 			g.Score, g.Chosen, g.Why = w.score, true, "kept: the current goal at an equal or higher score"
 		case i == l.chosen:
@@ -401,6 +472,17 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 		dst = append(dst, g)
 	}
 	return dst
+}
+
+// recordedCommitment is the agent's commitment as its records hold it,
+// with what goal choice applied it to (zero without one). Its Exempt is
+// the agent's own copy, which nothing changes: shared, not copied.
+func (a *Agent) recordedCommitment() DecisionCommitment {
+	c := a.cfg.Commitment
+	if c == nil {
+		return DecisionCommitment{}
+	}
+	return DecisionCommitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction, OnGoal: a.log.onGoal, Acting: a.log.acting}
 }
 
 // finite is f, with ±Inf as ±math.MaxFloat64 and NaN as 0: JSON has no
@@ -426,7 +508,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: "plan", Reason: r.reason,
 		// The options and the MTR are the agent's buffers: copied, as the
 		// decision may be kept.
-		Options: a.goalScores(d.Options[:0]), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
+		Options: a.goalScores(d.Options[:0]), Commitment: a.recordedCommitment(), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
 		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
 		Status:   res.status.String(), Rejected: d.Rejected[:0],
 		Stats: DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
@@ -510,12 +592,34 @@ func (a *Agent) recordNoGoal(previous *GoalOption) {
 	a.blank(d, "goal")
 	d.Reason, d.Status = "no goal option applies", search.NotSearched.String()
 	d.Options = a.goalScores(d.Options)
+	d.Commitment = a.recordedCommitment()
 	if previous != nil {
 		d.Current = a.world.goalName(a, previous)
 	}
 	a.world.recordLive(a, d)
 	a.finishRecord(d)
 }
+
+// recordKept records a goal choice on which commitment kept the current
+// goal against an option that would otherwise have replaced it (the
+// first tick of a run of such choices; a plan asked for records them
+// too): every option as weighed, the held ones saying which rule held
+// them.
+func (a *Agent) recordKept() {
+	d := a.startRecord()
+	a.blank(d, "goal")
+	d.Reason, d.Status = ReasonCommitment, search.NotSearched.String()
+	d.Options = a.goalScores(d.Options)
+	d.Commitment = a.recordedCommitment()
+	d.Goal = a.goalName()
+	d.Current = d.Goal
+	a.world.recordLive(a, d)
+	a.finishRecord(d)
+}
+
+// ReasonCommitment is the reason of a "goal" decision on which commitment
+// kept the current goal against an option that outscored it.
+const ReasonCommitment = "commitment kept the current goal"
 
 // slotLender is a sink that lends the agent the slot a decision is kept
 // in (FlightRecorder): lendSlot returns it, to be filled whole, and

@@ -9,7 +9,7 @@ import (
 type EventKind uint8
 
 const (
-	GoalChosen       EventKind = iota // goal choice picked Goal (empty: none applies)
+	GoalChosen       EventKind = iota // goal choice picked Goal (empty: none applies; Satisfied and Why say why)
 	PlanMade                          // a plan, with its cost and search statistics
 	NoPlanFound                       // the search or decomposition found none
 	Replanned                         // a plan is being redone, for Reason
@@ -67,6 +67,12 @@ type Event struct {
 	Steps    int       `json:"steps,omitempty"`
 	MTR      []int32   `json:"mtr,omitempty"`
 	TopLevel bool      `json:"top_level,omitempty"` // an interruption that changed the root's method
+	// Satisfied and Why explain a goal_chosen event with no goal:
+	// Satisfied names the goal the agent pursued if it now holds, and Why
+	// says why no goal option applies, counting the options whose goal
+	// holds, whose when is false, and which wait to plan again.
+	Satisfied string `json:"satisfied,omitempty"`
+	Why       string `json:"why,omitempty"`
 }
 
 // Recorder keeps events in order; its Record method is an OnEvent callback.

@@ -55,6 +55,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		cfg: Config{
 			Name: cfg.Name, AgentKind: cfg.AgentKind, Policy: cfg.Policy, Timeouts: cfg.Timeouts, DefaultTimeout: cfg.DefaultTimeout,
 			RetryAfter: cfg.RetryAfter, Queue: cfg.Queue, OnEvent: cfg.OnEvent, Decisions: cfg.Decisions, Data: cfg.Data,
+			Commitment: cfg.Commitment.compiled(resolverGoalNames(cfg.Goals)),
 		},
 		world:      &both.resolver,
 		planner:    resolverPlanner{},

@@ -37,6 +37,9 @@ type ResolverConfig struct {
 	Domain         *resolver.Domain
 	Profile        *resolver.Profile // capabilities and cost overrides
 	Goals          []ResolverGoal
+	// Commitment, if set, keeps the agent on the goal it chose (see
+	// Config.Commitment).
+	Commitment *Commitment
 	// Behaviours maps action names to the game's code; every action the
 	// agent can do needs one.
 	Behaviours map[string]ResolverBehaviour
@@ -175,7 +178,16 @@ func (cfg *ResolverConfig) check() error {
 			return errorf("Goals[%d] (%q) was made for another domain than the agent's %q: make goals with the agent's domain", i, o.Goal.Name(), d.Name())
 		}
 	}
-	return nil
+	return cfg.Commitment.check(resolverGoalNames(cfg.Goals), "", errorf)
+}
+
+// resolverGoalNames names a resolver agent's goal options, in order.
+func resolverGoalNames(options []ResolverGoal) []string {
+	names := make([]string, len(options))
+	for i, o := range options {
+		names[i] = o.Goal.Name()
+	}
+	return names
 }
 
 // checkCapable returns what is missing for an agent with profile p to

@@ -47,6 +47,9 @@ type Agent struct {
 	// Tree is a behaviour-tree or utility agent's tree, ticked every tick
 	// instead of planning.
 	Tree *Node
+	// Commitment is how firmly a GOAP agent keeps the goal it chose (its
+	// commitment:); zero without one.
+	Commitment Commitment
 
 	path string // in the file, for lint: "agents[2]"
 }
@@ -163,6 +166,7 @@ type agentSpec struct {
 	tree         *Node
 	resolve      []func(g *goap.Domain, h *htn.Domain) bool
 	usesHTN      bool // its tree has an htn leaf
+	commitment   *commitmentSpec
 }
 
 func (gs agentGoalSpec) weighing() Weighing {
@@ -220,7 +224,7 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 		if !l.isMapping(item, path, "an agent") {
 			continue
 		}
-		f := l.fields(l.mapping(item, "an agent"), "an agent", "name", "title", "goals", "costs", "capabilities", "htn", "tree")
+		f := l.fields(l.mapping(item, "an agent"), "an agent", "name", "title", "goals", "costs", "capabilities", "htn", "tree", "commitment")
 		a := &agentSpec{path: path, name: l.itemName(f, item, path, "agent")}
 		if bad, ok := unsafeOnCommandLine(a.name); ok {
 			// ploy arena --agents a,b and the API's lists name agents
@@ -267,6 +271,9 @@ func (l *loader) agentsSection(section *ast.MappingValueNode) {
 		if mv, ok := f["tree"]; ok {
 			l.pos[path+".tree"] = position(mv.Key)
 			a.tree = l.node(a, path+".tree", mv.Value)
+		}
+		if mv, ok := f["commitment"]; ok {
+			a.commitment = l.commitment(path+".commitment", mv)
 		}
 		var kinds []*ast.MappingValueNode
 		for _, key := range []string{"goals", "htn", "tree"} {
@@ -698,6 +705,17 @@ func (l *loader) utilityNode(a *agentSpec, node *Node, path string, n ast.Node) 
 	}
 }
 
+// optionNames names an agent's goal options as read (those with a goal).
+func optionNames(goals []agentGoalSpec) []string {
+	var out []string
+	for _, gs := range goals {
+		if gs.goal != "" {
+			out = append(out, gs.goal)
+		}
+	}
+	return out
+}
+
 func actionNames(g *goap.Domain) []string {
 	var out []string
 	for a := range g.NumActions() {
@@ -800,6 +818,17 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 		}
 		for _, resolve := range s.resolve {
 			ok = resolve(g, h) && ok
+		}
+		switch {
+		case s.tree != nil:
+			l.refuseCommitment(s.commitment, s.name, "a tree agent (its tree chooses)")
+			ok = ok && s.commitment == nil
+		case s.htn:
+			l.refuseCommitment(s.commitment, s.name, "an HTN agent (it decomposes a root task)")
+			ok = ok && s.commitment == nil
+		default:
+			c, fine := l.resolveCommitment(s.commitment, s.name, optionNames(s.goals), goals)
+			a.Commitment, ok = c, ok && fine
 		}
 		if s.usesHTN && h != nil {
 			a.HTN, a.Root = h, h.Root() // for its tree's htn leaves

@@ -24,6 +24,9 @@ type EngineAgent struct {
 	// Profile it compiled, nil when it changes nothing.
 	ProfileSpec resolver.ProfileSpec
 	Profile     *resolver.Profile
+	// Commitment is how firmly the agent keeps the goal it chose (its
+	// commitment:); zero without one.
+	Commitment Commitment
 
 	path string
 }
@@ -80,7 +83,7 @@ func (l *loader) engineAgentsSection(section *ast.MappingValueNode) {
 		if !l.isMapping(item, path, "an agent") {
 			continue
 		}
-		f := l.fields(l.mapping(item, "an agent of an engine-model file"), "an agent of an engine-model file", "name", "title", "goals", "costs", "capabilities")
+		f := l.fields(l.mapping(item, "an agent of an engine-model file"), "an agent of an engine-model file", "name", "title", "goals", "costs", "capabilities", "commitment")
 		a := &engineAgentSpec{path: path, name: l.itemName(f, item, path, "agent")}
 		if mv, ok := f["title"]; ok {
 			a.title, _ = l.name(mv.Value, "the title")
@@ -122,6 +125,9 @@ func (l *loader) engineAgentsSection(section *ast.MappingValueNode) {
 				a.capabilities = append(a.capabilities, name)
 			}
 		}
+		if mv, ok := f["commitment"]; ok {
+			a.commitment = l.commitment(path+".commitment", mv)
+		}
 		l.engineAgents = append(l.engineAgents, a)
 	}
 }
@@ -131,6 +137,7 @@ type engineAgentSpec struct {
 	goals             []agentGoalSpec
 	costs             map[string]float64
 	capabilities      []string // nil: every action
+	commitment        *commitmentSpec
 }
 
 // buildEngineAgents resolves the agents' goals and actions against the
@@ -175,6 +182,8 @@ func (l *loader) buildEngineAgents(d *resolver.Domain) []*EngineAgent {
 			chosen[gs.goal] = true
 			a.Goals = append(a.Goals, EngineGoal{Goal: goal, Weighing: gs.weighing(), path: gs.path})
 		}
+		c, fine := l.resolveCommitment(s.commitment, s.name, optionNames(s.goals), goals)
+		a.Commitment, ok = c, ok && fine
 		a.ProfileSpec = resolver.ProfileSpec{Capabilities: s.capabilities, Costs: s.costs}
 		if s.capabilities != nil || len(s.costs) > 0 {
 			p, err := d.NewProfile(a.ProfileSpec)

@@ -21,13 +21,21 @@ type weighed struct {
 // choose is the runtime's goal choice (agent.Agent's chooseGoal): the
 // applicable option of the highest score, ties to the earlier, the
 // current option (current, its index; -1 for none) kept while no other
-// scores strictly more. It returns "" when none applies.
-func choose(options []weighed, current int) string {
+// scores strictly more, or while the recorded commitment c holds off
+// those that do. It returns "" when none applies.
+func choose(options []weighed, current int, c *agent.DecisionCommitment) string {
+	committed, atScore := false, 0.0
+	if current >= 0 && options[current].applies {
+		committed, atScore = true, options[current].score
+	}
 	best, bestScore := -1, 0.0
 	currentScore, hasCurrent := 0.0, false
 	for i, o := range options {
 		if !o.applies {
 			continue
+		}
+		if committed && i != current && o.score > atScore && c.Holds(o.goal, o.score, atScore) != "" {
+			continue // commitment keeps the current goal against it
 		}
 		if i == current {
 			currentScore, hasCurrent = o.score, true
@@ -136,7 +144,7 @@ func (r *Replayer) chooseGOAPGoal(d *agent.Decision, s goap.State) (string, erro
 		}
 		opts = append(opts, weighed{o.Goal, applies, score})
 	}
-	return choose(opts, currentOption(d)), nil
+	return choose(opts, currentOption(d), &d.Commitment), nil
 }
 
 // goapGoal is the goal named name: the agent kind's own, if its option
@@ -194,7 +202,7 @@ func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (
 			}
 			opts = append(opts, w)
 		}
-		return choose(opts, current), nil
+		return choose(opts, current, &d.Commitment), nil
 	} else {
 		for i := range d.Options {
 			o := &d.Options[i]
@@ -215,7 +223,7 @@ func (r *Replayer) chooseResolverGoal(d *agent.Decision, s *resolver.Snapshot) (
 			opts = append(opts, weighed{o.Goal, applies, score})
 		}
 	}
-	return choose(opts, currentOption(d)), nil
+	return choose(opts, currentOption(d), &d.Commitment), nil
 }
 
 // kindOption is the option of agent kind k that recorded option rc, of

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/resolver"
 )
@@ -35,6 +36,10 @@ func (a *Answer) WriteText(w io.Writer) error {
 		}
 		p(": an interruption check, because %s: it %s\n", a.Reason, verdict)
 	case "goal":
+		if a.Goal != "" {
+			p(": a goal choice, on which commitment kept %s against an option that outscored it\n", a.Goal)
+			break
+		}
 		p(": a goal choice, and no goal option applies")
 		if a.Current != "" {
 			p(" (it pursued %s)", a.Current)
@@ -70,6 +75,9 @@ func (a *Answer) WriteText(w io.Writer) error {
 			}
 			p("  %s %-*s  %-18s %s\n", mark, width, o.Goal, score, o.Why)
 		}
+	}
+	if c := a.Commitment; c.MinTicks != 0 || c.Margin != 0 || c.FinishAction {
+		p("commitment: %s\n", commitmentText(c))
 	}
 	switch {
 	case a.Task != "":
@@ -186,4 +194,28 @@ func (a *Answer) writeRejected(p func(string, ...any)) {
 	for _, r := range a.Rejected {
 		p("  %s: %s\n", r.Action, r.Reason)
 	}
+}
+
+// commitmentText describes a recorded commitment and what it was applied
+// to: "margin 0.5, min_ticks 30 (12 ticks on the goal), exempt
+// GetHealthy, finish_action (a step under way)".
+func commitmentText(c agent.DecisionCommitment) string {
+	var parts []string
+	if c.Margin != 0 {
+		parts = append(parts, "margin "+report.FormatCost(c.Margin))
+	}
+	if c.MinTicks != 0 {
+		parts = append(parts, fmt.Sprintf("min_ticks %d (%d ticks on the goal)", c.MinTicks, c.OnGoal))
+	}
+	if len(c.Exempt) > 0 {
+		parts = append(parts, "exempt "+strings.Join(c.Exempt, ", "))
+	}
+	if c.FinishAction {
+		step := "no step under way"
+		if c.Acting {
+			step = "a step under way"
+		}
+		parts = append(parts, "finish_action ("+step+")")
+	}
+	return strings.Join(parts, ", ")
 }

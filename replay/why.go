@@ -21,26 +21,29 @@ const MaxRejected = agent.MaxRejected
 // searching again from the recorded snapshot with the trace on), and what
 // changed since the agent's previous decision.
 type Answer struct {
-	Tick      int                      `json:"tick"`
-	Asked     int                      `json:"asked"`
-	Agent     string                   `json:"agent"`
-	Kind      string                   `json:"kind"`
-	AgentKind string                   `json:"agent_kind,omitempty"`
-	Decided   string                   `json:"decided"`
-	Taken     bool                     `json:"taken,omitempty"`
-	Reason    string                   `json:"reason"`
-	Goal      string                   `json:"goal,omitempty"`
-	Current   string                   `json:"current,omitempty"`
-	Task      string                   `json:"task,omitempty"`
-	Options   []agent.GoalScore        `json:"options"`
-	Plan      []agent.DecisionStep     `json:"plan"`
-	Cost      float64                  `json:"cost"`
-	MTR       htn.MTR                  `json:"mtr,omitempty"`
-	Status    string                   `json:"status"`
-	Bound     string                   `json:"bound,omitempty"`
-	Stats     agent.DecisionStats      `json:"stats"`
-	Snapshot  agent.DecisionSnapshot   `json:"snapshot"`
-	Rejected  []agent.DecisionRejected `json:"rejected"`
+	Tick      int               `json:"tick"`
+	Asked     int               `json:"asked"`
+	Agent     string            `json:"agent"`
+	Kind      string            `json:"kind"`
+	AgentKind string            `json:"agent_kind,omitempty"`
+	Decided   string            `json:"decided"`
+	Taken     bool              `json:"taken,omitempty"`
+	Reason    string            `json:"reason"`
+	Goal      string            `json:"goal,omitempty"`
+	Current   string            `json:"current,omitempty"`
+	Task      string            `json:"task,omitempty"`
+	Options   []agent.GoalScore `json:"options"`
+	// Commitment is the agent's, with what it was applied to (absent
+	// without one).
+	Commitment agent.DecisionCommitment `json:"commitment,omitzero"`
+	Plan       []agent.DecisionStep     `json:"plan"`
+	Cost       float64                  `json:"cost"`
+	MTR        htn.MTR                  `json:"mtr,omitempty"`
+	Status     string                   `json:"status"`
+	Bound      string                   `json:"bound,omitempty"`
+	Stats      agent.DecisionStats      `json:"stats"`
+	Snapshot   agent.DecisionSnapshot   `json:"snapshot"`
+	Rejected   []agent.DecisionRejected `json:"rejected"`
 	// RejectedNote says why Rejected is empty when the search could not be
 	// run again (the domain does not fit the record).
 	RejectedNote string `json:"rejected_note,omitempty"`
@@ -167,7 +170,7 @@ func (r *Replayer) Why(decisions []agent.Decision, i int) *Answer {
 // prev (nil if none).
 func (r *Replayer) WhyOf(d, prev *agent.Decision) *Answer {
 	a := &Answer{Tick: d.Tick, Asked: d.Asked, Agent: d.Agent, Kind: d.Kind, AgentKind: d.AgentKind, Decided: d.Decided, Taken: d.Taken,
-		Reason: d.Reason, Goal: d.Goal, Current: d.Current, Task: d.Task, Options: d.Options, Plan: d.Plan, Cost: d.Cost, MTR: d.MTR,
+		Reason: d.Reason, Goal: d.Goal, Current: d.Current, Task: d.Task, Options: d.Options, Commitment: d.Commitment, Plan: d.Plan, Cost: d.Cost, MTR: d.MTR,
 		Status: d.Status, Bound: d.Bound, Stats: d.Stats, Snapshot: d.Snapshot, Rejected: []agent.DecisionRejected{}}
 	if a.Options == nil {
 		a.Options = []agent.GoalScore{}

@@ -26,8 +26,8 @@ import (
 type Inputs = func(a *agent.Agent) []float64
 
 // Configure sets what cfg pursues and how it sees the actions from an
-// agent kind of a domain file (its agents: section): its goal options, HTN
-// root and mode, or tree, and its profile. Conditions and scores read the
+// agent kind of a domain file (its agents: section): its goal options and
+// commitment, HTN root and mode, or tree, and its profile. Conditions and scores read the
 // world's inputs through inputs, which may be nil when the file has none.
 // cfg.Domain must be the file's GOAP domain; the game still supplies the
 // behaviours, the sensor and the rest.
@@ -36,6 +36,7 @@ func Configure(cfg *agent.Config, k *domain.Agent, inputs Inputs) error {
 		inputs = func(*agent.Agent) []float64 { return nil }
 	}
 	cfg.Profile, cfg.AgentKind = k.Profile, k.Name
+	cfg.Commitment = commitment(k.Commitment)
 	cfg.Goals, cfg.HTN, cfg.Tree = nil, nil, nil
 	cfg.HTNMode, cfg.HTNRoot = agent.ReplanOnBreak, ""
 	for _, o := range k.Goals {
@@ -114,11 +115,13 @@ func treeOf(d *goap.Domain, n *domain.Node, inputs Inputs) (agent.Node, error) {
 }
 
 // ConfigureResolver sets what a resolver agent pursues and its profile
-// from an agent kind of an engine-model file: its goal options, their
+// from an agent kind of an engine-model file: its goal options and
+// commitment, their
 // conditions and scores reading the agent's snapshot (every key an input,
 // a boolean as 0 or 1). cfg.Domain must be the file's resolver domain.
 func ConfigureResolver(cfg *agent.ResolverConfig, k *domain.EngineAgent) error {
 	cfg.Profile, cfg.AgentKind = k.Profile, k.Name
+	cfg.Commitment = commitment(k.Commitment)
 	cfg.Goals = nil
 	var values []float64 // the snapshot's values as inputs, refilled per call
 	inputs := func(a *agent.ResolverAgent) []float64 {
@@ -145,4 +148,13 @@ func ConfigureResolver(cfg *agent.ResolverConfig, k *domain.EngineAgent) error {
 		cfg.Goals = append(cfg.Goals, option)
 	}
 	return nil
+}
+
+// commitment is a kind's commitment as the runtime takes it: nil for
+// none, so that an agent without one chooses its goals as it always did.
+func commitment(c domain.Commitment) *agent.Commitment {
+	if c.Margin == 0 && c.MinTicks == 0 && len(c.Exempt) == 0 && !c.FinishAction {
+		return nil
+	}
+	return &agent.Commitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction}
 }

@@ -32,6 +32,9 @@ type options struct {
 	// and tickMS the pause between ticks, so that a person can watch.
 	inspect string
 	tickMS  int
+	// noCommitment drops the kinds' commitment: (-commitment=false), for
+	// the game as it played before goal choice had commitment.
+	noCommitment bool
 	// senseFixedEveryTick, for a test, senses the places that never move
 	// as often as the others: the game must come out the same.
 	senseFixedEveryTick bool
@@ -132,6 +135,7 @@ type settler struct {
 type kindStats struct {
 	agents      int
 	goalChanges int
+	dropped     int   // goal changes away from a goal that did not hold
 	chosen      []int // per domain goal: how often it became the goal
 	chosenRaid  []int // of those, while raiders were in the colony
 	done        []int // per domain action: behaviours that succeeded
@@ -214,8 +218,8 @@ func newColony(o options, out io.Writer) (*colony, error) {
 	}
 	c.layOut()
 	if o.record != "" {
-		// Bounds far above a default game's decisions (25 431 of them, a
-		// 37 MB file), so that a recording of one holds them all; a game
+		// Bounds far above a default game's decisions (25 755 of them, a
+		// 39 MB file), so that a recording of one holds them all; a game
 		// some three times longer keeps its latest 128 MiB of them and
 		// says how many were dropped.
 		c.flight = agent.NewFlightRecorder(1<<18, 128<<20)
@@ -332,6 +336,9 @@ func (c *colony) add(name string, kind int, k *domain.EngineAgent) error {
 	}
 	if err := agentfile.ConfigureResolver(&cfg, k); err != nil {
 		return err
+	}
+	if c.opts.noCommitment {
+		cfg.Commitment = nil
 	}
 	cfg.Targets = c.targetSensors(s, cfg.Profile)
 	// The stockpile, the beds, the refuge and the armory never move: each
@@ -675,8 +682,11 @@ func (c *colony) step() {
 	for _, s := range c.settlers {
 		s.agent.Tick()
 		if g := s.agent.Goal(); g != s.lastGoal {
-			s.lastGoal = g
 			st := &c.stats[s.kind]
+			if s.lastGoal != nil && !s.lastGoal.HoldsIn(s.agent.Snapshot().Values) {
+				st.dropped++ // left unmet: thrashing, unless it was worth it
+			}
+			s.lastGoal = g
 			st.goalChanges++
 			if g != nil {
 				st.chosen[c.goalIdx[g]]++
@@ -825,6 +835,22 @@ func (c *colony) summary(w io.Writer) {
 		st, t := &c.stats[k], plans[k]
 		fmt.Fprintf(w, "%-7s %6d %9d %8d %12d %10d %7d\n", name, st.agents, t.resolves, t.noChain, st.goalChanges, t.steps, t.failed)
 	}
+	// Per settler and 1 000 ticks, the measure of thrashing: how often a
+	// settler changed its goal, and how often it left one unmet.
+	var changes, dropped []string
+	for k, name := range kindNames {
+		st := &c.stats[k]
+		if st.agents == 0 || c.tick == 0 {
+			continue
+		}
+		per := func(n int) string { return fmt.Sprintf("%s %.1f", name, float64(n)*1000/float64(st.agents*c.tick)) }
+		changes, dropped = append(changes, per(st.goalChanges)), append(dropped, per(st.dropped))
+	}
+	commitment := "each kind's commitment: in " + domainFile
+	if o.noCommitment {
+		commitment = "none (-commitment=false)"
+	}
+	fmt.Fprintf(w, "per settler and 1000 ticks, goal changes: %s; goals left unmet: %s; commitment: %s\n", strings.Join(changes, ", "), strings.Join(dropped, ", "), commitment)
 	for k, name := range kindNames {
 		st := &c.stats[k]
 		if st.agents == 0 {

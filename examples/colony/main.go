@@ -64,6 +64,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.verbose, "v", false, "write every event as it happens")
 	fs.StringVar(&o.inspect, "inspect", "", "serve the live inspector on `ADDR` (host:port, the loopback) while the game runs")
 	fs.IntVar(&o.tickMS, "tick-ms", 0, "wait `N` ms between ticks (0 to 10000; default 100 with -inspect, 0 without)")
+	commitment := fs.Bool("commitment", true, "keep each kind's commitment: from the file; false chooses goals without it, to compare")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -72,6 +73,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return usageError{fmt.Errorf("unexpected argument %q", fs.Arg(0))}
 	}
+	o.noCommitment = !*commitment
 	paced := false
 	fs.Visit(func(f *flag.Flag) { paced = paced || f.Name == "tick-ms" })
 	if o.inspect != "" && !paced {

@@ -127,40 +127,57 @@ func TestSitesRunOutAndRegrow(t *testing.T) {
 }
 
 // TestNeedsChangeGoals: when every settler is suddenly starving, nearly
-// all turn to Fed within a few ticks, of every kind.
+// all turn to Fed within a few ticks, of every kind, when goal choice has
+// no commitment; with the file's, fewer within the few, and every one
+// once min_ticks and the running step let it.
 func TestNeedsChangeGoals(t *testing.T) {
-	c := played(t, options{agents: 200, ticks: 100, seed: 2, workers: 2})
-	fed := goalID(t, c, "Fed")
-	before := [3]int{}
-	for k := range before {
-		before[k] = c.stats[k].chosen[fed]
-	}
-	c.raiders.next = 1 << 30 // no raid to get in the way
-	for _, s := range c.settlers {
-		s.hunger = 95
-	}
-	turned := make([]bool, len(c.settlers))
-	for range 20 {
-		c.step()
-		for i, s := range c.settlers {
-			if g := s.agent.Goal(); g != nil && g.Name() == "Fed" {
-				turned[i] = true
+	starve := func(o options, ticks int) (pursued int, c *colony, before [3]int) {
+		c = played(t, o)
+		fed := goalID(t, c, "Fed")
+		for k := range before {
+			before[k] = c.stats[k].chosen[fed]
+		}
+		c.raiders.next = 1 << 30 // no raid to get in the way
+		for _, s := range c.settlers {
+			s.hunger = 95
+		}
+		turned := make([]bool, len(c.settlers))
+		for range ticks {
+			c.step()
+			for i, s := range c.settlers {
+				if g := s.agent.Goal(); g != nil && g.Name() == "Fed" {
+					turned[i] = true
+				}
 			}
 		}
-	}
-	pursued := 0
-	for _, p := range turned {
-		if p {
-			pursued++
+		for _, p := range turned {
+			if p {
+				pursued++
+			}
 		}
+		return pursued, c, before
 	}
+	free := options{agents: 200, ticks: 100, seed: 2, workers: 2, noCommitment: true}
+	pursued, c, before := starve(free, 20)
 	if pursued < len(c.settlers)*9/10 {
-		t.Errorf("%d of %d starving settlers pursued Fed within 20 ticks", pursued, len(c.settlers))
+		t.Errorf("without commitment, %d of %d starving settlers pursued Fed within 20 ticks", pursued, len(c.settlers))
 	}
+	fed := goalID(t, c, "Fed")
 	for k, name := range kindNames {
 		if c.stats[k].chosen[fed] == before[k] {
 			t.Errorf("no %s turned to Fed when starving", name)
 		}
+	}
+	committed := free
+	committed.noCommitment = false
+	if soon, _, _ := starve(committed, 20); soon >= pursued {
+		t.Errorf("with the file's commitment, %d starving settlers pursued Fed within 20 ticks, as many as the %d without: it holds no goal", soon, pursued)
+	}
+	// A goal is kept 60 ticks at most by min_ticks, and by finish_action
+	// until the running step ends, which the game's step timeout (200
+	// ticks) bounds: by then, every one.
+	if all, c, _ := starve(committed, 205); all != len(c.settlers) {
+		t.Errorf("with the file's commitment, %d of %d starving settlers pursued Fed within 205 ticks", all, len(c.settlers))
 	}
 }
 
@@ -418,6 +435,27 @@ func TestRecording(t *testing.T) {
 	if same.Changed != 0 || same.Decisions != len(rec.Decisions) {
 		t.Errorf("%d of %d decisions came out otherwise", same.Changed, same.Decisions)
 	}
+	// The kinds' commitment is in the records, and some decisions are
+	// commitment keeping a goal: without the recorded commitment, a
+	// replay decides some of them otherwise.
+	kept, committed := 0, 0
+	bare := make([]agent.Decision, len(rec.Decisions))
+	for i, d := range rec.Decisions {
+		if d.Commitment.MinTicks == 60 {
+			committed++
+		}
+		if d.Decided == "goal" && d.Reason == agent.ReasonCommitment {
+			kept++
+		}
+		bare[i] = d
+		bare[i].Commitment = agent.DecisionCommitment{}
+	}
+	if kept == 0 || committed < len(rec.Decisions)*9/10 {
+		t.Errorf("%d decisions of commitment keeping a goal, %d of %d recording the kinds' commitment", kept, committed, len(rec.Decisions))
+	}
+	if without := replay.New(replay.FromFile(f)).Run(bare, 0); without.Changed == 0 {
+		t.Error("without their recorded commitment, no decision comes out otherwise: the replay does not test it")
+	}
 
 	dear := strings.Replace(string(src), "costs: {Hunt: 2,", "costs: {Hunt: 20,", 1)
 	if dear == string(src) {
@@ -457,5 +495,27 @@ func TestFlags(t *testing.T) {
 	var out, errs bytes.Buffer
 	if err := run([]string{"-agents", "3", "-ticks", "5", "-record", filepath.Join(t.TempDir(), "no", "such", "dir.jsonl")}, &out, &errs); err == nil {
 		t.Error("a recording to a directory that does not exist: no error")
+	}
+}
+
+// TestCommitmentFlag: the file's commitment keeps settlers on their goals
+// (fewer goals left unmet, fewer goal changes, for every kind, in the
+// same game), and -commitment=false plays without it, as the summary
+// says.
+func TestCommitmentFlag(t *testing.T) {
+	o := options{agents: 200, ticks: 1000, seed: 1, workers: 2}
+	with := played(t, o)
+	o.noCommitment = true
+	without := played(t, o)
+	for k, name := range kindNames {
+		w, wo := with.stats[k], without.stats[k]
+		if w.dropped >= wo.dropped || w.goalChanges >= wo.goalChanges {
+			t.Errorf("%s: %d goals left unmet and %d goal changes with commitment, %d and %d without", name, w.dropped, w.goalChanges, wo.dropped, wo.goalChanges)
+		}
+	}
+	var sb strings.Builder
+	without.summary(&sb)
+	if !strings.Contains(sb.String(), "; commitment: none (-commitment=false)\n") {
+		t.Errorf("the summary without commitment does not say so:\n%s", sb.String())
 	}
 }

@@ -1,0 +1,616 @@
+package agent_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// commitGoals are the goals of the commitment tests' world, each reached
+// by two steps (PrepX, then DoX), so that a step is under way while its
+// goal is pursued: B is an ordinary rival of A, Heal the interruption a
+// commitment exempts.
+var commitGoals = []string{"A", "B", "Heal"}
+
+// commitWorld is the world of the commitment tests, for a GOAP agent and
+// a resolver agent alike: facts (keys) by name, a score per goal that the
+// test sets, and behaviours that run dur ticks each and then make their
+// action's effect true.
+type commitWorld struct {
+	t       *testing.T
+	facts   map[string]bool
+	score   map[string]float64
+	dur     int
+	left    int
+	stopped []string // behaviours stopped before they succeeded
+	rec     agent.Recorder
+	sink    *keptDecisions
+	tick    func()
+	goal    func() string
+}
+
+// keptDecisions is a decision sink that keeps copies of the decisions.
+type keptDecisions struct{ d []agent.Decision }
+
+func (k *keptDecisions) RecordDecision(d *agent.Decision) {
+	b, err := json.Marshal(d)
+	if err != nil {
+		panic(err)
+	}
+	var c agent.Decision
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic(err)
+	}
+	k.d = append(k.d, c)
+}
+
+func newCommitWorld(t *testing.T) *commitWorld {
+	return &commitWorld{t: t, facts: map[string]bool{}, score: map[string]float64{"A": 2, "B": 1, "Heal": 0}, dur: 1000, sink: &keptDecisions{}}
+}
+
+// run ticks the agent n times.
+func (w *commitWorld) run(n int) {
+	for range n {
+		w.tick()
+	}
+}
+
+// behaviour runs for w.dur ticks and then makes fact true.
+func (w *commitWorld) behaviour(name, fact string) (start func(), tick func() agent.Status, stop func()) {
+	done := false
+	start = func() { w.left, done = w.dur, false }
+	tick = func() agent.Status {
+		if w.left--; w.left > 0 {
+			return agent.Running
+		}
+		w.facts[fact], done = true, true
+		return agent.Success
+	}
+	stop = func() {
+		if !done {
+			w.stopped = append(w.stopped, name)
+		}
+	}
+	return start, tick, stop
+}
+
+// goapAgent makes a GOAP agent with commitment c in w.
+func (w *commitWorld) goapAgent(c *agent.Commitment) *agent.Agent {
+	w.t.Helper()
+	spec := goap.Spec{Name: "commit"}
+	for _, g := range commitGoals {
+		x := strings.ToLower(g)
+		spec.Facts = append(spec.Facts, x+"1", x)
+		spec.Actions = append(spec.Actions,
+			goap.ActionSpec{Name: "Prep" + g, Effects: map[string]bool{x + "1": true}, Cost: goap.Const(1)},
+			goap.ActionSpec{Name: "Do" + g, Preconditions: map[string]bool{x + "1": true}, Effects: map[string]bool{x: true}, Cost: goap.Const(1)})
+		spec.Goals = append(spec.Goals, goap.GoalSpec{Name: g, Conditions: map[string]bool{x: true}})
+	}
+	d, err := goap.NewDomain(spec)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink,
+		Sensor: func(_ *agent.Agent, facts goap.State) {
+			for f := range goap.Fact(d.NumFacts()) {
+				facts.Set(f, w.facts[d.FactName(f)])
+			}
+		}}
+	for _, g := range commitGoals {
+		cfg.Goals = append(cfg.Goals, agent.GoalOption{Goal: d.Goal(g), Utility: func(*agent.Agent) float64 { return w.score[g] }})
+		x := strings.ToLower(g)
+		for _, step := range []struct{ action, fact string }{{"Prep" + g, x + "1"}, {"Do" + g, x}} {
+			start, tick, stop := w.behaviour(step.action, step.fact)
+			cfg.Behaviours[step.action] = agent.Funcs{
+				StartFunc: func(*agent.Agent) { start() },
+				TickFunc:  func(*agent.Agent) agent.Status { return tick() },
+				StopFunc:  func(*agent.Agent) { stop() },
+			}
+		}
+	}
+	a, err := agent.New(cfg)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.tick = a.Tick
+	w.goal = func() string {
+		if g := a.Goal(); g != nil {
+			return g.Name()
+		}
+		return ""
+	}
+	return a
+}
+
+// resolverAgent makes a resolver agent with commitment c in w.
+func (w *commitWorld) resolverAgent(c *agent.Commitment) *agent.ResolverAgent {
+	w.t.Helper()
+	spec := resolver.Spec{Name: "commit"}
+	for _, g := range commitGoals {
+		x := strings.ToLower(g)
+		spec.Keys = append(spec.Keys, resolver.KeySpec{Name: x + "1", Kind: resolver.Bool}, resolver.KeySpec{Name: x, Kind: resolver.Bool})
+		spec.Actions = append(spec.Actions,
+			resolver.ActionSpec{Name: "Prep" + g, Effects: []resolver.Effect{resolver.Sets(x+"1", true)}, Cost: 1},
+			resolver.ActionSpec{Name: "Do" + g, Conditions: []resolver.Condition{resolver.True(x + "1")}, Effects: []resolver.Effect{resolver.Sets(x, true)}, Cost: 1})
+		spec.Goals = append(spec.Goals, resolver.GoalSpec{Name: g, Conditions: []resolver.Condition{resolver.True(x)}})
+	}
+	d, err := resolver.NewDomain(spec)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink,
+		Sensor: func(_ *agent.ResolverAgent, s *resolver.Snapshot) {
+			for k, name := range d.Keys() {
+				s.Values[k] = 0
+				if w.facts[name.Name] {
+					s.Values[k] = 1
+				}
+			}
+		}}
+	for _, g := range commitGoals {
+		cfg.Goals = append(cfg.Goals, agent.ResolverGoal{Goal: d.Goal(g), Utility: func(*agent.ResolverAgent) float64 { return w.score[g] }})
+		x := strings.ToLower(g)
+		for _, step := range []struct{ action, fact string }{{"Prep" + g, x + "1"}, {"Do" + g, x}} {
+			start, tick, stop := w.behaviour(step.action, step.fact)
+			cfg.Behaviours[step.action] = agent.ResolverFuncs{
+				StartFunc: func(*agent.ResolverAgent) { start() },
+				TickFunc:  func(*agent.ResolverAgent) agent.Status { return tick() },
+				StopFunc:  func(*agent.ResolverAgent) { stop() },
+			}
+		}
+	}
+	a, err := agent.NewResolverAgent(cfg)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	w.tick = a.Tick
+	w.goal = func() string {
+		if g := a.Goal(); g != nil {
+			return g.Name()
+		}
+		return ""
+	}
+	return a
+}
+
+// commitKinds make an agent of each kind that chooses goals in a fresh
+// world, with commitment c.
+var commitKinds = []struct {
+	name string
+	make func(t *testing.T, c *agent.Commitment) *commitWorld
+}{
+	{"goap", func(t *testing.T, c *agent.Commitment) *commitWorld {
+		w := newCommitWorld(t)
+		w.goapAgent(c)
+		return w
+	}},
+	{"resolver", func(t *testing.T, c *agent.Commitment) *commitWorld {
+		w := newCommitWorld(t)
+		w.resolverAgent(c)
+		return w
+	}},
+}
+
+// switchTick plays until the goal becomes want, at most limit ticks, and
+// returns how many ticks that took (-1: never).
+func (w *commitWorld) switchTick(want string, limit int) int {
+	for i := 1; i <= limit; i++ {
+		w.tick()
+		if w.goal() == want {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestCommitmentMargin: B must score more than A's score plus the margin
+// to replace A: 2.4 against 2 with a margin of 0.5 does not, 2.6 does,
+// and without a commitment 2.4 does at once.
+func TestCommitmentMargin(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{Margin: 0.5})
+			w.run(3)
+			if g := w.goal(); g != "A" {
+				t.Fatalf("goal %q, want A (it scores 2 to B's 1)", g)
+			}
+			w.score["B"] = 2.4
+			if n := w.switchTick("B", 50); n >= 0 {
+				t.Errorf("B, at 2.4 against A's 2, replaced A after %d ticks despite the margin of 0.5", n)
+			}
+			w.score["B"] = 2.5 // not more than 2 + 0.5
+			if n := w.switchTick("B", 50); n >= 0 {
+				t.Errorf("B, at exactly A's score plus the margin, replaced A after %d ticks: it must score more", n)
+			}
+			w.score["B"] = 2.6
+			if n := w.switchTick("B", 5); n != 1 {
+				t.Errorf("B at 2.6 took %d ticks to replace A, want 1", n)
+			}
+
+			free := k.make(t, nil)
+			free.run(3)
+			free.score["B"] = 2.4
+			if n := free.switchTick("B", 5); n != 1 {
+				t.Errorf("without commitment, B at 2.4 took %d ticks to replace A, want 1", n)
+			}
+		})
+	}
+}
+
+// TestCommitmentMinTicks: chosen at tick 1, A is kept against a far
+// better B until it has been pursued MinTicks ticks, and replaced on the
+// tick it has.
+func TestCommitmentMinTicks(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{MinTicks: 20})
+			w.tick() // tick 1: A chosen
+			w.score["B"] = 9
+			if n := w.switchTick("B", 40); n != 20 {
+				t.Errorf("B replaced A %d ticks after tick 1, want 20 (on tick 21, A's 20th tick after the one it was chosen on)", n)
+			}
+			// The clock restarts with the new goal: B is kept as long.
+			w.score["A"] = 20
+			if n := w.switchTick("A", 40); n != 20 {
+				t.Errorf("A took back over after %d ticks on B, want 20", n)
+			}
+		})
+	}
+}
+
+// TestCommitmentExempt: an exempt goal that outscores the current one
+// replaces it at once, whatever the margin, the minimum time and the
+// running step say; another, outscoring it by more, is held off.
+func TestCommitmentExempt(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{Margin: 5, MinTicks: 100, FinishAction: true, Exempt: []string{"Heal"}})
+			w.run(3)
+			w.score["B"] = 50
+			w.score["Heal"] = 2.1 // more than A's 2, far less than the margin above it
+			if n := w.switchTick("Heal", 5); n != 1 {
+				t.Errorf("exempt Heal took %d ticks to replace A, want 1", n)
+			}
+			if !slices.Contains(w.stopped, "PrepA") {
+				t.Errorf("A's running step was not stopped when Heal interrupted it (stopped: %v)", w.stopped)
+			}
+			// Heal is now the goal, and the commitment holds it too: B,
+			// not exempt, still waits.
+			if n := w.switchTick("B", 50); n >= 0 {
+				t.Errorf("B replaced Heal after %d ticks, within its minimum time", n)
+			}
+		})
+	}
+}
+
+// TestCommitmentFinishAction: with FinishAction, a B that outscores A
+// while A's first step runs waits for the step to succeed, and replaces
+// A on the next tick; without, it stops the step at once.
+func TestCommitmentFinishAction(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{FinishAction: true})
+			w.dur = 10
+			w.run(3) // PrepA started on tick 1
+			w.score["B"] = 9
+			n := w.switchTick("B", 40)
+			if !w.facts["a1"] || slices.Contains(w.stopped, "PrepA") {
+				t.Errorf("PrepA was stopped (%v) or did not finish (a1 %v) before B replaced A", w.stopped, w.facts["a1"])
+			}
+			if n != 8 {
+				t.Errorf("B replaced A %d ticks after tick 3, want 8 (PrepA, 10 ticks from tick 1, succeeds on tick 10; B on tick 11)", n)
+			}
+
+			free := k.make(t, nil)
+			free.dur = 10
+			free.run(3)
+			free.score["B"] = 9
+			if n := free.switchTick("B", 5); n != 1 || !slices.Contains(free.stopped, "PrepA") {
+				t.Errorf("without commitment, B took %d ticks and PrepA was stopped: %v; want 1 and stopped", n, free.stopped)
+			}
+		})
+	}
+}
+
+// TestCommitmentLetsAGoalThatStopsApplyingGo: commitment keeps a goal
+// only while it applies: once it holds, the agent moves on at once, its
+// minimum time notwithstanding.
+func TestCommitmentLetsAGoalThatStopsApplyingGo(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{MinTicks: 1000, Margin: 100, FinishAction: true})
+			w.dur = 2
+			for i := 0; !w.facts["a"]; i++ {
+				if i == 20 {
+					t.Fatal("A does not come to hold in 20 ticks")
+				}
+				w.tick()
+			}
+			w.tick() // the agent senses A holding
+			if g := w.goal(); g != "B" {
+				t.Errorf("goal %q on the tick A held, want B at once", g)
+			}
+			for _, e := range w.rec.Events {
+				if e.Kind == agent.GoalChosen && e.Goal == "" {
+					t.Errorf("goal_chosen with no goal at tick %d: B applied", e.Tick)
+				}
+			}
+		})
+	}
+}
+
+// TestCommitmentZeroIsChoiceWithout: a nil commitment, a zero one and
+// one that only lists exempt goals choose exactly as an agent with none:
+// the same events, tick for tick, under scores that change at random.
+func TestCommitmentZeroIsChoiceWithout(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			play := func(c *agent.Commitment) string {
+				w := k.make(t, c)
+				w.dur = 3
+				r := rand.New(rand.NewPCG(7, 11))
+				for range 400 {
+					for _, g := range commitGoals {
+						if r.IntN(4) == 0 {
+							w.score[g] = float64(r.IntN(5))
+						}
+					}
+					if r.IntN(9) == 0 {
+						clear(w.facts) // the world undoes the goals
+					}
+					w.tick()
+				}
+				var sb strings.Builder
+				w.rec.WriteJSONL(&sb)
+				return sb.String()
+			}
+			without := play(nil)
+			if strings.Count(without, `"goal_chosen"`) < 50 {
+				t.Fatalf("only %d goal choices in the reference game", strings.Count(without, `"goal_chosen"`))
+			}
+			for _, c := range []*agent.Commitment{{}, {Exempt: []string{"Heal"}}} {
+				if got := play(c); got != without {
+					t.Errorf("commitment %+v changes the game", *c)
+				}
+			}
+			if got := play(&agent.Commitment{MinTicks: 5}); got == without {
+				t.Error("a commitment of 5 ticks changes nothing: the game does not test goal choice")
+			}
+		})
+	}
+}
+
+// TestCommitmentInDecisions: the first tick commitment keeps the goal
+// against an option that outscores it is recorded as a goal decision that
+// says so: the kept option's why, the held one's rule, the commitment and
+// the ticks on the goal. A plan asked for while it holds says so too.
+func TestCommitmentInDecisions(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{Margin: 0.5, MinTicks: 10, Exempt: []string{"Heal"}, FinishAction: true})
+			w.run(3)
+			before := len(w.sink.d)
+			w.score["B"] = 9
+			w.run(3) // held off by the running step
+			kept := w.sink.d[before:]
+			if len(kept) != 1 {
+				t.Fatalf("%d decisions while commitment held A, want 1 (the first tick): %+v", len(kept), kept)
+			}
+			d := kept[0]
+			if d.Decided != "goal" || d.Reason != agent.ReasonCommitment || d.Goal != "A" || d.Current != "A" || d.Tick != 4 || d.Status != "not_searched" {
+				t.Errorf("decision %+v, want a goal decision at tick 4 keeping A for %q", d, agent.ReasonCommitment)
+			}
+			want := agent.DecisionCommitment{Margin: 0.5, MinTicks: 10, Exempt: []string{"Heal"}, FinishAction: true, OnGoal: 3, Acting: true}
+			if fmt.Sprint(d.Commitment) != fmt.Sprint(want) {
+				t.Errorf("commitment %+v, want %+v", d.Commitment, want)
+			}
+			whys := map[string]string{}
+			for _, o := range d.Options {
+				whys[o.Goal] = o.Why
+			}
+			if whys["A"] != "kept: committed to the current goal" || whys["B"] != agent.WhyHeldFinishAction || whys["Heal"] != "lower score" {
+				t.Errorf("whys %v", whys)
+			}
+			// Within min_ticks once the step is done, then within the
+			// margin, each rule named in a plan's record.
+			w.dur, w.left = 1, 1
+			w.score["B"] = 2.3
+			w.sink.d = nil
+			for range 20 {
+				w.facts["a1"], w.facts["a"] = false, false // PrepA again and again: A stays unmet
+				w.tick()
+			}
+			seen := map[string]bool{}
+			for _, d := range w.sink.d {
+				for _, o := range d.Options {
+					if o.Goal == "B" {
+						seen[o.Why] = true
+					}
+				}
+			}
+			for _, why := range []string{agent.WhyHeldMinTicks, agent.WhyHeldMargin} {
+				if !seen[why] {
+					t.Errorf("no record says B was %q (whys of B: %v)", why, seen)
+				}
+			}
+			if w.goal() != "A" {
+				t.Errorf("goal %q, want A kept within the margin", w.goal())
+			}
+		})
+	}
+}
+
+// TestCommitmentExemptRecorded: an exempt goal that replaces the current
+// one while another is held off says it is exempt.
+func TestCommitmentExemptRecorded(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{MinTicks: 100, Exempt: []string{"Heal"}})
+			w.run(3)
+			w.score["B"], w.score["Heal"] = 9, 3
+			w.sink.d = nil
+			w.tick()
+			if len(w.sink.d) == 0 {
+				t.Fatal("no decision when Heal replaced A")
+			}
+			d := w.sink.d[0]
+			whys := map[string]string{}
+			for _, o := range d.Options {
+				whys[o.Goal] = o.Why
+			}
+			if d.Goal != "Heal" || whys["Heal"] != "exempt from commitment: replaces the current goal" || whys["B"] != agent.WhyHeldMinTicks {
+				t.Errorf("goal %q, whys %v", d.Goal, whys)
+			}
+		})
+	}
+}
+
+// TestGoalChosenWithNoGoalSaysWhy: when the goal the agent pursued comes
+// to hold and no other applies, its goal_chosen event names the goal
+// satisfied and counts why the others do not apply.
+func TestGoalChosenWithNoGoalSaysWhy(t *testing.T) {
+	for _, k := range commitKinds {
+		for _, c := range []*agent.Commitment{nil, {MinTicks: 50, Margin: 1}} {
+			t.Run(fmt.Sprintf("%s, commitment %v", k.name, c != nil), func(t *testing.T) { goalChosenWithNoGoal(t, k.make(t, c)) })
+		}
+	}
+}
+
+// goalChosenWithNoGoal plays w until A holds, B and Heal holding from
+// the start, and checks the last goal_chosen event.
+func goalChosenWithNoGoal(t *testing.T, w *commitWorld) {
+	w.dur = 1
+	w.facts["b"], w.facts["heal"] = true, true
+	w.run(6) // PrepA, DoA
+	var last agent.Event
+	for _, e := range w.rec.Events {
+		if e.Kind == agent.GoalChosen {
+			last = e
+		}
+	}
+	if last.Goal != "" || last.Satisfied != "A" || last.Why != "no goal option applies: 3 goals hold" {
+		t.Errorf("last goal_chosen %+v, want none, satisfied A, 3 goals hold", last)
+	}
+	b, _ := json.Marshal(last)
+	if !strings.Contains(string(b), `"satisfied":"A","why":"no goal option applies: 3 goals hold"`) {
+		t.Errorf("in JSON: %s", b)
+	}
+}
+
+// TestCommitmentConfigErrors: a commitment that cannot hold a goal is
+// refused when the agent is made, naming what is wrong.
+func TestCommitmentConfigErrors(t *testing.T) {
+	for _, c := range []struct {
+		c    agent.Commitment
+		want string
+	}{
+		{agent.Commitment{Margin: -1}, "Commitment.Margin is -1: want 0 or more"},
+		{agent.Commitment{Margin: math.NaN()}, "Commitment.Margin is NaN"},
+		{agent.Commitment{Margin: math.Inf(1)}, "Commitment.Margin is +Inf"},
+		{agent.Commitment{MinTicks: -3}, "Commitment.MinTicks is -3: want 0 to 2147483647 ticks"},
+		{agent.Commitment{MinTicks: math.MaxInt32 + 1}, "Commitment.MinTicks is 2147483648"},
+		{agent.Commitment{Exempt: []string{"Heel"}}, `Commitment.Exempt names goal "Heel", which is none of the agent's goal options; did you mean "Heal"?`},
+		{agent.Commitment{Exempt: []string{"Heal", "Heal"}}, `Commitment.Exempt names goal "Heal" twice`},
+	} {
+		for _, k := range []string{"goap", "resolver"} {
+			if err := commitErr(t, k, &c.c); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s, %+v: error %v, want %q", k, c.c, err, c.want)
+			}
+		}
+	}
+}
+
+// commitErr makes an agent of kind k with commitment c and returns the
+// error.
+func commitErr(t *testing.T, k string, c *agent.Commitment) error {
+	if k == "goap" {
+		spec := goap.Spec{Name: "commit", Facts: []string{"a", "heal"}, Actions: []goap.ActionSpec{{Name: "DoA", Effects: map[string]bool{"a": true}, Cost: goap.Const(1)}},
+			Goals: []goap.GoalSpec{{Name: "A", Conditions: map[string]bool{"a": true}}, {Name: "Heal", Conditions: map[string]bool{"heal": true}}}}
+		d, err := goap.NewDomain(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = agent.New(agent.Config{Domain: d, Goals: []agent.GoalOption{{Goal: d.Goal("A")}, {Goal: d.Goal("Heal")}}, Commitment: c,
+			Behaviours: map[string]agent.Behaviour{"DoA": agent.Funcs{}}})
+		return err
+	}
+	spec := resolver.Spec{Name: "commit", Keys: []resolver.KeySpec{{Name: "a", Kind: resolver.Bool}, {Name: "heal", Kind: resolver.Bool}},
+		Actions: []resolver.ActionSpec{{Name: "DoA", Effects: []resolver.Effect{resolver.Sets("a", true)}, Cost: 1}},
+		Goals:   []resolver.GoalSpec{{Name: "A", Conditions: []resolver.Condition{resolver.True("a")}}, {Name: "Heal", Conditions: []resolver.Condition{resolver.True("heal")}}}}
+	d, err := resolver.NewDomain(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = agent.NewResolverAgent(agent.ResolverConfig{Domain: d, Goals: []agent.ResolverGoal{{Goal: d.Goal("A")}, {Goal: d.Goal("Heal")}}, Commitment: c,
+		Behaviours: map[string]agent.ResolverBehaviour{"DoA": agent.ResolverFuncs{}}, Sensor: func(*agent.ResolverAgent, *resolver.Snapshot) {}})
+	return err
+}
+
+// TestCommitmentRefusedWhereNoGoalIsChosen: an HTN agent and a tree
+// agent choose no goal option, so a commitment for one is refused.
+func TestCommitmentRefusedWhereNoGoalIsChosen(t *testing.T) {
+	w, d, h := newToy(t)
+	htnCfg := goapConfig(w, d, nil)
+	htnCfg.HTN, htnCfg.Goals = h, nil
+	htnCfg.Commitment = &agent.Commitment{MinTicks: 5}
+	if _, err := agent.New(htnCfg); err == nil || !strings.Contains(err.Error(), "an HTN agent chooses no goal option, so a Commitment has nothing to hold") {
+		t.Errorf("HTN agent with a commitment: %v", err)
+	}
+	treeCfg := goapConfig(w, d, nil)
+	treeCfg.Tree = agent.Plan(d.Goal("Kill"))
+	treeCfg.Commitment = &agent.Commitment{Exempt: []string{"Kill"}}
+	if _, err := agent.New(treeCfg); err == nil || !strings.Contains(err.Error(), "a tree agent chooses no goal option") {
+		t.Errorf("tree agent with a commitment: %v", err)
+	}
+	// A zero commitment is no commitment, on any agent.
+	htnCfg.Commitment = &agent.Commitment{}
+	if _, err := agent.New(htnCfg); err != nil {
+		t.Errorf("HTN agent with a zero commitment: %v", err)
+	}
+}
+
+// TestCommitmentRecordsMatchTheSchema: decisions of an agent with a
+// commitment, the goal decision commitment records included, validate
+// against docs/records.schema.json, commitment and all.
+func TestCommitmentRecordsMatchTheSchema(t *testing.T) {
+	raw, err := os.ReadFile("../docs/records.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	defs := schema["$defs"].(map[string]any)
+	for _, k := range commitKinds {
+		w := k.make(t, &agent.Commitment{Margin: 0.5, MinTicks: 10, Exempt: []string{"Heal"}, FinishAction: true})
+		w.run(3)
+		w.score["B"] = 9
+		w.run(3)
+		kept := false
+		for i, d := range w.sink.d {
+			b, _ := json.Marshal(&d)
+			kept = kept || d.Reason == agent.ReasonCommitment
+			if !strings.Contains(string(b), `"commitment":{"margin":0.5,"min_ticks":10,"exempt":["Heal"],"finish_action":true,"on_goal":`) {
+				t.Errorf("%s: decision %d has no commitment: %s", k.name, i, b)
+			}
+			var v any
+			json.Unmarshal(b, &v)
+			for _, e := range schemaCheck(defs, defs["decision"].(map[string]any), v, fmt.Sprintf("%s decision %d", k.name, i)) {
+				t.Error(e)
+			}
+		}
+		if !kept {
+			t.Errorf("%s: no decision of commitment keeping the goal", k.name)
+		}
+	}
+}
