@@ -132,7 +132,8 @@ func (w *resolverWorld) target(a *Agent, t resolver.TargetID) *Where {
 
 // sameTarget reports whether two answers of a target sensor are the same
 // target: both nothing, one position, or one entity (an entity of a type
-// Go cannot compare is taken to be the same, as nothing tells them apart).
+// Go cannot compare, or of a value it cannot, is taken to be the same, as
+// nothing tells them apart).
 // A sensor for something that moves answers with the entity, so that its
 // moving is not taken for another target.
 func sameTarget(x, y *Where) bool {
@@ -150,7 +151,12 @@ func sameTarget(x, y *Where) bool {
 	if tx != reflect.TypeOf(y.Entity) {
 		return false
 	}
-	return !tx.Comparable() || x.Entity == y.Entity
+	// A comparable type may hold a value == cannot compare (an interface
+	// field holding a slice): == would panic, so ask the values too.
+	if !tx.Comparable() || !reflect.ValueOf(x.Entity).Comparable() || !reflect.ValueOf(y.Entity).Comparable() {
+		return true
+	}
+	return x.Entity == y.Entity
 }
 
 // note writes target key t's answer into the live snapshot, where it is
