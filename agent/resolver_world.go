@@ -151,12 +151,21 @@ func sameTarget(x, y *Where) bool {
 	if tx != reflect.TypeOf(y.Entity) {
 		return false
 	}
-	// A comparable type may hold a value == cannot compare (an interface
-	// field holding a slice): == would panic, so ask the values too.
-	if !tx.Comparable() || !reflect.ValueOf(x.Entity).Comparable() || !reflect.ValueOf(y.Entity).Comparable() {
-		return true
-	}
-	return x.Entity == y.Entity
+	return !tx.Comparable() || sameEntity(x.Entity, y.Entity)
+}
+
+// sameEntity reports whether x == y, two entities of one comparable type;
+// such a type may still hold a value == cannot compare (an interface field
+// holding a slice), and == panics then: the two are taken to be the same.
+// (Asking reflect whether the values compare would make every answer a
+// sensor gives escape to the heap: an allocation a sensing.)
+func sameEntity(x, y Entity) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = true
+		}
+	}()
+	return x == y
 }
 
 // note writes target key t's answer into the live snapshot, where it is
