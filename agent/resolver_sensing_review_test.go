@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -46,5 +47,45 @@ func TestResolverEntityHoldingIncomparableValue(t *testing.T) {
 	got := kinds(&rec)
 	if !strings.Contains(got, "step_started(Hunt)") || strings.Contains(got, "target_lost") {
 		t.Errorf("events: %s, want the hunt going on, its target not lost", got)
+	}
+}
+
+// TestResolverTargetRefreshZeroAndHuge: a refresh of 0 is the default,
+// every tick (the walk's pile sensed on each of its ticks, an emptied
+// pile seen the tick after); a refresh of math.MaxInt keeps the answer
+// for the whole game without its arithmetic overflowing into "sense
+// again" (or into never sensing at all).
+func TestResolverTargetRefreshZeroAndHuge(t *testing.T) {
+	for _, tc := range []struct {
+		refresh   int
+		wantCalls int  // wood_south's sensings in the first 3 ticks
+		wantLost  bool // the pile emptied on tick 2 is seen on tick 3
+	}{
+		{0, 3, true},
+		{1, 3, true},
+		{math.MaxInt, 1, false},
+	} {
+		c := newCamp(t)
+		c.piles["wood_south"].at = resolver.Point{Y: -6}
+		var rec agent.Recorder
+		cfg := c.config(&rec)
+		cfg.TargetRefresh = map[string]int{"wood_south": tc.refresh}
+		calls := countSensing(&cfg)
+		a := mustResolverAgent(t, cfg)
+		tickResolver(a, 2)
+		c.piles["wood_south"].logs = 0
+		a.Tick()
+		if calls["wood_south"] != tc.wantCalls {
+			t.Errorf("refresh %d: wood_south sensed %d times in 3 ticks, want %d", tc.refresh, calls["wood_south"], tc.wantCalls)
+		}
+		if lost := strings.Contains(kinds(&rec), "target_lost(GatherWoodSouth: not found)"); lost != tc.wantLost {
+			t.Errorf("refresh %d: target lost %v, want %v: %s", tc.refresh, lost, tc.wantLost, kinds(&rec))
+		}
+		if tc.refresh == math.MaxInt {
+			tickResolver(a, 200)
+			if calls["wood_south"] != 1 {
+				t.Errorf("refresh MaxInt: wood_south sensed %d times in 203 ticks, want 1", calls["wood_south"])
+			}
+		}
 	}
 }
