@@ -89,3 +89,53 @@ func TestResolverTargetRefreshZeroAndHuge(t *testing.T) {
 		}
 	}
 }
+
+// keepDecisions is a decision sink that keeps a copy of every record.
+type keepDecisions struct{ records []agent.Decision }
+
+func (k *keepDecisions) RecordDecision(d *agent.Decision) {
+	c := *d
+	c.Snapshot.Targets = append([]agent.DecisionTarget(nil), d.Snapshot.Targets...)
+	k.records = append(k.records, c)
+}
+
+// TestResolverGoalRecordShowsEveryTickTargetsNow: the record of a goal
+// choice that leaves the survivor nothing to pursue shows a target sensed
+// every tick where it is now (the berries moved since the resolve sensed
+// them, and no step needed them since), and a kept target as it stands
+// (the north pile, kept 3 ticks, moved too: its answer, stale by the
+// record's tick, is not sensed again for a record, which would make the
+// game with a recording sense it on other ticks than the game without).
+func TestResolverGoalRecordShowsEveryTickTargetsNow(t *testing.T) {
+	c := newCamp(t)
+	var rec agent.Recorder
+	cfg := c.config(&rec)
+	berries := resolver.Point{X: 5}
+	cfg.Targets["berries"] = func(*agent.ResolverAgent) agent.Where { return agent.AtPoint(berries) }
+	cfg.TargetRefresh = map[string]int{"wood_north": 3}
+	sink := &keepDecisions{}
+	cfg.Decisions = sink
+	a := mustResolverAgent(t, cfg)
+	a.Tick() // resolves: every target sensed
+	berries = resolver.Point{X: 7, Y: 1}
+	c.piles["wood_north"].at = resolver.Point{Y: 12}
+	for range 30 {
+		if len(sink.records) > 1 {
+			break
+		}
+		a.Tick()
+	}
+	if len(sink.records) != 2 || sink.records[1].Decided != "goal" {
+		t.Fatalf("records %d (%s), want a plan and then a goal choice", len(sink.records), kinds(&rec))
+	}
+	got := map[string]resolver.Point{}
+	for _, tg := range sink.records[1].Snapshot.Targets {
+		got[tg.Name] = tg.At
+	}
+	if got["berries"] != berries {
+		t.Errorf("the goal record's berries at %v, want %v: a target sensed every tick shown as it was at the resolve", got["berries"], berries)
+	}
+	if want := (resolver.Point{Y: 10}); got["wood_north"] != want {
+		t.Errorf("the goal record's north pile at %v, want %v, the kept answer", got["wood_north"], want)
+	}
+}
