@@ -139,3 +139,39 @@ func TestResolverGoalRecordShowsEveryTickTargetsNow(t *testing.T) {
 		t.Errorf("the goal record's north pile at %v, want %v, the kept answer", got["wood_north"], want)
 	}
 }
+
+// TestResolverRecordSaysOwnProfileAndGameDistance: a resolver agent's
+// decision record says own_profile only for an agent of a file's kind
+// whose profile the game changed (SetProfile), and distance "game" when
+// the game prices its walks.
+func TestResolverRecordSaysOwnProfileAndGameDistance(t *testing.T) {
+	for _, tc := range []struct {
+		kind     string
+		distance resolver.DistanceModel
+	}{{"", nil}, {"survivor", resolver.StraightLine{}}} {
+		c := newCamp(t)
+		cfg := c.config(nil)
+		cfg.AgentKind, cfg.Distance = tc.kind, tc.distance
+		sink := &keepDecisions{}
+		cfg.Decisions = sink
+		a := mustResolverAgent(t, cfg)
+		a.Tick()
+		p, err := c.d.NewProfile(resolver.ProfileSpec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.SetProfile(p)
+		a.RequestReplan()
+		a.Tick()
+		if len(sink.records) != 2 {
+			t.Fatalf("kind %q: %d records, want 2", tc.kind, len(sink.records))
+		}
+		first, second := sink.records[0], sink.records[1]
+		if first.OwnProfile || second.OwnProfile != (tc.kind != "") {
+			t.Errorf("kind %q: own profile %v, then %v after SetProfile", tc.kind, first.OwnProfile, second.OwnProfile)
+		}
+		if want := map[bool]string{true: "game"}[tc.distance != nil]; first.Distance != want {
+			t.Errorf("kind %q: distance %q, want %q", tc.kind, first.Distance, want)
+		}
+	}
+}
