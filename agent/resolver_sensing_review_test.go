@@ -96,6 +96,7 @@ type keepDecisions struct{ records []agent.Decision }
 func (k *keepDecisions) RecordDecision(d *agent.Decision) {
 	c := *d
 	c.Snapshot.Targets = append([]agent.DecisionTarget(nil), d.Snapshot.Targets...)
+	c.Plan = append([]agent.DecisionStep(nil), d.Plan...)
 	k.records = append(k.records, c)
 }
 
@@ -173,5 +174,23 @@ func TestResolverRecordSaysOwnProfileAndGameDistance(t *testing.T) {
 		if want := map[bool]string{true: "game"}[tc.distance != nil]; first.Distance != want {
 			t.Errorf("kind %q: distance %q, want %q", tc.kind, first.Distance, want)
 		}
+	}
+}
+
+// TestResolverRecordOfOneStepChain: the record of a one-step chain (the
+// fire already lit: WarmUp) lists that step with its cost.
+func TestResolverRecordOfOneStepChain(t *testing.T) {
+	c := newCamp(t)
+	c.values["fire_lit"] = 1
+	cfg := c.config(nil)
+	sink := &keepDecisions{}
+	cfg.Decisions = sink
+	a := mustResolverAgent(t, cfg)
+	a.Tick()
+	if len(sink.records) != 1 {
+		t.Fatalf("%d records, want 1", len(sink.records))
+	}
+	if p := sink.records[0].Plan; len(p) != 1 || p[0].Action != "WarmUp" || p[0].Cost <= 0 {
+		t.Errorf("the record's chain %+v, want WarmUp with its cost", p)
 	}
 }
