@@ -194,3 +194,15 @@ func TestResolverRecordOfOneStepChain(t *testing.T) {
 		t.Errorf("the record's chain %+v, want WarmUp with its cost", p)
 	}
 }
+
+// TestResolverNotMovingWhileGathering: once at the pile, with its
+// behaviour under way, the survivor's step runs but it is not moving.
+func TestResolverNotMovingWhileGathering(t *testing.T) {
+	c := newCamp(t)
+	c.ticks["GatherWoodSouth"] = 3
+	a := mustResolverAgent(t, c.config(nil))
+	tickResolver(a, 4)
+	if act, ok := a.Current(); !ok || c.d.ActionName(act) != "GatherWoodSouth" || len(c.started) != 1 || a.Moving() {
+		t.Errorf("current %v %v, started %v, moving %v: want gathering at the pile, not moving", act, ok, c.started, a.Moving())
+	}
+}
