@@ -132,7 +132,8 @@ func (w *resolverWorld) target(a *Agent, t resolver.TargetID) *Where {
 
 // sameTarget reports whether two answers of a target sensor are the same
 // target: both nothing, one position, or one entity (an entity of a type
-// Go cannot compare is taken to be the same, as nothing tells them apart).
+// Go cannot compare, or of a value it cannot, is taken to be the same, as
+// nothing tells them apart).
 // A sensor for something that moves answers with the entity, so that its
 // moving is not taken for another target.
 func sameTarget(x, y *Where) bool {
@@ -150,7 +151,21 @@ func sameTarget(x, y *Where) bool {
 	if tx != reflect.TypeOf(y.Entity) {
 		return false
 	}
-	return !tx.Comparable() || x.Entity == y.Entity
+	return !tx.Comparable() || sameEntity(x.Entity, y.Entity)
+}
+
+// sameEntity reports whether x == y, two entities of one comparable type;
+// such a type may still hold a value == cannot compare (an interface field
+// holding a slice), and == panics then: the two are taken to be the same.
+// (Asking reflect whether the values compare would make every answer a
+// sensor gives escape to the heap: an allocation a sensing.)
+func sameEntity(x, y Entity) (same bool) {
+	defer func() {
+		if recover() != nil {
+			same = true
+		}
+	}()
+	return x == y
 }
 
 // note writes target key t's answer into the live snapshot, where it is

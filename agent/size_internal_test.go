@@ -51,3 +51,41 @@ func TestResolverAgentPreallocates(t *testing.T) {
 		t.Errorf("blocked %d, plan buffers of %d and %d: want 2, and %d each", len(a.blocked), cap(a.resultPlan), cap(a.planStore), resolver.DefaultMaxDepth)
 	}
 }
+
+// TestResolverAgentPlanBuffersFollowMaxDepth: the plan buffers hold a
+// chain of the agent's own MaxDepth when it is below the resolver's
+// default (no memory for chains it can never resolve), and of the default
+// when it is above (a rare deep chain grows them once, rather than every
+// agent paying for it up front).
+func TestResolverAgentPlanBuffersFollowMaxDepth(t *testing.T) {
+	d, err := resolver.NewDomain(domains.Survivor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	behaviours := map[string]ResolverBehaviour{}
+	targets := map[string]TargetSensor{}
+	for id := range d.NumActions() {
+		behaviours[d.ActionName(resolver.ActionID(id))] = ResolverFuncs{}
+	}
+	for _, name := range d.Targets() {
+		targets[name] = func(*ResolverAgent) Where { return Where{} }
+	}
+	for _, tc := range []struct{ maxDepth, want int }{
+		{3, 3},
+		{resolver.DefaultMaxDepth, resolver.DefaultMaxDepth},
+		{3 * resolver.DefaultMaxDepth, resolver.DefaultMaxDepth},
+	} {
+		ra, err := NewResolverAgent(ResolverConfig{
+			Domain: d, Behaviours: behaviours, Targets: targets, Mover: MoverFunc(func(resolver.Point, float64) MoveStatus { return Arrived }),
+			Sensor: func(*ResolverAgent, *resolver.Snapshot) {}, MaxDepth: tc.maxDepth,
+			Goals: []ResolverGoal{{Goal: d.Goal("Warm")}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := ra.Agent()
+		if cap(a.resultPlan) != tc.want || cap(a.planStore) != tc.want {
+			t.Errorf("MaxDepth %d: plan buffers of %d and %d, want %d each", tc.maxDepth, cap(a.resultPlan), cap(a.planStore), tc.want)
+		}
+	}
+}
