@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -167,5 +168,37 @@ func TestDomainsListEngineKinds(t *testing.T) {
 	code, body = post(t, s, "/api/v1/domain", `{"domain": "soldier"}`)
 	if code != http.StatusOK || strings.Contains(string(body), `"agents"`) {
 		t.Errorf("soldier, a state-space file: %d %s; want no agents field (its kinds are personalities)", code, body)
+	}
+}
+
+// TestRefusedAlike checks that a request the API refuses (400, naming the
+// field) the command refuses too, as a usage error (exit 2), rather than
+// answering with the field ignored: an agent's inputs without the agent,
+// an agent unknown, agent with htn, inputs on an engine-model file.
+func TestRefusedAlike(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	for _, c := range []struct {
+		path, body, field string
+		args              []string
+	}{
+		{"/api/v1/plan", `{"goal": "Kill", "inputs": {"health": 30}}`, "inputs", []string{"plan", "--goal", "Kill", "--input", "health=30", "--json"}},
+		{"/api/v1/trace", `{"goal": "Kill", "inputs": {"health": 30}}`, "inputs", []string{"trace", "--goal", "Kill", "--input", "health=30", "--format", "json"}},
+		{"/api/v1/explain", `{"goal": "Kill", "inputs": {"health": 30}}`, "inputs", []string{"explain", "--goal", "Kill", "--input", "health=30", "--json"}},
+		{"/api/v1/resolve", `{"domain": "colony", "agent": "Hunter"}`, "agent", []string{"resolve", "colony", "--agent", "Hunter", "--json"}},
+		{"/api/v1/resolve", `{"domain": "colony", "agent": "hunter", "capabilities": ["Eat"]}`, "capabilities", []string{"resolve", "colony", "--agent", "hunter", "--capabilities", "Eat", "--json"}},
+		{"/api/v1/trace", `{"htn": true, "agent": "goap"}`, "agent", []string{"trace", "--htn", "--agent", "goap", "--format", "json"}},
+		{"/api/v1/trace", `{"domain": "survivor", "goal": "Fed", "inputs": {"warmth": 3}}`, "inputs", []string{"trace", "survivor", "--goal", "Fed", "--input", "warmth=3", "--format", "json"}},
+		{"/api/v1/htn", `{"agent": "goap"}`, "agent", []string{"htn", "--agent", "goap", "--json"}},
+	} {
+		code, got := post(t, s, c.path, c.body)
+		var answer struct{ Field string }
+		_ = json.Unmarshal(got, &answer)
+		if code != http.StatusBadRequest || answer.Field != c.field {
+			t.Errorf("%s %s: status %d, %s; want 400, field %s", c.path, c.body, code, got, c.field)
+		}
+		var out, errOut bytes.Buffer
+		if st := cli.Main(c.args, strings.NewReader(""), &out, &errOut); st != 2 {
+			t.Errorf("ploy %s: status %d, want 2 (a usage error), as the API refuses it; stdout %.200s", strings.Join(c.args, " "), st, out.String())
+		}
 	}
 }
