@@ -39,7 +39,7 @@ func TestCostIsTheFiguresRule(t *testing.T) {
 		{math.Inf(1), "+Inf"},
 		{math.NaN(), "NaN"},
 		{math.Copysign(0, -1), "0"}, // as String(-0) is in JavaScript
-		{-0.001, "0"},                 // rounds to zero: no sign on it
+		{-0.001, "0"},               // rounds to zero: no sign on it
 		{-0.004, "0"},
 		{-0.005, "-0.01"}, // stored as -0.005000000000000000104…
 		{-2.675, "-2.67"},
