@@ -94,3 +94,37 @@ func TestBadFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestBadFilesWithCRLF checks that a file saved with Windows line endings
+// gets the errors it gets with Unix ones, at the same lines and columns:
+// the YAML scanner counted a comment's CRLF as two line breaks, so every
+// error below a comment pointed lines too far down.
+func TestBadFilesWithCRLF(t *testing.T) {
+	files, _ := filepath.Glob("testdata/bad/*.yaml")
+	for _, path := range files {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(src), "\r") {
+			continue // a file about line endings itself
+		}
+		crlf := strings.ReplaceAll(string(src), "\n", "\r\n")
+		_, want := domain.Parse(filepath.Base(path), src)
+		_, got := domain.Parse(filepath.Base(path), []byte(crlf))
+		var wl, gl domain.ErrorList
+		if !errors.As(want, &wl) || !errors.As(got, &gl) {
+			t.Errorf("%s: %v with LF, %v with CRLF; want an ErrorList from both", path, want, got)
+			continue
+		}
+		if len(gl) != len(wl) {
+			t.Errorf("%s: %d errors with CRLF, %d with LF", path, len(gl), len(wl))
+			continue
+		}
+		for i := range wl {
+			if gl[i].Pos != wl[i].Pos || gl[i].Msg != wl[i].Msg {
+				t.Errorf("%s: with CRLF %d:%d %s\n  with LF %d:%d %s", path, gl[i].Pos.Line, gl[i].Pos.Col, gl[i].Msg, wl[i].Pos.Line, wl[i].Pos.Col, wl[i].Msg)
+			}
+		}
+	}
+}
