@@ -128,3 +128,36 @@ func TestBadFilesWithCRLF(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsAfterATab checks that an error about a value written after a
+// tab (target:<TAB>woods) points at the value, as it does after a space:
+// the YAML scanner places such a value at the tab before it.
+func TestErrorsAfterATab(t *testing.T) {
+	src := "name: tabs\n" +
+		"keys: {has_wood: bool}\n" +
+		"targets:\n" +
+		"  wood: [0, -4]\n" +
+		"actions:\n" +
+		"  - name: GatherWood\n" +
+		"    effects: {has_wood: true}\n" +
+		"    cost:\t\tfoo\n" +
+		"    target:\twoods\n" +
+		"goals:\n" +
+		"  - name: Stocked\n" +
+		"    conditions: {has_wood: true}\n"
+	_, err := domain.Parse("tabs.yaml", []byte(src))
+	var list domain.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("got %v, want an ErrorList", err)
+	}
+	want := map[int]int{8: 12, 9: 13} // line: the value's column
+	for _, e := range list {
+		if col, ok := want[e.Pos.Line]; ok && e.Pos.Col != col {
+			t.Errorf("%d:%d %s: want column %d, the value's", e.Pos.Line, e.Pos.Col, e.Msg, col)
+		}
+		delete(want, e.Pos.Line)
+	}
+	if len(want) > 0 {
+		t.Errorf("no error on lines %v: %v", want, err)
+	}
+}
