@@ -202,3 +202,31 @@ func TestRefusedAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestsSaidOnce checks that a request that says a thing twice, or
+// leaves a coordinate out, is refused naming the field, as the command
+// refuses --target NAME given twice: encoding/json would keep the last
+// of two members silently (targets {"berries": [1, 2], "berries": null}),
+// and read a null coordinate as 0 ([null, 1], the origin's column).
+func TestRequestsSaidOnce(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	for _, c := range []struct{ body, field, says string }{
+		{`{"goal": "Fed", "targets": {"berries": [1, 2], "berries": null}}`, "targets.berries", "given twice"},
+		{`{"goal": "Fed", "targets": {"berries": null, "berries": [1, 2]}}`, "targets.berries", "given twice"},
+		{`{"goal": "Fed", "goal": "Warm"}`, "goal", "given twice"},
+		{`{"goal": "Fed", "targets": {"berries": [null, 1]}}`, "targets.berries", "null"},
+		{`{"goal": "Fed", "at": [0, null]}`, "at", "null"},
+	} {
+		code, got := post(t, s, "/api/v1/resolve", c.body)
+		var answer struct{ Error, Field string }
+		_ = json.Unmarshal(got, &answer)
+		if code != http.StatusBadRequest || answer.Field != c.field || !strings.Contains(answer.Error, c.says) {
+			t.Errorf("%s: status %d, %s; want 400, field %s, saying %q", c.body, code, got, c.field, c.says)
+		}
+	}
+	// Members of different objects may share a name, and null is still a
+	// target not found.
+	if code, got := post(t, s, "/api/v1/resolve", `{"goal": "Fed", "targets": {"berries": null, "deer": [0, 1]}, "at": [0, 1]}`); code != http.StatusOK {
+		t.Errorf("distinct members: status %d, %s", code, got)
+	}
+}
