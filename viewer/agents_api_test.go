@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -229,4 +232,45 @@ func TestRequestsSaidOnce(t *testing.T) {
 	if code, got := post(t, s, "/api/v1/resolve", `{"goal": "Fed", "targets": {"berries": null, "deer": [0, 1]}, "at": [0, 1]}`); code != http.StatusOK {
 		t.Errorf("distinct members: status %d, %s", code, got)
 	}
+}
+
+// TestKindThatCanDoNothing checks that GET /api/v1/domains tells a kind
+// that can do no action (capabilities: []) from one that can do every
+// action (no capabilities:): figure 8 showed the first as "can do every
+// action", every toggle ticked, while the resolve, as the command's,
+// found no capable action.
+func TestKindThatCanDoNothing(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "idle.yaml")
+	src := strings.Replace(oddKinds, "    costs: {GatherWood: 7}\n", "    capabilities: []\n  - name: busy\n    goals: [{goal: Warm, priority: 1}]\n", 1)
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, viewer.Config{Files: []string{file}})
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/domains", nil))
+	var list struct {
+		Domains []struct {
+			Name   string
+			Agents []map[string]json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range list.Domains {
+		if d.Name != file {
+			continue
+		}
+		if len(d.Agents) != 2 {
+			t.Fatalf("%s: agents %v, want 2", file, d.Agents)
+		}
+		if got := string(d.Agents[0]["capabilities"]); got != "[]" {
+			t.Errorf("the kind with capabilities: []: capabilities %q, want []", got)
+		}
+		if _, ok := d.Agents[1]["capabilities"]; ok {
+			t.Errorf("the kind with no capabilities: has %s, want none (every action)", d.Agents[1]["capabilities"])
+		}
+		return
+	}
+	t.Fatalf("%s not listed", file)
 }
