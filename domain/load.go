@@ -127,6 +127,11 @@ const byteOrderMark = "\xef\xbb\xbf"
 // MaxErrors of them, the last saying how many more there were).
 func Parse(path string, src []byte) (*File, error) {
 	text := strings.TrimPrefix(string(src), byteOrderMark)
+	// YAML reads a CRLF as one line break, but the scanner counts the one
+	// ending a comment as two, so every error below a comment named a line
+	// too far down. As one break it is "\n" (line breaks in a scalar read
+	// as "\n" either way), and lines and columns are the file's.
+	text = strings.ReplaceAll(text, "\r\n", "\n")
 	l := &loader{path: path, pos: map[string]Pos{}, lines: strings.Split(text, "\n"), standIn: map[string]bool{}, skip: map[string]bool{}}
 	f := &File{Path: path, Source: src, pos: l.pos}
 	if len(src) > MaxFileSize {

@@ -228,6 +228,12 @@ func position(n ast.Node) Pos {
 }
 
 func (l *loader) errorAt(p Pos, format string, args ...any) {
+	l.errorAtExactly(l.pastTabs(p), format, args...)
+}
+
+// errorAtExactly reports at p even when p is a tab (a syntax error about
+// the tab).
+func (l *loader) errorAtExactly(p Pos, format string, args ...any) {
 	// The parser can place a token one past the end of the file; point at
 	// the end of the last line instead.
 	if p.Line > len(l.lines) {
@@ -240,6 +246,28 @@ func (l *loader) errorAt(p Pos, format string, args ...any) {
 
 func (l *loader) errorf(n ast.Node, format string, args ...any) {
 	l.errorAt(position(n), format, args...)
+}
+
+// pastTabs moves p from a tab to the first character after the blanks it
+// begins: the YAML scanner places a value written after a tab
+// (target:<TAB>woods) at that tab, where a person looks for the value. A
+// tab followed by nothing or a comment, where the value is empty, stays.
+func (l *loader) pastTabs(p Pos) Pos {
+	if p.Line < 1 || p.Line > len(l.lines) {
+		return p
+	}
+	runes := []rune(strings.TrimRight(l.lines[p.Line-1], "\r"))
+	i := p.Col - 1
+	if i < 0 || i >= len(runes) || runes[i] != '\t' {
+		return p
+	}
+	for i < len(runes) && (runes[i] == '\t' || runes[i] == ' ') {
+		i++
+	}
+	if i == len(runes) || runes[i] == '#' {
+		return p
+	}
+	return Pos{Line: p.Line, Col: i + 1}
 }
 
 func (l *loader) parse(tokens token.Tokens) bool {
@@ -264,7 +292,7 @@ func (l *loader) parse(tokens token.Tokens) bool {
 			if hint == "" {
 				hint = l.indentHint(p.Line)
 			}
-			l.errorAt(p, "yaml: %s%s", se.Message, hint)
+			l.errorAtExactly(p, "yaml: %s%s", se.Message, hint) // it may be about the tab itself
 		} else {
 			l.errorAt(Pos{Line: 1, Col: 1}, "yaml: %s", firstLine(err.Error()))
 		}

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ploy-ai/ploy/cmd/ploy/cli"
 	"github.com/ploy-ai/ploy/viewer"
 )
 
@@ -168,4 +172,105 @@ func TestDomainsListEngineKinds(t *testing.T) {
 	if code != http.StatusOK || strings.Contains(string(body), `"agents"`) {
 		t.Errorf("soldier, a state-space file: %d %s; want no agents field (its kinds are personalities)", code, body)
 	}
+}
+
+// TestRefusedAlike checks that a request the API refuses (400, naming the
+// field) the command refuses too, as a usage error (exit 2), rather than
+// answering with the field ignored: an agent's inputs without the agent,
+// an agent unknown, agent with htn, inputs on an engine-model file.
+func TestRefusedAlike(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	for _, c := range []struct {
+		path, body, field string
+		args              []string
+	}{
+		{"/api/v1/plan", `{"goal": "Kill", "inputs": {"health": 30}}`, "inputs", []string{"plan", "--goal", "Kill", "--input", "health=30", "--json"}},
+		{"/api/v1/trace", `{"goal": "Kill", "inputs": {"health": 30}}`, "inputs", []string{"trace", "--goal", "Kill", "--input", "health=30", "--format", "json"}},
+		{"/api/v1/explain", `{"goal": "Kill", "inputs": {"health": 30}}`, "inputs", []string{"explain", "--goal", "Kill", "--input", "health=30", "--json"}},
+		{"/api/v1/resolve", `{"domain": "colony", "agent": "Hunter"}`, "agent", []string{"resolve", "colony", "--agent", "Hunter", "--json"}},
+		{"/api/v1/resolve", `{"domain": "colony", "agent": "hunter", "capabilities": ["Eat"]}`, "capabilities", []string{"resolve", "colony", "--agent", "hunter", "--capabilities", "Eat", "--json"}},
+		{"/api/v1/trace", `{"htn": true, "agent": "goap"}`, "agent", []string{"trace", "--htn", "--agent", "goap", "--format", "json"}},
+		{"/api/v1/trace", `{"domain": "survivor", "goal": "Fed", "inputs": {"warmth": 3}}`, "inputs", []string{"trace", "survivor", "--goal", "Fed", "--input", "warmth=3", "--format", "json"}},
+		{"/api/v1/htn", `{"agent": "goap"}`, "agent", []string{"htn", "--agent", "goap", "--json"}},
+	} {
+		code, got := post(t, s, c.path, c.body)
+		var answer struct{ Field string }
+		_ = json.Unmarshal(got, &answer)
+		if code != http.StatusBadRequest || answer.Field != c.field {
+			t.Errorf("%s %s: status %d, %s; want 400, field %s", c.path, c.body, code, got, c.field)
+		}
+		var out, errOut bytes.Buffer
+		if st := cli.Main(c.args, strings.NewReader(""), &out, &errOut); st != 2 {
+			t.Errorf("ploy %s: status %d, want 2 (a usage error), as the API refuses it; stdout %.200s", strings.Join(c.args, " "), st, out.String())
+		}
+	}
+}
+
+// TestRequestsSaidOnce checks that a request that says a thing twice, or
+// leaves a coordinate out, is refused naming the field, as the command
+// refuses --target NAME given twice: encoding/json would keep the last
+// of two members silently (targets {"berries": [1, 2], "berries": null}),
+// and read a null coordinate as 0 ([null, 1], the origin's column).
+func TestRequestsSaidOnce(t *testing.T) {
+	s := newServer(t, viewer.Config{})
+	for _, c := range []struct{ body, field, says string }{
+		{`{"goal": "Fed", "targets": {"berries": [1, 2], "berries": null}}`, "targets.berries", "given twice"},
+		{`{"goal": "Fed", "targets": {"berries": null, "berries": [1, 2]}}`, "targets.berries", "given twice"},
+		{`{"goal": "Fed", "goal": "Warm"}`, "goal", "given twice"},
+		{`{"goal": "Fed", "targets": {"berries": [null, 1]}}`, "targets.berries", "null"},
+		{`{"goal": "Fed", "at": [0, null]}`, "at", "null"},
+	} {
+		code, got := post(t, s, "/api/v1/resolve", c.body)
+		var answer struct{ Error, Field string }
+		_ = json.Unmarshal(got, &answer)
+		if code != http.StatusBadRequest || answer.Field != c.field || !strings.Contains(answer.Error, c.says) {
+			t.Errorf("%s: status %d, %s; want 400, field %s, saying %q", c.body, code, got, c.field, c.says)
+		}
+	}
+	// Members of different objects may share a name, and null is still a
+	// target not found.
+	if code, got := post(t, s, "/api/v1/resolve", `{"goal": "Fed", "targets": {"berries": null, "deer": [0, 1]}, "at": [0, 1]}`); code != http.StatusOK {
+		t.Errorf("distinct members: status %d, %s", code, got)
+	}
+}
+
+// TestKindThatCanDoNothing checks that GET /api/v1/domains tells a kind
+// that can do no action (capabilities: []) from one that can do every
+// action (no capabilities:): figure 8 showed the first as "can do every
+// action", every toggle ticked, while the resolve, as the command's,
+// found no capable action.
+func TestKindThatCanDoNothing(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "idle.yaml")
+	src := strings.Replace(oddKinds, "    costs: {GatherWood: 7}\n", "    capabilities: []\n  - name: busy\n    goals: [{goal: Warm, priority: 1}]\n", 1)
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, viewer.Config{Files: []string{file}})
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/domains", nil))
+	var list struct {
+		Domains []struct {
+			Name   string
+			Agents []map[string]json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range list.Domains {
+		if d.Name != file {
+			continue
+		}
+		if len(d.Agents) != 2 {
+			t.Fatalf("%s: agents %v, want 2", file, d.Agents)
+		}
+		if got := string(d.Agents[0]["capabilities"]); got != "[]" {
+			t.Errorf("the kind with capabilities: []: capabilities %q, want []", got)
+		}
+		if _, ok := d.Agents[1]["capabilities"]; ok {
+			t.Errorf("the kind with no capabilities: has %s, want none (every action)", d.Agents[1]["capabilities"])
+		}
+		return
+	}
+	t.Fatalf("%s not listed", file)
 }

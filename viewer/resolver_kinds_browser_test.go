@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,7 +122,7 @@ func TestBrowserCostsPrintAsTheCommands(t *testing.T) {
 	if err := chromedp.Do(tab, chromedp.Navigate(ts.URL+"/")); err != nil {
 		t.Fatal(err)
 	}
-	values := []float64{29.027416997969524, 0.125, 1.005, 2.675, 9.549509756796393, 1e21, 1.5e21, 7, 0, 1e20, 0.30000000000000004, 1.999, 99.995, 12.527692569068709, 0.001, -0.125, 1234567.891, 0.375, 123456789012.345, 2.5, 1e-7, 0.005, 0.015, 1.115, 8.345}
+	values := []float64{29.027416997969524, 0.125, 1.005, 2.675, 9.549509756796393, 1e21, 1.5e21, 7, 0, 1e20, 0.30000000000000004, 1.999, 99.995, 12.527692569068709, 0.001, -0.125, 1234567.891, 0.375, 123456789012.345, 2.5, 1e-7, 0.005, 0.015, 1.115, 8.345, math.Copysign(0, -1), -0.001, -0.004, -0.005, -2.675, -999.995}
 	for i := range 200 { // and distances as the resolver makes them
 		values = append(values, math.Sqrt(float64(i*i+7*i+3))*0.37)
 	}
@@ -180,4 +182,74 @@ func TestBrowserPlannerAgent(t *testing.T) {
 	if f.Summary != plain.Summary || strings.Contains(f.Command, "--agent") {
 		t.Errorf("no agent: %q, %q; want the file's %q", f.Summary, f.Command, plain.Summary)
 	}
+}
+
+// oddKinds is an engine-model file whose agent kind's name and title hold
+// quotes and markup, which figure 8 must show as text.
+const oddKinds = `name: kinds
+keys: {has_wood: bool, fire_lit: bool}
+targets:
+  wood: [0, -4]
+  fireplace: [0, 2]
+actions:
+  - name: GatherWood
+    effects: {has_wood: true}
+    cost: 2
+    target: wood
+  - name: LightFire
+    conditions: {has_wood: true}
+    effects: {fire_lit: true}
+    cost: 1
+    target: fireplace
+goals:
+  - name: Warm
+    conditions: {fire_lit: true}
+agents:
+  - name: '"><img/src=x/onerror=window.pwned=1>'
+    title: '<b>bold</b> & "quoted" ''kind'''
+    goals: [{goal: Warm, priority: 1}]
+    costs: {GatherWood: 7}
+`
+
+// TestBrowserResolverKindNamedWithMarkup checks that figure 8's kind
+// picker shows a kind named with quotes and markup as text: no element
+// made of it, no script run, and the chain the API gives for it.
+func TestBrowserResolverKindNamedWithMarkup(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "kinds.yaml")
+	if err := os.WriteFile(file, []byte(oddKinds), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := newServer(t, viewer.Config{LoopbackOnly: true, Files: []string{file}})
+	ts, tab := servePage(t, s, 30*time.Second)
+	const name = `"><img/src=x/onerror=window.pwned=1>`
+	f := newResolve(t, tab, 0, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	f = newResolve(t, tab, f.Seq, "the file", choose("resolver-domain", file))
+	f = newResolve(t, tab, f.Seq, "the odd kind", choose("resolver-kind", name))
+	request, _ := json.Marshal(map[string]string{"domain": file, "agent": name})
+	var a resolveAnswerAs
+	if code, body := postTo(t, ts.URL, "/api/v1/resolve", string(request)); code != 200 || json.Unmarshal(body, &a) != nil {
+		t.Fatalf("the resolve API: %s: %d %s", request, code, body)
+	}
+	if f.Error != "" || !slices.Equal(f.Chain, a.Plan) || len(a.Plan) != 2 {
+		t.Errorf("the odd kind: %q %q (error %q); the API: %q", f.Summary, f.Chain, f.Error, a.Plan)
+	}
+	type shown struct {
+		Pwned   bool     `json:"pwned"`
+		Markup  int      `json:"markup"` // img and b elements in the figure
+		Options []string `json:"options"`
+		Note    string   `json:"note"`
+	}
+	got := browser.Read[shown](t, tab, "figure 8's kind picker", `(() => {
+		const f = document.getElementById('resolver-figure');
+		return {
+			pwned: window.pwned !== undefined,
+			markup: f.querySelectorAll('img, b').length,
+			options: [...document.getElementById('resolver-kind').options].map((o) => o.textContent),
+			note: document.getElementById('resolver-kind-note').textContent,
+		};
+	})()`)
+	if got.Pwned || got.Markup != 0 || !slices.Contains(got.Options, name) || !strings.Contains(got.Note, `<b>bold</b> & "quoted" 'kind'`) {
+		t.Errorf("figure 8 shows the kind as %+v; want its name and title as text, no element made of them", got)
+	}
+	browser.Screenshot(t, tab, "resolver-figure", "resolver-kind-markup")
 }

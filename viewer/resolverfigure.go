@@ -48,8 +48,9 @@ func describeEngine(f *domain.File) ([]engineKeyJSON, *engineWorldJSON) {
 type engineKindJSON struct {
 	Name  string `json:"name"`
 	Title string `json:"title"`
-	// Capabilities are the actions it can do, absent when all.
-	Capabilities []string `json:"capabilities,omitempty"`
+	// Capabilities are the actions it can do, absent when all; [] (the
+	// file's capabilities: []) is none, so omitzero, which keeps it.
+	Capabilities []string `json:"capabilities,omitzero"`
 	// Costs are its cost overrides, in the file's action order, each
 	// beside the file's own cost.
 	Costs []costAnswer `json:"costs"`

@@ -591,7 +591,37 @@ func decode(body []byte, v any) error {
 	if _, err := dec.Token(); err == nil {
 		return &apiError{Status: http.StatusBadRequest, Message: "malformed JSON: more after the request object"}
 	}
-	return nil
+	return saidOnce(body)
+}
+
+// saidOnce refuses what encoding/json passes over in silence: a member
+// named twice in one object, of which it keeps the last (the command
+// refuses --target NAME given twice), and a null in an array, which it
+// reads as 0 or "" (a coordinate of [null, 1]).
+func saidOnce(body []byte) error {
+	var err error
+	var seen []map[string]bool // the member names of each open object
+	jsonWalk(body, func(tok json.Token, _ int64, isKey bool, open []jsonFrame) bool {
+		seen = seen[:len(open)]
+		switch {
+		case isKey:
+			name := tok.(string)
+			if seen[len(open)-1][name] {
+				err = badField(jsonPathOf(open), "field %q given twice: give it once", jsonPathOf(open))
+				return true
+			}
+			seen[len(open)-1][name] = true
+		case tok == json.Delim('{'):
+			seen = append(seen, map[string]bool{})
+		case tok == json.Delim('['):
+			seen = append(seen, nil)
+		case tok == nil && len(open) > 0 && !open[len(open)-1].object:
+			err = badField(jsonPathOf(open), "field %q holds a null: an array's elements are values", jsonPathOf(open))
+			return true
+		}
+		return false
+	})
+	return err
 }
 
 // jsonFrame is an object or array being read by jsonWalk.

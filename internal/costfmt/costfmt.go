@@ -15,13 +15,16 @@ import (
 // a tie away from zero, with trailing zeros dropped (29.027416997969524 is
 // 29.03, 2.5 is 2.5). Rounding is of c's exact binary value, as
 // JavaScript's toFixed(2) does, so that a figure and a command print the
-// same text: 1.005, which is stored as 1.00499…, is 1. Whole numbers from
+// same text: 1.005, which is stored as 1.00499…, is 1. Zero is 0, never
+// -0 (-0, or -0.001 rounded), in both. Whole numbers from
 // 1e21 up, and NaN and infinities, are written as Go's shortest form
 // (1e+21, +Inf).
 func Cost(c float64) string {
 	switch {
 	case math.IsNaN(c) || math.IsInf(c, 0) || math.Abs(c) >= 1e21:
 		return strconv.FormatFloat(c, 'g', -1, 64)
+	case c == 0:
+		return "0" // -0 too, as JavaScript's String(-0) is "0"
 	case c == math.Trunc(c):
 		return strconv.FormatFloat(c, 'f', -1, 64)
 	}
@@ -48,6 +51,9 @@ func Cost(c float64) string {
 	}
 	whole, cents := string(digits[:len(digits)-2]), strings.TrimRight(string(digits[len(digits)-2:]), "0")
 	if cents == "" {
+		if whole == "0" {
+			return whole // -0.001 rounds to 0, which has no sign
+		}
 		return sign + whole
 	}
 	return sign + whole + "." + cents

@@ -38,6 +38,13 @@ func TestCostIsTheFiguresRule(t *testing.T) {
 		{2.5, "2.5"},
 		{math.Inf(1), "+Inf"},
 		{math.NaN(), "NaN"},
+		{math.Copysign(0, -1), "0"}, // as String(-0) is in JavaScript
+		{-0.001, "0"},               // rounds to zero: no sign on it
+		{-0.004, "0"},
+		{-0.005, "-0.01"}, // stored as -0.005000000000000000104…
+		{-2.675, "-2.67"},
+		{-999.995, "-1000"},
+		{math.Inf(-1), "-Inf"},
 	} {
 		if got := Cost(c.in); got != c.want {
 			t.Errorf("Cost(%v) = %q, want %q", c.in, got, c.want)

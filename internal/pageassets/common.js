@@ -48,7 +48,8 @@
 	// internal/costfmt, which a test holds to this): whole numbers bare,
 	// others rounded to two decimals, trailing zeros dropped.
 	function number(x) {
-		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '');
+		// -0.001 is "-0.00" to toFixed: a zero has no sign (costfmt.Cost).
+		return Number.isInteger(x) ? String(x) : x.toFixed(2).replace(/\.?0+$/, '').replace(/^-0$/, '0');
 	}
 
 	function plural(n, one, many) {

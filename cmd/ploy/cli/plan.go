@@ -112,6 +112,11 @@ func (s *searchFlags) resolve(e *env, fset *flag.FlagSet, f *domain.File) (probl
 			return pr, usageErr(e, fset, "--agent: %q is an HTN agent: decompose as it with ploy htn --agent %s", a.Name, a.Name)
 		}
 		pr.agent, pr.opt.Profile = a, a.Profile
+	} else if len(s.inputs) > 0 {
+		// Inputs only weigh an agent's choice of goal: without --agent
+		// they would be ignored, so they are refused, as the API refuses
+		// inputs without agent.
+		return pr, usageErr(e, fset, "--input without --agent: inputs weigh an agent's goal choice; give --agent NAME")
 	}
 	if pr.start, st = startState(e, fset, g, s.set, s.unset); st >= 0 {
 		return pr, st
