@@ -169,6 +169,12 @@ func readReplay(e *env, name string) (*agent.Recording, int) {
 		return nil, exitInvalid
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		// Opening a directory succeeds; reading it would say "read NAME:
+		// is a directory", the name twice.
+		fmt.Fprintf(e.stderr, "%s: a directory, not a decision recording\n", name)
+		return nil, exitInvalid
+	}
 	rec, err := agent.ReadRecording(f, name, maxReplay)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s\n", err)
