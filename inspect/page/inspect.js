@@ -12,8 +12,24 @@
 	const el = ploy.svg;
 	const mode = document.body.dataset.mode; // "live" or "replay"
 	// The page's client id: its breakpoints, pause and traces belong to it,
-	// and its requests are its heartbeat. At most 64 bytes.
-	const client = 'page-' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+	// and its requests are its heartbeat. At most 64 bytes. One per tab,
+	// kept in the tab's sessionStorage: a reload is the same client, so
+	// the breakpoints and the pause it set hold (a new id would leave them
+	// to the old one, released a heartbeat timeout later).
+	const client = (() => {
+		const key = 'ploy-inspector-client';
+		let id = null;
+		try {
+			id = sessionStorage.getItem(key);
+		} catch (e) { /* storage refused: one id per load */ }
+		if (!/^page-[0-9a-f]{16}$/.test(id || '')) {
+			id = 'page-' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+			try {
+				sessionStorage.setItem(key, id);
+			} catch (e) { /* as above */ }
+		}
+		return id;
+	})();
 	// The most agents the list asks for (limit=): the answer stays well
 	// under the inspector's 8 MiB.
 	const listLimit = 500;

@@ -1,0 +1,131 @@
+package inspect_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/ploy-ai/ploy/inspect"
+	"github.com/ploy-ai/ploy/internal/testkit/browser"
+)
+
+// pageClient is the client id the page's requests carry, read from its
+// record link (/api/v1/recording?client=ID).
+func pageClient(t *testing.T, tab context.Context) string {
+	t.Helper()
+	href := browser.Read[string](t, tab, "the record link", `document.getElementById('record').href`)
+	u, err := url.Parse(href)
+	if err != nil || u.Query().Get("client") == "" {
+		t.Fatalf("the record link %q carries no client id", href)
+	}
+	return u.Query().Get("client")
+}
+
+// TestBrowserBreakpointsSurviveAReload: the page's breakpoints and the
+// pause they caused belong to its tab (docs/inspector.md: one client id
+// per tab; they hold while the tab is open), so reloading the page keeps
+// them: the reloaded page is the same client, and the game stays paused
+// past the heartbeat timeout.
+func TestBrowserBreakpointsSurviveAReload(t *testing.T) {
+	const timeout = 500 * time.Millisecond
+	g := newGame(t, 12, 1, inspect.Options{HeartbeatTimeout: timeout})
+	ts := serve(t, g.ins)
+	stop := make(chan struct{})
+	done := g.loop(stop, 3*time.Millisecond)
+	t.Cleanup(func() {
+		g.ins.Close()
+		close(stop)
+		<-done
+	})
+	tab := browser.Start(t, 60*time.Second)
+	checkConsole := browser.WatchConsole(t, tab)
+	defer checkConsole()
+	run(t, tab, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	pageUntil(t, tab, "the list", `Number(a.count) === 12 && g.stream === 'open'`)
+	run(t, tab, "pick mage-003", clickRow("mage-003"))
+	pageUntil(t, tab, "mage-003", `p.name === 'mage-003'`)
+	run(t, tab, "break on plan", chromedp.Click(chromedp.ID("bp-plan")))
+	pageUntil(t, tab, "the breakpoint hit", `g.paused === 'true' && g.reason === 'breakpoint'`)
+	before := pageClient(t, tab)
+
+	run(t, tab, "reloading the page", chromedp.Navigate(ts.URL+"/"))
+	pageUntil(t, tab, "the page again", `g.stream === 'open' && g.paused === 'true'`)
+	if after := pageClient(t, tab); after != before {
+		t.Errorf("the reloaded page is client %q, before it %q: its breakpoints and pause are another's, released after the heartbeat timeout", after, before)
+	}
+	// Well past the timeout, the old page's stream long closed: the game
+	// is still held by the breakpoint.
+	time.Sleep(4 * timeout)
+	var st state
+	api{t, ts.URL, "test"}.get("/api/v1/state", &st)
+	if !st.Paused || len(st.Breakpoints) != 1 || st.Breakpoints[0].Client != before {
+		t.Errorf("after the reload and %v: paused %v, breakpoints %+v; want still paused by %s's breakpoint", 4*timeout, st.Paused, st.Breakpoints, before)
+	}
+}
+
+// TestBrowserBackToTheLiveGame: a recording opened from a live game, then
+// "back to the live game": the live controls return, the list and the
+// picked agent follow the game again, and the timeline goes.
+func TestBrowserBackToTheLiveGame(t *testing.T) {
+	g := newGame(t, 12, 1, inspect.Options{})
+	ts := serve(t, g.ins)
+	stop := make(chan struct{})
+	done := g.loop(stop, 3*time.Millisecond)
+	t.Cleanup(func() {
+		g.ins.Close()
+		close(stop)
+		<-done
+	})
+	tab := browser.Start(t, 60*time.Second)
+	checkConsole := browser.WatchConsole(t, tab)
+	defer checkConsole()
+	run(t, tab, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	pageUntil(t, tab, "the list", `Number(a.count) === 12 && g.stream === 'open'`)
+	run(t, tab, "pick mage-003", clickRow("mage-003"))
+	pageUntil(t, tab, "mage-003", `p.name === 'mage-003' && Number(p.decisions) > 0`)
+
+	resp, err := http.Get(ts.URL + "/api/v1/recording")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	path := filepath.Join(t.TempDir(), "game.jsonl")
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, tab, "open the recording", chromedp.SetUploadFiles(chromedp.ID("open-file"), []string{path}))
+	v := pageUntil(t, tab, "the recording", `g.source === 'recording' && Number(a.count) === 12`)
+	if v.Picked != "mage-003" {
+		t.Errorf("the recording shows %q picked, want mage-003 still", v.Picked)
+	}
+	// Meanwhile the game runs on: the page, on the recording, does not
+	// follow it.
+	recorded := browser.Read[string](t, tab, "the recording's version", `document.getElementById('agent').dataset.version || ''`)
+
+	run(t, tab, "back to the live game", chromedp.Click(chromedp.ID("back-live")))
+	at := int(g.tick.Load())
+	v = pageUntil(t, tab, "the live game again", fmt.Sprintf(`g.source === 'live' && !document.getElementById('live-controls').hidden && document.getElementById('timeline-panel').hidden && document.getElementById('back-live').hidden && Number(g.frame) > %d && p.name === 'mage-003' && (p.version || '') !== %q`, at, recorded))
+	if v.Error != "" {
+		t.Errorf("back on the live game the page says %q", v.Error)
+	}
+	// The list is the API's again: every agent, with live statuses.
+	var list []struct{ Name, Status string }
+	api{t, ts.URL, "test"}.get("/api/v1/agents", &list)
+	v = pageUntil(t, tab, "the live list", `Number(a.count) === 12 && [...document.querySelectorAll('#agent-list tbody td.status')].every((td) => !['found', 'none yet'].includes(td.textContent))`)
+	if len(v.Names) != len(list) {
+		t.Errorf("the live list shows %d agents, the API %d", len(v.Names), len(list))
+	}
+	// And it keeps following: frames later, the picked agent's panel is
+	// asked for again.
+	version := browser.Read[string](t, tab, "the version", `document.getElementById('agent').dataset.version || ''`)
+	pageUntil(t, tab, "the panel following the game", fmt.Sprintf(`(p.version || '') !== %q`, version))
+}
