@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/inspect"
 	"github.com/ploy-ai/ploy/internal/testkit/browser"
 )
@@ -128,4 +130,55 @@ func TestBrowserBackToTheLiveGame(t *testing.T) {
 	// asked for again.
 	version := browser.Read[string](t, tab, "the version", `document.getElementById('agent').dataset.version || ''`)
 	pageUntil(t, tab, "the panel following the game", fmt.Sprintf(`(p.version || '') !== %q`, version))
+}
+
+// TestBrowserLongRecordingTimelineIsBounded: an agent with thousands of
+// decisions in a recording (a game's FlightRecorder keeps 65,536) draws a
+// bounded timeline, the decisions around the tick scrubbed to: one mark
+// a decision made every scrub of the slider redraw thousands of marks
+// (a second a step at 20,000). The decision shown is still the last at or
+// before the tick, and a mark clicked scrubs to its tick.
+func TestBrowserLongRecordingTimelineIsBounded(t *testing.T) {
+	const n = 5000
+	rec := &agent.Recording{Header: agent.RecordHeader{Format: agent.RecordFormat, Version: agent.RecordVersion}}
+	for i := range n {
+		rec.Decisions = append(rec.Decisions, agent.Decision{Tick: 2 * (i + 1), Agent: "solo", Kind: "goap", Decided: "plan", Reason: "start",
+			Goal: "G", Status: "found", Plan: []agent.DecisionStep{{Action: "x", Cost: 1}}, Cost: 1})
+	}
+	replay, err := inspect.NewReplay(rec, inspect.ReplayOptions{Name: "long.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(replay)
+	defer ts.Close()
+	tab := browser.Start(t, 60*time.Second)
+	checkConsole := browser.WatchConsole(t, tab)
+	defer checkConsole()
+	run(t, tab, "opening the replay", chromedp.Navigate(ts.URL+"/"))
+	pageUntil(t, tab, "the recording", `g.source === 'recording' && Number(a.count) === 1`)
+	run(t, tab, "pick solo", clickRow("solo"))
+	marks := func() int {
+		return browser.Read[int](t, tab, "the marks", `document.querySelectorAll('#timeline rect.mark').length`)
+	}
+	v := pageUntil(t, tab, "solo", `p.name === 'solo'`)
+	if m := marks(); v.Decisions != n || m == 0 || m > 200 {
+		t.Errorf("solo: %d decisions, %d marks drawn; want all %d decisions and at most 200 marks", v.Decisions, m, n)
+	}
+	// Scrub to an odd tick in the middle: its decision is the one before.
+	run(t, tab, "scrub", chromedp.Evaluate[chromedp.Void](`(() => { const s = document.getElementById('scrub'); s.value = '5001'; s.dispatchEvent(new Event('input')); })()`))
+	v = pageUntil(t, tab, "tick 5001", `g.tick === '5001'`)
+	if m := marks(); v.Shown != "5000" || m == 0 || m > 200 {
+		t.Errorf("at tick 5001: decision %q shown, %d marks; want 5000's and at most 200 marks", v.Shown, m)
+	}
+	// The marks drawn are around it: the first and the last mark's ticks
+	// hold 5001 between them. Click the last: the page scrubs there.
+	span := browser.Read[[]int](t, tab, "the marks' ticks", `(() => { const ms = [...document.querySelectorAll('#timeline rect.mark')]; return [ms[0], ms[ms.length - 1]].map((m) => Number(m.querySelector('title').textContent.match(/^tick (\d+)/)[1])); })()`)
+	if span[0] > 5001 || span[1] < 5001 {
+		t.Errorf("the marks drawn run from tick %d to %d, not around 5001", span[0], span[1])
+	}
+	run(t, tab, "click the last mark", chromedp.Evaluate[chromedp.Void](`(() => { const ms = document.querySelectorAll('#timeline rect.mark'); ms[ms.length - 1].dispatchEvent(new MouseEvent('click', {bubbles: true})); })()`))
+	v = pageUntil(t, tab, "the last mark's tick", fmt.Sprintf(`g.tick === '%d'`, span[1]))
+	if v.Shown != fmt.Sprint(span[1]) {
+		t.Errorf("after a click on the mark of tick %d, decision %q shown", span[1], v.Shown)
+	}
 }

@@ -39,6 +39,8 @@
 	// How often the page asks again while frames come (ms): a game at 60
 	// frames a second does not make 60 requests a second.
 	const refreshEvery = 300;
+	// The most decisions the timeline marks either side of the one drawn.
+	const timelineSide = 64;
 	const liveStatuses = ['walking', 'acting', 'waiting', 'no_plan', 'idle'];
 	const recordedStatuses = ['found', 'no_plan', 'limit_reached'];
 
@@ -520,7 +522,14 @@
 			$('search-lede').textContent = '';
 			return;
 		}
-		let lo = decisions[0].tick, hi = decisions[decisions.length - 1].tick;
+		if (shownDecision < 0) shownDecision = defaultDecision();
+		// The marks drawn: the decisions either side of the one shown (in a
+		// recording, none before the tick scrubbed to: its first ones), a
+		// bounded number: a recording may hold tens of thousands of one
+		// agent's, redrawn at every scrub.
+		const centre = Math.max(shownDecision, 0);
+		const from = Math.max(0, centre - timelineSide), to = Math.min(decisions.length, centre + timelineSide + 1);
+		let lo = decisions[from].tick, hi = decisions[to - 1].tick;
 		if (source === 'recording') {
 			// The agent's own decisions, and the tick scrubbed to.
 			lo = Math.min(lo, tick);
@@ -532,8 +541,9 @@
 		const svg = el('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'the agent\'s decisions by tick' });
 		svg.append(el('line', { x1: pad, y1: 22, x2: width - pad, y2: 22, class: 'axis' }));
 		svg.append(el('text', { x: pad, y: 40, class: 'tick-label' }, 'tick ' + lo), el('text', { x: width - pad, y: 40, class: 'tick-label end' }, 'tick ' + hi));
-		if (shownDecision < 0) shownDecision = defaultDecision();
-		decisions.forEach((d, i) => {
+		agentFig.dataset.marks = String(to - from);
+		decisions.slice(from, to).forEach((d, k) => {
+			const i = from + k;
 			const cls = 'mark ' + (d.decided === 'interruption' ? 'interruption' : d.status) + (i === shownDecision ? ' shown' : '');
 			const m = el('rect', { x: (x(d.tick) - 3).toFixed(1), y: 12, width: 6, height: 20, rx: 2, class: cls, tabindex: '0' });
 			m.dataset.index = String(i);
