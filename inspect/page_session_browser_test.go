@@ -170,6 +170,7 @@ func TestBrowserLongRecordingTimelineIsBounded(t *testing.T) {
 	if m := marks(); v.Shown != "5000" || m == 0 || m > 200 {
 		t.Errorf("at tick 5001: decision %q shown, %d marks; want 5000's and at most 200 marks", v.Shown, m)
 	}
+	browser.Screenshot(t, tab, "agent", "inspector-long-timeline")
 	// The marks drawn are around it: the first and the last mark's ticks
 	// hold 5001 between them. Click the last: the page scrubs there.
 	span := browser.Read[[]int](t, tab, "the marks' ticks", `(() => { const ms = [...document.querySelectorAll('#timeline rect.mark')]; return [ms[0], ms[ms.length - 1]].map((m) => Number(m.querySelector('title').textContent.match(/^tick (\d+)/)[1])); })()`)
