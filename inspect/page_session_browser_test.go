@@ -71,6 +71,18 @@ func TestBrowserBreakpointsSurviveAReload(t *testing.T) {
 	if !st.Paused || len(st.Breakpoints) != 1 || st.Breakpoints[0].Client != before {
 		t.Errorf("after the reload and %v: paused %v, breakpoints %+v; want still paused by %s's breakpoint", 4*timeout, st.Paused, st.Breakpoints, before)
 	}
+	// The tab leaves the page for another: a heartbeat timeout later the
+	// game runs on, its breakpoint gone. (Chromium keeps the page left,
+	// frozen, for the back button: its event stream, left open, held the
+	// game for good.)
+	run(t, tab, "leaving the page", chromedp.Navigate("about:blank"))
+	waitFor(t, "the game released", func() bool {
+		var st state
+		api{t, ts.URL, "test"}.get("/api/v1/state", &st)
+		return !st.Paused && len(st.Breakpoints) == 0
+	})
+	at := g.tick.Load()
+	waitFor(t, "the game running on", func() bool { return g.tick.Load() > at+3 })
 }
 
 // TestBrowserBackToTheLiveGame: a recording opened from a live game, then

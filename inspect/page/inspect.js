@@ -162,7 +162,18 @@
 		// heartbeat holds the page's breakpoints.
 		stream.onerror = () => { game.dataset.stream = 'lost'; };
 		stream.onopen = () => { game.dataset.stream = 'open'; };
+		// A page the tab leaves may be kept, frozen, for the back button
+		// (the back/forward cache) with its stream still open: the
+		// inspector would take the client for about, and a pause of its
+		// for good. Left, it closes the stream; shown again, it opens one.
+		window.addEventListener('pagehide', () => stream.close(), { once: true });
 	}
+	window.addEventListener('pageshow', (e) => {
+		if (!e.persisted || mode !== 'live') return;
+		game.dataset.stream = 'lost';
+		openEvents();
+		askState('state').catch((err) => showError(err.message));
+	});
 
 	function schedule() {
 		if (refreshTimer !== null || source !== 'live') return;
