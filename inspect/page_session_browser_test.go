@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -194,4 +196,84 @@ func TestBrowserLongRecordingTimelineIsBounded(t *testing.T) {
 	if v.Shown != fmt.Sprint(span[1]) {
 		t.Errorf("after a click on the mark of tick %d, decision %q shown", span[1], v.Shown)
 	}
+}
+
+// TestBrowserPageShowsWhatTheAPISays: with the game paused (so nothing
+// moves), the page's list and the picked agent's panel say what the API
+// answers: every row's kind, goal, status, replans and searches; the
+// agent's summary, plan steps, facts and goal options.
+func TestBrowserPageShowsWhatTheAPISays(t *testing.T) {
+	g := newGame(t, 30, 1, inspect.Options{})
+	ts := serve(t, g.ins)
+	stop := make(chan struct{})
+	done := g.loop(stop, 3*time.Millisecond)
+	t.Cleanup(func() {
+		g.ins.Close()
+		close(stop)
+		<-done
+	})
+	tab := browser.Start(t, 60*time.Second)
+	checkConsole := browser.WatchConsole(t, tab)
+	defer checkConsole()
+	run(t, tab, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	pageUntil(t, tab, "the list", `Number(a.count) === 30 && g.stream === 'open'`)
+	run(t, tab, "pick mage-011", clickRow("mage-011"))
+	pageUntil(t, tab, "mage-011", `p.name === 'mage-011' && Number(p.decisions) > 0`)
+	// Pause from the page, wait for its copy of the paused frame.
+	run(t, tab, "pause", chromedp.Click(chromedp.ID("pause")))
+	v := pageUntil(t, tab, "paused", `g.paused === 'true'`)
+	var list []struct {
+		Name, Kind, Goal, Status string
+		Plans, Replans           int
+		Version                  int64
+	}
+	var d struct {
+		Name, Kind, Goal, Status string
+		Plans, Replans, Tick     int
+		Version                  int64
+		Steps                    []struct{ Action string }
+		Facts                    []string
+		Options                  []struct{ Goal string }
+	}
+	c := api{t, ts.URL, "test"}
+	c.get("/api/v1/agents?sort=replans&limit=500", &list)
+	c.get("/api/v1/agents/mage-011", &d)
+	// The page asks again after the pause's event: wait for the copy it
+	// shows to be the API's.
+	v = pageUntil(t, tab, "the paused copy", fmt.Sprintf(`p.version === '%d' && [...document.querySelectorAll('#agent-list tbody tr')].length === 30`, d.Version))
+	rows := browser.Read[[][]string](t, tab, "the rows", `[...document.querySelectorAll('#agent-list tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent))`)
+	byName := map[string][]string{}
+	for _, r := range rows {
+		byName[r[0]] = r
+	}
+	for _, a := range list {
+		want := []string{a.Name, a.Kind, a.Goal, strings.Replace(a.Status, "_", " ", 1), fmt.Sprintf("%d / %d", a.Replans, a.Plans)}
+		if want[2] == "" {
+			want[2] = "—"
+		}
+		if got := byName[a.Name]; !slices.Equal(got, want) {
+			t.Errorf("row of %s: %q, the API %q", a.Name, got, want)
+		}
+	}
+	goal := " · goal " + d.Goal
+	if d.Goal == "" {
+		goal = " · no goal"
+	}
+	wantSummary := fmt.Sprintf("%s%s · %s · %d %s, %d %s · its tick %d", d.Kind, goal, strings.Replace(d.Status, "_", " ", 1),
+		d.Plans, map[bool]string{true: "search", false: "searches"}[d.Plans == 1], d.Replans, map[bool]string{true: "replan", false: "replans"}[d.Replans == 1], d.Tick)
+	if v.Summary != wantSummary {
+		t.Errorf("the panel's summary: %q, the API's %q", v.Summary, wantSummary)
+	}
+	if v.Steps != len(d.Steps) || v.Facts != max(len(d.Facts), 0) {
+		t.Errorf("the panel: %d steps, %d facts; the API %d steps, %d facts", v.Steps, v.Facts, len(d.Steps), len(d.Facts))
+	}
+	var goals []string
+	for _, o := range d.Options {
+		goals = append(goals, o.Goal)
+	}
+	if !slices.Equal(v.Options, goals) {
+		t.Errorf("the panel's options %q, the API's %q", v.Options, goals)
+	}
+	run(t, tab, "resume", chromedp.Click(chromedp.ID("resume")))
+	pageUntil(t, tab, "running", `g.paused === 'false'`)
 }
