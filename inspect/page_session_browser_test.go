@@ -277,3 +277,47 @@ func TestBrowserPageShowsWhatTheAPISays(t *testing.T) {
 	run(t, tab, "resume", chromedp.Click(chromedp.ID("resume")))
 	pageUntil(t, tab, "running", `g.paused === 'false'`)
 }
+
+// TestBrowserARecordingStaysSoWhileTheGamePauses: a recording opened on
+// a live game stays what the page shows when the game pauses meanwhile
+// (another client's pause, a breakpoint): the line still names the
+// recording, no hits show under it; back on the live game, the pause does.
+func TestBrowserARecordingStaysSoWhileTheGamePauses(t *testing.T) {
+	g := newGame(t, 12, 1, inspect.Options{})
+	ts := serve(t, g.ins)
+	stop := make(chan struct{})
+	done := g.loop(stop, 3*time.Millisecond)
+	t.Cleanup(func() {
+		g.ins.Close()
+		close(stop)
+		<-done
+	})
+	tab := browser.Start(t, 60*time.Second)
+	checkConsole := browser.WatchConsole(t, tab)
+	defer checkConsole()
+	run(t, tab, "opening the page", chromedp.Navigate(ts.URL+"/"))
+	pageUntil(t, tab, "the list", `Number(a.count) === 12 && g.stream === 'open'`)
+	resp, err := http.Get(ts.URL + "/api/v1/recording")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	path := filepath.Join(t.TempDir(), "game.jsonl")
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, tab, "open the recording", chromedp.SetUploadFiles(chromedp.ID("open-file"), []string{path}))
+	pageUntil(t, tab, "the recording", `g.source === 'recording'`)
+	c := api{t, ts.URL, "other"}
+	if code := c.post("/api/v1/pause", nil, nil); code != 200 {
+		t.Fatalf("POST /api/v1/pause: %d", code)
+	}
+	v := pageUntil(t, tab, "the game paused", `g.paused === 'true'`)
+	if !strings.HasPrefix(v.GameState, "recording ") || !browser.Read[bool](t, tab, "hits hidden", `document.getElementById('hits').hidden`) {
+		t.Errorf("a recording shown while the game paused: the line says %q; want it to name the recording", v.GameState)
+	}
+	run(t, tab, "back to the live game", chromedp.Click(chromedp.ID("back-live")))
+	pageUntil(t, tab, "the live game, paused", `g.source === 'live' && document.getElementById('game-state').textContent.startsWith('paused at frame')`)
+	c.post("/api/v1/resume", nil, nil)
+}

@@ -83,6 +83,12 @@
 		game.dataset.frame = String(s.frame);
 		game.dataset.hits = String(s.hits.length);
 		game.dataset.reason = s.reason || '';
+		if (source !== 'live') {
+			// A recording is shown: its line and no hits stay; back on the
+			// live game, this state is asked for again.
+			bump(game);
+			return;
+		}
 		let text;
 		if (s.paused) {
 			text = 'paused at frame ' + s.frame + (s.reason ? ' (' + s.reason + ')' : '');
@@ -148,7 +154,7 @@
 			const f = JSON.parse(e.data);
 			if (state) {
 				state.frame = f.tick;
-				if (!state.paused) $('game-state').textContent = $('game-state').textContent.replace(/frame \d+/, 'frame ' + f.tick);
+				if (!state.paused && source === 'live') $('game-state').textContent = $('game-state').textContent.replace(/frame \d+/, 'frame ' + f.tick);
 			}
 			dirtyList = true;
 			if (picked && (f.more > 0 || f.changed.includes(picked))) dirtyDetail = true;
