@@ -69,17 +69,20 @@ type RecordingReader struct {
 	line   int
 	header RecordHeader
 	read   int
-	bytes  int64 // the bytes of the lines scanned, newlines counted
+	bytes  int64          // the bytes of the lines scanned, newlines counted
+	bound  *boundedReader // the byte bound, if any
 }
 
 // NewRecordingReader reads the header of the recording r holds, reading
 // at most maxBytes bytes in all (0: no bound of its own; the caller's
 // reader may have one). name is the file's name, for errors.
 func NewRecordingReader(r io.Reader, name string, maxBytes int64) (*RecordingReader, error) {
+	rr := &RecordingReader{name: name}
 	if maxBytes > 0 {
-		r = &boundedReader{r: r, left: maxBytes, max: maxBytes, name: name}
+		rr.bound = &boundedReader{r: r, left: maxBytes, max: maxBytes, name: name}
+		r = rr.bound
 	}
-	rr := &RecordingReader{sc: bufio.NewScanner(r), name: name}
+	rr.sc = bufio.NewScanner(r)
 	rr.sc.Buffer(make([]byte, 0, 64<<10), MaxRecordLine)
 	b, err := rr.scan()
 	if err == io.EOF {
@@ -143,6 +146,11 @@ func (rr *RecordingReader) Next(d *Decision) error {
 // scan returns the next line, trimmed, or io.EOF.
 func (rr *RecordingReader) scan() ([]byte, error) {
 	if rr.sc.Scan() {
+		if rr.bound != nil && rr.bound.over != nil {
+			// The scanner hands over the line the bound cut before its
+			// error: the file is too long, not that line bad.
+			return nil, rr.bound.over
+		}
 		rr.line++
 		rr.bytes += int64(len(rr.sc.Bytes())) + 1
 		return bytes.TrimSpace(rr.sc.Bytes()), nil
@@ -184,6 +192,7 @@ type boundedReader struct {
 	r         io.Reader
 	left, max int64
 	name      string
+	over      *readBoundError // set once it refused to read on
 }
 
 type readBoundError struct {
@@ -201,7 +210,8 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 		// one.
 		var one [1]byte
 		if m, _ := io.ReadFull(b.r, one[:]); m > 0 {
-			return 0, &readBoundError{b.name, b.max}
+			b.over = &readBoundError{b.name, b.max}
+			return 0, b.over
 		}
 		return 0, io.EOF
 	}

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -57,6 +58,14 @@ func TestReadRecordingIsBounded(t *testing.T) {
 	endless := io.MultiReader(strings.NewReader(file), neverEnding{})
 	if _, err := agent.ReadRecording(endless, "rec.jsonl", int64(len(file))); err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("a file past the bound: err = %v", err)
+	}
+	// A bound that falls inside a line (the usual case: a file larger
+	// than the bound) is said as the bound, not as the cut line being bad
+	// JSON ("not a decision: unexpected EOF").
+	two := rec(2, aDecision, aDecision)
+	mid := int64(len(two) - len(aDecision)/2)
+	if _, err := agent.ReadRecording(strings.NewReader(two), "rec.jsonl", mid); err == nil || err.Error() != fmt.Sprintf("rec.jsonl: longer than %d bytes", mid) {
+		t.Fatalf("a file past the bound, the bound inside a line: err = %v", err)
 	}
 }
 

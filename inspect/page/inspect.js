@@ -12,8 +12,24 @@
 	const el = ploy.svg;
 	const mode = document.body.dataset.mode; // "live" or "replay"
 	// The page's client id: its breakpoints, pause and traces belong to it,
-	// and its requests are its heartbeat. At most 64 bytes.
-	const client = 'page-' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+	// and its requests are its heartbeat. At most 64 bytes. One per tab,
+	// kept in the tab's sessionStorage: a reload is the same client, so
+	// the breakpoints and the pause it set hold (a new id would leave them
+	// to the old one, released a heartbeat timeout later).
+	const client = (() => {
+		const key = 'ploy-inspector-client';
+		let id = null;
+		try {
+			id = sessionStorage.getItem(key);
+		} catch (e) { /* storage refused: one id per load */ }
+		if (!/^page-[0-9a-f]{16}$/.test(id || '')) {
+			id = 'page-' + Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => b.toString(16).padStart(2, '0')).join('');
+			try {
+				sessionStorage.setItem(key, id);
+			} catch (e) { /* as above */ }
+		}
+		return id;
+	})();
 	// The most agents the list asks for (limit=): the answer stays well
 	// under the inspector's 8 MiB.
 	const listLimit = 500;
@@ -23,6 +39,8 @@
 	// How often the page asks again while frames come (ms): a game at 60
 	// frames a second does not make 60 requests a second.
 	const refreshEvery = 300;
+	// The most decisions the timeline marks either side of the one drawn.
+	const timelineSide = 64;
 	const liveStatuses = ['walking', 'acting', 'waiting', 'no_plan', 'idle'];
 	const recordedStatuses = ['found', 'no_plan', 'limit_reached'];
 
@@ -65,6 +83,12 @@
 		game.dataset.frame = String(s.frame);
 		game.dataset.hits = String(s.hits.length);
 		game.dataset.reason = s.reason || '';
+		if (source !== 'live') {
+			// A recording is shown: its line and no hits stay; back on the
+			// live game, this state is asked for again.
+			bump(game);
+			return;
+		}
 		let text;
 		if (s.paused) {
 			text = 'paused at frame ' + s.frame + (s.reason ? ' (' + s.reason + ')' : '');
@@ -130,7 +154,7 @@
 			const f = JSON.parse(e.data);
 			if (state) {
 				state.frame = f.tick;
-				if (!state.paused) $('game-state').textContent = $('game-state').textContent.replace(/frame \d+/, 'frame ' + f.tick);
+				if (!state.paused && source === 'live') $('game-state').textContent = $('game-state').textContent.replace(/frame \d+/, 'frame ' + f.tick);
 			}
 			dirtyList = true;
 			if (picked && (f.more > 0 || f.changed.includes(picked))) dirtyDetail = true;
@@ -144,7 +168,18 @@
 		// heartbeat holds the page's breakpoints.
 		stream.onerror = () => { game.dataset.stream = 'lost'; };
 		stream.onopen = () => { game.dataset.stream = 'open'; };
+		// A page the tab leaves may be kept, frozen, for the back button
+		// (the back/forward cache) with its stream still open: the
+		// inspector would take the client for about, and a pause of its
+		// for good. Left, it closes the stream; shown again, it opens one.
+		window.addEventListener('pagehide', () => stream.close(), { once: true });
 	}
+	window.addEventListener('pageshow', (e) => {
+		if (!e.persisted || mode !== 'live') return;
+		game.dataset.stream = 'lost';
+		openEvents();
+		askState('state').catch((err) => showError(err.message));
+	});
 
 	function schedule() {
 		if (refreshTimer !== null || source !== 'live') return;
@@ -504,7 +539,14 @@
 			$('search-lede').textContent = '';
 			return;
 		}
-		let lo = decisions[0].tick, hi = decisions[decisions.length - 1].tick;
+		if (shownDecision < 0) shownDecision = defaultDecision();
+		// The marks drawn: the decisions either side of the one shown (in a
+		// recording, none before the tick scrubbed to: its first ones), a
+		// bounded number: a recording may hold tens of thousands of one
+		// agent's, redrawn at every scrub.
+		const centre = Math.max(shownDecision, 0);
+		const from = Math.max(0, centre - timelineSide), to = Math.min(decisions.length, centre + timelineSide + 1);
+		let lo = decisions[from].tick, hi = decisions[to - 1].tick;
 		if (source === 'recording') {
 			// The agent's own decisions, and the tick scrubbed to.
 			lo = Math.min(lo, tick);
@@ -516,8 +558,9 @@
 		const svg = el('svg', { viewBox: '0 0 ' + width + ' ' + height, role: 'img', 'aria-label': 'the agent\'s decisions by tick' });
 		svg.append(el('line', { x1: pad, y1: 22, x2: width - pad, y2: 22, class: 'axis' }));
 		svg.append(el('text', { x: pad, y: 40, class: 'tick-label' }, 'tick ' + lo), el('text', { x: width - pad, y: 40, class: 'tick-label end' }, 'tick ' + hi));
-		if (shownDecision < 0) shownDecision = defaultDecision();
-		decisions.forEach((d, i) => {
+		agentFig.dataset.marks = String(to - from);
+		decisions.slice(from, to).forEach((d, k) => {
+			const i = from + k;
 			const cls = 'mark ' + (d.decided === 'interruption' ? 'interruption' : d.status) + (i === shownDecision ? ' shown' : '');
 			const m = el('rect', { x: (x(d.tick) - 3).toFixed(1), y: 12, width: 6, height: 20, rx: 2, class: cls, tabindex: '0' });
 			m.dataset.index = String(i);

@@ -163,6 +163,18 @@ func readReplay(e *env, name string) (*agent.Recording, int) {
 		return nil, status
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		// Opening a directory succeeds; reading it would say "read NAME:
+		// is a directory", the name twice.
+		fmt.Fprintf(e.stderr, "%s: a directory, not a decision recording\n", name)
+		return nil, exitInvalid
+	} else if err == nil && info.Mode().IsRegular() && info.Size() > maxReplay {
+		// Said before it is read: reading and decoding 64 MiB first takes
+		// seconds and hundreds of MiB. ReadRecording's bound says the same
+		// of a file that grows, or a pipe.
+		fmt.Fprintf(e.stderr, "%s: longer than %d bytes\n", name, maxReplay)
+		return nil, exitInvalid
+	}
 	rec, err := agent.ReadRecording(f, name, maxReplay)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s\n", err)
