@@ -10,6 +10,7 @@ import (
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/inspect"
+	"github.com/ploy-ai/ploy/internal/testkit/camp"
 )
 
 // TestPageServed: the inspector serves its page at / with the policy that
@@ -140,5 +141,43 @@ func TestReplayTooLarge(t *testing.T) {
 	_, err := inspect.NewReplay(rec, inspect.ReplayOptions{Name: "big.jsonl", MaxRecording: 1000})
 	if err == nil || !strings.Contains(err.Error(), "big.jsonl: the recording's 100 decisions are more than 1000 bytes") {
 		t.Errorf("a recording past MaxRecording: %v", err)
+	}
+}
+
+// TestReadReplayServesWhatNewReplayServes: streamed one decision at a
+// time, a real game's recording makes the same replay, byte for byte and
+// count for count, as the recording decoded whole and handed to
+// NewReplay; a recording cut short, and one past MaxRecording, are
+// refused with the file's name (and line).
+func TestReadReplayServesWhatNewReplayServes(t *testing.T) {
+	src := camp.Record(t, camp.Options{Agents: 6, Ticks: 80, Workers: 1})
+	rec, err := agent.ReadRecording(bytes.NewReader(src), "camp.jsonl", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := inspect.NewReplay(rec, inspect.ReplayOptions{Name: "camp.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := inspect.ReadReplay(bytes.NewReader(src), inspect.ReplayOptions{Name: "camp.jsonl"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Counts() != streamed.Counts() || streamed.Counts().Decisions != len(rec.Decisions) || streamed.Counts().Agents != 6 {
+		t.Errorf("counts: streamed %+v, whole %+v, want %d decisions of 6 agents", streamed.Counts(), whole.Counts(), len(rec.Decisions))
+	}
+	a := get(whole, "GET", "/api/v1/recording", nil)
+	b := get(streamed, "GET", "/api/v1/recording", nil)
+	if a.Code != 200 || b.Code != 200 || !bytes.Equal(a.Body.Bytes(), b.Body.Bytes()) {
+		t.Errorf("the recordings served differ: %d and %d, %d and %d bytes", a.Code, b.Code, a.Body.Len(), b.Body.Len())
+	}
+
+	cut := src[:bytes.LastIndexByte(src[:len(src)-1], '\n')+1] // the last decision gone
+	if _, err := inspect.ReadReplay(bytes.NewReader(cut), inspect.ReplayOptions{Name: "cut.jsonl"}); err == nil || !strings.Contains(err.Error(), "cut.jsonl: the header says") {
+		t.Errorf("a recording cut short: %v", err)
+	}
+	small := len(src) / 2
+	if _, err := inspect.ReadReplay(bytes.NewReader(src), inspect.ReplayOptions{Name: "big.jsonl", MaxRecording: small}); err == nil || !strings.Contains(err.Error(), "big.jsonl") {
+		t.Errorf("a recording past MaxRecording of %d: %v", small, err)
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/internal/webguard"
@@ -16,9 +18,19 @@ import (
 // recording opened from a live game. It has no game, so no breakpoint,
 // no event stream, no trace: its API is GET /api/v1/recording alone.
 type Replay struct {
-	opt  ReplayOptions
-	body []byte // the recording, as JSON Lines
+	opt    ReplayOptions
+	body   []byte // the recording, as JSON Lines
+	counts ReplayCounts
 }
+
+// ReplayCounts say what a Replay holds.
+type ReplayCounts struct {
+	Decisions int // decisions in the recording
+	Agents    int // agents they are of
+}
+
+// Counts returns how many decisions the replay holds, of how many agents.
+func (p *Replay) Counts() ReplayCounts { return p.counts }
 
 // ReplayOptions are a Replay's.
 type ReplayOptions struct {
@@ -58,7 +70,59 @@ func NewReplay(rec *agent.Recording, opt ReplayOptions) (*Replay, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", opt.Name, err)
 	}
-	return &Replay{opt: opt, body: bytes.Clone(buf.Bytes())}, nil
+	agents := map[string]struct{}{}
+	for i := range rec.Decisions {
+		agents[rec.Decisions[i].Agent] = struct{}{}
+	}
+	return &Replay{opt: opt, body: bytes.Clone(buf.Bytes()), counts: ReplayCounts{len(rec.Decisions), len(agents)}}, nil
+}
+
+// ReadReplay makes the page's server for the recording r holds, read one
+// decision at a time (agent.RecordingReader: positioned errors, a line at
+// most agent.MaxRecordLine) and written again as NewReplay writes it, in
+// at most opt.MaxRecording bytes read and written. Unlike NewReplay, it
+// never holds the decoded recording: its memory is the bytes it serves
+// and one decision (a 38 MB colony recording: 0.3 GiB read whole first,
+// about 2× the file streamed).
+func ReadReplay(r io.Reader, opt ReplayOptions) (*Replay, error) {
+	if opt.MaxRecording <= 0 {
+		opt.MaxRecording = DefaultMaxRecording
+	}
+	rr, err := agent.NewRecordingReader(r, opt.Name, int64(opt.MaxRecording))
+	if err != nil {
+		return nil, err
+	}
+	buf := &cappedBuffer{max: opt.MaxRecording}
+	head, err := json.Marshal(rr.Header())
+	if err != nil {
+		return nil, err
+	}
+	if _, err := buf.Write(append(head, '\n')); err != nil {
+		return nil, fmt.Errorf("%s: the header is more than %d bytes", opt.Name, opt.MaxRecording)
+	}
+	enc := json.NewEncoder(buf)
+	agents := map[string]struct{}{}
+	n := 0
+	for {
+		var d agent.Decision
+		err := rr.Next(&d)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := enc.Encode(&d); err == errTooLarge {
+			return nil, fmt.Errorf("%s:%d: the decisions up to here are more than %d bytes as JSON, the most the page reads", opt.Name, rr.Line(), opt.MaxRecording)
+		} else if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", opt.Name, rr.Line(), err)
+		}
+		if _, seen := agents[d.Agent]; !seen {
+			agents[strings.Clone(d.Agent)] = struct{}{}
+		}
+		n++
+	}
+	return &Replay{opt: opt, body: buf.Bytes(), counts: ReplayCounts{n, len(agents)}}, nil
 }
 
 // ServeHTTP answers the page (/), its assets, and GET /api/v1/recording;

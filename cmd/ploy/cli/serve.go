@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/inspect"
 	"github.com/ploy-ai/ploy/viewer"
@@ -65,14 +64,6 @@ func runServe(e *env, args []string) int {
 	if cfg.MaxStreamTime <= 0 {
 		return usageErr(e, fset, "--max-stream-time must be positive, not %s", cfg.MaxStreamTime)
 	}
-	var rec *agent.Recording
-	if replay != "" {
-		// Read before listening: a bad file stops it at start, positioned.
-		var st int
-		if rec, st = readReplay(e, replay); st >= 0 {
-			return st
-		}
-	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
@@ -87,14 +78,15 @@ func runServe(e *env, args []string) int {
 	cfg.LoopbackOnly = listensOnLoopback(ln.Addr())
 	var handler http.Handler
 	var serving string
-	if rec != nil {
-		page, err := inspect.NewReplay(rec, inspect.ReplayOptions{Name: replay, AllowRemote: !cfg.LoopbackOnly})
-		if err != nil {
-			fmt.Fprintf(e.stderr, "ploy serve: %v\n", err)
-			return exitInvalid
+	if replay != "" {
+		// Read before serving: a bad file stops it at start, positioned.
+		page, st := readReplay(e, replay, !cfg.LoopbackOnly)
+		if page == nil {
+			return st
 		}
 		handler = page
-		serving = fmt.Sprintf("recording %s: %d decisions of %d agents", replay, len(rec.Decisions), agentsIn(rec))
+		n := page.Counts()
+		serving = fmt.Sprintf("recording %s: %d decisions of %d agents", replay, n.Decisions, n.Agents)
 	} else {
 		cfg.MaxBody = int64(maxBody)
 		cfg.Files = positional
@@ -154,10 +146,10 @@ func listensOnLoopback(a net.Addr) bool {
 // the page reads it whole, in the browser.
 const maxReplay = inspect.DefaultMaxRecording
 
-// readReplay reads the decision recording --replay names, whole and
-// bounded (agent.ReadRecording); a bad one is reported, positioned, with
-// the status of a bad input. The status is -1 to go on.
-func readReplay(e *env, name string) (*agent.Recording, int) {
+// readReplay reads the decision recording --replay names, one decision at
+// a time and bounded (inspect.ReadReplay), into the page's server; a bad
+// one is reported, positioned, with the status of a bad input.
+func readReplay(e *env, name string, allowRemote bool) (*inspect.Replay, int) {
 	f, status := openInput(e, name)
 	if f == nil {
 		return nil, status
@@ -169,25 +161,15 @@ func readReplay(e *env, name string) (*agent.Recording, int) {
 		fmt.Fprintf(e.stderr, "%s: a directory, not a decision recording\n", name)
 		return nil, exitInvalid
 	} else if err == nil && info.Mode().IsRegular() && info.Size() > maxReplay {
-		// Said before it is read: reading and decoding 64 MiB first takes
-		// seconds and hundreds of MiB. ReadRecording's bound says the same
-		// of a file that grows, or a pipe.
+		// Said before it is read, at once. ReadReplay's bound says the
+		// same of a file that grows, or a pipe.
 		fmt.Fprintf(e.stderr, "%s: longer than %d bytes\n", name, maxReplay)
 		return nil, exitInvalid
 	}
-	rec, err := agent.ReadRecording(f, name, maxReplay)
+	page, err := inspect.ReadReplay(f, inspect.ReplayOptions{Name: name, AllowRemote: allowRemote, MaxRecording: maxReplay})
 	if err != nil {
 		fmt.Fprintf(e.stderr, "%s\n", err)
 		return nil, exitInvalid
 	}
-	return rec, -1
-}
-
-// agentsIn counts the agents a recording has decisions of.
-func agentsIn(rec *agent.Recording) int {
-	names := map[string]bool{}
-	for _, d := range rec.Decisions {
-		names[d.Agent] = true
-	}
-	return len(names)
+	return page, -1
 }
