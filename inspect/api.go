@@ -65,15 +65,26 @@ func fail(w http.ResponseWriter, e *apiError) {
 	w.Write(append(b, '\n'))
 }
 
-// ServeHTTP answers the inspector's API: an unknown path is 404 and a
-// wrong method 405, both as JSON errors.
-func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !in.opt.AllowRemote && !webguard.LoopbackHost(r.Host) {
-		fail(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("the inspector answers requests to the loopback only, not to host %q (Options.AllowRemote)", r.Host)})
-		return
+// admitted refuses, with 403, a request addressed to a host name that is
+// not the loopback (unless allowRemote: a rebound DNS name must not reach
+// the server through a browser) and one from another site's page; who
+// and how name the server and the option that allows remote hosts.
+func admitted(w http.ResponseWriter, r *http.Request, allowRemote bool, who, how string) bool {
+	if !allowRemote && !webguard.LoopbackHost(r.Host) {
+		fail(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("%s answers requests to the loopback only, not to host %q%s", who, r.Host, how)})
+		return false
 	}
 	if why := webguard.CrossSite(r); why != "" {
 		fail(w, &apiError{Status: http.StatusForbidden, Message: why})
+		return false
+	}
+	return true
+}
+
+// ServeHTTP answers the inspector's API: an unknown path is 404 and a
+// wrong method 405, both as JSON errors.
+func (in *Inspector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !admitted(w, r, in.opt.AllowRemote, "the inspector", " (Options.AllowRemote)") {
 		return
 	}
 	path := r.URL.Path

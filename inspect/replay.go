@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/ploy-ai/ploy/agent"
-	"github.com/ploy-ai/ploy/internal/webguard"
 )
 
 // Replay serves the inspector's page over a decision recording instead of
@@ -130,12 +129,7 @@ func ReadReplay(r io.Reader, opt ReplayOptions) (*Replay, error) {
 // errors. It has the inspector's checks of the host and of another
 // site's page.
 func (p *Replay) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !p.opt.AllowRemote && !webguard.LoopbackHost(r.Host) {
-		fail(w, &apiError{Status: http.StatusForbidden, Message: fmt.Sprintf("the replay answers requests to the loopback only, not to host %q", r.Host)})
-		return
-	}
-	if why := webguard.CrossSite(r); why != "" {
-		fail(w, &apiError{Status: http.StatusForbidden, Message: why})
+	if !admitted(w, r, p.opt.AllowRemote, "the replay", "") {
 		return
 	}
 	a, isAsset := pageAssets[r.URL.Path]
