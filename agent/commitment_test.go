@@ -690,3 +690,30 @@ func TestCommitmentFinishActionThroughAQueuedReplan(t *testing.T) {
 		t.Errorf("B never replaced A after PrepA finished")
 	}
 }
+
+// TestGoalChosenWithNoGoalNamesOnlyItsOwnGoal: a goal_chosen event with
+// no goal names a goal satisfied only if it is the goal the agent
+// pursued: when A is withdrawn while B and Heal hold, none was satisfied
+// (B and Heal were never pursued), with and without a commitment.
+func TestGoalChosenWithNoGoalNamesOnlyItsOwnGoal(t *testing.T) {
+	for _, k := range commitKinds {
+		for _, c := range []*agent.Commitment{nil, {MinTicks: 50, Margin: 1}} {
+			t.Run(fmt.Sprintf("%s, commitment %v", k.name, c != nil), func(t *testing.T) {
+				w := k.make(t, c)
+				w.facts["b"], w.facts["heal"] = true, true
+				w.run(3) // A pursued
+				w.off["A"] = true
+				w.tick()
+				last := w.rec.Events[len(w.rec.Events)-1]
+				for _, e := range w.rec.Events {
+					if e.Kind == agent.GoalChosen {
+						last = e
+					}
+				}
+				if last.Goal != "" || last.Satisfied != "" || last.Why != "no goal option applies: 2 goals hold, 1 option's when is false" {
+					t.Errorf("last goal_chosen %+v, want no goal, none satisfied, 2 goals hold and 1 when false", last)
+				}
+			})
+		}
+	}
+}
