@@ -36,6 +36,10 @@ type commitWorld struct {
 	sink    *keptDecisions
 	tick    func()
 	goal    func() string
+	// off: goals whose option's When is false (the option withdrawn)
+	off map[string]bool
+	// queue, if set, is where the agent asks for its plans
+	queue *agent.Queue
 }
 
 // keptDecisions is a decision sink that keeps copies of the decisions.
@@ -54,7 +58,7 @@ func (k *keptDecisions) RecordDecision(d *agent.Decision) {
 }
 
 func newCommitWorld(t *testing.T) *commitWorld {
-	return &commitWorld{t: t, facts: map[string]bool{}, score: map[string]float64{"A": 2, "B": 1, "Heal": 0}, dur: 1000, sink: &keptDecisions{}}
+	return &commitWorld{t: t, facts: map[string]bool{}, score: map[string]float64{"A": 2, "B": 1, "Heal": 0}, dur: 1000, sink: &keptDecisions{}, off: map[string]bool{}}
 }
 
 // run ticks the agent n times.
@@ -99,14 +103,14 @@ func (w *commitWorld) goapAgent(c *agent.Commitment) *agent.Agent {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink,
+	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue,
 		Sensor: func(_ *agent.Agent, facts goap.State) {
 			for f := range goap.Fact(d.NumFacts()) {
 				facts.Set(f, w.facts[d.FactName(f)])
 			}
 		}}
 	for _, g := range commitGoals {
-		cfg.Goals = append(cfg.Goals, agent.GoalOption{Goal: d.Goal(g), Utility: func(*agent.Agent) float64 { return w.score[g] }})
+		cfg.Goals = append(cfg.Goals, agent.GoalOption{Goal: d.Goal(g), Utility: func(*agent.Agent) float64 { return w.score[g] }, When: func(*agent.Agent) bool { return !w.off[g] }})
 		x := strings.ToLower(g)
 		for _, step := range []struct{ action, fact string }{{"Prep" + g, x + "1"}, {"Do" + g, x}} {
 			start, tick, stop := w.behaviour(step.action, step.fact)
@@ -147,7 +151,7 @@ func (w *commitWorld) resolverAgent(c *agent.Commitment) *agent.ResolverAgent {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink,
+	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue,
 		Sensor: func(_ *agent.ResolverAgent, s *resolver.Snapshot) {
 			for k, name := range d.Keys() {
 				s.Values[k] = 0
@@ -157,7 +161,7 @@ func (w *commitWorld) resolverAgent(c *agent.Commitment) *agent.ResolverAgent {
 			}
 		}}
 	for _, g := range commitGoals {
-		cfg.Goals = append(cfg.Goals, agent.ResolverGoal{Goal: d.Goal(g), Utility: func(*agent.ResolverAgent) float64 { return w.score[g] }})
+		cfg.Goals = append(cfg.Goals, agent.ResolverGoal{Goal: d.Goal(g), Utility: func(*agent.ResolverAgent) float64 { return w.score[g] }, When: func(*agent.ResolverAgent) bool { return !w.off[g] }})
 		x := strings.ToLower(g)
 		for _, step := range []struct{ action, fact string }{{"Prep" + g, x + "1"}, {"Do" + g, x}} {
 			start, tick, stop := w.behaviour(step.action, step.fact)
@@ -611,6 +615,105 @@ func TestCommitmentRecordsMatchTheSchema(t *testing.T) {
 		}
 		if !kept {
 			t.Errorf("%s: no decision of commitment keeping the goal", k.name)
+		}
+	}
+}
+
+// TestCommitmentLetsAWithdrawnGoalGo: an option the game withdraws at run
+// time (its When turns false) stops being held to, whatever the rules
+// say: B replaces A on the next tick and A's step is stopped. Back, A is
+// held off by B's own minimum time, counted from B's choice (no
+// finish_action here: B's step outlasts the test).
+func TestCommitmentLetsAWithdrawnGoalGo(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{MinTicks: 40, Margin: 100})
+			w.run(3) // A chosen on tick 1, PrepA running
+			w.off["A"] = true
+			if n := w.switchTick("B", 5); n != 1 {
+				t.Fatalf("B took %d ticks to replace a withdrawn A, want 1", n)
+			}
+			if !slices.Contains(w.stopped, "PrepA") {
+				t.Errorf("the withdrawn A's step was not stopped (stopped: %v)", w.stopped)
+			}
+			w.off["A"], w.score["A"] = false, 500
+			if n := w.switchTick("A", 100); n != 40 {
+				t.Errorf("A, back and far ahead, replaced B %d ticks after B was chosen, want 40", n)
+			}
+		})
+	}
+}
+
+// TestCommitmentHoldsAnExemptCurrentGoal: Exempt lets a goal interrupt;
+// once it is the current goal the rules hold others off it as any other.
+func TestCommitmentHoldsAnExemptCurrentGoal(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{MinTicks: 50, Exempt: []string{"A"}})
+			w.run(3) // A chosen on tick 1
+			w.score["B"] = 9
+			if n := w.switchTick("B", 100); n != 48 {
+				t.Errorf("B replaced the exempt current goal A %d ticks after tick 3, want 48 (tick 51)", n)
+			}
+		})
+	}
+}
+
+// TestCommitmentFinishActionThroughAQueuedReplan: a resolver agent keeps
+// its running step while a replan waits in the queue (it commits only to
+// the head of its chain), so finish_action holds a better B off until the
+// step succeeds, however long the queue takes.
+func TestCommitmentFinishActionThroughAQueuedReplan(t *testing.T) {
+	w := newCommitWorld(t)
+	w.queue = agent.NewQueue(1, 10)
+	a := w.resolverAgent(&agent.Commitment{FinishAction: true})
+	w.dur = 10
+	w.tick()
+	w.queue.Frame() // A's chain delivered
+	w.run(2)        // PrepA started on tick 2
+	w.score["B"] = 9
+	a.RequestReplan()
+	w.tick() // B held off, the replan queued
+	if w.queue.Len() != 1 || w.goal() != "A" {
+		t.Fatalf("after the replan's tick: %d queued, goal %q; want 1 and A", w.queue.Len(), w.goal())
+	}
+	w.run(3) // waiting for the queue
+	n := 0
+	for ; n < 30 && w.goal() != "B"; n++ {
+		w.queue.Frame()
+		w.tick()
+	}
+	if len(w.stopped) != 0 || !w.facts["a1"] {
+		t.Errorf("PrepA stopped (%v) or unfinished (a1 %v) when B replaced A", w.stopped, w.facts["a1"])
+	}
+	if w.goal() != "B" {
+		t.Errorf("B never replaced A after PrepA finished")
+	}
+}
+
+// TestGoalChosenWithNoGoalNamesOnlyItsOwnGoal: a goal_chosen event with
+// no goal names a goal satisfied only if it is the goal the agent
+// pursued: when A is withdrawn while B and Heal hold, none was satisfied
+// (B and Heal were never pursued), with and without a commitment.
+func TestGoalChosenWithNoGoalNamesOnlyItsOwnGoal(t *testing.T) {
+	for _, k := range commitKinds {
+		for _, c := range []*agent.Commitment{nil, {MinTicks: 50, Margin: 1}} {
+			t.Run(fmt.Sprintf("%s, commitment %v", k.name, c != nil), func(t *testing.T) {
+				w := k.make(t, c)
+				w.facts["b"], w.facts["heal"] = true, true
+				w.run(3) // A pursued
+				w.off["A"] = true
+				w.tick()
+				last := w.rec.Events[len(w.rec.Events)-1]
+				for _, e := range w.rec.Events {
+					if e.Kind == agent.GoalChosen {
+						last = e
+					}
+				}
+				if last.Goal != "" || last.Satisfied != "" || last.Why != "no goal option applies: 2 goals hold, 1 option's when is false" {
+					t.Errorf("last goal_chosen %+v, want no goal, none satisfied, 2 goals hold and 1 when false", last)
+				}
+			})
 		}
 	}
 }

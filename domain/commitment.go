@@ -26,6 +26,13 @@ type Commitment struct {
 // goal in 32 bits).
 const MaxMinTicks = math.MaxInt32
 
+// The rules for a commitment's numbers, said when one breaks them, also
+// by number (rangeRule) for one too large to read.
+var (
+	marginRule   = "margin must be a finite number, 0 or more: how much more than the current goal another must score to replace it, such as margin: 0.5"
+	minTicksRule = fmt.Sprintf("min_ticks must be a whole number of ticks from 0 to %d: how long the agent stays on a goal before another may replace it, such as min_ticks: 30", MaxMinTicks)
+)
+
 // commitmentSpec is a commitment as read, its exempt goals resolved
 // against the kind's goal options once they are built.
 type commitmentSpec struct {
@@ -46,7 +53,7 @@ func (l *loader) commitment(path string, mv *ast.MappingValueNode) *commitmentSp
 		l.pos[path+".margin"] = position(m.Value)
 		if x, ok := l.number(m.Value, "margin"); ok {
 			if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-				l.errorf(m.Value, "margin must be a finite number, 0 or more: how much more than the current goal another must score to replace it, such as margin: 0.5")
+				l.errorf(m.Value, "%s", marginRule)
 			} else {
 				cs.c.Margin = x
 			}
@@ -56,7 +63,7 @@ func (l *loader) commitment(path string, mv *ast.MappingValueNode) *commitmentSp
 		l.pos[path+".min_ticks"] = position(m.Value)
 		if x, ok := l.number(m.Value, "min_ticks"); ok {
 			if x != math.Trunc(x) || x < 0 || x > MaxMinTicks {
-				l.errorf(m.Value, "min_ticks must be a whole number of ticks from 0 to %d: how long the agent stays on a goal before another may replace it, such as min_ticks: 30", MaxMinTicks)
+				l.errorf(m.Value, "%s", minTicksRule)
 			} else {
 				cs.c.MinTicks = int(x)
 			}

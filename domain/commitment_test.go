@@ -154,3 +154,28 @@ func uncommitted(t *testing.T) string {
 	}
 	return out
 }
+
+// TestCommitmentNumbersPastFloat64: a margin or min_ticks too large for a
+// float64 is refused at its value with the commitment's own rule, not
+// the rule for costs (which would tell the author 1e+290 is the limit,
+// when a margin of 1e300 is accepted).
+func TestCommitmentNumbersPastFloat64(t *testing.T) {
+	src, _ := fs.ReadFile(domains.Files, "battlemage.yaml")
+	base := string(src[:strings.Index(string(src), "\ninputs:")])
+	for _, c := range []struct{ yaml, want string }{
+		{"{margin: 1e400}", "margin must be a finite number, 0 or more"},
+		{"{min_ticks: 1e400}", "min_ticks must be a whole number of ticks from 0 to 2147483647"},
+	} {
+		y := base + "\nagents:\n  - name: steady\n    goals: [{goal: Kill, priority: 5}]\n    commitment: " + c.yaml + "\n"
+		_, err := domain.Parse("mage.yaml", []byte(y))
+		if err == nil {
+			t.Errorf("%s: accepted", c.yaml)
+			continue
+		}
+		line := strings.Count(y[:strings.Index(y, "    commitment: ")], "\n") + 1
+		at := fmt.Sprintf("mage.yaml:%d:", line)
+		if msg := err.Error(); !strings.Contains(msg, at) || !strings.Contains(msg, c.want) || strings.Contains(msg, "costs") {
+			t.Errorf("%s: error %q, want one at %s saying %q", c.yaml, msg, at, c.want)
+		}
+	}
+}

@@ -106,6 +106,10 @@ func rangeRule(what string) string {
 		return fmt.Sprintf("a distance cost is positive and at most %g", float64(resolver.MaxCost))
 	case what == "stopping distance":
 		return "a stopping distance is finite and not negative"
+	case what == "margin":
+		return marginRule
+	case what == "min_ticks":
+		return minTicksRule
 	case strings.HasSuffix(what, " coordinate"):
 		return fmt.Sprintf("coordinates are finite, at most %g in size", float64(MaxCoordinate))
 	}
