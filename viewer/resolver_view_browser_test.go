@@ -75,7 +75,12 @@ func fortyActions(t *testing.T) string {
 	for l := range 5 {
 		for s := range 8 {
 			fmt.Fprintf(&src, "  - name: Line%dStage%d\n", l, s)
-			if s > 0 {
+			switch {
+			case l == 4 && s == 7:
+				// Two conditions, both unmet while line 3 is unfinished:
+				// a note longer than the box is sized for.
+				fmt.Fprintf(&src, "    conditions: {line%d_stage%d_done: true, line3_stage7_done: true}\n", l, s-1)
+			case s > 0:
 				fmt.Fprintf(&src, "    conditions: {line%d_stage%d_done: true}\n", l, s-1)
 			}
 			fmt.Fprintf(&src, "    effects: {line%d_stage%d_done: true}\n    cost: %d\n", l, s, 1+(l+s)%3)

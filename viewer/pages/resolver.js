@@ -606,6 +606,7 @@
 	let drag = null;
 	box.addEventListener('pointerdown', (e) => {
 		if (e.button !== 0) return;
+		delete box.dataset.dragged; // a drag whose click never came
 		drag = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, moved: false };
 	});
 	box.addEventListener('pointermove', (e) => {
