@@ -18,17 +18,18 @@ import (
 // graphView is how figure 8's action graph sits on screen, read from the
 // page.
 type graphView struct {
-	Zoom       float64  `json:"zoom"`       // the figure's data-zoom
-	Texts      int      `json:"texts"`      // the graph's texts with something in them
-	Smallest   float64  `json:"smallest"`   // the smallest of their font sizes on screen, in CSS px
-	SvgWidth   float64  `json:"svgWidth"`   // the drawing's width on screen
-	SvgHeight  float64  `json:"svgHeight"`  // and its height
-	BoxWidth   float64  `json:"boxWidth"`   // the scrolling box's inside width
-	BoxHeight  float64  `json:"boxHeight"`  // and height
-	ScrollLeft float64  `json:"scrollLeft"` // how far the box is scrolled
-	ScrollTop  float64  `json:"scrollTop"`
-	Spills     []string `json:"spills"`   // the nodes whose note is wider than their box
-	Selected   string   `json:"selected"` // the action clicked (selected), if any
+	Zoom       float64           `json:"zoom"`       // the figure's data-zoom
+	Texts      int               `json:"texts"`      // the graph's texts with something in them
+	Smallest   float64           `json:"smallest"`   // the smallest of their font sizes on screen, in CSS px
+	SvgWidth   float64           `json:"svgWidth"`   // the drawing's width on screen
+	SvgHeight  float64           `json:"svgHeight"`  // and its height
+	BoxWidth   float64           `json:"boxWidth"`   // the scrolling box's inside width
+	BoxHeight  float64           `json:"boxHeight"`  // and height
+	ScrollLeft float64           `json:"scrollLeft"` // how far the box is scrolled
+	ScrollTop  float64           `json:"scrollTop"`
+	Spills     []string          `json:"spills"`   // the nodes whose note is wider than their box
+	Selected   string            `json:"selected"` // the action clicked (selected), if any
+	Notes      map[string]string `json:"notes"`    // each action's note as drawn
 }
 
 const readGraphView = `(() => {
@@ -37,9 +38,10 @@ const readGraphView = `(() => {
 	const texts = svg ? [...svg.querySelectorAll('text')].filter((t) => t.textContent.trim() !== '') : [];
 	// A text's size on screen: its font size times the drawing's scale.
 	const sizes = texts.map((t) => parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
-	const spills = [];
+	const spills = [], notes = {};
 	for (const g of (svg ? svg.querySelectorAll('g.node') : [])) {
 		const note = g.querySelector('text.note');
+		if (g.dataset.action !== undefined) notes[g.dataset.action] = note.textContent;
 		if (!note || note.textContent === '') continue;
 		const rect = g.querySelector('rect').getBBox(), text = note.getBBox();
 		if (text.x < rect.x || text.x + text.width > rect.x + rect.width) {
@@ -51,7 +53,7 @@ const readGraphView = `(() => {
 		zoom: Number(document.getElementById('resolver-figure').dataset.zoom || 0),
 		texts: texts.length, smallest: sizes.length ? Math.min(...sizes) : 0,
 		svgWidth: r.width, svgHeight: r.height, boxWidth: box.clientWidth, boxHeight: box.clientHeight,
-		scrollLeft: box.scrollLeft, scrollTop: box.scrollTop, spills,
+		scrollLeft: box.scrollLeft, scrollTop: box.scrollTop, spills, notes,
 		selected: ((svg && svg.querySelector('g.action-node.selected')) || { dataset: {} }).dataset.action || '',
 	};
 })()`
@@ -125,8 +127,10 @@ func TestBrowserResolverLegible(t *testing.T) {
 	if v.SvgWidth <= v.BoxWidth && v.SvgHeight <= v.BoxHeight {
 		t.Errorf("the 40-action graph (%.0f×%.0f) fits its box (%.0f×%.0f) at zoom 1: it was squeezed", v.SvgWidth, v.SvgHeight, v.BoxWidth, v.BoxHeight)
 	}
-	if len(v.Spills) > 0 {
-		t.Errorf("the workshop: notes spill out of their boxes: %q", v.Spills)
+	// A note of one unmet condition is whole; a longer one is shortened
+	// to its box (the tooltip and the side panel have it all).
+	if len(v.Spills) > 0 || v.Notes["Line1Stage3"] != "unmet: line1_stage2_done" || !strings.HasSuffix(v.Notes["Line4Stage7"], "…") {
+		t.Errorf("the workshop: notes spill out of their boxes: %q; Line1Stage3's note %q, Line4Stage7's %q", v.Spills, v.Notes["Line1Stage3"], v.Notes["Line4Stage7"])
 	}
 	browser.Screenshot(t, tab, "resolver-figure", "resolver-forty-actions")
 
@@ -176,8 +180,8 @@ func TestBrowserResolverLegible(t *testing.T) {
 	if !strings.Contains(strings.Join(f.Rejected, "\n"), "WarmUp: unmet: fire_lit") {
 		t.Errorf("the survivor without LightFire: rejected %q, want WarmUp: unmet: fire_lit", f.Rejected)
 	}
-	if v = view(); len(v.Spills) > 0 || v.Smallest < 10 {
-		t.Errorf("the survivor without LightFire: notes spill out of their boxes: %q; smallest text %.1f px", v.Spills, v.Smallest)
+	if v = view(); len(v.Spills) > 0 || v.Smallest < 10 || v.Notes["WarmUp"] != "unmet: fire_lit" {
+		t.Errorf("the survivor without LightFire: WarmUp's note %q; notes spill out of their boxes: %q; smallest text %.1f px; want unmet: fire_lit whole, inside its box", v.Notes["WarmUp"], v.Spills, v.Smallest)
 	}
 	browser.Screenshot(t, tab, "resolver-figure", "resolver-survivor-unmet")
 
