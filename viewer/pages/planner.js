@@ -225,8 +225,8 @@
 		const p = new URLSearchParams(location.hash.slice(1));
 		// "<source>" is offered once a pasted domain has loaded.
 		if (p.get('domain') !== pasted || domains.has(pasted)) pick($('domain'), p.get('domain'));
-		showAddressNote(p.get('domain'));
 		if ($('domain').value === pasted && !domains.has(pasted)) $('domain').selectedIndex = 0;
+		showAddressNote(p.get('domain'));
 		$('source-panel').hidden = $('domain').value !== pasted;
 		showDomain();
 		pick($('goal'), p.get('goal'));
@@ -254,14 +254,14 @@
 		}
 		const parts = [html('code', '', name)];
 		if (engineDomains.has(name)) {
-			const link = html('a', '', 'figure 8, the resolver');
+			const link = html('a', '', 'figure 8');
 			link.href = '#resolver-figure';
 			link.addEventListener('click', (e) => {
 				e.preventDefault(); // keep the fragment: it is the figures' state
 				$('resolver-figure').scrollIntoView();
 			});
-			parts.push(' is an engine-model domain (keys:): this figure plans state-space domains (facts:), so it shows ' +
-				$('domain').value + '; ', link, ' resolves ' + name + '.');
+			parts.push(' is an engine-model domain (keys:), resolved, not planned: ', link, ' below shows it. This figure plans state-space domains (facts:) and shows ' +
+				$('domain').value + '.');
 		} else {
 			parts.push(' is not a domain this server offers: the figure shows ' + $('domain').value + ' instead.');
 		}
@@ -368,7 +368,9 @@
 		$('plan').replaceChildren();
 		$('why').hidden = true;
 		ploy.showError($('error'), '');
-		$('summary').className = 'summary none';
+		// Not an error (the status beside the editor says what went wrong):
+		// what to do next.
+		$('summary').className = 'summary hint';
 		$('summary').textContent = why;
 		$('command').replaceChildren();
 		$('command-line').hidden = true;
@@ -392,6 +394,7 @@
 	}
 
 	$('domain').addEventListener('change', () => {
+		showAddressNote(null); // a domain picked: the address's is past
 		const own = $('domain').value === pasted;
 		$('source-panel').hidden = !own;
 		if (own && !domains.has(pasted)) {

@@ -660,11 +660,14 @@
 	})();
 	// A link followed or an address edited by hand (replaceState fires no
 	// hashchange): figure 8's keys, when the fragment has them.
-	window.addEventListener('hashchange', () => {
-		const p = new URLSearchParams(location.hash.slice(1));
+	// The fragment as followed (e.newURL): figure 1 may have rewritten its
+	// own keys already.
+	window.addEventListener('hashchange', (e) => {
+		const hash = new URL(e.newURL).hash;
+		const p = new URLSearchParams(hash.slice(1));
 		if (domains.size === 0 || ![...p.keys()].some(own) && !domains.has(p.get('domain'))) return;
 		selected = '';
-		recall(location.hash);
+		recall(hash);
 		resolve(performance.now());
 	});
 })();
