@@ -283,7 +283,7 @@
 		// beaten chain's costs. A longer note (several conditions unmet)
 		// is shortened to the box when it is written (fitNote).
 		const noteWidth = (text) => 6.1 * text.length + 12;
-		const widest = (a) => Math.max(width(a.name), noteWidth('chain cost 99 > 99'),
+		const widest = (a) => Math.max(width(a.name), noteWidth('cost 99.99 > 99.99'),
 			...a.conditions.map((c) => noteWidth('unmet: ' + c.condition)));
 		const nodes = [];
 		for (const goal of graph.goals) nodes.push({ id: goalNode(goal.name), width: width(goal.name), height: 30, cls: 'goal-node', label: goal.name, note: '', rx: 14, data: { goal: goal.name } });
@@ -412,7 +412,9 @@
 			tip = ploy.svg('title');
 			n.group.prepend(tip);
 		}
-		tip.textContent = full ? n.title.textContent + ': ' + full : n.title.textContent;
+		const v = shown.verdicts.get(n.group.dataset.action);
+		const reason = v && v.reason ? v.reason : full;
+		tip.textContent = reason ? n.title.textContent + ': ' + reason : n.title.textContent;
 		const room = n.at.width - 8;
 		if (!full || n.note.getComputedTextLength() <= room) return;
 		let keep = full.length;
@@ -456,7 +458,10 @@
 			const override = action === undefined || !kind ? undefined : kind.costs.find((c) => c.action === action);
 			g.classList.toggle('overridden', !!override);
 			n.title.textContent = (step >= 0 ? (step + 1) + ' · ' : '') + (action || g.dataset.goal);
-			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason : '';
+			// On the node a beaten chain reads "cost 16.83 > 9.4" (its colour
+			// says weighed, not taken), short enough for the box; the
+			// reason in full is the tooltip's and the side panel's.
+			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason.replace(/^chain cost /, 'cost ') : '';
 			if (!n.note.textContent && override) n.note.textContent = 'cost ' + number(override.cost) + ' (file ' + number(override.base) + ')';
 			fitNote(n);
 		}
