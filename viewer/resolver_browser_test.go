@@ -158,6 +158,10 @@ func TestBrowserResolver(t *testing.T) {
 	if !strings.Contains(f.Panel, "before LightFire → WarmUp, serving has_wood: candidate · cost 13") {
 		t.Errorf("GatherWoodNorth clicked: the panel says %q", f.Panel)
 	}
+	// The click scrolled the graph's box to the action: back to its start
+	// for the picture, and the sizes logged.
+	sizes := browser.Read[string](t, tab, "the graph's size", `(() => { const b = document.getElementById('resolver-graph'); b.scrollTo(0, 0); const r = b.querySelector('svg').getBoundingClientRect(); return r.width.toFixed(0) + '×' + r.height.toFixed(0) + ' in ' + b.clientWidth + '×' + b.clientHeight; })()`)
+	t.Logf("the survivor's graph: %s", sizes)
 	browser.Screenshot(t, tab, "resolver-figure", "resolver-survivor-warm")
 
 	// The north pile moved 3 m away: it is now the nearer.

@@ -7,8 +7,9 @@
 (function () {
 	const $ = (id) => document.getElementById(id);
 	const figure = $('planner');
-	const { api, shellWord, plural, number } = ploy;
+	const { api, shellWord, plural, number, html } = ploy;
 	const domains = new Map(); // name -> the API's description
+	const engineDomains = new Set(); // the offered keys: files, figure 8's
 	const ask = ploy.newest(figure);
 
 	// A pasted or opened domain is offered as "<source>", the name its
@@ -120,7 +121,9 @@
 		figure.dataset.sourceErrors = '0';
 		$('source-errors').hidden = true;
 		if (d.kind !== 'state-space') {
-			sourceStatus('bad', 'an engine-model domain (keys:): this figure plans state-space domains (facts:)');
+			sourceStatus('bad', 'not planned: an engine-model domain (keys:); this figure plans state-space domains (facts:)');
+			nothingPlanned('an engine-model domain is resolved, not planned: ' + shellWords(['ploy', 'resolve', sourceFile]) +
+				' resolves it, and figure 8 the shipped ones');
 			return;
 		}
 		d.source = text;
@@ -195,14 +198,20 @@
 	// The controls' state is kept in the address's fragment
 	// (#domain=soldier.yaml&goal=KillPlayer&unset=axe_nearby,gun_nearby),
 	// so that a figure can be linked to and survives a reload.
+	// Other figures keep their own keys in the same fragment (figure 8's
+	// resolver.*): those are left as they are.
+	const ownKeys = ['domain', 'goal', 'set', 'unset', 'search', 'heuristic', 'agent'];
 	function remember(q) {
-		const p = new URLSearchParams({ domain: q.domain || pasted, goal: q.goal });
+		const p = new URLSearchParams(location.hash.slice(1));
+		for (const key of ownKeys) p.delete(key);
+		p.set('domain', q.domain || pasted);
+		p.set('goal', q.goal);
 		if (q.set.length) p.set('set', q.set.join(','));
 		if (q.unset.length) p.set('unset', q.unset.join(','));
 		if (q.search !== 'forward') p.set('search', q.search);
 		if (q.heuristic !== 'goal-count') p.set('heuristic', q.heuristic);
 		if (q.personality) p.set('agent', q.personality);
-		history.replaceState(null, '', '#' + p);
+		history.replaceState(history.state, '', '#' + p);
 	}
 
 	// pick selects value in a select when it is one of its options.
@@ -217,6 +226,7 @@
 		// "<source>" is offered once a pasted domain has loaded.
 		if (p.get('domain') !== pasted || domains.has(pasted)) pick($('domain'), p.get('domain'));
 		if ($('domain').value === pasted && !domains.has(pasted)) $('domain').selectedIndex = 0;
+		showAddressNote(p.get('domain'));
 		$('source-panel').hidden = $('domain').value !== pasted;
 		showDomain();
 		pick($('goal'), p.get('goal'));
@@ -232,6 +242,50 @@
 		}
 	}
 
+	// showAddressNote says why the figure does not show the domain the
+	// address names, instead of silently showing another: an engine-model
+	// file is figure 8's (which opens it), any other name is not offered.
+	function showAddressNote(name) {
+		const note = $('address-note');
+		if (name === null || name === pasted || domains.has(name)) {
+			note.hidden = true;
+			note.replaceChildren();
+			return;
+		}
+		const parts = [html('code', '', name)];
+		if (engineDomains.has(name)) {
+			const link = html('a', '', 'figure 8');
+			link.href = '#resolver-figure';
+			link.addEventListener('click', (e) => {
+				e.preventDefault(); // keep the fragment: it is the figures' state
+				$('resolver-figure').scrollIntoView();
+			});
+			parts.push(' is an engine-model domain (keys:), resolved, not planned: ', link, ' below shows it. This figure plans state-space domains (facts:) and shows ' +
+				$('domain').value + '.');
+		} else {
+			parts.push(' is not a domain this server offers: the figure shows ' + $('domain').value + ' instead.');
+		}
+		note.replaceChildren(...parts);
+		note.hidden = false;
+	}
+
+	// commandWords is the command as shell words, each kept whole when the
+	// line wraps: a flag with its value never breaks inside either, and a
+	// list of facts breaks only after a comma.
+	function commandWords(words) {
+		const out = [];
+		words.forEach((w, i) => {
+			if (i > 0) out.push(' ');
+			const word = shellWord(w);
+			const pieces = /^[\w.\/:=,+-]+$/.test(w) ? word.split(',') : [word];
+			pieces.forEach((piece, j) => {
+				if (j > 0) out.push(',', html('wbr'));
+				out.push(html('span', 'w', piece));
+			});
+		});
+		return out;
+	}
+
 	function command(q) {
 		const words = ['ploy', 'plan', q.domain || sourceFile, '--goal', q.goal];
 		if (q.personality) words.push('--agent', q.personality);
@@ -239,7 +293,7 @@
 		if (q.unset.length) words.push('--unset', q.unset.join(','));
 		if (q.search !== 'forward') words.push('--search', q.search);
 		if (q.heuristic !== 'goal-count') words.push('--heuristic', q.heuristic);
-		return words.map(shellWord).join(' ');
+		return words;
 	}
 
 	const stopped = {
@@ -253,7 +307,8 @@
 		steps.replaceChildren();
 		$('why').hidden = true;
 		ploy.showError($('error'), error);
-		$('command').textContent = command(q);
+		$('command').replaceChildren(...commandWords(command(q)));
+		$('command-line').hidden = false;
 		if (error) {
 			summary.className = 'summary none';
 			summary.textContent = 'no answer';
@@ -303,6 +358,25 @@
 		});
 	}
 
+	const shellWords = (words) => words.map(shellWord).join(' ');
+
+	// nothingPlanned empties the figure of the last plan (its goal, facts,
+	// steps and command) and says why there is none.
+	function nothingPlanned(why) {
+		$('facts').replaceChildren();
+		$('goal').replaceChildren();
+		$('plan').replaceChildren();
+		$('why').hidden = true;
+		ploy.showError($('error'), '');
+		// Not an error (the status beside the editor says what went wrong):
+		// what to do next.
+		$('summary').className = 'summary hint';
+		$('summary').textContent = why;
+		$('command').replaceChildren();
+		$('command-line').hidden = true;
+		$('timing').textContent = '';
+	}
+
 	// resetFacts sets every toggle as in the domain's initial state.
 	function resetFacts() {
 		const initial = new Set(domains.get($('domain').value).initial);
@@ -320,15 +394,12 @@
 	}
 
 	$('domain').addEventListener('change', () => {
+		showAddressNote(null); // a domain picked: the address's is past
 		const own = $('domain').value === pasted;
 		$('source-panel').hidden = !own;
 		if (own && !domains.has(pasted)) {
 			// Nothing loaded yet: the page waits for the text.
-			$('facts').replaceChildren();
-			$('goal').replaceChildren();
-			$('summary').className = 'summary none';
-			$('summary').textContent = 'paste a domain or open a file, then load it';
-			$('plan').replaceChildren();
+			nothingPlanned('paste a domain or open a file, then load it');
 			$('source').focus();
 			return;
 		}
@@ -367,6 +438,7 @@
 		try {
 			for (const d of (await api('domains')).domains) {
 				if (d.kind === 'state-space') domains.set(d.name, d);
+				else engineDomains.add(d.name);
 			}
 		} catch (e) {
 			$('summary').textContent = 'cannot list the domains: ' + e.message;

@@ -193,6 +193,82 @@
 		return q;
 	}
 
+	// The figure's state is kept in the address's fragment beside figure
+	// 1's, under keys of its own (#…&resolver=survivor.yaml&resolver.goal=Fed
+	// &resolver.unset=has_wood&resolver.targets=wood_north:0,3;berries:none),
+	// so that it can be linked to and survives a reload.
+	// The address as the page opened: figure 1 rewrites its own keys as
+	// soon as it has planned, perhaps before this figure has its domains.
+	const opened = location.hash;
+	const own = (key) => key === 'resolver' || key.startsWith('resolver.');
+
+	function remember(q) {
+		const p = new URLSearchParams(location.hash.slice(1));
+		for (const key of [...p.keys()]) if (own(key)) p.delete(key);
+		p.set('resolver', q.domain);
+		if (q.goal !== undefined) p.set('resolver.goal', q.goal);
+		if (q.agent) p.set('resolver.agent', q.agent);
+		if (q.set.length) p.set('resolver.set', q.set.join(','));
+		if (q.unset.length) p.set('resolver.unset', q.unset.join(','));
+		if (q.at) p.set('resolver.at', q.at.join(','));
+		if (q.targets) p.set('resolver.targets', Object.keys(q.targets).sort().map((t) => t + ':' + (q.targets[t] === null ? 'none' : q.targets[t].join(','))).join(';'));
+		if (q.capabilities) p.set('resolver.can', q.capabilities.join(','));
+		history.replaceState(history.state, '', '#' + p);
+	}
+
+	// recall sets the controls from the fragment; names the figure does
+	// not offer are ignored. A fragment naming an engine-model domain as
+	// figure 1's domain= (figure 1 plans only facts: files) opens it here.
+	function recall(hash) {
+		const p = new URLSearchParams(hash.slice(1));
+		const name = p.get('resolver') || (domains.has(p.get('domain')) ? p.get('domain') : null);
+		if (name !== null && domains.has(name)) $('resolver-domain').value = name;
+		showDomain();
+		const d = domains.get($('resolver-domain').value);
+		const agent = p.get('resolver.agent');
+		if (agent && (d.agents || []).some((k) => k.name === agent)) $('resolver-kind').value = agent;
+		kindBefore = $('resolver-kind').value;
+		showGoals();
+		showKind();
+		const goal = p.get('resolver.goal');
+		if (goal !== null && [...$('resolver-goal').options].some((o) => o.value === goal)) $('resolver-goal').value = goal;
+		else if ($('resolver-kind').value && p.has('resolver.agent') && goal === null) $('resolver-goal').value = chosenGoal;
+		const list = (key) => (p.get(key) || '').split(',').filter((x) => x);
+		const set = new Map(list('resolver.set').map((s) => { const [k, v] = s.split('='); return [k, v]; }));
+		const unset = new Set(list('resolver.unset'));
+		for (const input of $('resolver-keys').querySelectorAll('input[data-key]')) {
+			const k = input.dataset.key;
+			if (input.type === 'checkbox') {
+				if (set.has(k)) input.checked = true;
+				if (unset.has(k)) input.checked = false;
+			} else if (set.get(k) !== undefined && /^-?\d+$/.test(set.get(k))) {
+				input.value = set.get(k);
+			}
+		}
+		const places = new Map();
+		if (p.get('resolver.at')) places.set('', p.get('resolver.at'));
+		for (const t of (p.get('resolver.targets') || '').split(';').filter((x) => x)) {
+			const at = t.lastIndexOf(':');
+			if (at > 0) places.set(t.slice(0, at), t.slice(at + 1));
+		}
+		for (const row of $('resolver-places').querySelectorAll('.place')) {
+			const v = places.get(row.dataset.place);
+			if (v === undefined) continue;
+			const found = row.querySelector('input[data-found]');
+			if (v === 'none' && found) {
+				found.checked = false;
+				continue;
+			}
+			const xy = v.split(',');
+			if (xy.length !== 2 || !xy.every((n) => /^-?\d+(\.\d+)?$/.test(n))) continue;
+			row.querySelectorAll('input[type=number]').forEach((i, axis) => { i.value = xy[axis]; });
+		}
+		if (p.has('resolver.can') && !$('resolver-kind').value) {
+			const can = new Set(list('resolver.can'));
+			for (const box of $('resolver-capabilities').querySelectorAll('input[data-action]')) box.checked = can.has(box.dataset.action);
+		}
+	}
+
 	// nodeId keeps goals and actions apart in the layout: a goal may share
 	// an action's name.
 	const actionNode = (name) => 'a:' + name;
@@ -202,9 +278,16 @@
 	// (server, condition served), laid out rankdir.
 	function spec(graph, rankdir) {
 		const width = (text) => 7.2 * text.length + 34;
+		// An action's box is wide enough for its name and for the notes a
+		// resolve writes under it: "unmet: " and its longest condition, a
+		// beaten chain's costs. A longer note (several conditions unmet)
+		// is shortened to the box when it is written (fitNote).
+		const noteWidth = (text) => 6.1 * text.length + 12;
+		const widest = (a) => Math.max(width(a.name), noteWidth('cost 99.99 > 99.99'),
+			...a.conditions.map((c) => noteWidth('unmet: ' + c.condition)));
 		const nodes = [];
 		for (const goal of graph.goals) nodes.push({ id: goalNode(goal.name), width: width(goal.name), height: 30, cls: 'goal-node', label: goal.name, note: '', rx: 14, data: { goal: goal.name } });
-		for (const a of graph.actions) nodes.push({ id: actionNode(a.name), width: width(a.name), height: 40, cls: 'action-node', label: a.name, note: '', y: -3, data: { action: a.name } });
+		for (const a of graph.actions) nodes.push({ id: actionNode(a.name), width: widest(a), height: 40, cls: 'action-node', label: a.name, note: '', y: -3, data: { action: a.name } });
 		// An edge runs from the server to what it serves; its name (the
 		// condition) keeps two edges between one pair apart.
 		const edges = graph.edges.map((e) => Object.assign({}, e, {
@@ -215,10 +298,51 @@
 		return {
 			graph: { rankdir, nodesep: 14, ranksep: 40, edgesep: 8, marginx: 6, marginy: 6 }, nodes, edges,
 			aria: 'the action graph', cls: ['action-graph'], arrows: 'resolver-arrow',
-			// Small graphs are drawn larger than the layout's units, for
-			// reading.
-			scale: rankdir === 'TB' ? 1 : 1.3,
 		};
+	}
+
+	// Zoom: the drawing's size on screen is the layout's times zoom, never
+	// squeezed into the box (a 40-action graph squeezed into 560 px had
+	// 4 px text); the box scrolls, and dragging the drawing pans it. At
+	// zoom 1 a layout unit is a CSS pixel, so the smallest text (10 px in
+	// style.css) is 10 px on screen; a small graph opens larger, up to
+	// 1.3, as far as the box's width allows.
+	const zoomSteps = [0.25, 0.35, 0.5, 0.7, 0.85, 1, 1.3, 1.6, 2, 2.5, 3];
+	const maxOpenZoom = 1.3;
+	let zoom = 1;
+
+	function openZoom(size) {
+		const room = $('resolver-graph').clientWidth - 12;
+		return Math.max(1, Math.min(maxOpenZoom, room / size.width));
+	}
+
+	function applyZoom() {
+		const entry = graphs.get($('resolver-domain').value);
+		const parts = entry && entry.parts;
+		$('resolver-zoom-level').textContent = Math.round(zoom * 100) + ' %';
+		figure.dataset.zoom = String(zoom);
+		if (!parts) return;
+		parts.svg.setAttribute('width', String(Math.ceil(parts.size.width * zoom)));
+		parts.svg.setAttribute('height', String(Math.ceil(parts.size.height * zoom)));
+	}
+
+	// setZoom zooms to z, keeping the point of the box at (x, y) (its
+	// centre by default) where it is.
+	function setZoom(z, x, y) {
+		const box = $('resolver-graph');
+		z = Math.min(zoomSteps[zoomSteps.length - 1], Math.max(zoomSteps[0], z));
+		if (x === undefined) x = box.clientWidth / 2;
+		if (y === undefined) y = box.clientHeight / 2;
+		const fx = (box.scrollLeft + x) / zoom, fy = (box.scrollTop + y) / zoom;
+		zoom = z;
+		applyZoom();
+		box.scrollLeft = fx * zoom - x;
+		box.scrollTop = fy * zoom - y;
+	}
+
+	function stepZoom(dir) {
+		const next = dir > 0 ? zoomSteps.find((z) => z > zoom + 1e-9) : [...zoomSteps].reverse().find((z) => z < zoom - 1e-9);
+		if (next !== undefined) setZoom(next);
 	}
 
 	// draw lays out and draws a domain's action graph once (graph.js);
@@ -233,6 +357,8 @@
 		// instead, so that its labels stay legible.
 		let parts = ployGraph.draw(spec(graph, 'LR'));
 		if (parts.size.width > 600 && parts.size.width > 3 * parts.size.height) parts = ployGraph.draw(spec(graph, 'TB'));
+		// The size on screen is zoom's (applyZoom), not graph.js's fit.
+		parts.svg.style.maxWidth = 'none';
 		// The edges as the API gave them, which the resolve accents.
 		parts.edges = parts.edges.map(({ edge, group }) => ({ edge: { from: edge.server, to: edge.served, goal: edge.goal, condition: edge.condition }, group }));
 		graphs.set(name, { graph, parts });
@@ -277,18 +403,43 @@
 		return out;
 	}
 
+	// fitNote shortens a node's note with "…" until it fits in its box
+	// (the whole note is the node's tooltip and in the side panel).
+	function fitNote(n) {
+		const full = n.note.textContent;
+		let tip = n.group.querySelector('title');
+		if (!tip) {
+			tip = ploy.svg('title');
+			n.group.prepend(tip);
+		}
+		const v = shown.verdicts.get(n.group.dataset.action);
+		const reason = v && v.reason ? v.reason : full;
+		tip.textContent = reason ? n.title.textContent + ': ' + reason : n.title.textContent;
+		const room = n.at.width - 8;
+		if (!full || n.note.getComputedTextLength() <= room) return;
+		let keep = full.length;
+		while (keep > 1 && n.note.getComputedTextLength() > room) n.note.textContent = full.slice(0, --keep).trimEnd() + '…';
+	}
+
 	// show accents the graph for a resolve and writes the summary.
 	function show(name, trace, why) {
 		const { graph, parts } = graphs.get(name);
 		const kind = kindOf();
 		const chosen = $('resolver-goal').value === chosenGoal;
+		const before = shown;
 		shown = { name, graph, trace, why, verdicts: verdicts(trace) };
 		const chain = trace.status === 'found' ? trace.plan : [];
+		const fresh = !before || before.name !== name;
 		if (!parts) {
 			$('resolver-graph').replaceChildren(html('p', 'hint', (graph.actions.length + graph.goals.length) + ' actions and goals, ' +
 				graph.edges.length + ' edges: too many to draw (at most ' + maxNodes + ' and ' + maxEdges + '); the chain is above'));
-		} else {
+		} else if (fresh || parts.svg.parentNode !== $('resolver-graph')) {
 			$('resolver-graph').replaceChildren(parts.svg);
+			// A domain's graph opens at its reading size, from its start.
+			zoom = openZoom(parts.size);
+			applyZoom();
+			$('resolver-graph').scrollLeft = 0;
+			$('resolver-graph').scrollTop = 0;
 		}
 		for (const [id, n] of (parts ? parts.nodes : [])) {
 			const g = n.group;
@@ -307,8 +458,12 @@
 			const override = action === undefined || !kind ? undefined : kind.costs.find((c) => c.action === action);
 			g.classList.toggle('overridden', !!override);
 			n.title.textContent = (step >= 0 ? (step + 1) + ' · ' : '') + (action || g.dataset.goal);
-			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason : '';
+			// On the node a beaten chain reads "cost 16.83 > 9.4" (its colour
+			// says weighed, not taken), short enough for the box; the
+			// reason in full is the tooltip's and the side panel's.
+			n.note.textContent = step >= 0 ? (step === 0 ? 'head: runs now' : '') : v ? v.reason.replace(/^chain cost /, 'cost ') : '';
 			if (!n.note.textContent && override) n.note.textContent = 'cost ' + number(override.cost) + ' (file ' + number(override.base) + ')';
+			fitNote(n);
 		}
 		const accented = chainEdges(trace);
 		for (const { edge, group } of (parts ? parts.edges : [])) {
@@ -379,6 +534,7 @@
 	async function resolve(started) {
 		const name = $('resolver-domain').value;
 		const q = request();
+		remember(q);
 		const reply = await ask(async (signal) => {
 			if (q.capabilities && q.capabilities.length === 0) throw new Error('no action is capable: give this agent at least one');
 			if (q.invalid) throw new Error(q.invalid);
@@ -432,7 +588,49 @@
 	for (const id of ['resolver-goal', 'resolver-keys', 'resolver-places', 'resolver-capabilities']) {
 		$(id).addEventListener('change', () => resolve(performance.now()));
 	}
+	$('resolver-zoom-in').addEventListener('click', () => stepZoom(1));
+	$('resolver-zoom-out').addEventListener('click', () => stepZoom(-1));
+	$('resolver-zoom-one').addEventListener('click', () => setZoom(1));
+	$('resolver-zoom-fit').addEventListener('click', () => {
+		const parts = (graphs.get($('resolver-domain').value) || {}).parts;
+		if (!parts) return;
+		const b = $('resolver-graph');
+		setZoom(Math.min((b.clientWidth - 12) / parts.size.width, (b.clientHeight - 12) / parts.size.height, maxOpenZoom));
+		b.scrollLeft = 0;
+		b.scrollTop = 0;
+	});
 	const box = $('resolver-graph');
+	box.addEventListener('wheel', (e) => {
+		if (!e.ctrlKey) return; // a plain wheel scrolls the box
+		e.preventDefault();
+		const r = box.getBoundingClientRect();
+		setZoom(zoom * (e.deltaY < 0 ? 1.15 : 1 / 1.15), e.clientX - r.left, e.clientY - r.top);
+	}, { passive: false });
+	// Dragging pans: the box scrolls by the pointer's movement. A drag
+	// that moved is not a click on the action under it.
+	let drag = null;
+	box.addEventListener('pointerdown', (e) => {
+		if (e.button !== 0) return;
+		delete box.dataset.dragged; // a drag whose click never came
+		drag = { x: e.clientX, y: e.clientY, left: box.scrollLeft, top: box.scrollTop, moved: false };
+	});
+	box.addEventListener('pointermove', (e) => {
+		if (!drag) return;
+		const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+		if (!drag.moved && Math.abs(dx) + Math.abs(dy) < 4) return;
+		if (!drag.moved) box.setPointerCapture(e.pointerId);
+		drag.moved = true;
+		box.classList.add('panning');
+		box.scrollLeft = drag.left - dx;
+		box.scrollTop = drag.top - dy;
+	});
+	const endDrag = () => {
+		box.classList.remove('panning');
+		if (drag && drag.moved) box.dataset.dragged = '1';
+		drag = null;
+	};
+	box.addEventListener('pointerup', endDrag);
+	box.addEventListener('pointercancel', endDrag);
 	const actionOf = (e) => {
 		const g = e.target.closest && e.target.closest('g.action-node');
 		return g ? g.dataset.action : '';
@@ -443,6 +641,10 @@
 	});
 	box.addEventListener('mouseleave', () => showAction(selected));
 	box.addEventListener('click', (e) => {
+		if (box.dataset.dragged) {
+			delete box.dataset.dragged;
+			return;
+		}
 		selected = actionOf(e);
 		if (shown) show(shown.name, shown.trace, shown.why);
 	});
@@ -458,7 +660,19 @@
 			$('resolver-summary').textContent = 'no engine-model domain (keys:) is offered';
 			return;
 		}
-		showDomain();
+		recall(opened);
 		resolve();
 	})();
+	// A link followed or an address edited by hand (replaceState fires no
+	// hashchange): figure 8's keys, when the fragment has them.
+	// The fragment as followed (e.newURL): figure 1 may have rewritten its
+	// own keys already.
+	window.addEventListener('hashchange', (e) => {
+		const hash = new URL(e.newURL).hash;
+		const p = new URLSearchParams(hash.slice(1));
+		if (domains.size === 0 || ![...p.keys()].some(own) && !domains.has(p.get('domain'))) return;
+		selected = '';
+		recall(hash);
+		resolve(performance.now());
+	});
 })();
