@@ -225,10 +225,44 @@ func TestLostEventReported(t *testing.T) {
 	if b := <-w.entered; !strings.HasPrefix(b, "event: lost") || !strings.Contains(b, `{"events":1}`) {
 		t.Errorf("after the write it waited on, the stream wrote %q; want a lost event of 1", b)
 	}
+	// Told once: the queued frame comes next, then the next frame's,
+	// with no second lost event between them.
+	w.release <- struct{}{}
+	if b := <-w.entered; !strings.Contains(b, `"tick":2`) {
+		t.Errorf("after the lost event, the stream wrote %q; want the queued frame 2", b)
+	}
+	w.release <- struct{}{}
+	flip()
+	ins.Frame(4)
+	if b := <-w.entered; !strings.Contains(b, `"tick":4`) {
+		t.Errorf("after frame 2, the stream wrote %q; want frame 4 (the loss was told already)", b)
+	}
 	cancel()
 	close(w.release) // every write from now on goes through
 	go func() { wg.Wait(); close(w.entered) }()
 	for range w.entered {
+	}
+}
+
+// TestNoStreamAfterClose: once the inspector is closed, an event stream
+// is refused (503), not opened to wait for events that never come.
+func TestNoStreamAfterClose(t *testing.T) {
+	ins := inspect.New(inspect.Options{})
+	srv := serve(t, ins)
+	ins.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, srv.URL+"/api/v1/events?client=late", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("a stream after Close: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a stream after Close: %d, want 503", resp.StatusCode)
 	}
 }
 
