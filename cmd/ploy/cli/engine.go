@@ -28,7 +28,7 @@ func givenFlags(fset *flag.FlagSet) map[string]bool {
 // checkFlagsForKind refuses flags of the other model's planner.
 func checkFlagsForKind(e *env, fset *flag.FlagSet, f *domain.File) int {
 	given := givenFlags(fset)
-	wrong, kind := goapOnlyFlags, "an engine-model file (keys:), resolved by seed 003's resolver"
+	wrong, kind := goapOnlyFlags, "an engine-model file (keys:), resolved by the resolver"
 	if !f.EngineModel() {
 		wrong, kind = engineOnlyFlags, "a state-space file (facts:), planned by GOAP"
 	}

@@ -310,7 +310,7 @@ func runResolve(e *env, args []string) int {
 	var budget, maxDepth int
 	var asJSON bool
 	fset := flagSet(e, "resolve", "[FILE] --goal NAME [flags]",
-		"Resolve a goal of an engine-model file (keys:) with seed 003's resolver: chain\nbackwards from the goal to an action that can run now, the head, and print the\nleast-cost chain, head first, with each action's cost and its share of the\ndistance walked. The world is the file's (initial:, at:, targets:) with the\nflags applied. Without FILE, the embedded survivor.yaml.",
+		"Resolve a goal of an engine-model file (keys:) with the engine model's resolver: chain\nbackwards from the goal to an action that can run now, the head, and print the\nleast-cost chain, head first, with each action's cost and its share of the\ndistance walked. The world is the file's (initial:, at:, targets:) with the\nflags applied. Without FILE, the embedded survivor.yaml.",
 		`  ploy resolve --goal Warm
   ploy resolve --goal Warm --target wood_north=0,3
   ploy resolve --goal Fed --set hunger=70 --capabilities Hunt,Eat --json
