@@ -138,6 +138,12 @@ func (l *loader) tokenize(text string) (token.Tokens, bool) {
 type loader struct {
 	path  string
 	lines []string
+	// tabbed caches, for pastTabs, the last line looked at as runes, or
+	// nil when it has no tab: errors come in the file's order, many on one
+	// line (a flow mapping of thousands of keys on a single line), and
+	// converting that line for each would make reporting them quadratic.
+	tabbedLine int
+	tabbed     []rune
 	errs  ErrorList
 	pos   map[string]Pos
 	spec  goap.Spec
@@ -256,7 +262,13 @@ func (l *loader) pastTabs(p Pos) Pos {
 	if p.Line < 1 || p.Line > len(l.lines) {
 		return p
 	}
-	runes := []rune(strings.TrimRight(l.lines[p.Line-1], "\r"))
+	if l.tabbedLine != p.Line {
+		l.tabbedLine, l.tabbed = p.Line, nil
+		if line := l.lines[p.Line-1]; strings.IndexByte(line, '\t') >= 0 {
+			l.tabbed = []rune(strings.TrimRight(line, "\r"))
+		}
+	}
+	runes := l.tabbed // nil: no tab on the line, so none to move past
 	i := p.Col - 1
 	if i < 0 || i >= len(runes) || runes[i] != '\t' {
 		return p
