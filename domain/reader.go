@@ -144,10 +144,10 @@ type loader struct {
 	// converting that line for each would make reporting them quadratic.
 	tabbedLine int
 	tabbed     []rune
-	errs  ErrorList
-	pos   map[string]Pos
-	spec  goap.Spec
-	htn   *htn.Spec
+	errs       ErrorList
+	pos        map[string]Pos
+	spec       goap.Spec
+	htn        *htn.Spec
 	// badCost marks actions whose cost the loader rejected: their cost in
 	// the spec is a stand-in, so goap's verdict on it is not reported.
 	badCost map[int]bool
