@@ -34,6 +34,15 @@ type source struct {
 }
 
 func (s *Server) load(src source) (*domain.File, error) {
+	if s.only != nil {
+		switch {
+		case src.Source != "":
+			return nil, badField("source", "this server answers about %s alone, loaded already: send no source", s.only.Path)
+		case src.Domain != "" && src.Domain != s.only.Path:
+			return nil, &apiError{Status: http.StatusNotFound, Field: "domain", Message: fmt.Sprintf("unknown domain %q: this server answers about %s alone (leave domain out)", src.Domain, s.only.Path)}
+		}
+		return s.only, nil
+	}
 	switch {
 	case src.Domain != "" && src.Source != "":
 		return nil, badField("source", "give domain or source, not both")

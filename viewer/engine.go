@@ -290,7 +290,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, as engineAge
 // engineModel loads an engine-model domain (keys:), the survivor when the
 // request names none.
 func (s *Server) engineModel(src source, endpoint string) (*domain.File, error) {
-	if src.Domain == "" && src.Source == "" {
+	if src.Domain == "" && src.Source == "" && s.only == nil {
 		src.Domain = defaultEngineFile
 	}
 	f, err := s.load(src)

@@ -104,6 +104,8 @@ func (s *Server) describeSource(body []byte) ([]byte, error) {
 	switch {
 	case q.Source != "":
 		name = sourceName
+	case s.only != nil:
+		name = s.only.Path
 	case name == "":
 		name = domains.Default
 	case s.files[name] == nil:

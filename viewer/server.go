@@ -112,6 +112,12 @@ type Config struct {
 	// MaxStreamTime is the longest a live-agent stream runs; 0 means
 	// DefaultMaxStreamTime.
 	MaxStreamTime time.Duration
+	// Domain, if set, is the one domain the server offers, loaded by the
+	// program that embeds ploy (package host: the C library and the
+	// WebAssembly build answer API calls about a domain their caller
+	// loaded once). Requests then name no domain and send no source, and
+	// the shipped domains are not offered; Files must be empty.
+	Domain *domain.File
 }
 
 // Server is the web app. It is safe for concurrent use.
@@ -120,9 +126,13 @@ type Server struct {
 	files   map[string]*domain.File // by name, as requests give it
 	names   []string                // the offered names, sorted
 	started map[string]bool         // names of Config.Files
+	only    *domain.File            // Config.Domain: the one domain offered
 	slots   chan struct{}           // a token per request working
 	streams chan struct{}           // a token per live-agent stream
 	routes  map[string]route
+	// calls are the endpoints Call answers, by method name (plan,
+	// resolve, ...): every POST endpoint that answers once.
+	calls map[string]endpoint
 	// planners keeps warm planners for each offered domain: a warm
 	// planner plans without allocating. Read-only after New.
 	planners map[*goap.Domain]*sync.Pool
@@ -180,6 +190,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("viewer: %w", err)
 	}
+	if cfg.Domain != nil {
+		if len(cfg.Files) > 0 {
+			return nil, errors.New("viewer: Config.Domain and Config.Files are set: a server given its one domain reads no file")
+		}
+		s.only = cfg.Domain
+		s.files[cfg.Domain.Path] = cfg.Domain
+		entries = nil // the shipped domains are not offered
+	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".yaml") {
 			continue
@@ -218,24 +236,33 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	sort.Strings(s.names)
+	s.calls = map[string]endpoint{
+		"domain":        noContext((*Server).describeSource),
+		"plan":          (*Server).plan,
+		"htn":           (*Server).htn,
+		"trace":         (*Server).trace,
+		"decomposition": (*Server).decomposition,
+		"explain":       (*Server).explain,
+		"resolve":       (*Server).resolve,
+		"graph":         noContext((*Server).graph),
+		"lint":          noContext((*Server).lint),
+		"arena":         (*Server).arena,
+		"tree":          noContext((*Server).tree),
+		"personalities": (*Server).personalities,
+		"arena/fight":   noContext((*Server).arenaFight),
+	}
 	s.routes = map[string]route{
-		"/":                     {http.MethodGet, (*Server).serveIndex},
-		"/api/v1/domains":       {http.MethodGet, (*Server).serveDomains},
-		"/api/v1/domain":        {http.MethodPost, work(noContext((*Server).describeSource))},
-		"/api/v1/plan":          {http.MethodPost, work((*Server).plan)},
-		"/api/v1/htn":           {http.MethodPost, work((*Server).htn)},
-		"/api/v1/trace":         {http.MethodPost, work((*Server).trace)},
-		"/api/v1/decomposition": {http.MethodPost, work((*Server).decomposition)},
-		"/api/v1/explain":       {http.MethodPost, work((*Server).explain)},
-		"/api/v1/resolve":       {http.MethodPost, work((*Server).resolve)},
-		"/api/v1/graph":         {http.MethodPost, work(noContext((*Server).graph))},
-		"/api/v1/lint":          {http.MethodPost, work(noContext((*Server).lint))},
-		"/api/v1/arena":         {http.MethodPost, work((*Server).arena)},
-		"/api/v1/tree":          {http.MethodPost, work(noContext((*Server).tree))},
-		"/api/v1/live":          {http.MethodPost, (*Server).live},
-		"/api/v1/personalities": {http.MethodPost, work((*Server).personalities)},
-		"/api/v1/arena/batch":   {http.MethodPost, (*Server).arenaBatch},
-		"/api/v1/arena/fight":   {http.MethodPost, workAs("application/x-ndjson", noContext((*Server).arenaFight))},
+		"/":                   {http.MethodGet, (*Server).serveIndex},
+		"/api/v1/domains":     {http.MethodGet, (*Server).serveDomains},
+		"/api/v1/live":        {http.MethodPost, (*Server).live},
+		"/api/v1/arena/batch": {http.MethodPost, (*Server).arenaBatch},
+	}
+	for method, endpoint := range s.calls {
+		contentType := "application/json"
+		if method == "arena/fight" {
+			contentType = "application/x-ndjson"
+		}
+		s.routes["/api/v1/"+method] = route{http.MethodPost, workAs(contentType, endpoint)}
 	}
 	for path, rt := range assetRoutes() {
 		s.routes[path] = rt
@@ -343,19 +370,15 @@ func invalid(message string, err error) *apiError {
 
 func fail(w http.ResponseWriter, e *apiError) {
 	// A message echoes what the request named: a megabyte of goal name
-	// comes back cut, as the loader cuts its messages.
-	e.Message, e.Field = cut(e.Message), cut(e.Field)
-	b, err := json.Marshal(e)
-	if err != nil {
-		b = []byte(`{"error":"cannot encode the error"}`)
-	}
+	// comes back cut, as the loader cuts its messages (callFailed).
+	status, b := callFailed(e)
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	if e.Status == http.StatusServiceUnavailable {
+	if status == http.StatusServiceUnavailable {
 		w.Header().Set("Retry-After", "1")
 	}
-	w.WriteHeader(e.Status)
-	w.Write(append(b, '\n'))
+	w.WriteHeader(status)
+	w.Write(b)
 }
 
 // cut shortens s to domain.MaxMessage runes, marking the cut with "…".
