@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"regexp"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -22,6 +21,7 @@ import (
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/buildinfo"
 	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/internal/suggest"
 )
@@ -156,64 +156,15 @@ func shipped() []string {
 	return out
 }
 
-// runVersion prints the version the binary was built from (versionOf).
+// runVersion prints the version the binary was built from
+// (buildinfo.Version).
 func runVersion(e *env, args []string) int {
 	if len(args) > 0 {
 		fmt.Fprintf(e.stderr, "ploy version: takes no arguments, got %q\n", args[0])
 		return exitUsage
 	}
-	fmt.Fprintf(e.stdout, "ploy %s\n", version())
+	fmt.Fprintf(e.stdout, "ploy %s\n", buildinfo.Version())
 	return exitOK
-}
-
-func version() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return versionOf(&debug.BuildInfo{})
-	}
-	return versionOf(info)
-}
-
-// pseudoVersion matches the version the Go toolchain makes up for a
-// commit without a tag (v0.0.0-20261202094439-f1032331cbdf, +dirty when
-// built from a checkout with changes): it names a revision, not a release.
-var pseudoVersion = regexp.MustCompile(`-(?:0\.)?[0-9]{14}-[0-9a-f]{12}(?:\+dirty)?$`)
-
-// versionOf is what ploy --version says of a build:
-//   - a release (go install github.com/ploy-ai/ploy/cmd/ploy@v1.4.0): its
-//     tag, v1.4.0;
-//   - a build in a clone (go build, go install ./cmd/ploy), where the
-//     toolchain records the commit: "(devel) revision f1032331cbdf,
-//     2026-12-02T09:44:39Z", and ", with local changes" when the checkout
-//     had some;
-//   - a module-path install of an untagged commit (...@latest, @main):
-//     the toolchain's pseudo-version, which holds the commit's time and
-//     revision;
-//   - otherwise (go run, or -buildvcs=false): "(devel)", saying that no
-//     revision was recorded.
-func versionOf(info *debug.BuildInfo) string {
-	v := info.Main.Version
-	settings := map[string]string{}
-	for _, s := range info.Settings {
-		settings[s.Key] = s.Value
-	}
-	release := v != "" && v != "(devel)" && !pseudoVersion.MatchString(v)
-	switch rev := settings["vcs.revision"]; {
-	case release:
-		return v
-	case len(rev) >= 12:
-		out := "(devel) revision " + rev[:12]
-		if t := settings["vcs.time"]; t != "" {
-			out += ", " + t
-		}
-		if settings["vcs.modified"] == "true" {
-			out += ", with local changes"
-		}
-		return out
-	case v != "" && v != "(devel)":
-		return v
-	}
-	return "(devel), no revision recorded (go run and -buildvcs=false record none; go build or go install in a clone do)"
 }
 
 func runHelp(e *env, args []string) int {

@@ -1,9 +1,13 @@
 package cli
 
-import "context"
+import (
+	"context"
 
-// VersionOf is versionOf, for the tests of the version's fallbacks.
-var VersionOf = versionOf
+	"github.com/ploy-ai/ploy/internal/buildinfo"
+)
+
+// VersionOf is buildinfo.Of, for the tests of the version's fallbacks.
+var VersionOf = buildinfo.Of
 
 // ErrorText is errorText, for the tests of the prefixes it strips.
 var ErrorText = errorText

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/ploy-ai/ploy/internal/report"
 	"github.com/ploy-ai/ploy/pddl"
 	"github.com/ploy-ai/ploy/search"
 	"github.com/ploy-ai/ploy/strips"
@@ -203,41 +204,6 @@ func loadPDDL(e *env, domainPath, problemPath string) (*pddlTask, int) {
 	return pt, -1
 }
 
-// pddlPlanJSON is `ploy plan --json`'s answer on a PDDL problem: the
-// fields of a state-space plan, and the search's other figures.
-type pddlPlanJSON struct {
-	Status    string   `json:"status"`
-	Plan      []string `json:"plan"`
-	Cost      int64    `json:"cost"`
-	Expanded  int64    `json:"expanded"`
-	Generated int64    `json:"generated"`
-	Bound     string   `json:"bound,omitempty"`
-	Heuristic string   `json:"heuristic"`
-	InitialH  int64    `json:"initial_h"`
-	Evaluated int64    `json:"evaluated"`
-	Reopened  int64    `json:"reopened"`
-	DeadEnds  int64    `json:"dead_ends"`
-	States    int64    `json:"states"`
-	Bytes     int64    `json:"bytes"`
-	Facts     int      `json:"facts"`
-	Actions   int      `json:"actions"`
-}
-
-// statusOf names a search's outcome as the state-space commands do.
-func statusOf(res strips.Result) (status, bound string) {
-	switch {
-	case res.Status == strips.Found:
-		return "found", ""
-	case res.Status == strips.NoPlan:
-		return "no_plan", ""
-	case res.Bound == search.Budget:
-		return "budget_exhausted", "states"
-	case res.Bound == search.Work:
-		return "budget_exhausted", "work"
-	}
-	return "budget_exhausted", "bytes"
-}
-
 // pddlSearch runs the search, and returns with the exit status to end
 // with, or -1: an error that is not a limit reached is invalid input.
 // pddlMaxBytes is the command's PDDL memory limit, --max-bytes's default
@@ -255,14 +221,6 @@ func pddlSearch(e *env, command string, t *strips.Task, opt strips.Options) (str
 	return res, -1, err
 }
 
-func planLines(t *strips.Task, plan []int32) []string {
-	lines := make([]string, 0, len(plan))
-	for _, a := range plan {
-		lines = append(lines, t.Ops[a].Name)
-	}
-	return lines
-}
-
 func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	t := pt.g.Task
 	res, st, err := pddlSearch(e, "plan", t, opt)
@@ -278,7 +236,7 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	}
 	if res.Status == strips.Found && pf.planFile != "" {
 		var b strings.Builder
-		for _, l := range planLines(t, res.Plan) {
+		for _, l := range report.PlanLines(t, res.Plan) {
 			b.WriteString(l + "\n")
 		}
 		fmt.Fprintf(&b, "; cost = %d (general cost)\n", res.Cost)
@@ -288,15 +246,7 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		}
 	}
 	if pf.asJSON {
-		out := pddlPlanJSON{Plan: planLines(t, res.Plan), Cost: res.Cost, Expanded: res.Expanded,
-			Generated: res.Generated, Heuristic: res.Heuristic.String(), InitialH: res.InitialH,
-			Evaluated: res.Evaluated, Reopened: res.Reopened, DeadEnds: res.DeadEnds, States: res.States,
-			Bytes: res.Bytes, Facts: len(t.Facts), Actions: len(t.Ops)}
-		out.Status, out.Bound = statusOf(res)
-		if res.Status != strips.Found {
-			out.Cost = 0
-		}
-		if st := writeJSONLine(e, "plan", out, "the plan", "give --budget or a smaller problem"); st >= 0 {
+		if st := writeJSONLine(e, "plan", report.PDDLPlan(t, res), "the plan", "give --budget or a smaller problem"); st >= 0 {
 			return st
 		}
 	} else {
@@ -362,7 +312,7 @@ func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	if st >= 0 {
 		return st
 	}
-	status, bound := statusOf(res)
+	status, bound := report.PDDLStatus(res)
 	if pf.format == "json" {
 		steps := make([]pddlTraceStep, 0, len(trace.Expansions))
 		for _, x := range trace.Expansions {
@@ -378,7 +328,7 @@ func pddlTrace(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 			Bound      string          `json:"bound,omitempty"`
 			Plan       []string        `json:"plan"`
 			Cost       int64           `json:"cost"`
-		}{steps, status, bound, planLines(t, res.Plan), res.Cost})
+		}{steps, status, bound, report.PlanLines(t, res.Plan), res.Cost})
 		fmt.Fprintf(w, "%s\n", b)
 	} else {
 		// Write errors go unchecked here as for every line of the
@@ -426,7 +376,7 @@ func pddlExplain(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 			steps = append(steps, stepJSON{t.Ops[a].Name, t.Ops[a].Cost, g, est[i+1]})
 		}
 	}
-	status, bound := statusOf(res)
+	status, bound := report.PDDLStatus(res)
 	if pf.asJSON {
 		b, _ := json.Marshal(struct {
 			Status    string     `json:"status"`
