@@ -1,0 +1,144 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/ploy-ai/ploy/internal/report"
+	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/search"
+	"github.com/ploy-ai/ploy/strips"
+)
+
+// pddlTask is a PDDL domain and problem, parsed, checked and grounded
+// once at load.
+type pddlTask struct {
+	g *pddl.Grounding
+}
+
+// Limits of a PDDL plan call: a game or page that plans a PDDL problem
+// shares its process, so the search holds what a server's does, not the
+// command's gigabytes.
+const (
+	// MaxPDDLBytes is the memory one PDDL search may hold.
+	MaxPDDLBytes = 256 << 20
+	// DefaultPDDLBudget is a PDDL search's states expanded when the
+	// request sets no budget, and the most it may set.
+	DefaultPDDLBudget = 1_000_000
+)
+
+// LoadPDDL parses, checks and grounds a PDDL domain and problem (their
+// errors are pddl.ErrorLists, positioned in the names given) and holds
+// the task. Call answers "plan" on it.
+func LoadPDDL(domainSrc []byte, domainName string, problemSrc []byte, problemName string) (h Handle, err error) {
+	defer protect(&err)
+	if domainName == "" {
+		domainName = "<domain>"
+	}
+	if problemName == "" {
+		problemName = "<problem>"
+	}
+	for _, f := range []struct {
+		name string
+		src  []byte
+	}{{domainName, domainSrc}, {problemName, problemSrc}} {
+		if len(f.src) > pddl.MaxSize {
+			return 0, fmt.Errorf("%s: the file is %d bytes, more than the %d a PDDL file may have", f.name, len(f.src), pddl.MaxSize)
+		}
+	}
+	d, err := pddl.ParseDomain(domainName, domainSrc)
+	if err != nil {
+		return 0, err
+	}
+	p, err := pddl.ParseProblem(problemName, problemSrc)
+	if err != nil {
+		return 0, err
+	}
+	if err := p.Check(d); err != nil {
+		return 0, err
+	}
+	g, err := pddl.Ground(d, p)
+	if err != nil {
+		return 0, err
+	}
+	return hold(&Domain{pddl: &pddlTask{g: g}})
+}
+
+// pddlRequest is a PDDL plan call's request: `ploy plan`'s flags on a
+// PDDL problem.
+type pddlRequest struct {
+	Heuristic string `json:"heuristic"`
+	Budget    int64  `json:"budget"`
+}
+
+func (t *pddlTask) call(method string, request []byte) (int, []byte) {
+	if method != "plan" {
+		return http.StatusNotFound, errorJSON(http.StatusNotFound, fmt.Sprintf("unknown method %q on a PDDL domain: it answers plan", method))
+	}
+	var q pddlRequest
+	if len(bytes.TrimSpace(request)) > 0 {
+		dec := json.NewDecoder(bytes.NewReader(request))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&q); err != nil {
+			return http.StatusBadRequest, errorJSON(http.StatusBadRequest, "malformed request: "+strings.TrimPrefix(err.Error(), "json: "))
+		}
+	}
+	opt := strips.Options{Heuristic: strips.Portfolio} // ploy plan's default
+	if q.Heuristic != "" {
+		h, err := strips.ParseHeuristic(q.Heuristic)
+		if err != nil {
+			return http.StatusBadRequest, fieldError("heuristic", fmt.Sprintf("heuristic must be portfolio, lmcut, hmax or blind, not %q", q.Heuristic))
+		}
+		opt.Heuristic = h
+	}
+	switch {
+	case q.Budget < 0 || q.Budget > DefaultPDDLBudget:
+		return http.StatusBadRequest, fieldError("budget", fmt.Sprintf("budget must be from 1 to %d, not %d", DefaultPDDLBudget, q.Budget))
+	case q.Budget == 0:
+		q.Budget = DefaultPDDLBudget
+	}
+	opt.Limits = search.Limits{Budget: q.Budget, MaxBytes: MaxPDDLBytes}
+	res, err := strips.Search(t.g.Task, opt)
+	if err != nil && res.Status != strips.LimitReached {
+		return http.StatusUnprocessableEntity, errorJSON(http.StatusUnprocessableEntity, err.Error())
+	}
+	b, err := json.Marshal(report.PDDLPlan(t.g.Task, res))
+	if err != nil {
+		return http.StatusInternalServerError, errorJSON(http.StatusInternalServerError, err.Error())
+	}
+	return http.StatusOK, append(b, '\n')
+}
+
+// errorJSON is an error answer as the JSON API sends it, with its status.
+func errorJSON(status int, message string) []byte {
+	b, _ := json.Marshal(struct {
+		Error  string `json:"error"`
+		Status int    `json:"status"`
+	}{message, status})
+	return append(b, '\n')
+}
+
+func fieldError(field, message string) []byte {
+	b, _ := json.Marshal(struct {
+		Error  string `json:"error"`
+		Field  string `json:"field"`
+		Status int    `json:"status"`
+	}{message, field, http.StatusBadRequest})
+	return append(b, '\n')
+}
+
+// withStatus adds "status" to an error object the API made.
+func withStatus(answer []byte, status int) []byte {
+	body := bytes.TrimRight(answer, "\n")
+	if !bytes.HasSuffix(body, []byte("}")) {
+		return answer
+	}
+	out := append([]byte(nil), body[:len(body)-1]...)
+	out = append(out, `,"status":`...)
+	out = strconv.AppendInt(out, int64(status), 10)
+	return append(out, "}\n"...)
+}

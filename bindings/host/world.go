@@ -1,0 +1,724 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/agent/agentfile"
+	"github.com/ploy-ai/ploy/domain"
+	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/suggest"
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// Limits of a world, so that a caller's loop cannot grow one without
+// bound.
+const (
+	// MaxAgents is the most agents one world holds.
+	MaxAgents = 100_000
+	// MaxWorkers is the most queue workers a world may ask for.
+	MaxWorkers = 64
+	// MaxEvents is how many events an agent keeps until Events reads
+	// them; older ones are dropped, and counted.
+	MaxEvents = 256
+	// DefaultRecordDecisions and DefaultRecordBytes bound a world's
+	// flight recorder when Record is given zeros.
+	DefaultRecordDecisions = 10_000
+	DefaultRecordBytes     = 64 << 20
+)
+
+// Statuses an engine reports for the action it runs, as agent.Status
+// numbers them (and ploy.h's PLOY_RUNNING, PLOY_SUCCESS, PLOY_FAILURE).
+const (
+	Running = int(agent.Running)
+	Success = int(agent.Success)
+	Failure = int(agent.Failure)
+)
+
+// World is agents of one domain file's kinds, planning on one queue,
+// driven by the engine: it pushes what its sensors see, calls Frame once
+// per frame and runs the actions the agents ask for.
+type World struct {
+	mu     sync.Mutex
+	file   *domain.File
+	queue  *agent.Queue
+	agents []*Agent // ticked in the order they were added
+	frames int
+	// recorder holds the agents' decisions once Record is called.
+	recorder *agent.FlightRecorder
+	// broken is set when a frame panicked: the agents may be half-way
+	// through a tick, so the world refuses to go on.
+	broken error
+}
+
+// NewWorld makes a world for domain d's agent kinds, planning on a
+// queue of workers goroutines (the engine's thread that calls Frame is
+// one of them) that resolves up to a quarter of the agents' plans per
+// frame, at least 16.
+func NewWorld(d Handle, workers int) (h Handle, err error) {
+	defer protect(&err)
+	dom, err := lookup[*Domain](d, "domain")
+	if err != nil {
+		return 0, err
+	}
+	if dom.file == nil {
+		return 0, fmt.Errorf("domain %d is a PDDL problem: a world runs the agents of a YAML file's agents: section", d)
+	}
+	if workers < 1 || workers > MaxWorkers {
+		return 0, fmt.Errorf("workers must be from 1 to %d, not %d", MaxWorkers, workers)
+	}
+	w := &World{file: dom.file, queue: agent.NewQueue(workers, 16)}
+	return hold(w)
+}
+
+// Record makes the world keep its agents' decisions in a flight recorder
+// of at most maxDecisions decisions and maxBytes bytes (0: the defaults),
+// the oldest dropped first: Decisions writes them. Call it before adding
+// agents: an agent records from its start or not at all.
+func Record(w Handle, maxDecisions int, maxBytes int64) (err error) {
+	defer protect(&err)
+	world, err := lookup[*World](w, "world")
+	if err != nil {
+		return err
+	}
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	if len(world.agents) > 0 {
+		return fmt.Errorf("world %d has %d agents already: call Record before adding agents, which record from their start or not at all", w, len(world.agents))
+	}
+	if maxDecisions <= 0 {
+		maxDecisions = DefaultRecordDecisions
+	}
+	if maxBytes <= 0 {
+		maxBytes = DefaultRecordBytes
+	}
+	world.recorder = agent.NewFlightRecorder(min(maxDecisions, DefaultRecordDecisions*10), min(maxBytes, 1<<30))
+	return nil
+}
+
+// Decisions writes the world's recorded decisions as a decision recording
+// (JSON Lines: a header, then one decision per line; docs/records.md),
+// which `ploy why`, `ploy replay` and the inspector read.
+func Decisions(w Handle) (out []byte, err error) {
+	defer protect(&err)
+	world, err := lookup[*World](w, "world")
+	if err != nil {
+		return nil, err
+	}
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	if world.recorder == nil {
+		return nil, fmt.Errorf("world %d records no decisions: call Record before adding agents", w)
+	}
+	var buf bytes.Buffer
+	h := agent.RecordHeader{Domain: world.file.Path, DomainHash: agent.DomainHash(world.file.Source)}
+	if err := world.recorder.WriteJSONL(&buf, h); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Frame runs one frame: every agent ticks, in the order they were added
+// (each senses what the engine pushed, checks its step, starts or goes on
+// with its action, or asks for a plan), then the queue resolves the plans
+// asked for, on its workers, and hands them to their agents. It returns
+// how many plans it resolved.
+func Frame(w Handle) (resolved int, err error) {
+	world, err := lookup[*World](w, "world")
+	if err != nil {
+		return 0, err
+	}
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	if world.broken != nil {
+		return 0, world.broken
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			world.broken = fmt.Errorf("world %d stopped at frame %d on an internal error: %v; release it", w, world.frames, p)
+			err = world.broken
+		}
+	}()
+	for _, a := range world.agents {
+		a.tick()
+	}
+	resolved = world.queue.Frame()
+	world.frames++
+	return resolved, nil
+}
+
+func (w *World) release() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	agents := w.agents
+	w.agents = nil
+	for _, a := range agents {
+		a.cancel()
+		table.Lock()
+		delete(table.objects, a.handle)
+		table.Unlock()
+	}
+}
+
+func (w *World) remove(a *Agent) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if i := slices.Index(w.agents, a); i >= 0 {
+		a.cancel()
+		w.agents = slices.Delete(w.agents, i, i+1)
+	}
+}
+
+// Agent is one agent of a world, of a kind of the file's agents: section:
+// a GOAP, HTN, behaviour-tree or utility agent on a state-space file, a
+// resolver agent on an engine-model file.
+type Agent struct {
+	world  *World
+	handle Handle
+	name   string
+	kind   string
+	goap   *agent.Agent         // a state-space file's agent
+	res    *agent.ResolverAgent // an engine-model file's
+
+	// A GOAP agent's facts are model: the file's initial facts, the
+	// facts the engine pushed (pushed marks them), and, for the facts it
+	// never pushed, the effects of the steps that succeeded, as an agent
+	// with no sensor of its own sees the world.
+	model, pushed goap.State
+	inputs        []float64
+
+	// A resolver agent's snapshot: the file's world until the engine
+	// pushes keys, a position and targets.
+	values  []int64
+	at      resolver.Point
+	targets []resolver.Target
+
+	// The action the engine runs, and what it last reported.
+	action   string
+	actionID int
+	reported agent.Status
+	// A resolver agent's walk to its step's target.
+	walking, arrived, moveFailed bool
+	to                           resolver.Point
+
+	events  []agent.Event
+	dropped int
+}
+
+// NewAgent adds an agent of kind (a name of the file's agents: section)
+// to world w, named name ("" names it KIND-N).
+func NewAgent(w Handle, kind, name string) (h Handle, err error) {
+	defer protect(&err)
+	world, err := lookup[*World](w, "world")
+	if err != nil {
+		return 0, err
+	}
+	world.mu.Lock()
+	defer world.mu.Unlock()
+	if len(world.agents) >= MaxAgents {
+		return 0, fmt.Errorf("world %d has %d agents, the most a world holds", w, MaxAgents)
+	}
+	if name == "" {
+		name = fmt.Sprintf("%s-%d", kind, len(world.agents)+1)
+	}
+	a := &Agent{world: world, name: name, kind: kind}
+	f := world.file
+	if f.EngineModel() {
+		err = a.makeResolver(f)
+	} else {
+		err = a.makeGOAP(f)
+	}
+	if err != nil {
+		return 0, err
+	}
+	if a.handle, err = hold(a); err != nil {
+		return 0, err
+	}
+	world.agents = append(world.agents, a)
+	return a.handle, nil
+}
+
+func (a *Agent) makeGOAP(f *domain.File) error {
+	k, err := f.Agent(a.kind)
+	if err != nil {
+		return err
+	}
+	d := f.GOAP
+	a.model, a.pushed = d.Initial().Clone(), d.NewState()
+	a.inputs = f.InputDefaults()
+	cfg := agent.Config{
+		Name:       a.name,
+		Domain:     d,
+		Behaviours: map[string]agent.Behaviour{},
+		Sensor:     func(_ *agent.Agent, facts goap.State) { facts.CopyFrom(a.model) },
+		Queue:      a.world.queue,
+		OnEvent:    a.note,
+		Data:       a,
+	}
+	for i := range d.NumActions() {
+		name := d.ActionName(goap.ActionID(i))
+		cfg.Behaviours[name] = &goapBehaviour{a: a, id: goap.ActionID(i)}
+	}
+	if a.world.recorder != nil {
+		cfg.Decisions = a.world.recorder
+	}
+	if err := agentfile.Configure(&cfg, k, func(*agent.Agent) []float64 { return a.inputs }); err != nil {
+		return err
+	}
+	a.goap, err = agent.New(cfg)
+	return err
+}
+
+func (a *Agent) makeResolver(f *domain.File) error {
+	k, err := f.EngineAgent(a.kind)
+	if err != nil {
+		return err
+	}
+	d := f.Resolver
+	start, err := d.SnapshotOf(f.World.Values, f.World.At, f.World.Targets)
+	if err != nil {
+		return err
+	}
+	a.values, a.at, a.targets = start.Values, start.At, start.Targets
+	cfg := agent.ResolverConfig{
+		Name:       a.name,
+		Domain:     d,
+		Behaviours: map[string]agent.ResolverBehaviour{},
+		Sensor: func(_ *agent.ResolverAgent, s *resolver.Snapshot) {
+			copy(s.Values, a.values)
+			s.At = a.at
+		},
+		Targets: map[string]agent.TargetSensor{},
+		Mover:   agent.MoverFunc(a.moveToward),
+		Queue:   a.world.queue,
+		OnEvent: a.note,
+		Data:    a,
+	}
+	for i := range d.NumActions() {
+		cfg.Behaviours[d.ActionName(resolver.ActionID(i))] = &resolverBehaviour{a: a, id: resolver.ActionID(i)}
+	}
+	for i, key := range d.Targets() {
+		cfg.Targets[key] = func(*agent.ResolverAgent) agent.Where {
+			if t := a.targets[i]; t.Found {
+				return agent.AtPoint(t.At)
+			}
+			return agent.Where{}
+		}
+	}
+	if a.world.recorder != nil {
+		cfg.Decisions = a.world.recorder
+	}
+	if err := agentfile.ConfigureResolver(&cfg, k); err != nil {
+		return err
+	}
+	a.res, err = agent.NewResolverAgent(cfg)
+	return err
+}
+
+func (a *Agent) tick() {
+	if a.goap != nil {
+		a.goap.Tick()
+		return
+	}
+	// The agent walks this frame only if its tick asks the mover to:
+	// one that dropped its chain mid-walk stops.
+	wasWalking := a.walking
+	a.walking = false
+	a.res.Tick()
+	if !a.walking && wasWalking {
+		a.arrived, a.moveFailed = false, false
+	}
+}
+
+// cancel takes the agent's request off the queue, if it has one waiting:
+// a removed agent must not be handed a plan.
+func (a *Agent) cancel() {
+	if a.goap != nil {
+		a.world.queue.Remove(a.goap)
+	} else {
+		a.world.queue.Remove(a.res)
+	}
+}
+
+// note keeps an event until Events reads it, the oldest dropped past
+// MaxEvents.
+func (a *Agent) note(e agent.Event) {
+	if len(a.events) == MaxEvents {
+		a.events = append(a.events[:0], a.events[1:]...)
+		a.dropped++
+	}
+	e.Plan = slices.Clone(e.Plan) // the runtime reuses its slices
+	e.MTR = slices.Clone(e.MTR)
+	a.events = append(a.events, e)
+}
+
+// withAgent runs f on the agent h names, under its world's lock.
+func withAgent(h Handle, f func(a *Agent) error) (err error) {
+	defer protect(&err)
+	a, err := lookup[*Agent](h, "agent")
+	if err != nil {
+		return err
+	}
+	a.world.mu.Lock()
+	defer a.world.mu.Unlock()
+	return f(a)
+}
+
+// Set is what the engine's sensors push: on a state-space file, a fact
+// (true when value is not 0) or an input (a number its goal choice
+// weighs); on an engine-model file, a key (an integer; 0 or 1 for a
+// boolean). The agent reads it at its next tick.
+func Set(h Handle, name string, value float64) error {
+	return withAgent(h, func(a *Agent) error {
+		if math.IsNaN(value) || math.IsInf(value, 0) {
+			return fmt.Errorf("%s = %v: a value must be a finite number", name, value)
+		}
+		if a.goap != nil {
+			return a.setGOAP(name, value)
+		}
+		return a.setKey(name, value)
+	})
+}
+
+func (a *Agent) setGOAP(name string, value float64) error {
+	f := a.world.file
+	if fact, ok := f.GOAP.Fact(name); ok {
+		a.model.Set(fact, value != 0)
+		a.pushed.Set(fact, true)
+		return nil
+	}
+	for i, in := range f.Inputs {
+		if in.Name == name {
+			a.inputs[i] = value
+			return nil
+		}
+	}
+	return fmt.Errorf("%s has no fact or input %q%s", f.Path, name, suggestion(name, append(f.GOAP.Facts(), inputNames(f)...)))
+}
+
+func (a *Agent) setKey(name string, value float64) error {
+	d := a.world.file.Resolver
+	k, ok := d.Key(name)
+	if !ok {
+		names := make([]string, 0, len(d.Keys()))
+		for _, s := range d.Keys() {
+			names = append(names, s.Name)
+		}
+		return fmt.Errorf("%s has no key %q%s", a.world.file.Path, name, suggestion(name, names))
+	}
+	if value != math.Trunc(value) || value < -(1<<53) || value > 1<<53 {
+		return fmt.Errorf("key %s = %v: a key holds an integer", name, value)
+	}
+	old := a.values[k]
+	a.values[k] = int64(value)
+	if err := d.CheckSnapshot(&resolver.Snapshot{Values: a.values, At: a.at, Targets: a.targets}); err != nil {
+		a.values[k] = old
+		return err
+	}
+	return nil
+}
+
+// SetPosition is where the engine says a resolver agent stands: the
+// position its walks and distance costs start from.
+func SetPosition(h Handle, x, y float64) error {
+	return withAgent(h, func(a *Agent) error {
+		if a.res == nil {
+			return fmt.Errorf("agent %q is a state-space agent: positions are for an engine-model file's agents", a.name)
+		}
+		p := resolver.Point{X: x, Y: y}
+		if err := finite(p); err != nil {
+			return err
+		}
+		a.at = p
+		return nil
+	})
+}
+
+// SetTarget is what the engine's target sensor found for a target key
+// of a resolver agent: a position, or, with found false, nothing (the
+// agent then cannot do the actions that need it, and one walking to it
+// replans with a target_lost event).
+func SetTarget(h Handle, key string, x, y float64, found bool) error {
+	return withAgent(h, func(a *Agent) error {
+		if a.res == nil {
+			return fmt.Errorf("agent %q is a state-space agent: targets are for an engine-model file's agents", a.name)
+		}
+		d := a.world.file.Resolver
+		t, ok := d.Target(key)
+		if !ok {
+			return fmt.Errorf("%s has no target key %q%s", a.world.file.Path, key, suggestion(key, d.Targets()))
+		}
+		p := resolver.Point{X: x, Y: y}
+		if !found {
+			p = resolver.Point{}
+		}
+		if err := finite(p); err != nil {
+			return err
+		}
+		a.targets[t] = resolver.Target{At: p, Found: found}
+		return nil
+	})
+}
+
+func finite(p resolver.Point) error {
+	for _, v := range []float64{p.X, p.Y} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("position (%v, %v): coordinates must be finite numbers", p.X, p.Y)
+		}
+	}
+	return nil
+}
+
+// Doing says what an agent does now.
+type Doing int
+
+const (
+	Idle    Doing = iota // no action: planning, waiting, or nothing to do
+	Acting               // run the action named, and report how it goes
+	Walking              // walk to the action's target (Destination); it starts on arrival
+)
+
+// Action returns the action the engine should run for the agent now, and
+// whether it runs it or first walks to its target. An action performed
+// while moving (move: perform_while_moving, the hunt) is Acting, and
+// Destination says where to walk meanwhile.
+func Action(h Handle) (name string, doing Doing, err error) {
+	err = withAgent(h, func(a *Agent) error {
+		name, doing = a.action, Idle
+		switch {
+		case a.action != "":
+			doing = Acting
+		case a.walking:
+			doing = Walking
+			if id, ok := a.res.Current(); ok {
+				name = a.res.Domain().ActionName(id)
+			}
+		}
+		return nil
+	})
+	return name, doing, err
+}
+
+// Destination is where a walking agent is headed.
+func Destination(h Handle) (x, y float64, walking bool, err error) {
+	err = withAgent(h, func(a *Agent) error {
+		x, y, walking = a.to.X, a.to.Y, a.walking
+		return nil
+	})
+	return x, y, walking, err
+}
+
+// Report is how the engine's behaviour says the action it runs went:
+// Running, Success or Failure. The agent reads it at its next tick. For
+// an agent walking to its target, Success says it arrived (it also
+// arrives when SetPosition puts it within reach) and Failure that it
+// cannot get there.
+func Report(h Handle, status int) error {
+	return withAgent(h, func(a *Agent) error {
+		if status != Running && status != Success && status != Failure {
+			return fmt.Errorf("status %d: report %d (running), %d (success) or %d (failure)", status, Running, Success, Failure)
+		}
+		switch {
+		case a.walking:
+			a.arrived = status == Success
+			a.moveFailed = status == Failure
+		case a.action == "":
+			return fmt.Errorf("agent %q runs no action: report the action Action names", a.name)
+		default:
+			a.reported = agent.Status(status)
+		}
+		return nil
+	})
+}
+
+// moveToward is the resolver agent's Mover: the engine walks the agent
+// (Destination) and reports where it is (SetPosition) or that it arrived
+// or cannot (Report).
+func (a *Agent) moveToward(target resolver.Point, stop float64) agent.MoveStatus {
+	a.walking, a.to = true, target
+	switch {
+	case a.moveFailed:
+		a.walking, a.moveFailed = false, false
+		return agent.MoveFailed
+	case a.arrived || math.Hypot(target.X-a.at.X, target.Y-a.at.Y) <= stop:
+		a.walking, a.arrived = false, false
+		return agent.Arrived
+	}
+	return agent.Moving
+}
+
+// goapBehaviour is every action of a GOAP agent: it runs in the engine,
+// which reports how it went.
+type goapBehaviour struct {
+	a  *Agent
+	id goap.ActionID
+}
+
+func (b *goapBehaviour) Start(*agent.Agent) { b.a.begin(b.a.goap.Domain().ActionName(b.id), int(b.id)) }
+func (b *goapBehaviour) Stop(*agent.Agent)  { b.a.end() }
+func (b *goapBehaviour) Tick(*agent.Agent) agent.Status {
+	st := b.a.take()
+	if st == agent.Success {
+		// The facts the engine never pushed change as the action says;
+		// those it pushed stay as it said.
+		d := b.a.goap.Domain()
+		keep := b.a.model.Clone()
+		d.Apply(b.id, b.a.model)
+		for f := range d.NumFacts() {
+			if b.a.pushed.Has(goap.Fact(f)) {
+				b.a.model.Set(goap.Fact(f), keep.Has(goap.Fact(f)))
+			}
+		}
+	}
+	return st
+}
+
+type resolverBehaviour struct {
+	a  *Agent
+	id resolver.ActionID
+}
+
+func (b *resolverBehaviour) Start(*agent.ResolverAgent) {
+	b.a.begin(b.a.res.Domain().ActionName(b.id), int(b.id))
+}
+func (b *resolverBehaviour) Stop(*agent.ResolverAgent)              { b.a.end() }
+func (b *resolverBehaviour) Tick(*agent.ResolverAgent) agent.Status { return b.a.take() }
+
+func (a *Agent) begin(name string, id int) {
+	a.action, a.actionID, a.reported = name, id, agent.Running
+	a.walking = false
+}
+
+func (a *Agent) end() { a.action, a.reported = "", agent.Running }
+
+// take returns what the engine reported, once.
+func (a *Agent) take() agent.Status {
+	st := a.reported
+	a.reported = agent.Running
+	return st
+}
+
+// Events returns the agent's events since the last call, as JSON:
+// {"events": [...], "dropped": N}, each event as the runtime's Event
+// encodes it (docs/agents.md), dropped counting those lost past
+// MaxEvents.
+func Events(h Handle) (out []byte, err error) {
+	err = withAgent(h, func(a *Agent) error {
+		var jerr error
+		out, jerr = json.Marshal(struct {
+			Events  []agent.Event `json:"events"`
+			Dropped int           `json:"dropped"`
+		}{append([]agent.Event{}, a.events...), a.dropped})
+		a.events, a.dropped = a.events[:0], 0
+		return jerr
+	})
+	return out, err
+}
+
+// stateJSON is State's answer.
+type stateJSON struct {
+	Name   string             `json:"name"`
+	Kind   string             `json:"kind"`
+	Goal   string             `json:"goal"`
+	Plan   []string           `json:"plan"`
+	Step   int                `json:"step"`
+	Action string             `json:"action"`
+	Doing  string             `json:"doing"`
+	To     *[2]float64        `json:"to,omitempty"`
+	Facts  []string           `json:"facts,omitempty"`
+	Inputs map[string]float64 `json:"inputs,omitempty"`
+	Keys   map[string]int64   `json:"keys,omitempty"`
+	At     *[2]float64        `json:"at,omitempty"`
+}
+
+// State describes the agent as JSON: its goal, plan and step, the action
+// it runs, and what it believes (facts and inputs, or keys and position).
+func State(h Handle) (out []byte, err error) {
+	err = withAgent(h, func(a *Agent) error {
+		s := stateJSON{Name: a.name, Kind: a.kind, Action: a.action, Plan: []string{}, Doing: "idle"}
+		switch {
+		case a.action != "":
+			s.Doing = "acting"
+		case a.walking:
+			s.Doing = "walking"
+		}
+		if a.walking {
+			s.To = &[2]float64{a.to.X, a.to.Y}
+		}
+		if g := a.goap; g != nil {
+			d := g.Domain()
+			if goal := g.Goal(); goal != nil {
+				s.Goal = goal.Name()
+			}
+			for _, act := range g.Plan() {
+				s.Plan = append(s.Plan, d.ActionName(act))
+			}
+			s.Step = g.Step()
+			s.Facts = []string{}
+			for f := range d.NumFacts() {
+				if a.model.Has(goap.Fact(f)) {
+					s.Facts = append(s.Facts, d.FactName(goap.Fact(f)))
+				}
+			}
+			if ins := a.world.file.Inputs; len(ins) > 0 {
+				s.Inputs = map[string]float64{}
+				for i, in := range ins {
+					s.Inputs[in.Name] = a.inputs[i]
+				}
+			}
+		} else {
+			r := a.res
+			d := r.Domain()
+			if goal := r.Goal(); goal != nil {
+				s.Goal = goal.Name()
+			}
+			for _, act := range r.Chain() {
+				s.Plan = append(s.Plan, d.ActionName(act))
+			}
+			s.Step = r.Step()
+			s.Keys = map[string]int64{}
+			for i, k := range d.Keys() {
+				s.Keys[k.Name] = a.values[i]
+			}
+			s.At = &[2]float64{a.at.X, a.at.Y}
+		}
+		var jerr error
+		out, jerr = json.Marshal(s)
+		return jerr
+	})
+	return out, err
+}
+
+// TraceDecisions turns on or off, for one agent, the trace level of its
+// world's recording: what each of its searches turned down, and why.
+func TraceDecisions(h Handle, on bool) error {
+	return withAgent(h, func(a *Agent) error {
+		if a.goap != nil {
+			a.goap.SetTraceDecisions(on)
+		} else {
+			a.res.Agent().SetTraceDecisions(on)
+		}
+		return nil
+	})
+}
+
+func inputNames(f *domain.File) []string {
+	names := make([]string, 0, len(f.Inputs))
+	for _, in := range f.Inputs {
+		names = append(names, in.Name)
+	}
+	return names
+}
+
+// suggestion is a "; did you mean" hint, or nothing.
+func suggestion(name string, candidates []string) string {
+	if s := suggest.Closest(name, candidates); s != "" {
+		return fmt.Sprintf("; did you mean %q?", s)
+	}
+	return ""
+}
