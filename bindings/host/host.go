@@ -148,8 +148,8 @@ func Load(source []byte, name string) (h Handle, err error) {
 	if name == "" {
 		name = "<source>"
 	}
-	if len(source) > domain.MaxFileSize {
-		return 0, fmt.Errorf("%s: the file is %d bytes, more than the %d a domain file may have", name, len(source), domain.MaxFileSize)
+	if err := SourceTooLarge(name, uint64(len(source))); err != nil {
+		return 0, err
 	}
 	f, err := domain.Parse(name, source)
 	if err != nil {
@@ -161,6 +161,21 @@ func Load(source []byte, name string) (h Handle, err error) {
 	}
 	return hold(&Domain{file: f, server: s})
 }
+
+// SourceTooLarge is Load's error for a domain file of size bytes named
+// name, or nil if Load takes that size: a binding handed a length asks
+// before it copies the caller's bytes.
+func SourceTooLarge(name string, size uint64) error {
+	if size > domain.MaxFileSize {
+		return fmt.Errorf("%s: the file is %d bytes, more than the %d a domain file may have", name, size, domain.MaxFileSize)
+	}
+	return nil
+}
+
+// ErrorAnswer is an error object as Call answers one, {"error": MESSAGE,
+// "status": STATUS}: for a binding that refuses a call's arguments
+// before Call sees them.
+func ErrorAnswer(status int, message string) []byte { return errorJSON(status, message) }
 
 // Call answers the JSON API's request for method ("plan", "resolve",
 // "htn", "explain", "trace", "graph", "lint", ... : docs/api.md's

@@ -17,6 +17,7 @@ import (
 	"github.com/ploy-ai/ploy/domain"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/pddl"
 )
 
 func shipped(t testing.TB, name string) []byte {
@@ -428,5 +429,39 @@ func TestHandlesAreReleased(t *testing.T) {
 	host.Release(0)
 	if got := host.Held() - before; got != 0 {
 		t.Fatalf("after release, %d handles still held", got)
+	}
+}
+
+// TestSizeChecks: the checks a binding makes before copying a caller's
+// source say what Load and LoadPDDL say, and take the largest size they
+// take.
+func TestSizeChecks(t *testing.T) {
+	if err := host.SourceTooLarge("a.yaml", domain.MaxFileSize); err != nil {
+		t.Errorf("a file of the largest size: %v", err)
+	}
+	big := make([]byte, domain.MaxFileSize+1)
+	_, loadErr := host.Load(big, "a.yaml")
+	sizeErr := host.SourceTooLarge("a.yaml", uint64(len(big)))
+	if sizeErr == nil || loadErr == nil || sizeErr.Error() != loadErr.Error() {
+		t.Errorf("SourceTooLarge %v, Load %v", sizeErr, loadErr)
+	}
+	if err := host.SourceTooLarge("a.yaml", 1<<63); err == nil || !strings.Contains(err.Error(), "9223372036854775808 bytes") {
+		t.Errorf("a huge size: %v", err)
+	}
+	if err := host.PDDLTooLarge("d.pddl", pddl.MaxSize); err != nil {
+		t.Errorf("a PDDL file of the largest size: %v", err)
+	}
+	big = make([]byte, pddl.MaxSize+1)
+	_, loadErr = host.LoadPDDL(big, "d.pddl", nil, "p.pddl")
+	sizeErr = host.PDDLTooLarge("d.pddl", uint64(len(big)))
+	if sizeErr == nil || loadErr == nil || sizeErr.Error() != loadErr.Error() {
+		t.Errorf("PDDLTooLarge %v, LoadPDDL %v", sizeErr, loadErr)
+	}
+	var got struct {
+		Error  string
+		Status int
+	}
+	if err := json.Unmarshal(host.ErrorAnswer(400, `method is "NULL"`), &got); err != nil || got.Error != `method is "NULL"` || got.Status != 400 {
+		t.Errorf("ErrorAnswer: %+v, %v", got, err)
 	}
 }

@@ -46,8 +46,8 @@ func LoadPDDL(domainSrc []byte, domainName string, problemSrc []byte, problemNam
 		name string
 		src  []byte
 	}{{domainName, domainSrc}, {problemName, problemSrc}} {
-		if len(f.src) > pddl.MaxSize {
-			return 0, fmt.Errorf("%s: the file is %d bytes, more than the %d a PDDL file may have", f.name, len(f.src), pddl.MaxSize)
+		if err := PDDLTooLarge(f.name, uint64(len(f.src))); err != nil {
+			return 0, err
 		}
 	}
 	d, err := pddl.ParseDomain(domainName, domainSrc)
@@ -66,6 +66,15 @@ func LoadPDDL(domainSrc []byte, domainName string, problemSrc []byte, problemNam
 		return 0, err
 	}
 	return hold(&Domain{pddl: &pddlTask{g: g}})
+}
+
+// PDDLTooLarge is LoadPDDL's error for a PDDL file of size bytes named
+// name, or nil if LoadPDDL takes that size.
+func PDDLTooLarge(name string, size uint64) error {
+	if size > pddl.MaxSize {
+		return fmt.Errorf("%s: the file is %d bytes, more than the %d a PDDL file may have", name, size, pddl.MaxSize)
+	}
+	return nil
 }
 
 // pddlRequest is a PDDL plan call's request: `ploy plan`'s flags on a
