@@ -465,3 +465,100 @@ func TestSizeChecks(t *testing.T) {
 		t.Errorf("ErrorAnswer: %+v, %v", got, err)
 	}
 }
+
+// TestTreeSwitchKeepsTheNewAction drives a behaviour-tree mage whose
+// engine pushes every fact each frame, as examples/c's arena does. When
+// Recharge succeeds the pushed facts already show the staff charged, so
+// the tree switches branches: it starts CastBolt and only then stops
+// Recharge. The engine must be told to cast, not left with an idle agent
+// whose tree waits on a running action.
+func TestTreeSwitchKeepsTheNewAction(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, err := host.NewWorld(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(w)
+	a, err := host.NewAgent(w, "bt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := map[string]bool{"spare_crystals": true, "potion_at_shrine": true, "healthy": true}
+	names := []string{"in_range", "in_cover", "staff_charged", "spare_crystals", "carrying_potion", "potion_at_shrine", "healthy", "enemy_dead"}
+	var did []string
+	for range 30 {
+		for _, n := range names {
+			v := 0.0
+			if facts[n] {
+				v = 1
+			}
+			if err := host.Set(a, n, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := host.Frame(w); err != nil {
+			t.Fatal(err)
+		}
+		name, doing, err := host.Action(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if doing != host.Acting {
+			continue
+		}
+		switch name {
+		case "Approach":
+			facts["in_range"] = true
+		case "TakeCover":
+			facts["in_cover"] = true
+		case "Recharge":
+			facts["staff_charged"], facts["spare_crystals"] = true, false
+		case "CastBolt":
+			facts["enemy_dead"], facts["staff_charged"] = true, false
+		}
+		did = append(did, name)
+		if err := host.Report(a, host.Success); err != nil {
+			t.Fatal(err)
+		}
+		if name == "CastBolt" {
+			return
+		}
+	}
+	st, _ := host.State(a)
+	t.Fatalf("the mage never cast: it ran %v, and is now %s", did, st)
+}
+
+// TestTreeRestartKeepsTheAction: the behaviour tree's Approach is in two
+// branches. A mage walking up to recharge (the second) sees its staff
+// charged mid-walk: the first branch starts its own Approach, then the
+// second's is stopped. The mage must still be told to approach.
+func TestTreeRestartKeepsTheAction(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, err := host.NewWorld(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(w)
+	a, err := host.NewAgent(w, "bt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := host.Frame(w); err != nil {
+		t.Fatal(err)
+	}
+	if name, doing, _ := host.Action(a); doing != host.Acting || name != "Approach" {
+		t.Fatalf("first frame: %q, %v; want Approach", name, doing)
+	}
+	for frame := range 3 {
+		if err := host.Set(a, "staff_charged", 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := host.Frame(w); err != nil {
+			t.Fatal(err)
+		}
+		if name, doing, _ := host.Action(a); doing != host.Acting || name != "Approach" {
+			st, _ := host.State(a)
+			t.Fatalf("frame %d with the staff charged: %q, %v; want Approach still: %s", frame+2, name, doing, st)
+		}
+	}
+}

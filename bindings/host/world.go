@@ -202,6 +202,8 @@ type Agent struct {
 	action   string
 	actionID int
 	reported agent.Status
+	// restarted: the action was started again before its Stop (end).
+	restarted bool
 	// A resolver agent's walk to its step's target.
 	walking, arrived, moveFailed bool
 	to                           resolver.Point
@@ -560,7 +562,7 @@ type goapBehaviour struct {
 }
 
 func (b *goapBehaviour) Start(*agent.Agent) { b.a.begin(b.a.goap.Domain().ActionName(b.id), int(b.id)) }
-func (b *goapBehaviour) Stop(*agent.Agent)  { b.a.end() }
+func (b *goapBehaviour) Stop(*agent.Agent)  { b.a.end(int(b.id)) }
 func (b *goapBehaviour) Tick(*agent.Agent) agent.Status {
 	st := b.a.take()
 	if st == agent.Success {
@@ -586,15 +588,29 @@ type resolverBehaviour struct {
 func (b *resolverBehaviour) Start(*agent.ResolverAgent) {
 	b.a.begin(b.a.res.Domain().ActionName(b.id), int(b.id))
 }
-func (b *resolverBehaviour) Stop(*agent.ResolverAgent)              { b.a.end() }
+func (b *resolverBehaviour) Stop(*agent.ResolverAgent)              { b.a.end(int(b.id)) }
 func (b *resolverBehaviour) Tick(*agent.ResolverAgent) agent.Status { return b.a.take() }
 
+// begin and end are an action's Start and Stop. A tree that switches
+// branches starts the new branch's action before it stops the old one's
+// (agent.Selector), so end stops only the action the agent runs now, and
+// an action started again before it was stopped (the same action in two
+// branches) stays started through its one Stop.
 func (a *Agent) begin(name string, id int) {
+	a.restarted = a.action != "" && a.actionID == id
 	a.action, a.actionID, a.reported = name, id, agent.Running
 	a.walking = false
 }
 
-func (a *Agent) end() { a.action, a.reported = "", agent.Running }
+func (a *Agent) end(id int) {
+	switch {
+	case a.action == "" || a.actionID != id:
+	case a.restarted:
+		a.restarted = false
+	default:
+		a.action, a.reported = "", agent.Running
+	}
+}
 
 // take returns what the engine reported, once.
 func (a *Agent) take() agent.Status {
