@@ -387,3 +387,29 @@ func TestCSharpMatchesHeader(t *testing.T) {
 		t.Fatalf("only %d functions in ploy.h: the parser is wrong", len(header))
 	}
 }
+
+// TestCSharpUnderMono compiles Ploy.cs and bindings/csharp/test with
+// Mono's C# compiler and runs the program against libploy.so, where Mono
+// is installed (Debian's mono-mcs; Unity's scripting runtime is Mono).
+// There is no .NET SDK in Debian: bindings/csharp/README.md says so.
+func TestCSharpUnderMono(t *testing.T) {
+	mcs, errMCS := exec.LookPath("mcs")
+	mono, errMono := exec.LookPath("mono")
+	if errMCS != nil || errMono != nil {
+		t.Skip("no Mono (mcs and mono): Ploy.cs is only checked against ploy.h (TestCSharpMatchesHeader); apt-get install mono-mcs runs it")
+	}
+	dir := build(t)
+	exe := filepath.Join(dir, "PloyTest.exe")
+	cmd := exec.Command(mcs, "-out:"+exe, "bindings/csharp/Ploy.cs", "bindings/csharp/test/PloyTest.cs")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mcs: %v\n%s", err, out)
+	}
+	cmd = exec.Command(mono, exe, "domains/battlemage.yaml")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), `"cost":7`) || !strings.HasSuffix(string(out), "\nok\n") {
+		t.Fatalf("mono PloyTest.exe: %v\n%s", err, out)
+	}
+}
