@@ -562,3 +562,63 @@ func TestTreeRestartKeepsTheAction(t *testing.T) {
 		}
 	}
 }
+
+// TestEventsDroppedAreTheOldest runs two mages side by side for 1500
+// frames: the events of one are read every frame, the other's only at the
+// end. The second must get the last MaxEvents of the first's, in order,
+// and the count of the others.
+func TestEventsDroppedAreTheOldest(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	var all []json.RawMessage
+	var kept struct {
+		Events  []json.RawMessage
+		Dropped int
+	}
+	for _, readEachFrame := range []bool{true, false} {
+		w, err := host.NewWorld(d, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := host.NewAgent(w, "utility", "mage")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for frame := range 1500 {
+			// A wound every 7 frames keeps the mage busy: it drinks.
+			if err := host.Set(a, "health", float64(100-frame%7*10)); err != nil {
+				t.Fatal(err)
+			}
+			runEngine(t, []host.Handle{a}, 1, 2, w)
+			if readEachFrame {
+				var got struct {
+					Events  []json.RawMessage
+					Dropped int
+				}
+				ev, _ := host.Events(a)
+				if err := json.Unmarshal(ev, &got); err != nil || got.Dropped != 0 {
+					t.Fatalf("%s: %v", ev, err)
+				}
+				all = append(all, got.Events...)
+			}
+		}
+		if !readEachFrame {
+			ev, _ := host.Events(a)
+			if err := json.Unmarshal(ev, &kept); err != nil {
+				t.Fatal(err)
+			}
+		}
+		host.Release(w)
+	}
+	if len(all) <= host.MaxEvents+10 {
+		t.Fatalf("only %d events in 1500 frames: the test needs more than %d", len(all), host.MaxEvents)
+	}
+	want := all[len(all)-host.MaxEvents:]
+	if len(kept.Events) != host.MaxEvents || kept.Dropped != len(all)-host.MaxEvents {
+		t.Fatalf("kept %d events, dropped %d; want %d and %d", len(kept.Events), kept.Dropped, host.MaxEvents, len(all)-host.MaxEvents)
+	}
+	for i := range want {
+		if string(kept.Events[i]) != string(want[i]) {
+			t.Fatalf("event %d of those kept: %s, want %s", i, kept.Events[i], want[i])
+		}
+	}
+}

@@ -208,7 +208,11 @@ type Agent struct {
 	walking, arrived, moveFailed bool
 	to                           resolver.Point
 
+	// events is a ring of at most MaxEvents, the oldest at first once
+	// it is full, so that an engine that never reads them pays nothing
+	// more per event than one that does.
 	events  []agent.Event
+	first   int
 	dropped int
 }
 
@@ -350,12 +354,14 @@ func (a *Agent) cancel() {
 // note keeps an event until Events reads it, the oldest dropped past
 // MaxEvents.
 func (a *Agent) note(e agent.Event) {
-	if len(a.events) == MaxEvents {
-		a.events = append(a.events[:0], a.events[1:]...)
-		a.dropped++
-	}
 	e.Plan = slices.Clone(e.Plan) // the runtime reuses its slices
 	e.MTR = slices.Clone(e.MTR)
+	if len(a.events) == MaxEvents {
+		a.events[a.first] = e
+		a.first = (a.first + 1) % MaxEvents
+		a.dropped++
+		return
+	}
 	a.events = append(a.events, e)
 }
 
@@ -629,8 +635,9 @@ func Events(h Handle) (out []byte, err error) {
 		out, jerr = json.Marshal(struct {
 			Events  []agent.Event `json:"events"`
 			Dropped int           `json:"dropped"`
-		}{append([]agent.Event{}, a.events...), a.dropped})
-		a.events, a.dropped = a.events[:0], 0
+		}{append(append([]agent.Event{}, a.events[a.first:]...), a.events[:a.first]...), a.dropped})
+		clear(a.events) // the plans they hold
+		a.events, a.first, a.dropped = a.events[:0], 0, 0
 		return jerr
 	})
 	return out, err
