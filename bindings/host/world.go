@@ -58,8 +58,8 @@ type World struct {
 
 // NewWorld makes a world for domain d's agent kinds, planning on a
 // queue of workers goroutines (the engine's thread that calls Frame is
-// one of them) that resolves up to a quarter of the agents' plans per
-// frame, at least 16.
+// one of them) that resolves up to 16 plans per frame (agent.NewQueue's
+// perFrame); the agents that asked for more wait for later frames.
 func NewWorld(d Handle, workers int) (h Handle, err error) {
 	defer protect(&err)
 	dom, err := lookup[*Domain](d, "domain")
