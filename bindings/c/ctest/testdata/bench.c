@@ -95,7 +95,7 @@ int main(int argc, char **argv) {
 	}
 	double in_frame = 0, start = 0;
 	long plans = 0, errors = 0;
-	for (long frame = -20; frame < n; frame++) { /* 20 frames of warm-up */
+	for (long frame = -100; frame < n; frame++) { /* 100 frames of warm-up */
 		if (frame == 0)
 			in_frame = 0, start = now(), plans = 0;
 		for (int i = 0; i < AGENTS; i++) {
