@@ -148,7 +148,8 @@ void ploy_free(void *p);
  * ploy_last_error returns the calling thread's last error message and
  * clears it: the caller frees it. NULL if no call on this thread has
  * failed since the last ploy_last_error. Each thread has its own. Any
- * thread.
+ * thread. A thread that ends with a message untaken leaves it allocated
+ * (one message, of at most a few kilobytes, per such thread).
  */
 char *ploy_last_error(void);
 
