@@ -149,7 +149,7 @@ void ploy_free(void *p);
  * clears it: the caller frees it. NULL if no call on this thread has
  * failed since the last ploy_last_error. Each thread has its own. Any
  * thread. A thread that ends with a message untaken leaves it allocated
- * (one message, of at most a few kilobytes, per such thread).
+ * (one message per such thread).
  */
 char *ploy_last_error(void);
 
