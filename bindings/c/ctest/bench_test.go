@@ -27,7 +27,7 @@ import (
 //	go test -run '^$' -bench . -count 6 ./bindings/c/ctest
 //
 // The c benchmarks run the C program once per b.N the harness tries,
-// for at least 2 000 plans or 30 frames whatever b.N says, time the loop
+// for at least 5 000 plans or 300 frames whatever b.N says, time the loop
 // inside the program and report that as ns/op (the program's start and
 // the library's load are not counted; the iteration count the harness
 // prints is its b.N, not the program's). They report no allocations:
@@ -89,7 +89,7 @@ func BenchmarkPlanKill(b *testing.B) {
 		}
 	})
 	b.Run("c", func(b *testing.B) {
-		m := runBench(b, "plan", max(b.N, 2000))
+		m := runBench(b, "plan", max(b.N, 5000))
 		b.ReportMetric(m["plan_ns"], "ns/op")
 	})
 }
@@ -146,7 +146,7 @@ func BenchmarkFrame1000(b *testing.B) {
 	})
 	for _, what := range []string{"frame", "loop"} {
 		b.Run("c/"+what, func(b *testing.B) {
-			m := runBench(b, "frame", max(b.N, 30))
+			m := runBench(b, "frame", max(b.N, 300))
 			b.ReportMetric(m[what+"_ns"], "ns/op")
 		})
 	}
