@@ -30,6 +30,7 @@ package main
 import "C"
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -74,6 +75,15 @@ func guard[T any](ret *T, fail T) {
 	if p := recover(); p != nil {
 		failed(fmt.Errorf("internal error: %v", p))
 		*ret = fail
+	}
+}
+
+// guardMaker is guard for the functions that make a handle and give
+// their error through a char **error: a panic's message goes there too.
+func guardMaker(ret *C.uint64_t, errOut **C.char) {
+	if p := recover(); p != nil {
+		giveError(errOut, fmt.Errorf("internal error: %v", p))
+		*ret = 0
 	}
 }
 
@@ -129,7 +139,7 @@ func cText(s []byte) *C.char {
 
 //export ploy_load
 func ploy_load(src *C.char, n C.size_t, name *C.char, errOut **C.char) (h C.uint64_t) {
-	defer guard(&h, 0)
+	defer guardMaker(&h, errOut)
 	file, err := optionalName(name, "name")
 	if err != nil {
 		giveError(errOut, err)
@@ -150,7 +160,7 @@ func ploy_load(src *C.char, n C.size_t, name *C.char, errOut **C.char) (h C.uint
 
 //export ploy_load_pddl
 func ploy_load_pddl(domainSrc *C.char, domainLen C.size_t, domainName *C.char, problemSrc *C.char, problemLen C.size_t, problemName *C.char, errOut **C.char) (h C.uint64_t) {
-	defer guard(&h, 0)
+	defer guardMaker(&h, errOut)
 	load := func() (host.Handle, error) {
 		dname, err := optionalName(domainName, "domain_name")
 		if err != nil {
@@ -210,14 +220,7 @@ func ploy_methods(d C.uint64_t) (out *C.char) {
 		failed(err)
 		return nil
 	}
-	b := []byte{'['}
-	for i, name := range names {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = fmt.Appendf(b, "%q", name) // method names are ASCII words
-	}
-	return cText(append(b, ']'))
+	return text(json.Marshal(names))
 }
 
 //export ploy_release
@@ -286,7 +289,7 @@ func ploy_world_frame(w C.uint64_t) (ret C.int) {
 
 //export ploy_agent_new
 func ploy_agent_new(w C.uint64_t, kind *C.char, name *C.char, errOut **C.char) (h C.uint64_t) {
-	defer guard(&h, 0)
+	defer guardMaker(&h, errOut)
 	k, err := goString(kind, "kind", maxName)
 	var a host.Handle
 	if err == nil {
