@@ -88,7 +88,7 @@ typedef uint64_t ploy_agent;
 
 /*
  * ploy_load parses a domain file's YAML text, len bytes at source (no NUL
- * needed; at most 1 MiB), and returns its handle, or 0 on error. name is
+ * needed; at most 8 MiB), and returns its handle, or 0 on error. name is
  * the file's name in error messages (NULL: "<source>"). On error, *error
  * is set to a message the caller frees, every error of the file with its
  * line and column ("mine.yaml:5:15: unknown fact ..."); on success, to
@@ -98,9 +98,9 @@ ploy_domain ploy_load(const char *source, size_t len, const char *name, char **e
 
 /*
  * ploy_load_pddl parses, checks and grounds a PDDL domain and problem
- * (their texts and lengths; names for messages, NULL for "<domain>" and
- * "<problem>"), as ploy_load does a YAML file. ploy_call answers "plan"
- * on it; worlds need a YAML file. Any thread.
+ * (their texts and lengths, at most 16 MiB each; names for messages,
+ * NULL for "<domain>" and "<problem>"), as ploy_load does a YAML file.
+ * ploy_call answers "plan" on it; worlds need a YAML file. Any thread.
  */
 ploy_domain ploy_load_pddl(const char *domain, size_t domain_len, const char *domain_name,
                            const char *problem, size_t problem_len, const char *problem_name,

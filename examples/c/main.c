@@ -117,7 +117,7 @@ static char *read_file(const char *path, size_t *len) {
 	size_t got;
 	while (buf != NULL && (got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
-		if (n == cap && cap < (2u << 20)) { /* the library takes 1 MiB at most */
+		if (n == cap && cap <= (8u << 20)) { /* the library takes 8 MiB at most, and says so past it */
 			char *bigger = realloc(buf, cap *= 2);
 			if (bigger == NULL)
 				free(buf);
