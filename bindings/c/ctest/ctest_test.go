@@ -190,9 +190,10 @@ func TestExampleFails(t *testing.T) {
 
 // TestErrorPaths runs testdata/errors.c: bad and released handles, NULL
 // arguments, an unknown kind, buffers too small, messages freed, the
-// last error per thread, many threads on one world.
+// last error per thread, a survivor's walk (positions, targets and
+// destinations), many threads on one world.
 func TestErrorPaths(t *testing.T) {
-	if out := run(t, "errors", "domains/battlemage.yaml"); out != "ok\n" {
+	if out := run(t, "errors", "domains/battlemage.yaml", "domains/survivor.yaml"); out != "ok\n" {
 		t.Errorf("errors: %s", out)
 	}
 }

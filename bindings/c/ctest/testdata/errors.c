@@ -96,9 +96,55 @@ static char *read_all(const char *path, size_t *len) {
 	return buf;
 }
 
+/* engine_model drives a survivor of an engine-model file: positions,
+ * targets and destinations cross the boundary as doubles. */
+static void engine_model(const char *path) {
+	size_t len;
+	char *src = read_all(path, &len);
+	CHECK(src != NULL, "cannot read %s", path);
+	if (src == NULL)
+		return;
+	char *error = NULL;
+	ploy_domain d = ploy_load(src, len, path, &error);
+	free(src);
+	CHECK(d != 0, "%s: %s", path, error ? error : "NULL");
+	if (d == 0) {
+		ploy_free(error);
+		return;
+	}
+	ploy_world w = ploy_world_new(d, 1);
+	ploy_agent a = ploy_agent_new(w, "survivor", "s", NULL);
+	CHECK(a != 0, "a survivor");
+	CHECK(ploy_agent_set(a, "warmth", 20.5) == -1, "a key of 20.5");
+	expect("ploy_agent_set 20.5", "a key holds an integer");
+	CHECK(ploy_agent_set(a, "warmth", 20) == 0, "warmth 20");
+	CHECK(ploy_agent_set_target(a, "wood_sout", 0, -4, 1) == -1, "an unknown target");
+	expect("ploy_agent_set_target", "did you mean \"wood_south\"");
+	CHECK(ploy_agent_set_position(a, 1.0 / 0.0, 0) == -1, "an infinite position");
+	expect("ploy_agent_set_position", "coordinates must be finite numbers");
+	char buf[64];
+	int doing = PLOY_IDLE;
+	for (int i = 0; i < 5 && doing != PLOY_WALKING; i++) {
+		CHECK(ploy_world_frame(w) >= 0, "a frame");
+		doing = ploy_agent_action(a, buf, sizeof buf);
+	}
+	CHECK(doing == PLOY_WALKING && strcmp(buf, "GatherWoodSouth") == 0, "the survivor walks for GatherWoodSouth: %d %s", doing, buf);
+	double x = 99, y = 99;
+	CHECK(ploy_agent_destination(a, &x, &y) == 1 && x == 0 && y == -4, "headed to (%g, %g), want (0, -4)", x, y);
+	/* Within the stopping distance, the action starts. */
+	CHECK(ploy_agent_set_position(a, 0, -3.5) == 0, "a position");
+	CHECK(ploy_world_frame(w) >= 0, "a frame");
+	doing = ploy_agent_action(a, buf, sizeof buf);
+	CHECK(doing == PLOY_ACTING && strcmp(buf, "GatherWoodSouth") == 0, "at the pile: %d %s", doing, buf);
+	CHECK(ploy_agent_destination(a, &x, &y) == 0, "no longer walking");
+	answer("a survivor's state", ploy_agent_state(a), "\"at\":[0,-3.5]");
+	ploy_release(d);
+	ploy_release(w);
+}
+
 int main(int argc, char **argv) {
-	if (argc < 2) {
-		fprintf(stderr, "usage: errors battlemage.yaml\n");
+	if (argc < 3) {
+		fprintf(stderr, "usage: errors battlemage.yaml survivor.yaml\n");
 		return 2;
 	}
 	battlemage = read_all(argv[1], &battlemage_len);
@@ -252,6 +298,8 @@ int main(int argc, char **argv) {
 	expect("events of a released agent", "no such handle");
 	ploy_release(w); /* twice: nothing */
 	ploy_release(0);
+
+	engine_model(argv[2]);
 
 	/* Many threads on one world, each driving its agents and frames. */
 	w = ploy_world_new(d, 2);
