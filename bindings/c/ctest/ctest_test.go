@@ -92,8 +92,18 @@ func build(t testing.TB) string {
 	return built.dir
 }
 
+// goTool is the go command that built this test, else the one on PATH.
+func goTool() string {
+	if g := filepath.Join(runtime.GOROOT(), "bin", "go"); runtime.GOROOT() != "" {
+		if _, err := os.Stat(g); err == nil {
+			return g
+		}
+	}
+	return "go"
+}
+
 func buildAll(cc, dir string) error {
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	goTool := goTool()
 	lib := filepath.Join(dir, "libploy.so")
 	cmds := [][]string{
 		{goTool, "build", "-buildmode=c-shared", "-o", lib, "./bindings/c"},
@@ -214,7 +224,7 @@ func TestStaticArchive(t *testing.T) {
 	cc := compiler(t)
 	lib := filepath.Join(dir, "libploy.a")
 	for _, args := range [][]string{
-		{filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-buildmode=c-archive", "-o", lib, "./bindings/c"},
+		{goTool(), "build", "-buildmode=c-archive", "-o", lib, "./bindings/c"},
 		{cc, "-std=c99", "-O2", "-Ibindings/c", "-o", filepath.Join(dir, "battle-static"), "examples/c/main.c", lib, "-lpthread", "-lm"},
 	} {
 		cmd := exec.Command(args[0], args[1:]...)
