@@ -23,6 +23,11 @@ const (
 	MaxAgents = 100_000
 	// MaxWorkers is the most queue workers a world may ask for.
 	MaxWorkers = 64
+	// PlansPerFrame is the most plans a world's queue resolves in a
+	// frame; the others wait for the next, oldest first. A frame's
+	// planning work is then at most PlansPerFrame searches, each bounded
+	// by the planner's budget.
+	PlansPerFrame = 256
 	// MaxEvents is how many events an agent keeps until Events reads
 	// them; older ones are dropped, and counted.
 	MaxEvents = 256
@@ -58,8 +63,7 @@ type World struct {
 
 // NewWorld makes a world for domain d's agent kinds, planning on a
 // queue of workers goroutines (the engine's thread that calls Frame is
-// one of them) that resolves up to a quarter of the agents' plans per
-// frame, at least 16.
+// one of them) that resolves up to PlansPerFrame plans per frame.
 func NewWorld(d Handle, workers int) (h Handle, err error) {
 	defer protect(&err)
 	dom, err := lookup[*Domain](d, "domain")
@@ -72,7 +76,7 @@ func NewWorld(d Handle, workers int) (h Handle, err error) {
 	if workers < 1 || workers > MaxWorkers {
 		return 0, fmt.Errorf("workers must be from 1 to %d, not %d", MaxWorkers, workers)
 	}
-	w := &World{file: dom.file, queue: agent.NewQueue(workers, 16)}
+	w := &World{file: dom.file, queue: agent.NewQueue(workers, PlansPerFrame)}
 	return hold(w)
 }
 
