@@ -254,11 +254,18 @@ func TestErrorsSayWhatIsWrong(t *testing.T) {
 		{"position of a GOAP agent", host.SetPosition(a, 1, 2), "positions are for an engine-model file's agents"},
 		{"record late", host.Record(w, 0, 0), "call Record before adding agents"},
 		{"decisions unrecorded", second(host.Decisions(w)), "records no decisions"},
+		{"decisions of no world", second(host.Decisions(999999)), "no such handle 999999"},
 		{"released", host.Set(424242, "x", 1), "no such handle 424242"},
 	}
 	for _, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.says) {
 			t.Errorf("%s: %v, want %q", c.name, c.err, c.says)
+		}
+	}
+	// A call that fails returns no handle: 0, which is never one.
+	for _, h := range []host.Handle{first(host.NewAgent(w, "gaop", "")), first(host.NewWorld(d, 0)), first(host.Load([]byte("x"), "x.yaml"))} {
+		if h != 0 {
+			t.Errorf("a failed call returned handle %d", h)
 		}
 	}
 	if err := host.Set(a, "health", 30); err != nil {
@@ -271,6 +278,8 @@ func TestErrorsSayWhatIsWrong(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+func first[T any](v T, _ error) T { return v }
 
 func nan() float64 {
 	var z float64

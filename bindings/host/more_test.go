@@ -120,6 +120,8 @@ func TestKeysAreChecked(t *testing.T) {
 		{"warmth", 1.5, "a key holds an integer"},
 		{"warmth", 1e300, "a key holds an integer"},
 		{"warmth", -1e300, "a key holds an integer"},
+		{"warmth", 1 << 54, "a key holds an integer"},
+		{"warmth", -(1 << 54), "a key holds an integer"},
 		{"has_wood", 2, "has_wood"},
 		{"warmht", 1, `did you mean "warmth"?`},
 	} {
@@ -239,7 +241,7 @@ func TestEventsAreBounded(t *testing.T) {
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Events) != host.MaxEvents || got.Dropped == 0 {
+	if len(got.Events) != host.MaxEvents || got.Dropped <= 0 {
 		t.Fatalf("%d events kept, %d dropped", len(got.Events), got.Dropped)
 	}
 	if last := got.Events[len(got.Events)-1].Tick; last < 590 {
@@ -257,6 +259,9 @@ func TestReleasedAgentLeavesItsWorld(t *testing.T) {
 	d := load(t, "battlemage.yaml")
 	w, _ := host.NewWorld(d, 1)
 	defer host.Release(w)
+	if err := host.Record(w, 0, 0); err != nil {
+		t.Fatal(err)
+	}
 	a, _ := host.NewAgent(w, "goap", "a")
 	b, _ := host.NewAgent(w, "goap", "b")
 	host.Release(a)
@@ -268,6 +273,11 @@ func TestReleasedAgentLeavesItsWorld(t *testing.T) {
 	}
 	if _, err := host.State(a); err == nil {
 		t.Fatal("a released agent still answers")
+	}
+	// Its decisions stop: it is no longer ticked.
+	out, _ := host.Decisions(w)
+	if strings.Contains(string(out), `"agent":"a"`) || !strings.Contains(string(out), `"agent":"b"`) {
+		t.Fatalf("the recording after a left:\n%.3000s", out)
 	}
 }
 
