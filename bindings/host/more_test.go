@@ -129,6 +129,9 @@ func TestKeysAreChecked(t *testing.T) {
 			t.Errorf("%s = %v: %v, want %q", c.name, c.value, err, c.says)
 		}
 	}
+	if err := host.Set(a, "warmth", -(1 << 53)); err != nil {
+		t.Errorf("the least integer a double holds exactly: %v", err)
+	}
 	if err := host.Set(a, "warmth", 1<<53); err != nil {
 		t.Errorf("the largest integer a double holds exactly: %v", err)
 	}
