@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"bytes"
+	"errors"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -317,5 +318,40 @@ func TestPDDLBudget(t *testing.T) {
 	}
 	if _, err := host.NewWorld(d, 1); err == nil || !strings.Contains(err.Error(), "PDDL") {
 		t.Errorf("a world of a PDDL problem: %v", err)
+	}
+}
+
+// TestReleaseWhileInUse releases a world while other goroutines drive it:
+// every call either works or says the handle is gone, none panics, and
+// nothing is left held.
+func TestReleaseWhileInUse(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	before := host.Held()
+	for range 20 {
+		w, _ := host.NewWorld(d, 2)
+		a, _ := host.NewAgent(w, "goap", "")
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for range 50 {
+				if _, err := host.Frame(w); err != nil && !errors.Is(err, host.ErrNoHandle) {
+					t.Error(err)
+				}
+				if err := host.Set(a, "in_range", 1); err != nil && !errors.Is(err, host.ErrNoHandle) {
+					t.Error(err)
+				}
+				if b, err := host.NewAgent(w, "htn", ""); err != nil && !errors.Is(err, host.ErrNoHandle) {
+					t.Error(err)
+				} else if err == nil && b == 0 {
+					t.Error("an agent with handle 0")
+				}
+			}
+		}()
+		host.Frame(w)
+		host.Release(w)
+		<-done
+	}
+	if got := host.Held() - before; got != 0 {
+		t.Fatalf("%d handles left held after their worlds were released", got)
 	}
 }

@@ -59,6 +59,23 @@ type World struct {
 	// broken is set when a frame panicked: the agents may be half-way
 	// through a tick, so the world refuses to go on.
 	broken error
+	// released is set by Release: a call that found the world just
+	// before it was released finds it so once it holds the lock.
+	released bool
+}
+
+// lockWorld finds the world h names and locks it; unlock undoes it.
+func lockWorld(h Handle) (w *World, unlock func(), err error) {
+	w, err = lookup[*World](h, "world")
+	if err != nil {
+		return nil, nil, err
+	}
+	w.mu.Lock()
+	if w.released {
+		w.mu.Unlock()
+		return nil, nil, fmt.Errorf("%w %d (world): released", ErrNoHandle, h)
+	}
+	return w, w.mu.Unlock, nil
 }
 
 // NewWorld makes a world for domain d's agent kinds, planning on a
@@ -86,12 +103,11 @@ func NewWorld(d Handle, workers int) (h Handle, err error) {
 // agents: an agent records from its start or not at all.
 func Record(w Handle, maxDecisions int, maxBytes int64) (err error) {
 	defer protect(&err)
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if len(world.agents) > 0 {
 		return fmt.Errorf("world %d has %d agents already: call Record before adding agents, which record from their start or not at all", w, len(world.agents))
 	}
@@ -110,12 +126,11 @@ func Record(w Handle, maxDecisions int, maxBytes int64) (err error) {
 // which `ploy why`, `ploy replay` and the inspector read.
 func Decisions(w Handle) (out []byte, err error) {
 	defer protect(&err)
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return nil, err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if world.recorder == nil {
 		return nil, fmt.Errorf("world %d records no decisions: call Record before adding agents", w)
 	}
@@ -133,12 +148,11 @@ func Decisions(w Handle) (out []byte, err error) {
 // asked for, on its workers, and hands them to their agents. It returns
 // how many plans it resolved.
 func Frame(w Handle) (resolved int, err error) {
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return 0, err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if world.broken != nil {
 		return 0, world.broken
 	}
@@ -159,10 +173,12 @@ func Frame(w Handle) (resolved int, err error) {
 func (w *World) release() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.released = true
 	agents := w.agents
 	w.agents = nil
 	for _, a := range agents {
 		a.cancel()
+		a.left = true
 		table.Lock()
 		delete(table.objects, a.handle)
 		table.Unlock()
@@ -172,6 +188,7 @@ func (w *World) release() {
 func (w *World) remove(a *Agent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	a.left = true
 	if i := slices.Index(w.agents, a); i >= 0 {
 		a.cancel()
 		w.agents = slices.Delete(w.agents, i, i+1)
@@ -212,18 +229,20 @@ type Agent struct {
 
 	events  []agent.Event
 	dropped int
+	// left is set when the agent is released or its world is: a call
+	// that found it just before finds it so once it holds the lock.
+	left bool
 }
 
 // NewAgent adds an agent of kind (a name of the file's agents: section)
 // to world w, named name ("" names it KIND-N).
 func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 	defer protect(&err)
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return 0, err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if len(world.agents) >= MaxAgents {
 		return 0, fmt.Errorf("world %d has %d agents, the most a world holds", w, MaxAgents)
 	}
@@ -370,6 +389,9 @@ func withAgent(h Handle, f func(a *Agent) error) (err error) {
 	}
 	a.world.mu.Lock()
 	defer a.world.mu.Unlock()
+	if a.left {
+		return fmt.Errorf("%w %d (agent): released", ErrNoHandle, h)
+	}
 	return f(a)
 }
 
