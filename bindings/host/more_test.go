@@ -2,8 +2,8 @@ package host_test
 
 import (
 	"bytes"
-	"errors"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 

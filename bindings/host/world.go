@@ -64,11 +64,19 @@ type World struct {
 	released bool
 }
 
+// betweenLookupAndLock, when a test sets it, runs where a call has found
+// its world or agent and not yet locked it: where a Release on another
+// thread can come in between.
+var betweenLookupAndLock func()
+
 // lockWorld finds the world h names and locks it; unlock undoes it.
 func lockWorld(h Handle) (w *World, unlock func(), err error) {
 	w, err = lookup[*World](h, "world")
 	if err != nil {
 		return nil, nil, err
+	}
+	if betweenLookupAndLock != nil {
+		betweenLookupAndLock()
 	}
 	w.mu.Lock()
 	if w.released {
@@ -386,6 +394,9 @@ func withAgent(h Handle, f func(a *Agent) error) (err error) {
 	a, err := lookup[*Agent](h, "agent")
 	if err != nil {
 		return err
+	}
+	if betweenLookupAndLock != nil {
+		betweenLookupAndLock()
 	}
 	a.world.mu.Lock()
 	defer a.world.mu.Unlock()
