@@ -355,3 +355,36 @@ func TestReleaseWhileInUse(t *testing.T) {
 		t.Fatalf("%d handles left held after their worlds were released", got)
 	}
 }
+
+// TestSuccessIsKeptWhenTheStepIsDropped: the engine reports CastBolt's
+// success and, in the same frame, pushes the enemy's death. The agent's
+// next tick sees Kill hold and drops the step before its behaviour reads
+// the report; the bolt's other effect (the staff spent) must hold all
+// the same.
+func TestSuccessIsKeptWhenTheStepIsDropped(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	a, _ := host.NewAgent(w, "goap", "")
+	for range 40 {
+		host.Frame(w)
+		name, doing, _ := host.Action(a)
+		if doing != host.Acting {
+			continue
+		}
+		if err := host.Report(a, host.Success); err != nil {
+			t.Fatal(err)
+		}
+		if name == "CastBolt" {
+			host.Set(a, "enemy_dead", 1)
+			host.Frame(w)
+			host.Frame(w)
+			raw, _ := host.State(a)
+			if strings.Contains(string(raw), "staff_charged") {
+				t.Fatalf("the staff is still charged after the bolt: %s", raw)
+			}
+			return
+		}
+	}
+	t.Fatal("the mage never cast its bolt")
+}

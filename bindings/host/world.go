@@ -597,22 +597,36 @@ type goapBehaviour struct {
 }
 
 func (b *goapBehaviour) Start(*agent.Agent) { b.a.begin(b.a.goap.Domain().ActionName(b.id), int(b.id)) }
-func (b *goapBehaviour) Stop(*agent.Agent)  { b.a.end() }
 func (b *goapBehaviour) Tick(*agent.Agent) agent.Status {
 	st := b.a.take()
 	if st == agent.Success {
-		// The facts the engine never pushed change as the action says;
-		// those it pushed stay as it said.
-		d := b.a.goap.Domain()
-		keep := b.a.model.Clone()
-		d.Apply(b.id, b.a.model)
-		for f := range d.NumFacts() {
-			if b.a.pushed.Has(goap.Fact(f)) {
-				b.a.model.Set(goap.Fact(f), keep.Has(goap.Fact(f)))
-			}
-		}
+		b.a.applyEffects(b.id)
 	}
 	return st
+}
+
+// Stop ends the step. One the engine reported a success for, and that the
+// agent drops before its tick reads the report (a fact the engine pushed
+// in the same frame changed its goal), still did what it says.
+func (b *goapBehaviour) Stop(*agent.Agent) {
+	if b.a.reported == agent.Success {
+		b.a.applyEffects(b.id)
+	}
+	b.a.end()
+}
+
+// applyEffects makes the facts the engine never pushed change as action
+// act says, when the engine reports it succeeded; those it pushed stay
+// as it said.
+func (a *Agent) applyEffects(act goap.ActionID) {
+	d := a.goap.Domain()
+	keep := a.model.Clone()
+	d.Apply(act, a.model)
+	for f := range d.NumFacts() {
+		if a.pushed.Has(goap.Fact(f)) {
+			a.model.Set(goap.Fact(f), keep.Has(goap.Fact(f)))
+		}
+	}
 }
 
 type resolverBehaviour struct {
