@@ -82,10 +82,8 @@ func buildWasm(t testing.TB) string {
 // PLOY_REQUIRE_NODE=1).
 func findNode(t testing.TB) string {
 	t.Helper()
-	for _, name := range []string{"node", "nodejs"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
+	if path, err := findNodePath(); err == nil {
+		return path
 	}
 	msg := "runs ploy.wasm in Node, and no node on the PATH: install it with\n\tsudo apt-get install -y nodejs   (Debian, Ubuntu)"
 	if os.Getenv(RequireNodeEnv) == "1" {
@@ -93,6 +91,14 @@ func findNode(t testing.TB) string {
 	}
 	t.Skip(msg)
 	return ""
+}
+
+func findNodePath() (string, error) {
+	path, err := exec.LookPath("node")
+	if err != nil {
+		path, err = exec.LookPath("nodejs")
+	}
+	return path, err
 }
 
 func node(t *testing.T, args ...string) []byte {
@@ -389,6 +395,24 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
+var example struct {
+	once sync.Once
+	out  string
+}
+
+// nodeExample is examples/wasm/node.mjs's output, run once for the tests
+// that read it ("" when there is no Node).
+func nodeExample(t *testing.T) string {
+	t.Helper()
+	dir := buildWasm(t)
+	example.once.Do(func() {
+		t.Run("node.mjs", func(t *testing.T) {
+			example.out = string(node(t, filepath.Join("..", "..", "examples", "wasm", "node.mjs"), dir))
+		})
+	})
+	return example.out
+}
+
 // kindLine is a line of examples/wasm/node.mjs's output about one kind.
 var kindLine = regexp.MustCompile(`(?m)^([a-z-]+): (\d+) agents, (\d+) kills, (\d+) potions drunk, (\d+) actions, (\d+) plans, lowest health (\d+)$`)
 
@@ -396,8 +420,8 @@ var kindLine = regexp.MustCompile(`(?m)^([a-z-]+): (\d+) agents, (\d+) kills, (\
 // shows: it plans Kill at cost 7, and ten agents of every kind of the
 // file fight in its tiny world, each kind killing enemies.
 func TestNodeExample(t *testing.T) {
-	dir := buildWasm(t)
-	out := string(node(t, filepath.Join("..", "..", "examples", "wasm", "node.mjs"), dir))
+	findNode(t)
+	out := nodeExample(t)
 	if !strings.Contains(out, "plan Kill: Approach → TakeCover → Recharge → CastBolt (cost 7, 11 states expanded)\n") {
 		t.Errorf("no Kill plan at cost 7:\n%s", out)
 	}
