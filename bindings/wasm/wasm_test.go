@@ -103,7 +103,11 @@ func findNodePath() (string, error) {
 
 func node(t *testing.T, args ...string) []byte {
 	t.Helper()
-	path := findNode(t)
+	return nodeOutput(t, findNode(t), args...)
+}
+
+func nodeOutput(t testing.TB, path string, args ...string) []byte {
+	t.Helper()
 	cmd := exec.Command(path, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
