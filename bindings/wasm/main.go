@@ -7,7 +7,7 @@
 //	GOOS=js GOARCH=wasm go build -o ploy.wasm ./bindings/wasm
 //
 // and load it with the ES module beside this file, ploy.mjs, which wraps
-// the functions it registers in a shape like the C API's (docs/bindings.md).
+// the functions it registers in a shape like the C API's (docs/wasm.md).
 //
 // The functions are registered on globalThis.ployWasm: each file of this
 // package adds its own with export, in an init function, and main makes
