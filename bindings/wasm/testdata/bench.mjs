@@ -13,12 +13,18 @@ const p = await ploy.load({ wasm: join(dir, 'ploy.wasm'), goRuntime: join(dir, '
 const mage = p.load(readFileSync(battlemageFile, 'utf8'), 'battlemage.yaml');
 const request = { goal: 'Kill' };
 
+// time returns, for each run, the wall time and the process's CPU time
+// (user and system, every thread's) per call, in nanoseconds: on a shared
+// machine the CPU time is the steadier figure.
 const time = (f) => {
-  const out = [];
+  const out = { wall: [], cpu: [] };
   for (let r = 0; r < Number(runs); r++) {
+    const cpu = process.cpuUsage();
     const start = process.hrtime.bigint();
     for (let i = 0; i < n; i++) f();
-    out.push(Number(process.hrtime.bigint() - start) / n);
+    out.wall.push(Number(process.hrtime.bigint() - start) / n);
+    const used = process.cpuUsage(cpu);
+    out.cpu.push((used.user + used.system) * 1000 / n);
   }
   return out;
 };
