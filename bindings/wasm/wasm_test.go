@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 // The tests of the WebAssembly build run on the machine's own GOOS: they
