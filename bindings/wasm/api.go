@@ -29,9 +29,9 @@ import (
 )
 
 func init() {
-	api("version", 0, func(args) (any, error) { return host.Version(), nil })
-	api("held", 0, func(args) (any, error) { return host.Held(), nil })
-	api("release", 1, func(a args) (any, error) {
+	hostFunc("version", 0, func(hostArgs) (any, error) { return host.Version(), nil })
+	hostFunc("held", 0, func(hostArgs) (any, error) { return host.Held(), nil })
+	hostFunc("release", 1, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "handle")
 		if err == nil {
 			host.Release(h)
@@ -39,7 +39,7 @@ func init() {
 		return nil, err
 	})
 
-	api("load", 2, func(a args) (any, error) {
+	hostFunc("load", 2, func(a hostArgs) (any, error) {
 		name, err := a.optionalString(1, "name")
 		if err != nil {
 			return nil, err
@@ -48,9 +48,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return handle(host.Load(src, name))
+		return handleResult(host.Load(src, name))
 	})
-	api("loadPDDL", 4, func(a args) (any, error) {
+	hostFunc("loadPDDL", 4, func(a hostArgs) (any, error) {
 		domainName, err := a.optionalString(1, "domainName")
 		if err != nil {
 			return nil, err
@@ -67,9 +67,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return handle(host.LoadPDDL(d, domainName, p, problemName))
+		return handleResult(host.LoadPDDL(d, domainName, p, problemName))
 	})
-	api("call", 3, func(a args) (any, error) {
+	hostFunc("call", 3, func(a hostArgs) (any, error) {
 		d, err := a.handle(0, "domain")
 		if err != nil {
 			return nil, err
@@ -84,22 +84,22 @@ func init() {
 		}
 		return string(host.Call(d, method, request)), nil
 	})
-	api("methods", 1, func(a args) (any, error) {
+	hostFunc("methods", 1, func(a hostArgs) (any, error) {
 		d, err := a.handle(0, "domain")
 		if err != nil {
 			return nil, err
 		}
-		return names(host.Methods(d))
+		return stringsResult(host.Methods(d))
 	})
-	api("kinds", 1, func(a args) (any, error) {
+	hostFunc("kinds", 1, func(a hostArgs) (any, error) {
 		d, err := a.handle(0, "domain")
 		if err != nil {
 			return nil, err
 		}
-		return names(host.Kinds(d))
+		return stringsResult(host.Kinds(d))
 	})
 
-	api("worldNew", 2, func(a args) (any, error) {
+	hostFunc("worldNew", 2, func(a hostArgs) (any, error) {
 		d, err := a.handle(0, "domain")
 		if err != nil {
 			return nil, err
@@ -108,9 +108,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return handle(host.NewWorld(d, workers))
+		return handleResult(host.NewWorld(d, workers))
 	})
-	api("worldRecord", 3, func(a args) (any, error) {
+	hostFunc("worldRecord", 3, func(a hostArgs) (any, error) {
 		w, err := a.handle(0, "world")
 		if err != nil {
 			return nil, err
@@ -125,22 +125,22 @@ func init() {
 		}
 		return nil, host.Record(w, decisions, int64(bytes))
 	})
-	api("worldFrame", 1, func(a args) (any, error) {
+	hostFunc("worldFrame", 1, func(a hostArgs) (any, error) {
 		w, err := a.handle(0, "world")
 		if err != nil {
 			return nil, err
 		}
 		return host.Frame(w)
 	})
-	api("worldDecisions", 1, func(a args) (any, error) {
+	hostFunc("worldDecisions", 1, func(a hostArgs) (any, error) {
 		w, err := a.handle(0, "world")
 		if err != nil {
 			return nil, err
 		}
-		return text(host.Decisions(w))
+		return textResult(host.Decisions(w))
 	})
 
-	api("agentNew", 3, func(a args) (any, error) {
+	hostFunc("agentNew", 3, func(a hostArgs) (any, error) {
 		w, err := a.handle(0, "world")
 		if err != nil {
 			return nil, err
@@ -153,9 +153,9 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return handle(host.NewAgent(w, kind, name))
+		return handleResult(host.NewAgent(w, kind, name))
 	})
-	api("agentSet", 3, func(a args) (any, error) {
+	hostFunc("agentSet", 3, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -170,7 +170,7 @@ func init() {
 		}
 		return nil, host.Set(h, name, value)
 	})
-	api("agentSetPosition", 3, func(a args) (any, error) {
+	hostFunc("agentSetPosition", 3, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -185,7 +185,7 @@ func init() {
 		}
 		return nil, host.SetPosition(h, x, y)
 	})
-	api("agentSetTarget", 5, func(a args) (any, error) {
+	hostFunc("agentSetTarget", 5, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -208,7 +208,7 @@ func init() {
 		}
 		return nil, host.SetTarget(h, key, x, y, found)
 	})
-	api("agentAction", 1, func(a args) (any, error) {
+	hostFunc("agentAction", 1, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -219,7 +219,7 @@ func init() {
 		}
 		return map[string]any{"name": name, "doing": doings[doing]}, nil
 	})
-	api("agentDestination", 1, func(a args) (any, error) {
+	hostFunc("agentDestination", 1, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -230,7 +230,7 @@ func init() {
 		}
 		return map[string]any{"x": x, "y": y, "walking": walking}, nil
 	})
-	api("agentReport", 2, func(a args) (any, error) {
+	hostFunc("agentReport", 2, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -241,21 +241,21 @@ func init() {
 		}
 		return nil, host.Report(h, status)
 	})
-	api("agentEvents", 1, func(a args) (any, error) {
+	hostFunc("agentEvents", 1, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
 		}
-		return text(host.Events(h))
+		return textResult(host.Events(h))
 	})
-	api("agentState", 1, func(a args) (any, error) {
+	hostFunc("agentState", 1, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
 		}
-		return text(host.State(h))
+		return textResult(host.State(h))
 	})
-	api("agentTraceDecisions", 2, func(a args) (any, error) {
+	hostFunc("agentTraceDecisions", 2, func(a hostArgs) (any, error) {
 		h, err := a.handle(0, "agent")
 		if err != nil {
 			return nil, err
@@ -279,32 +279,32 @@ var doings = map[host.Doing]string{host.Idle: "idle", host.Acting: "acting", hos
 // statuses are the names agentReport takes beside host's numbers.
 var statuses = map[string]int{"running": host.Running, "success": host.Success, "failure": host.Failure}
 
-// api registers f as ployWasm[name], called with at most most arguments
+// hostFunc registers f as ployWasm[name], called with at most most arguments
 // (fewer are undefined). f's error becomes a JavaScript Error returned in
 // place of the value.
-func api(name string, most int, f func(args) (any, error)) {
+func hostFunc(name string, most int, f func(hostArgs) (any, error)) {
 	export(name, func(_ js.Value, in []js.Value) any {
 		if len(in) > most {
-			return jsError(fmt.Errorf("%s takes %d arguments, not %d", name, most, len(in)))
+			return hostError(fmt.Errorf("%s takes %d arguments, not %d", name, most, len(in)))
 		}
-		v, err := f(args{fn: name, v: in})
+		v, err := f(hostArgs{fn: name, v: in})
 		if err != nil {
-			return jsError(err)
+			return hostError(err)
 		}
 		return v
 	})
 }
 
-func jsError(err error) js.Value { return js.Global().Get("Error").New(err.Error()) }
+func hostError(err error) js.Value { return js.Global().Get("Error").New(err.Error()) }
 
-func handle(h host.Handle, err error) (any, error) {
+func handleResult(h host.Handle, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
 	return float64(h), nil
 }
 
-func names(list []string, err error) (any, error) {
+func stringsResult(list []string, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -315,29 +315,29 @@ func names(list []string, err error) (any, error) {
 	return out, nil
 }
 
-// text returns JSON or JSON Lines as a string, for ploy.mjs to parse.
-func text(b []byte, err error) (any, error) {
+// textResult returns JSON or JSON Lines as a string, for ploy.mjs to parse.
+func textResult(b []byte, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}
 	return string(b), nil
 }
 
-// args are a call's arguments, read with the call's name in their
+// hostArgs are a call's arguments, read with the call's name in their
 // errors.
-type args struct {
+type hostArgs struct {
 	fn string
 	v  []js.Value
 }
 
-func (a args) at(i int) js.Value {
+func (a hostArgs) at(i int) js.Value {
 	if i < len(a.v) {
 		return a.v[i]
 	}
 	return js.Undefined()
 }
 
-func (a args) wrong(name, want string, v js.Value) error {
+func (a hostArgs) wrong(name, want string, v js.Value) error {
 	return fmt.Errorf("%s: %s must be %s, not %s", a.fn, name, want, describe(v))
 }
 
@@ -362,7 +362,7 @@ func describe(v js.Value) string {
 }
 
 // handle reads a handle: a whole Number from 0 to 2^53.
-func (a args) handle(i int, name string) (host.Handle, error) {
+func (a hostArgs) handle(i int, name string) (host.Handle, error) {
 	v := a.at(i)
 	if v.Type() != js.TypeNumber {
 		return 0, a.wrong(name, "a handle (a Number)", v)
@@ -376,7 +376,7 @@ func (a args) handle(i int, name string) (host.Handle, error) {
 
 // string reads a string of at most most UTF-16 code units, counted
 // before it is copied.
-func (a args) string(i int, name string, most int) (string, error) {
+func (a hostArgs) string(i int, name string, most int) (string, error) {
 	v := a.at(i)
 	if v.Type() != js.TypeString {
 		return "", a.wrong(name, "a string", v)
@@ -395,7 +395,7 @@ func stringLength(v js.Value) int {
 }
 
 // optionalString is a string, or "" for undefined or null.
-func (a args) optionalString(i int, name string) (string, error) {
+func (a hostArgs) optionalString(i int, name string) (string, error) {
 	if v := a.at(i); v.IsUndefined() || v.IsNull() {
 		return "", nil
 	}
@@ -405,7 +405,7 @@ func (a args) optionalString(i int, name string) (string, error) {
 // source reads a file's text, a string or a Uint8Array, of at most most
 // bytes. A string's length in UTF-16 code units is at most its length in
 // UTF-8 bytes, so one longer than most is refused before it is copied.
-func (a args) source(i int, name, file string, most int, what string) ([]byte, error) {
+func (a hostArgs) source(i int, name, file string, most int, what string) ([]byte, error) {
 	if file == "" {
 		file = "<" + name + ">"
 	}
@@ -438,7 +438,7 @@ func (a args) source(i int, name, file string, most int, what string) ([]byte, e
 // request reads call's request, a JSON string ("" or undefined: none).
 // One longer than the API takes is cut just past the limit, so that
 // host.Call refuses it with the API's own error, without copying it all.
-func (a args) request(i int) ([]byte, error) {
+func (a hostArgs) request(i int) ([]byte, error) {
 	v := a.at(i)
 	if v.IsUndefined() || v.IsNull() {
 		return nil, nil
@@ -453,7 +453,7 @@ func (a args) request(i int) ([]byte, error) {
 }
 
 // number reads a Number, finite or not (host says which it refuses).
-func (a args) number(i int, name string) (float64, error) {
+func (a hostArgs) number(i int, name string) (float64, error) {
 	v := a.at(i)
 	if v.Type() != js.TypeNumber {
 		return 0, a.wrong(name, "a number", v)
@@ -463,7 +463,7 @@ func (a args) number(i int, name string) (float64, error) {
 
 // value reads agentSet's value: a Number, or a boolean as 1 or 0 (a
 // fact's truth).
-func (a args) value(i int) (float64, error) {
+func (a hostArgs) value(i int) (float64, error) {
 	v := a.at(i)
 	if v.Type() == js.TypeBoolean {
 		if v.Bool() {
@@ -478,7 +478,7 @@ func (a args) value(i int) (float64, error) {
 }
 
 // int reads a whole Number that fits an int32 (workers, limits).
-func (a args) int(i int, name string) (int, error) {
+func (a hostArgs) int(i int, name string) (int, error) {
 	v := a.at(i)
 	if v.Type() != js.TypeNumber {
 		return 0, a.wrong(name, "a whole number", v)
@@ -490,7 +490,7 @@ func (a args) int(i int, name string) (int, error) {
 	return int(f), nil
 }
 
-func (a args) bool(i int, name string) (bool, error) {
+func (a hostArgs) bool(i int, name string) (bool, error) {
 	v := a.at(i)
 	if v.Type() != js.TypeBoolean {
 		return false, a.wrong(name, "true or false", v)
@@ -499,7 +499,7 @@ func (a args) bool(i int, name string) (bool, error) {
 }
 
 // status reads agentReport's status: host's number, or its name.
-func (a args) status(i int) (int, error) {
+func (a hostArgs) status(i int) (int, error) {
 	v := a.at(i)
 	if v.Type() == js.TypeString && stringLength(v) <= len("failure") {
 		if s, ok := statuses[v.String()]; ok {
