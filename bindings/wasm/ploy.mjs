@@ -24,8 +24,7 @@ export const FAILURE = 2;
  * wrong (a domain file's errors with their file, line and column). An
  * error answer of call also has the API's `field` (the request's field
  * at fault, when there is one), `status` (the HTTP status `ploy serve`
- * would have sent) and `answer` (the whole error object, e.g. the
- * `errors` list of a source with errors).
+ * would have sent) and `answer` (the whole error object).
  */
 export class PloyError extends Error {
   /**
