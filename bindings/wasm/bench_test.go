@@ -46,8 +46,8 @@ func cpuTime(b *testing.B) time.Duration {
 // each also as the process's CPU time (cpu-ns/...). One op is one run of
 // Node; run it with -benchtime 1x.
 func BenchmarkNodePlanKill(b *testing.B) {
-	dir := buildWasm(b)
 	path := findNode(b)
+	dir := buildWasm(b)
 	type times struct{ Wall, CPU []float64 }
 	var got struct {
 		Cost                 float64

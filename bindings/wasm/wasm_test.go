@@ -185,6 +185,7 @@ type thrown struct {
 // every error thrown as a PloyError that says what is wrong, with no
 // handle leaked and ploy working after them.
 func TestNode(t *testing.T) {
+	findNode(t) // skips before the build when there is no Node
 	dir := buildWasm(t)
 	out := node(t, filepath.Join("testdata", "node_test.mjs"), dir, shipped(t, "battlemage.yaml"), shipped(t, "survivor.yaml"))
 	var got nodeRun
