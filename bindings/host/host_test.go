@@ -439,3 +439,33 @@ func TestHandlesAreReleased(t *testing.T) {
 		t.Fatalf("after release, %d handles still held", got)
 	}
 }
+
+// TestKinds lists the files' agent kinds, state-space and engine-model,
+// in the files' order, and none for a domain without any.
+func TestKinds(t *testing.T) {
+	for name, want := range map[string][]string{
+		"battlemage.yaml": {"goap", "htn", "htn-break", "bt", "utility"},
+		"survivor.yaml":   {"survivor", "wounded"},
+	} {
+		got, err := host.Kinds(load(t, name))
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: kinds %q (%v), want %q", name, got, err, want)
+		}
+	}
+	d, err := host.Load([]byte("name: x\nfacts: [a]\nactions:\n  - name: A\n    effects: {a: true}\n    cost: 1\n"), "x.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(d)
+	if got, err := host.Kinds(d); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("a file without agents: %q (%v), want []", got, err)
+	}
+	w, err := host.NewWorld(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(w)
+	if _, err := host.Kinds(w); err == nil || !strings.Contains(err.Error(), "is a world, not a domain") {
+		t.Errorf("kinds of a world: %v", err)
+	}
+}
