@@ -12,10 +12,16 @@
 	const status = document.getElementById('site-status');
 
 	// say shows the site's state above the figures: loading, ready, or
-	// why nothing can plan (data-state says which, for the tests).
+	// why nothing can plan (data-state says which, for the tests). Parts
+	// between backquotes are code.
 	function say(state, text) {
 		status.dataset.state = state;
-		status.textContent = text;
+		status.replaceChildren(...text.split('`').map((part, i) => {
+			if (i % 2 === 0) return document.createTextNode(part);
+			const code = document.createElement('code');
+			code.textContent = part;
+			return code;
+		}));
 	}
 
 	// ploy is ployWasm once the program runs.
@@ -45,12 +51,15 @@
 			throw new Error('ploy.wasm has no siteStream: it is not the WebAssembly build of this version of ploy');
 		}
 		const ms = Math.round(performance.now() - started);
-		say('ready', 'A static copy of ploy serve\'s page: ploy built for WebAssembly (ploy.wasm' +
+		say('ready', 'A static copy of `ploy serve`\'s page: ploy built for WebAssembly (`ploy.wasm`' +
 			(size ? ', ' + (size / 1048576).toFixed(1) + ' MB' : '') + ', loaded in ' + ms + ' ms) answers every figure\'s ' +
 			'requests here, in your browser, with no server.');
 		return globalThis.ployWasm;
 	})();
-	ploy.catch((e) => say('failed', 'The figures cannot plan: ' + e.message + '.'));
+	ploy.catch((e) => {
+		status.classList.add('site-failed');
+		say('failed', 'The figures cannot plan: ' + e.message + '.');
+	});
 
 	function aborted() {
 		return new DOMException('The request was aborted.', 'AbortError');

@@ -131,7 +131,11 @@ func runSite(e *env, args []string) int {
 func readWasm(name string) ([]byte, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, errors.New(errorText(err))
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("--wasm %s: %v", name, err)
 	}
 	defer f.Close()
 	if info, err := f.Stat(); err == nil && info.IsDir() {

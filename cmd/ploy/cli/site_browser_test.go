@@ -152,6 +152,25 @@ func testSiteServed(t *testing.T, dir string) {
 	}
 	browser.Screenshot(t, tab, "planner", "site-figure1")
 
+	// The time from a toggle's click to the frame that draws its plan, as
+	// the page measures it (data-ms), printed, never asserted.
+	var ms []float64
+	for i := range 10 {
+		seq := browser.Read[string](t, tab, "figure 1's answer", `document.getElementById('planner').dataset.seq`)
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`#facts input[data-fact="in_range"]`))); err != nil {
+			t.Fatal(err)
+		}
+		got := browser.WaitFor[float64](t, tab, "a toggle's plan", fmt.Sprintf(`(() => { const p = document.getElementById('planner').dataset; return p.seq !== %q && p.seq === p.sent; })()`, seq),
+			10*time.Second, `Number(document.getElementById('planner').dataset.ms)`)
+		ms = append(ms, got)
+		if i == 9 && !strings.Contains(browser.Read[string](t, tab, "the summary", `document.getElementById('summary').textContent`), "cost 7") {
+			t.Errorf("in_range toggled ten times: not back to cost 7")
+		}
+	}
+	slices.Sort(ms)
+	t.Logf("%s; toggle to new plan on screen, ms over 10 clicks: median %.1f (%.1f to %.1f)", v.Status, ms[5], ms[0], ms[9])
+	v = browser.Read[siteView](t, tab, "the site", readSite)
+
 	// spare_crystals off: GetCrystals first, cost 10; figure 3 follows,
 	// 21 steps and 2 backtracks as natively.
 	seq := v.Seq
