@@ -26,16 +26,19 @@
 
 	// ploy is ployWasm once the program runs.
 	const ploy = (async function load() {
-		if (location.protocol === 'file:') {
-			// Chromium does not fetch file:// addresses from a page, and
-			// WebAssembly cannot be loaded otherwise.
+		if (typeof Go !== 'function') throw new Error('wasm_exec.js did not load: it should be beside index.html');
+		const started = performance.now();
+		let r;
+		try {
+			r = await realFetch('ploy.wasm');
+		} catch (e) {
+			if (location.protocol !== 'file:') throw new Error('cannot fetch ploy.wasm: ' + e.message);
+			// Chromium fetches no file:// address from a page opened from
+			// a file, unless started with --allow-file-access-from-files.
 			throw new Error('this page was opened from a file, and the browser does not let a page load ploy.wasm from a file: ' +
 				'serve the directory with any static server, such as `python3 -m http.server` in it, and open its address, ' +
 				'or run `ploy serve`');
 		}
-		if (typeof Go !== 'function') throw new Error('wasm_exec.js did not load: it should be beside index.html');
-		const started = performance.now();
-		const r = await realFetch('ploy.wasm');
 		if (!r.ok) throw new Error('ploy.wasm: ' + r.status + ' ' + r.statusText + ' (it should be beside index.html)');
 		const size = Number(r.headers.get('Content-Length')) || 0;
 		const go = new Go();

@@ -261,11 +261,11 @@ func testSiteServed(t *testing.T, dir string) {
 }
 
 // testSiteFromFile opens the site's index.html as a file: the browser
-// loads no WebAssembly into such a page, and the page says so, with what
-// to do, above the figures.
+// refuses the page's fetch of ploy.wasm (saying so in the console), and
+// the page says so, with what to do, above the figures.
 func testSiteFromFile(t *testing.T, dir string) {
 	tab := browser.Start(t, time.Minute)
-	checkConsole := browser.WatchConsole(t, tab)
+	checkConsole := browser.WatchConsole(t, tab, "blocked by CORS policy", "Failed to load resource: net::ERR_FAILED")
 	if err := chromedp.Do(tab, chromedp.EmulateViewport(1100, 900), chromedp.Navigate("file://"+filepath.Join(dir, "index.html"))); err != nil {
 		t.Fatal(err)
 	}
