@@ -235,6 +235,16 @@ func testSiteServed(t *testing.T, dir string) {
 	})()`)); err != nil {
 		t.Fatal(err)
 	}
+	// The progress as the page saw it, a snapshot per round of the
+	// page's reactions: a stream shows a fight's progress before the
+	// batch's end, an answer read whole only the end.
+	if err := chromedp.Do(tab, chromedp.Evaluate[chromedp.Void](`(() => {
+		window.progressSeen = [];
+		const p = document.getElementById('arena-progress-text');
+		new MutationObserver(() => window.progressSeen.push(p.textContent)).observe(p, {childList: true, characterData: true, subtree: true});
+	})()`)); err != nil {
+		t.Fatal(err)
+	}
 	click("arena-run")
 	v = wait("figure 7's batch", `['done', 'error'].includes(document.getElementById('arena-figure').dataset.batch)`, 2*time.Minute)
 	var out, errOut bytes.Buffer
@@ -249,6 +259,9 @@ func testSiteServed(t *testing.T, dir string) {
 	}
 	if v.Batch != "done" || v.Progress != "2/2 fights" || len(want) != 2 || !slices.EqualFunc(v.ArenaRows, want, slices.Equal) {
 		t.Errorf("figure 7: batch %s, %q, table %q; want done, 2/2 fights and ploy arena's %q", v.Batch, v.Progress, v.ArenaRows, want)
+	}
+	if seen := browser.Read[[]string](t, tab, "the progress seen", `window.progressSeen`); !slices.Contains(seen, "1/2 fights") {
+		t.Errorf("figure 7's progress went %q: want 1/2 fights on the way, streamed", seen)
 	}
 	browser.Screenshot(t, tab, "arena-results", "site-figure7")
 
