@@ -66,9 +66,13 @@ func siteHandler() (*viewer.Server, error) {
 // returns the request's number, for siteCancel, at once: the work runs
 // on its own goroutine, so that the page's event loop runs meanwhile
 // (timers, the stream's pace, the page's drawing).
+//
+// A call it cannot take (arguments of the wrong kinds) returns an Error
+// instead of a number: a panic here would end the program, and every
+// figure with it.
 func siteStream(_ js.Value, args []js.Value) any {
-	if len(args) != 5 {
-		panic(fmt.Sprintf("siteStream takes method, path, contentType, body and sink, not %d arguments", len(args)))
+	if why := siteBadArgs(args); why != "" {
+		return js.Global().Get("Error").New("siteStream(method, path, contentType, body, sink): " + why)
 	}
 	method, path, contentType, jsBody, sink := args[0].String(), args[1].String(), args[2].String(), args[3], args[4]
 	ctx, cancel := context.WithCancel(context.Background())
@@ -77,7 +81,7 @@ func siteStream(_ js.Value, args []js.Value) any {
 	id := siteLastID
 	siteCancels[id] = cancel
 	siteMu.Unlock()
-	w := &siteWriter{header: http.Header{}, sink: sink}
+	w := &siteWriter{header: http.Header{}, sink: sink, cancel: cancel}
 	// The body is copied now, while the page's value is sure to be there.
 	var body []byte
 	tooLarge := false
@@ -99,6 +103,31 @@ func siteStream(_ js.Value, args []js.Value) any {
 		w.finish(siteServe(ctx, w, method, path, contentType, body, tooLarge))
 	}()
 	return id
+}
+
+// siteBadArgs says what is wrong with siteStream's arguments, or "".
+func siteBadArgs(args []js.Value) string {
+	if len(args) != 5 {
+		return fmt.Sprintf("5 arguments, not %d", len(args))
+	}
+	for i, name := range []string{"method", "path", "contentType"} {
+		if args[i].Type() != js.TypeString {
+			return name + " must be a string"
+		}
+	}
+	if b := args[3]; !b.IsNull() && !b.IsUndefined() && !b.InstanceOf(js.Global().Get("Uint8Array")) {
+		return "body must be a Uint8Array or null"
+	}
+	sink := args[4]
+	if sink.Type() != js.TypeObject {
+		return "sink must be an object"
+	}
+	for _, m := range []string{"head", "chunk", "end"} {
+		if sink.Get(m).Type() != js.TypeFunction {
+			return "sink has no method " + m
+		}
+	}
+	return ""
 }
 
 // siteServe answers one request into w; an error is a request that got
@@ -149,7 +178,10 @@ func siteCancel(_ js.Value, args []js.Value) any {
 	return nil
 }
 
-var errSiteTooLarge = errors.New("ploy.wasm: the answer is too large")
+var (
+	errSiteTooLarge = errors.New("ploy.wasm: the answer is too large")
+	errSiteGone     = errors.New("ploy.wasm: the page takes no more of the answer")
+)
 
 // siteWriter is a ResponseWriter that hands what the handler writes to
 // the page's sink: the head at the first flush or at the end, the body a
@@ -158,9 +190,27 @@ type siteWriter struct {
 	header   http.Header
 	status   int
 	sink     js.Value
+	cancel   context.CancelFunc // the request's
 	buf      []byte
 	sent     int
 	headSent bool
+	broken   bool // the sink threw: the page takes nothing more
+}
+
+// call calls the sink's method. A sink that throws (its stream gone) is
+// called no more, and the request stops as if its client had gone: a
+// JavaScript exception in Go is a panic, which would end the program.
+func (w *siteWriter) call(method string, args ...any) {
+	if w.broken {
+		return
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			w.broken = true
+			w.cancel()
+		}
+	}()
+	w.sink.Call(method, args...)
 }
 
 func (w *siteWriter) Header() http.Header { return w.header }
@@ -173,6 +223,9 @@ func (w *siteWriter) WriteHeader(status int) {
 
 func (w *siteWriter) Write(p []byte) (int, error) {
 	w.WriteHeader(http.StatusOK)
+	if w.broken {
+		return 0, errSiteGone
+	}
 	if w.sent+len(w.buf)+len(p) > siteMaxAnswer {
 		return 0, errSiteTooLarge
 	}
@@ -193,7 +246,7 @@ func (w *siteWriter) Flush() {
 func (w *siteWriter) send() {
 	if !w.headSent {
 		w.headSent = true
-		w.sink.Call("head", w.status, w.header.Get("Content-Type"))
+		w.call("head", w.status, w.header.Get("Content-Type"))
 	}
 	if len(w.buf) == 0 {
 		return
@@ -202,21 +255,21 @@ func (w *siteWriter) send() {
 	js.CopyBytesToJS(chunk, w.buf)
 	w.sent += len(w.buf)
 	w.buf = w.buf[:0]
-	w.sink.Call("chunk", chunk)
+	w.call("chunk", chunk)
 }
 
 // finish sends the rest and ends the answer; err, if the request got no
 // answer, goes to the page as the fetch's failure.
 func (w *siteWriter) finish(err error) {
 	if err != nil && !w.headSent {
-		w.sink.Call("end", err.Error())
+		w.call("end", err.Error())
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 	w.send()
 	if err != nil {
-		w.sink.Call("end", err.Error())
+		w.call("end", err.Error())
 		return
 	}
-	w.sink.Call("end", js.Undefined())
+	w.call("end", js.Undefined())
 }

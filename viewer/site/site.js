@@ -112,6 +112,7 @@
 				},
 			};
 			const id = api.siteStream(method, path, type, body, sink);
+			if (id instanceof Error) return fail(id);
 			if (signal) {
 				signal.addEventListener('abort', () => {
 					if (over) return;

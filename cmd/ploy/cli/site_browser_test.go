@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -99,13 +100,108 @@ func nativeCall(t *testing.T, method, request string) []byte {
 	return body
 }
 
-// TestBrowserSite writes the static site with `ploy site` (building
-// ploy.wasm once) and opens it in Chromium, served and from a file.
-func TestBrowserSite(t *testing.T) {
-	browser.Find(t) // skip before the build, under -short or without Chromium
+// TestSiteBuilt writes the static site with `ploy site`, building
+// ploy.wasm once (slow: -short skips it), then drives ploy.wasm's site
+// functions in Node, and the site in Chromium, served and from a file.
+func TestSiteBuilt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds ploy.wasm: -short skips it")
+	}
 	dir := buildSite(t)
-	t.Run("served", func(t *testing.T) { testSiteServed(t, dir) })
-	t.Run("file", func(t *testing.T) { testSiteFromFile(t, dir) })
+	t.Run("node", func(t *testing.T) { testSiteNode(t, dir) })
+	t.Run("served", func(t *testing.T) {
+		browser.Find(t)
+		testSiteServed(t, dir)
+	})
+	t.Run("file", func(t *testing.T) {
+		browser.Find(t)
+		testSiteFromFile(t, dir)
+	})
+}
+
+// siteAnswer is what testdata/site_node.js saw of one request.
+type siteAnswer struct {
+	Status int
+	Type   string
+	Body   string
+	Chunks int
+	Error  *string
+	Thrown string
+}
+
+// testSiteNode runs testdata/site_node.js, which asks ploy.wasm's
+// siteStream as the site's script does: its answers must be the native
+// server's bytes, its refusals the server's or its own, and neither a
+// cancelled stream nor a sink that throws may stop the program.
+func testSiteNode(t *testing.T, dir string) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on the PATH (Debian's nodejs package): ploy.wasm's site functions are checked in Chromium only")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "site_node.js"), dir)
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node site_node.js: %v\n%s", err, stderr.String())
+	}
+	var got struct {
+		Plan, Resolve, Domains, Unknown, BadJSON, TooLarge, BadArgs, Cancelled, Throwing, After siteAnswer
+		CancelledMs                                                                             float64
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("node site_node.js printed %q: %v", out, err)
+	}
+	native, err := viewer.New(viewer.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(name string, a siteAnswer, method, request string) {
+		t.Helper()
+		status, body := native.Call(context.Background(), method, []byte(request))
+		if a.Status != status || a.Body != string(body) || a.Type != "application/json" || a.Error != nil {
+			t.Errorf("%s: %d %q %q (error %v); want the native server's %d %q", name, a.Status, a.Type, a.Body, a.Error, status, body)
+		}
+	}
+	same("plan Kill", got.Plan, "plan", `{"goal": "Kill"}`)
+	if !strings.Contains(got.Plan.Body, `"cost":7`) {
+		t.Errorf("plan Kill: %s, want cost 7", got.Plan.Body)
+	}
+	same("resolve Warm (a path without its /)", got.Resolve, "resolve", `{"domain": "survivor.yaml", "goal": "Warm"}`)
+	same("plan GetHealthy, after a sink that threw", got.After, "plan", `{"goal": "GetHealthy"}`)
+	w := httptest.NewRecorder()
+	native.ServeHTTP(w, httptest.NewRequest("GET", "/api/v1/domains", nil))
+	if got.Domains.Status != 200 || got.Domains.Body != w.Body.String() {
+		t.Errorf("GET /api/v1/domains: %d %q; want the native %q", got.Domains.Status, got.Domains.Body, w.Body.String())
+	}
+	for _, c := range []struct {
+		name   string
+		a      siteAnswer
+		status int
+		says   string
+	}{
+		{"an unknown path", got.Unknown, 404, `{"error":"no such endpoint: /api/v1/nosuch"}`},
+		{"malformed JSON", got.BadJSON, 400, `"error":"malformed JSON`},
+		{"a 3 MiB body", got.TooLarge, 413, `the request body is larger than 2097152 bytes, the most the page sends`},
+	} {
+		if c.a.Status != c.status || !strings.Contains(c.a.Body, c.says) || c.a.Type != "application/json" {
+			t.Errorf("%s: %d %q %q; want %d and %q", c.name, c.a.Status, c.a.Type, c.a.Body, c.status, c.says)
+		}
+	}
+	if !strings.Contains(got.BadArgs.Thrown, "path must be a string") {
+		t.Errorf("siteStream with a number for its path: %+v; want an Error saying path must be a string", got.BadArgs)
+	}
+	// The stream was cancelled in its first chunk's callback: one tick,
+	// then the end, with no error and no "end" event.
+	if c := got.Cancelled; c.Status != 200 || c.Type != "text/event-stream" || strings.Count(c.Body, "event: tick") != 1 || strings.Contains(c.Body, "event: end") || c.Error != nil {
+		t.Errorf("a live stream cancelled at its first tick: %d %q, %d chunks, error %v, body %q; want one tick, no end event", c.Status, c.Type, c.Chunks, c.Error, c.Body)
+	}
+	if got.Throwing.Status != 200 {
+		t.Errorf("a sink that throws: head %d, want 200 before it threw", got.Throwing.Status)
+	}
+	t.Logf("a live stream at 2 ticks a second, cancelled at its first tick, ended after %.0f ms", got.CancelledMs)
 }
 
 // testSiteServed serves the site with a plain file server under a path
