@@ -13,6 +13,7 @@ function ask(api, method, p, body, opts = {}) {
 	return new Promise((resolve) => {
 		const got = { status: 0, type: '', body: '', chunks: 0 };
 		const parts = [];
+		let cancelNow = false;
 		const sink = {
 			head(status, type) { got.status = status; got.type = type; },
 			chunk(bytes) {
@@ -22,7 +23,9 @@ function ask(api, method, p, body, opts = {}) {
 				}
 				got.chunks++;
 				parts.push(Buffer.from(bytes));
-				if (opts.cancelAfterFirst && got.chunks === 1) api.siteCancel(id);
+				// The work runs before siteStream returns, up to its first
+				// wait: the first tick comes before id is known.
+				if (opts.cancelAfterFirst && got.chunks === 1) cancelNow = true;
 			},
 			end(error) {
 				got.body = Buffer.concat(parts).toString('utf8');
@@ -33,6 +36,7 @@ function ask(api, method, p, body, opts = {}) {
 		const bytes = body === null ? null : (body instanceof Uint8Array ? body : new TextEncoder().encode(body));
 		const id = api.siteStream(method, p, body === null ? '' : 'application/json', bytes, sink);
 		if (id instanceof Error) resolve({ thrown: id.message });
+		if (cancelNow) api.siteCancel(id);
 	});
 }
 
@@ -59,8 +63,8 @@ function ask(api, method, p, body, opts = {}) {
 	// A sink that throws: the program lives on, and answers the next.
 	out.throwing = await ask(api, 'POST', '/api/v1/plan', '{"goal": "Kill"}', { throwOnChunk: true });
 	out.after = await ask(api, 'POST', '/api/v1/plan', '{"goal": "GetHealthy"}');
-	process.stdout.write(JSON.stringify(out));
-	process.exit(0);
+	// exit once the output is written: a pipe's writes are asynchronous.
+	process.stdout.write(JSON.stringify(out), () => process.exit(0));
 })().catch((e) => {
 	console.error(e);
 	process.exit(1);
