@@ -7,10 +7,10 @@
 // 4 frames, by the mage's number) until a bolt kills it, and a new one comes 15 frames later. The shrine's
 // potion, once fetched, is back 40 frames later. The mage's actions take
 // a few frames each (durations below), and the world changes as an action
-// says once the agent has taken in its success, a frame after the report
-// (a change pushed in the same frame would reach the agent's goal choice
-// before the success, and the step would be dropped unfinished). The
-// world pushes what the mage
+// says a frame after the report (the example's choice: a change pushed
+// in the same frame works too, since a reported success keeps its effects
+// even when the agent drops the step before reading it). The world pushes
+// what the mage
 // would sense: its health (an input), healthy (60 or more), whether the
 // enemy is dead and whether the shrine holds a potion; the agent keeps the
 // other facts from its actions' effects.
