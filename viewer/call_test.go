@@ -111,3 +111,26 @@ func TestDomainAndFilesRefused(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestCallLimitsAtTheirEdges checks a request of exactly MaxBody bytes
+// and an answer of exactly MaxAnswer bytes pass, and one byte more not.
+func TestCallLimitsAtTheirEdges(t *testing.T) {
+	f := shippedFile(t, "battlemage.yaml")
+	body := `{"goal":"Kill"}`
+	s := newServer(t, viewer.Config{Domain: f, MaxBody: int64(len(body))})
+	if status, got := s.Call(context.Background(), "plan", []byte(body)); status != http.StatusOK {
+		t.Errorf("a body of exactly MaxBody bytes: %d %s", status, got)
+	}
+	if status, _ := s.Call(context.Background(), "plan", []byte(body+" ")); status != http.StatusRequestEntityTooLarge {
+		t.Errorf("a body one byte past MaxBody: %d", status)
+	}
+	_, answer := newServer(t, viewer.Config{Domain: f}).Call(context.Background(), "domain", nil)
+	s = newServer(t, viewer.Config{Domain: f, MaxAnswer: len(answer)})
+	if status, got := s.Call(context.Background(), "domain", nil); status != http.StatusOK || string(got) != string(answer) {
+		t.Errorf("an answer of exactly MaxAnswer bytes: %d %s", status, got)
+	}
+	s = newServer(t, viewer.Config{Domain: f, MaxAnswer: len(answer) - 1})
+	if status, got := s.Call(context.Background(), "domain", nil); status != http.StatusUnprocessableEntity {
+		t.Errorf("an answer one byte past MaxAnswer: %d %s", status, got)
+	}
+}

@@ -136,17 +136,43 @@ func assetRoutes() map[string]route {
 // serveIndex is the web app's page: figure 1, the planner, with the
 // domains offered and the API.
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
-	var data struct {
-		Domains []domainJSON
-		Default string
-		// ArenaKinds and MaxFights are figure 7's choices.
-		ArenaKinds []string
-		MaxFights  int
+	page, err := s.renderIndex(false)
+	if err != nil {
+		fail(w, &apiError{Status: http.StatusInternalServerError, Message: err.Error()})
+		return
+	}
+	pageassets.WritePage(w, page)
+}
+
+// indexData is what the page's template is filled with.
+type indexData struct {
+	Domains []domainJSON
+	Default string
+	// ArenaKinds and MaxFights are figure 7's choices.
+	ArenaKinds []string
+	MaxFights  int
+	// Root is what every asset's address starts with: "/" for the
+	// server's page, served at its root, and "" for the static site's,
+	// whose addresses are relative so that it works under any path.
+	Root string
+	// Static marks the static site's page (Site): it loads the
+	// WebAssembly program and the script that answers the API with it,
+	// and carries its Content-Security-Policy, Security, in a meta
+	// element, a static host sending no header of ploy's.
+	Static   bool
+	Security string
+}
+
+// renderIndex is the page, for the server (static false) or the static
+// site.
+func (s *Server) renderIndex(static bool) ([]byte, error) {
+	data := indexData{Default: domains.Default, Root: "/", Static: static}
+	if static {
+		data.Root, data.Security = "", siteSecurity
 	}
 	for _, name := range s.names {
 		data.Domains = append(data.Domains, s.describe(name))
 	}
-	data.Default = domains.Default
 	// The default domain's kinds: its file's agents.
 	kinds, err := arena.KindsOf(s.files[domains.Default])
 	if err != nil {
@@ -158,8 +184,7 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	data.MaxFights = s.cfg.MaxFights
 	var buf bytes.Buffer
 	if err := indexPage.Execute(&buf, data); err != nil {
-		fail(w, &apiError{Status: http.StatusInternalServerError, Message: err.Error()})
-		return
+		return nil, err
 	}
-	pageassets.WritePage(w, buf.Bytes())
+	return buf.Bytes(), nil
 }

@@ -216,3 +216,22 @@ func Methods(d Handle) ([]string, error) {
 	}
 	return dom.server.Methods(), nil
 }
+
+// Kinds returns the agent kinds of domain d's file (its agents: section),
+// in the file's order: the kinds NewAgent takes. A PDDL domain has none.
+func Kinds(d Handle) ([]string, error) {
+	dom, err := lookup[*Domain](d, "domain")
+	if err != nil {
+		return nil, err
+	}
+	kinds := []string{}
+	if f := dom.file; f != nil {
+		for _, k := range f.Agents {
+			kinds = append(kinds, k.Name)
+		}
+		for _, k := range f.EngineAgents {
+			kinds = append(kinds, k.Name)
+		}
+	}
+	return kinds, nil
+}

@@ -255,11 +255,18 @@ func TestErrorsSayWhatIsWrong(t *testing.T) {
 		{"position of a GOAP agent", host.SetPosition(a, 1, 2), "positions are for an engine-model file's agents"},
 		{"record late", host.Record(w, 0, 0), "call Record before adding agents"},
 		{"decisions unrecorded", second(host.Decisions(w)), "records no decisions"},
+		{"decisions of no world", second(host.Decisions(999999)), "no such handle 999999"},
 		{"released", host.Set(424242, "x", 1), "no such handle 424242"},
 	}
 	for _, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.says) {
 			t.Errorf("%s: %v, want %q", c.name, c.err, c.says)
+		}
+	}
+	// A call that fails returns no handle: 0, which is never one.
+	for _, h := range []host.Handle{first(host.NewAgent(w, "gaop", "")), first(host.NewWorld(d, 0)), first(host.Load([]byte("x"), "x.yaml"))} {
+		if h != 0 {
+			t.Errorf("a failed call returned handle %d", h)
 		}
 	}
 	if err := host.Set(a, "health", 30); err != nil {
@@ -272,6 +279,8 @@ func TestErrorsSayWhatIsWrong(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+func first[T any](v T, _ error) T { return v }
 
 func nan() float64 {
 	var z float64
@@ -429,6 +438,36 @@ func TestHandlesAreReleased(t *testing.T) {
 	host.Release(0)
 	if got := host.Held() - before; got != 0 {
 		t.Fatalf("after release, %d handles still held", got)
+	}
+}
+
+// TestKinds lists the files' agent kinds, state-space and engine-model,
+// in the files' order, and none for a domain without any.
+func TestKinds(t *testing.T) {
+	for name, want := range map[string][]string{
+		"battlemage.yaml": {"goap", "htn", "htn-break", "bt", "utility"},
+		"survivor.yaml":   {"survivor", "wounded"},
+	} {
+		got, err := host.Kinds(load(t, name))
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: kinds %q (%v), want %q", name, got, err, want)
+		}
+	}
+	d, err := host.Load([]byte("name: x\nfacts: [a]\nactions:\n  - name: A\n    effects: {a: true}\n    cost: 1\n"), "x.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(d)
+	if got, err := host.Kinds(d); err != nil || got == nil || len(got) != 0 {
+		t.Errorf("a file without agents: %q (%v), want []", got, err)
+	}
+	w, err := host.NewWorld(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(w)
+	if _, err := host.Kinds(w); err == nil || !strings.Contains(err.Error(), "is a world, not a domain") {
+		t.Errorf("kinds of a world: %v", err)
 	}
 }
 
@@ -621,4 +660,51 @@ func TestEventsDroppedAreTheOldest(t *testing.T) {
 			t.Fatalf("event %d of those kept: %s, want %s", i, kept.Events[i], want[i])
 		}
 	}
+}
+
+// TestSuccessIsKeptWhenTheTreeSwitches: the engine reports Recharge's
+// success and, in the same frame, pushes the staff charged. The
+// behaviour tree's next tick takes the casting branch, which starts
+// CastBolt before it stops Recharge, whose report is still unread: the
+// recharge's other effect (the spare crystals spent) must hold all the
+// same.
+func TestSuccessIsKeptWhenTheTreeSwitches(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, err := host.NewWorld(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(w)
+	a, err := host.NewAgent(w, "bt", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 40 {
+		if _, err := host.Frame(w); err != nil {
+			t.Fatal(err)
+		}
+		name, doing, _ := host.Action(a)
+		if doing != host.Acting {
+			continue
+		}
+		if err := host.Report(a, host.Success); err != nil {
+			t.Fatal(err)
+		}
+		if name != "Recharge" {
+			continue
+		}
+		if err := host.Set(a, "staff_charged", 1); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := host.Frame(w); err != nil {
+			t.Fatal(err)
+		}
+		next, _, _ := host.Action(a)
+		raw, _ := host.State(a)
+		if next != "CastBolt" || strings.Contains(string(raw), "spare_crystals") {
+			t.Fatalf("after the recharge: %q, and %s; want CastBolt with the crystals spent", next, raw)
+		}
+		return
+	}
+	t.Fatal("the mage never recharged")
 }

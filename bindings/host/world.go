@@ -23,6 +23,11 @@ const (
 	MaxAgents = 100_000
 	// MaxWorkers is the most queue workers a world may ask for.
 	MaxWorkers = 64
+	// PlansPerFrame is the most plans a world's queue resolves in a
+	// frame; the others wait for the next, oldest first. A frame's
+	// planning work is then at most PlansPerFrame searches, each bounded
+	// by the planner's budget.
+	PlansPerFrame = 256
 	// MaxEvents is how many events an agent keeps until Events reads
 	// them; older ones are dropped, and counted.
 	MaxEvents = 256
@@ -54,12 +59,36 @@ type World struct {
 	// broken is set when a frame panicked: the agents may be half-way
 	// through a tick, so the world refuses to go on.
 	broken error
+	// released is set by Release: a call that found the world just
+	// before it was released finds it so once it holds the lock.
+	released bool
+}
+
+// betweenLookupAndLock, when a test sets it, runs where a call has found
+// its world or agent and not yet locked it: where a Release on another
+// thread can come in between.
+var betweenLookupAndLock func()
+
+// lockWorld finds the world h names and locks it; unlock undoes it.
+func lockWorld(h Handle) (w *World, unlock func(), err error) {
+	w, err = lookup[*World](h, "world")
+	if err != nil {
+		return nil, nil, err
+	}
+	if betweenLookupAndLock != nil {
+		betweenLookupAndLock()
+	}
+	w.mu.Lock()
+	if w.released {
+		w.mu.Unlock()
+		return nil, nil, fmt.Errorf("%w %d (world): released", ErrNoHandle, h)
+	}
+	return w, w.mu.Unlock, nil
 }
 
 // NewWorld makes a world for domain d's agent kinds, planning on a
 // queue of workers goroutines (the engine's thread that calls Frame is
-// one of them) that resolves up to 16 plans per frame (agent.NewQueue's
-// perFrame); the agents that asked for more wait for later frames.
+// one of them) that resolves up to PlansPerFrame plans per frame.
 func NewWorld(d Handle, workers int) (h Handle, err error) {
 	defer protect(&err)
 	dom, err := lookup[*Domain](d, "domain")
@@ -72,7 +101,7 @@ func NewWorld(d Handle, workers int) (h Handle, err error) {
 	if workers < 1 || workers > MaxWorkers {
 		return 0, fmt.Errorf("workers must be from 1 to %d, not %d", MaxWorkers, workers)
 	}
-	w := &World{file: dom.file, queue: agent.NewQueue(workers, 16)}
+	w := &World{file: dom.file, queue: agent.NewQueue(workers, PlansPerFrame)}
 	return hold(w)
 }
 
@@ -82,12 +111,11 @@ func NewWorld(d Handle, workers int) (h Handle, err error) {
 // agents: an agent records from its start or not at all.
 func Record(w Handle, maxDecisions int, maxBytes int64) (err error) {
 	defer protect(&err)
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if len(world.agents) > 0 {
 		return fmt.Errorf("world %d has %d agents already: call Record before adding agents, which record from their start or not at all", w, len(world.agents))
 	}
@@ -106,12 +134,11 @@ func Record(w Handle, maxDecisions int, maxBytes int64) (err error) {
 // which `ploy why`, `ploy replay` and the inspector read.
 func Decisions(w Handle) (out []byte, err error) {
 	defer protect(&err)
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return nil, err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if world.recorder == nil {
 		return nil, fmt.Errorf("world %d records no decisions: call Record before adding agents", w)
 	}
@@ -129,12 +156,11 @@ func Decisions(w Handle) (out []byte, err error) {
 // asked for, on its workers, and hands them to their agents. It returns
 // how many plans it resolved.
 func Frame(w Handle) (resolved int, err error) {
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return 0, err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if world.broken != nil {
 		return 0, world.broken
 	}
@@ -155,10 +181,12 @@ func Frame(w Handle) (resolved int, err error) {
 func (w *World) release() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	w.released = true
 	agents := w.agents
 	w.agents = nil
 	for _, a := range agents {
 		a.cancel()
+		a.left = true
 		table.Lock()
 		delete(table.objects, a.handle)
 		table.Unlock()
@@ -168,6 +196,7 @@ func (w *World) release() {
 func (w *World) remove(a *Agent) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	a.left = true
 	if i := slices.Index(w.agents, a); i >= 0 {
 		a.cancel()
 		w.agents = slices.Delete(w.agents, i, i+1)
@@ -214,18 +243,20 @@ type Agent struct {
 	events  []agent.Event
 	first   int
 	dropped int
+	// left is set when the agent is released or its world is: a call
+	// that found it just before finds it so once it holds the lock.
+	left bool
 }
 
 // NewAgent adds an agent of kind (a name of the file's agents: section)
 // to world w, named name ("" names it KIND-N).
 func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 	defer protect(&err)
-	world, err := lookup[*World](w, "world")
+	world, unlock, err := lockWorld(w)
 	if err != nil {
 		return 0, err
 	}
-	world.mu.Lock()
-	defer world.mu.Unlock()
+	defer unlock()
 	if len(world.agents) >= MaxAgents {
 		return 0, fmt.Errorf("world %d has %d agents, the most a world holds", w, MaxAgents)
 	}
@@ -372,8 +403,14 @@ func withAgent(h Handle, f func(a *Agent) error) (err error) {
 	if err != nil {
 		return err
 	}
+	if betweenLookupAndLock != nil {
+		betweenLookupAndLock()
+	}
 	a.world.mu.Lock()
 	defer a.world.mu.Unlock()
+	if a.left {
+		return fmt.Errorf("%w %d (agent): released", ErrNoHandle, h)
+	}
 	return f(a)
 }
 
@@ -568,22 +605,36 @@ type goapBehaviour struct {
 }
 
 func (b *goapBehaviour) Start(*agent.Agent) { b.a.begin(b.a.goap.Domain().ActionName(b.id), int(b.id)) }
-func (b *goapBehaviour) Stop(*agent.Agent)  { b.a.end(int(b.id)) }
 func (b *goapBehaviour) Tick(*agent.Agent) agent.Status {
 	st := b.a.take()
 	if st == agent.Success {
-		// The facts the engine never pushed change as the action says;
-		// those it pushed stay as it said.
-		d := b.a.goap.Domain()
-		keep := b.a.model.Clone()
-		d.Apply(b.id, b.a.model)
-		for f := range d.NumFacts() {
-			if b.a.pushed.Has(goap.Fact(f)) {
-				b.a.model.Set(goap.Fact(f), keep.Has(goap.Fact(f)))
-			}
-		}
+		b.a.applyEffects(b.id)
 	}
 	return st
+}
+
+// Stop ends the step. One the engine reported a success for, and that the
+// agent drops before its tick reads the report (a fact the engine pushed
+// in the same frame changed its goal), still did what it says.
+func (b *goapBehaviour) Stop(*agent.Agent) {
+	if b.a.action != "" && b.a.actionID == int(b.id) && b.a.reported == agent.Success {
+		b.a.applyEffects(b.id)
+	}
+	b.a.end(int(b.id))
+}
+
+// applyEffects makes the facts the engine never pushed change as action
+// act says, when the engine reports it succeeded; those it pushed stay
+// as it said.
+func (a *Agent) applyEffects(act goap.ActionID) {
+	d := a.goap.Domain()
+	keep := a.model.Clone()
+	d.Apply(act, a.model)
+	for f := range d.NumFacts() {
+		if a.pushed.Has(goap.Fact(f)) {
+			a.model.Set(goap.Fact(f), keep.Has(goap.Fact(f)))
+		}
+	}
 }
 
 type resolverBehaviour struct {
@@ -603,6 +654,11 @@ func (b *resolverBehaviour) Tick(*agent.ResolverAgent) agent.Status { return b.a
 // an action started again before it was stopped (the same action in two
 // branches) stays started through its one Stop.
 func (a *Agent) begin(name string, id int) {
+	// The action this one takes over from is stopped after it: a success
+	// the engine reported for it, unread, still did what it says.
+	if a.goap != nil && a.action != "" && a.reported == agent.Success {
+		a.applyEffects(goap.ActionID(a.actionID))
+	}
 	a.restarted = a.action != "" && a.actionID == id
 	a.action, a.actionID, a.reported = name, id, agent.Running
 	a.walking = false

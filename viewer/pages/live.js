@@ -217,9 +217,12 @@
 		}
 	}
 
-	// commandFor is the shell command that sends the request q.
+	// commandFor is the shell command that sends the request q: to this
+	// page's server, or, on the static site (ploy site), which has none,
+	// to `ploy serve` at its default address.
+	const server = document.getElementById('site-status') ? 'http://127.0.0.1:7070' : location.origin;
 	function commandFor(q) {
-		return 'curl -sN -H \'Content-Type: application/json\' -d ' + ploy.shellWord(JSON.stringify(q)) + ' ' + location.origin + '/api/v1/live';
+		return 'curl -sN -H \'Content-Type: application/json\' -d ' + ploy.shellWord(JSON.stringify(q)) + ' ' + server + '/api/v1/live';
 	}
 
 	function request(replayTo) {

@@ -64,6 +64,7 @@ func init() {
 		{"why", "say why an agent of a decision recording did what it did at a tick", runWhy},
 		{"arena", "fight the 40-fight batch with every agent kind and compare them", runArena},
 		{"serve", "serve the web app and its JSON API (docs/api.md) on loopback", runServe},
+		{"site", "write the web app's figures as a static site that plans in the browser (WebAssembly)", runSite},
 		{"version", "print ploy's version", runVersion},
 		{"help", "show help for ploy or a command", runHelp},
 	}

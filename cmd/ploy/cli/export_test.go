@@ -19,3 +19,11 @@ func StopServeWith(ctx context.Context) (undo func()) {
 	stopSignals = func() (context.Context, context.CancelFunc) { return context.WithCancel(ctx) }
 	return func() { stopSignals = was }
 }
+
+// UseGoCommand makes ploy site build with the go toolchain named, one
+// that may not be there; the returned func undoes it.
+func UseGoCommand(name string) (undo func()) {
+	was := goCommand
+	goCommand = name
+	return func() { goCommand = was }
+}

@@ -1,0 +1,190 @@
+// The Node half of TestNode (wasm_test.go): it drives ploy.mjs over the
+// ploy.wasm in DIR and prints what it saw as one JSON object, which the Go
+// test checks against package host run natively. It asserts nothing
+// itself, so that every check and its message are in one place.
+//
+//	node node_test.mjs DIR BATTLEMAGE SURVIVOR
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as ploy from '../ploy.mjs';
+
+const [dir, battlemageFile, survivorFile] = process.argv.slice(2);
+const out = {};
+
+// A load that cannot find its files says where it looked, and a later
+// load may still succeed.
+try {
+  await ploy.load({ wasm: join(dir, 'missing.wasm'), goRuntime: join(dir, 'wasm_exec.js') });
+} catch (e) {
+  out.missingWasm = describe(e);
+}
+const p = await ploy.load({ wasm: join(dir, 'ploy.wasm'), goRuntime: join(dir, 'wasm_exec.js') });
+out.sameAgain = (await ploy.load()) === p;
+out.version = p.version();
+const heldAtStart = p.held();
+
+const battlemage = readFileSync(battlemageFile, 'utf8');
+const mage = p.load(battlemage, 'battlemage.yaml');
+out.planText = p.callText(mage, 'plan', '{"goal":"Kill"}');
+out.plan = p.call(mage, 'plan', { goal: 'Kill' });
+out.kinds = p.kinds(mage);
+out.methods = p.methods(mage);
+
+// Every kind, driven as host_test.go's runEngine drives it: each action
+// the agent asks for runs two frames, then succeeds.
+out.events = {};
+for (const kind of out.kinds) {
+  const w = p.worldNew(mage, 1);
+  const a = p.agentNew(w, kind, 'mage');
+  const running = new Map();
+  const events = [];
+  for (let frame = 0; frame < 40; frame++) {
+    p.worldFrame(w);
+    const { doing } = p.agentAction(a);
+    if (doing !== 'acting') {
+      running.delete(a);
+    } else {
+      const n = (running.get(a) ?? 0) + 1;
+      running.set(a, n >= 2 ? 0 : n);
+      p.agentReport(a, n >= 2 ? ploy.SUCCESS : ploy.RUNNING);
+    }
+    events.push(...p.agentEvents(a).events);
+  }
+  out.events[kind] = events;
+  p.release(w);
+}
+
+// A recording, as the flight recorder writes it.
+{
+  const w = p.worldNew(mage, 1);
+  p.worldRecord(w);
+  const a = p.agentNew(w, 'goap', 'recorded');
+  p.agentTraceDecisions(a, true);
+  for (let frame = 0; frame < 10; frame++) {
+    p.worldFrame(w);
+    if (p.agentAction(a).doing === 'acting') p.agentReport(a, 'success');
+  }
+  out.decisions = p.worldDecisions(w);
+  out.recordedState = p.agentState(a);
+  p.release(w);
+}
+
+// The survivor of host_test.go's TestResolverAgentWalks: an engine that
+// walks it a unit a frame and pushes the keys its actions change; the
+// southern wood pile vanishes while it walks there.
+{
+  const d = p.load(new TextEncoder().encode(readFileSync(survivorFile, 'utf8')), 'survivor.yaml');
+  const w = p.worldNew(d, 2);
+  const a = p.agentNew(w, 'survivor', 's');
+  const keys = { warmth: 20, hunger: 70 };
+  const push = (k, v) => { keys[k] = v; p.agentSet(a, k, v); };
+  let at = [0, 0];
+  let lost = false;
+  let north = false;
+  const events = [];
+  for (let frame = 0; frame < 300 && keys.warmth < 50; frame++) {
+    p.worldFrame(w);
+    const { name, doing } = p.agentAction(a);
+    if (doing === 'walking') {
+      const to = p.agentDestination(a);
+      if (name === 'GatherWoodSouth' && !lost) {
+        lost = true;
+        p.agentSetTarget(a, 'wood_south', 0, 0, false);
+        continue;
+      }
+      north ||= name === 'GatherWoodNorth';
+      const dx = to.x - at[0];
+      const dy = to.y - at[1];
+      const n = Math.max(1, Math.abs(dx) + Math.abs(dy));
+      at = [at[0] + dx / n, at[1] + dy / n];
+      p.agentSetPosition(a, at[0], at[1]);
+    } else if (doing === 'acting') {
+      switch (name) {
+        case 'GatherWoodNorth': case 'GatherWoodSouth': push('has_wood', 1); break;
+        case 'LightFire': push('fire_lit', true); push('has_wood', false); break;
+        case 'WarmUp': push('warmth', keys.warmth + 10); break;
+        case 'Forage': case 'Hunt': push('has_food', 1); break;
+        case 'Eat': push('hunger', keys.hunger - 40); push('has_food', 0); break;
+      }
+      p.agentReport(a, 'success');
+    }
+    events.push(...p.agentEvents(a).events);
+  }
+  out.survivor = { lost, north, warmth: keys.warmth, events, state: p.agentState(a) };
+  p.release(d);
+  p.release(w);
+}
+
+// A PDDL domain and problem.
+{
+  const d = p.loadPDDL(
+    '(define (domain lights) (:predicates (on ?x)) (:action flip :parameters (?x) :precondition (not (on ?x)) :effect (on ?x)))',
+    'lights.pddl',
+    '(define (problem two) (:domain lights) (:objects a b) (:init) (:goal (and (on a) (on b))))',
+    'two.pddl');
+  out.pddl = p.call(d, 'plan', {});
+  p.release(d);
+}
+
+// Errors: each is thrown as a PloyError with a message saying what is
+// wrong, and ploy goes on working after it.
+const errors = {};
+const tryIt = (label, f) => {
+  try {
+    const v = f();
+    // A raw function returns its Error rather than throwing it.
+    errors[label] = v instanceof Error ? { returnedError: v.message } : { returned: v ?? null };
+  } catch (e) {
+    errors[label] = describe(e);
+  }
+};
+const w = p.worldNew(mage, 1);
+const a = p.agentNew(w, 'goap', '');
+tryIt('bad yaml', () => p.load('name: x\nfacts: [a]\nactions:\n  - name: A\n    effects: {b: true}\n    cost: 1\n', 'mine.yaml'));
+tryIt('source a number', () => p.load(42, 'x.yaml'));
+tryIt('source too large', () => p.load('#'.repeat(9 << 20), 'big.yaml'));
+tryIt('bad pddl', () => p.loadPDDL('(define (domain d) (:predicates (p)) (:action a :parameters () :effect (p)))', 'd.pddl', '(define (problem p)', 'p.pddl'));
+tryIt('unknown goal', () => p.call(mage, 'plan', { goal: 'Kil' }));
+tryIt('unknown method', () => p.call(mage, 'walk', {}));
+tryIt('malformed request', () => p.call(mage, 'plan', '{"goal":'));
+tryIt('request too large', () => p.call(mage, 'plan', { goal: 'Kill', pad: 'x'.repeat(2 << 20) }));
+tryIt('a source in the request', () => p.call(mage, 'plan', { goal: 'Kill', source: 'x' }));
+tryIt('handle a string', () => p.call(String(mage), 'plan', {}));
+tryIt('handle a fraction', () => p.agentAction(1.5));
+tryIt('handle negative', () => p.release(-1));
+tryIt('world of a world', () => p.worldNew(w, 1));
+tryIt('no workers', () => p.worldNew(mage, 0));
+tryIt('unknown kind', () => p.agentNew(w, 'gaop'));
+tryIt('unknown fact', () => p.agentSet(a, 'in_rnge', 1));
+tryIt('NaN', () => p.agentSet(a, 'health', NaN));
+tryIt('value a string', () => p.agentSet(a, 'health', 'full'));
+tryIt('report idle', () => p.agentReport(a, 'success'));
+tryIt('report a bad status', () => p.agentReport(a, 'done'));
+tryIt('report a bad number', () => p.agentReport(a, 7));
+tryIt('position of a GOAP agent', () => p.agentSetPosition(a, 1, 2));
+tryIt('found not a boolean', () => p.agentSetTarget(a, 'wood_south', 1, 2, 'yes'));
+tryIt('record late', () => p.worldRecord(w));
+tryIt('decisions unrecorded', () => p.worldDecisions(w));
+tryIt('raw too many arguments', () => globalThis.ployWasm.version(1));
+p.release(w);
+tryIt('agent of a released world', () => p.agentSet(a, 'in_range', 1));
+p.release(mage);
+p.release(mage); // twice: nothing
+tryIt('released domain', () => p.call(mage, 'plan', { goal: 'Kill' }));
+out.releasedText = p.callText(mage, 'plan', { goal: 'Kill' });
+out.errors = errors;
+
+// Still working, and every handle released.
+const again = p.load(battlemage, 'battlemage.yaml');
+out.planAfterErrors = p.call(again, 'plan', { goal: 'Kill' });
+p.release(again);
+out.leaked = p.held() - heldAtStart;
+
+process.stdout.write(JSON.stringify(out));
+
+function describe(e) {
+  return {
+    thrown: e?.name, message: e?.message, ployError: e instanceof ploy.PloyError, isError: e instanceof Error,
+    field: e?.field, status: e?.status,
+  };
+}
