@@ -96,8 +96,8 @@ func BenchmarkPlanKill(b *testing.B) {
 
 // BenchmarkFrame1000 is one frame of 1 000 battle mages, 200 of each of
 // the file's five kinds, on a queue of 2 workers resolving up to
-// host.PlansPerFrame plans a frame, in the same tiny arena each way (testdata/bench.c):
-// every action succeeds on the second frame the engine runs it and
+// host.PlansPerFrame plans a frame, in the same tiny arena each way
+// (testdata/bench.c): every action succeeds on the second frame the engine runs it and
 // changes the facts as the file says, and a killed enemy comes back 20
 // frames later. After 100 frames of warm-up (bench.c's too), per frame:
 //   - go: the Go runtime (agent.Agent, agent.Queue) with Go behaviours
