@@ -386,7 +386,7 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 				case !isKey && l.mistyped[k]:
 					// its declaration's error says it
 				case !isKey:
-					l.errorf(mv.Key, "%s", l.unknownEngineInput(k))
+					l.errorf(mv.Key, "%s", l.unknownEngineInput(k, resolver.Bool))
 				case l.kinds[k] != resolver.Bool:
 					l.errorf(mv.Value, "%s is an integer key: compare it, such as %s: \"< 40\", rather than true or false", quote(k), k)
 				default:
@@ -418,7 +418,7 @@ func (l *loader) condition(path string, n ast.Node) Condition {
 		}
 		if l.engine && !ok {
 			if !l.mistyped[k] {
-				l.errorf(mv.Key, "%s", l.unknownEngineInput(k))
+				l.errorf(mv.Key, "%s", l.unknownEngineInput(k, resolver.Int))
 			}
 			continue
 		}
@@ -496,7 +496,7 @@ func (l *loader) score(path string, n ast.Node) Score {
 		switch {
 		case known || name == "" || l.mistyped[name]:
 		case l.engine:
-			l.errorf(mv.Value, "%s", l.unknownEngineInput(name))
+			l.errorf(mv.Value, "%s", l.unknownEngineInput(name, resolver.Int))
 		default:
 			l.errorf(mv.Value, "unknown input %s: declare it under inputs: with its default", quote(name))
 		}
@@ -906,14 +906,12 @@ func (l *loader) buildAgents(g *goap.Domain, h *htn.Domain) []*Agent {
 	return out
 }
 
-// unknownName says name is none of the file's names of its kind (goal,
-// action), with the closest or the first few; only the first
-// maxSuggestions unknown names get either, as for facts, which keeps a
-// file of many misspellings linear.
 // unknownEngineInput is the message for an input an engine-model agent
 // names that is no key: its inputs are the world keys (see
-// engineInputsAdvice), so the advice is to declare a key.
-func (l *loader) unknownEngineInput(name string) string {
+// engineInputsAdvice), so the advice is to declare a key, of the kind its
+// use needs (bool for a condition written true or false, else int), so
+// that following it leaves no error.
+func (l *loader) unknownEngineInput(name string, kind resolver.Kind) string {
 	msg := "unknown key " + quote(name)
 	if l.suggested < maxSuggestions {
 		l.suggested++
@@ -921,9 +919,17 @@ func (l *loader) unknownEngineInput(name string) string {
 			msg += fmt.Sprintf(" (did you mean %s?)", quote(s))
 		}
 	}
-	return msg + fmt.Sprintf(": an engine-model agent's inputs are the world keys; declare it under keys: with its type, such as keys: {%s: int}, and its value under initial:", name)
+	typ := "int"
+	if kind == resolver.Bool {
+		typ = "bool"
+	}
+	return msg + fmt.Sprintf(": an engine-model agent's inputs are the world keys; declare it under keys: with its type, such as keys: {%s: %s}, and its value under initial:", name, typ)
 }
 
+// unknownName says name is none of the file's names of its kind (goal,
+// action), with the closest or the first few; only the first
+// maxSuggestions unknown names get either, as for facts, which keeps a
+// file of many misspellings linear.
 func (l *loader) unknownName(kind, name string, names []string) string {
 	msg := fmt.Sprintf("unknown %s %s", kind, quote(name))
 	if l.suggested >= maxSuggestions {

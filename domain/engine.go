@@ -712,13 +712,16 @@ func (l *loader) engineGoal(i int, item ast.Node) {
 func (l *loader) buildEngine(f *File) {
 	var targets []string
 	targeted := map[string]bool{}
-	firstUse := map[string]int{} // a target's first action
+	users := map[string][]int{} // the actions that name each target
 	for i, a := range l.rspec.Actions {
-		if a.Target != "" && !targeted[a.Target] {
+		if a.Target == "" {
+			continue
+		}
+		if !targeted[a.Target] {
 			targeted[a.Target] = true
 			targets = append(targets, a.Target)
-			firstUse[a.Target] = i
 		}
+		users[a.Target] = append(users[a.Target], i)
 	}
 	// The targets actions name that targets: does not place: legitimate
 	// (the sensor finds nothing until the game places it), unless a
@@ -747,12 +750,14 @@ func (l *loader) buildEngine(f *File) {
 			// The mistake is most likely the action's: targets: is
 			// where positions are written once, and an action names
 			// its target in passing. Said at the action, the fix is
-			// where the caret is.
+			// where the caret is; said at each action that names it, so
+			// that no copy of the typo is left once the errors are gone.
 			if typo := suggest.Closest(name, unplaced); typo != "" && !misspelt[typo] {
 				misspelt[typo] = true
-				i := firstUse[typo]
-				l.errorAt(l.pos[fmt.Sprintf("actions[%d].target", i)], "action %s targets %s, which targets: does not place; did you mean %s (placed at line %d, and targeted by no action)?",
-					quote(l.rspec.Actions[i].Name), quote(typo), quote(name), l.pos["targets."+name].Line)
+				for _, i := range users[typo] {
+					l.errorAt(l.pos[fmt.Sprintf("actions[%d].target", i)], "action %s targets %s, which targets: does not place; did you mean %s (placed at line %d, and targeted by no action)?",
+						quote(l.rspec.Actions[i].Name), quote(typo), quote(name), l.pos["targets."+name].Line)
+				}
 				continue
 			}
 			msg := fmt.Sprintf("no action targets %s: targets gives the positions of the target keys actions name", quote(name))

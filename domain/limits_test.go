@@ -108,3 +108,45 @@ func MisspelledInitial(n int) string {
 	}
 	return sb.String()
 }
+
+// TestEngineSuggestionsAreBounded: in an engine-model file too, only the
+// first maxSuggestions unknown names are compared with every known one
+// for a "did you mean": the agents' inputs that are no key, and the
+// targets placed that no action names (each lookup compares with every
+// key or target, so unbounded, a file of many would cost their number
+// squared).
+func TestEngineSuggestionsAreBounded(t *testing.T) {
+	const n = maxSuggestions + 20
+	var keys, when, targets, actions strings.Builder
+	for i := range n {
+		fmt.Fprintf(&keys, "key_%03d: int, ", i)
+		fmt.Fprintf(&when, "kye_%03d: \"> 1\", ", i)
+		fmt.Fprintf(&targets, "  place_%03d: [0, 0]\n", i)
+		fmt.Fprintf(&actions, "  - {name: Go%03d, effects: {key_%03d: increase}, cost: 1, target: plaec_%03d}\n", i, i, i)
+	}
+	goal := "goals:\n  - {name: G, conditions: {key_000: \"> 5\"}}\n"
+	for _, c := range []struct{ what, src string }{
+		{"unknown inputs", "name: x\nkeys: {" + keys.String() + "}\nactions:\n  - {name: A, effects: {key_000: increase}, cost: 1}\n" + goal +
+			"agents:\n  - name: k\n    goals:\n      - {goal: G, when: {" + when.String() + "}}\n"},
+		{"stray targets", "name: x\nkeys: {" + keys.String() + "}\ntargets:\n" + targets.String() + "actions:\n" + actions.String() + goal},
+	} {
+		l := &loader{path: "x.yaml", pos: map[string]Pos{}, lines: strings.Split(c.src, "\n")}
+		tokens, ok := l.tokenize(c.src)
+		if !ok || !l.parse(tokens) {
+			t.Fatalf("%s: %v", c.what, l.errs)
+		}
+		l.buildEngine(&File{})
+		suggested := 0
+		for _, e := range l.errs {
+			if strings.Contains(e.Msg, "did you mean") {
+				suggested++
+			}
+		}
+		// Every name is a near miss: exactly the first maxSuggestions get
+		// their suggestion.
+		if len(l.errs) < n || suggested != maxSuggestions || l.suggested != maxSuggestions {
+			t.Errorf("%s: %d errors, %d with a suggestion, %d lookups; want at least %d errors and %d suggestions, as many lookups",
+				c.what, len(l.errs), suggested, l.suggested, n, maxSuggestions)
+		}
+	}
+}

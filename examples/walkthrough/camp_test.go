@@ -132,8 +132,12 @@ func (c *camp) config(name string, s *survivor) agent.ResolverConfig {
 		}),
 		RetryAfter: 3,
 	}
+	// The camp's places never move: each target is sensed once and kept
+	// (a place that did move would be told with a.TargetChanged).
+	cfg.TargetRefresh = map[string]int{}
 	for target, at := range c.places {
 		cfg.Targets[target] = func(*agent.ResolverAgent) agent.Where { return agent.AtPoint(at) }
+		cfg.TargetRefresh[target] = agent.UntilChanged
 	}
 	return cfg
 }

@@ -109,7 +109,12 @@ func Example_step5Inspector() {
 	}
 	srv := httptest.NewServer(ins)
 	defer srv.Close()
-	http.Get(srv.URL + "/api/v1/state") // a client is about: frames copy
+	// Frame copies the agents for the page only while a client is about
+	// (a request lately, or an open event stream), so that a game nobody
+	// watches pays nothing: this request is one, as a browser's would be.
+	if resp, err := http.Get(srv.URL + "/api/v1/state"); err == nil {
+		resp.Body.Close()
+	}
 	for tick := 1; tick <= 5; tick++ {
 		c.drift()
 		for _, a := range c.agents {

@@ -19,9 +19,12 @@ func Version() string {
 }
 
 // pseudoVersion matches the version the Go toolchain makes up for a
-// commit without a tag (v0.0.0-20261202094439-f1032331cbdf, +dirty when
-// built from a checkout with changes): it names a revision, not a release.
-var pseudoVersion = regexp.MustCompile(`-(?:0\.)?[0-9]{14}-[0-9a-f]{12}(?:\+dirty)?$`)
+// commit without a tag, in its three forms: no tag before it
+// (v0.0.0-20261202094439-f1032331cbdf), after a release
+// (v1.4.1-0.20261202094439-f1032331cbdf) and after a pre-release
+// (v1.4.0-rc.1.0.20261202094439-f1032331cbdf), +dirty when built from a
+// checkout with changes. It names a revision, not a release.
+var pseudoVersion = regexp.MustCompile(`[-.](?:0\.)?[0-9]{14}-[0-9a-f]{12}(?:\+dirty)?$`)
 
 // Of is what ploy --version (and the C library's ploy_version) says of a
 // build:

@@ -31,6 +31,11 @@ func TestVersionOf(t *testing.T) {
 		{"v0.0.0-20261202094439-f1032331cbdf+dirty", dirty, "(devel) revision f1032331cbdf, 2026-12-02T09:44:39Z, with local changes"},
 		{"(devel)", clone, "(devel) revision f1032331cbdf, 2026-12-02T09:44:39Z"},
 		{"v1.4.1-0.20261202094439-f1032331cbdf", clone, "(devel) revision f1032331cbdf, 2026-12-02T09:44:39Z"},
+		// a commit after a pre-release tag: its pseudo-version's other form
+		{"v1.4.0-rc.1.0.20261202094439-f1032331cbdf", clone, "(devel) revision f1032331cbdf, 2026-12-02T09:44:39Z"},
+		{"v1.4.0-rc.1.0.20261202094439-f1032331cbdf+dirty", dirty, "(devel) revision f1032331cbdf, 2026-12-02T09:44:39Z, with local changes"},
+		// built in a clone at a tag with local changes: the tag says so
+		{"v1.4.0+dirty", dirty, "v1.4.0+dirty"},
 		// go install ...@latest of an untagged commit: no vcs settings
 		{"v0.0.0-20261202094439-f1032331cbdf", nil, "v0.0.0-20261202094439-f1032331cbdf"},
 		{"", nil, "(devel), no revision recorded (go run and -buildvcs=false record none; go build or go install in a clone do)"},
