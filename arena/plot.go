@@ -81,10 +81,16 @@ func (t *Table) healthChart() svgchart.LineChart {
 	for _, r := range t.Rows {
 		end = max(end, float64(len(r.Health))*TickSeconds)
 	}
+	// Every half minute over a whole fight; a fight every kind lost early
+	// is marked in round steps instead, lest it get only its 0.
+	seconds := svgchart.Every(0, end, 30, 3)
+	if end < 90 {
+		seconds = svgchart.Round(0, end, false)
+	}
 	c := svgchart.LineChart{
 		Title: fmt.Sprintf("Mage health in fight 0 of seed %d", t.Seed),
 		Width: healthWidth, Height: chartHeight,
-		X: svgchart.Axis{Label: "seconds", Min: 0, Max: end, Ticks: svgchart.Every(0, end, 30, 3)},
+		X: svgchart.Axis{Label: "seconds", Min: 0, Max: end, Ticks: seconds},
 		// Headroom above 100 so that the thick lines at full health are
 		// not cut by the top of the plot.
 		Y: svgchart.Axis{Label: "health", Min: 0, Max: 104, Ticks: svgchart.Every(0, 100, 20, 2)},

@@ -54,6 +54,10 @@ func TestChartsGolden(t *testing.T) {
 			t.Errorf("%s differs from %s (go test -update rewrites it):\n%s", c.Name, path, c.SVG)
 		}
 	}
+	// A short fight's time axis still has marks beyond its 0.
+	if !strings.Contains(string(charts[0].SVG), `text-anchor="middle">1.0</text>`) {
+		t.Error("health.svg of a 1.2 s fight marks no second")
+	}
 	// The count of fights survived is marked in whole fights only.
 	survived := string(charts[1].SVG)
 	for _, half := range []string{">0.5<", ">1.5<", ">0.0<", ">1.0<"} {
