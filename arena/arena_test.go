@@ -175,10 +175,10 @@ func TestPlots(t *testing.T) {
 }
 
 var (
-	svgSize = regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`)
-	// Horizontal text only: gonum writes it flipped, y negated, measured
-	// from the bottom of the picture.
-	svgText  = regexp.MustCompile(`(<g transform="rotate\([^)]*\)">\s*)?<text x="(-?[0-9.]+)" y="(-?[0-9.]+)" transform="scale\(1, -1\)"[^>]*font-size:([0-9.]+)px">([^<]*)</text>`)
+	svgSize = regexp.MustCompile(`<svg [^>]*width="([0-9.]+)pt" height="([0-9.]+)pt"`)
+	// Horizontal text only: an axis's turned label is written with a
+	// transform, not x and y.
+	svgText  = regexp.MustCompile(`<text x="(-?[0-9.]+)" y="(-?[0-9.]+)" font-size="([0-9.]+)" text-anchor="(start|middle|end)"[^>]*>([^<]*)</text>`)
 	svgPath  = regexp.MustCompile(`<path d="([^"]*)"`)
 	svgPoint = regexp.MustCompile(`[ML](-?[0-9.]+),(-?[0-9.]+)`)
 )
@@ -206,16 +206,19 @@ func checkTextInside(t *testing.T, name, svg string) {
 		t.Fatalf("%s: no text found", name)
 	}
 	for _, m := range texts {
-		if m[1] != "" {
-			continue // an axis label, turned: its coordinates are turned too
+		x, baseline, em, label := num(t, m[1]), num(t, m[2]), num(t, m[3]), m[5]
+		// Sans-serif glyphs average about half an em; a fifth more allows
+		// for a wide font. x is the anchor: the left edge, middle or right.
+		wide := float64(len([]rune(label))) * em * 0.5 * 1.2
+		left := x
+		switch m[4] {
+		case "middle":
+			left -= wide / 2
+		case "end":
+			left -= wide
 		}
-		m = m[1:]
-		x, baseline, em := num(t, m[1]), -num(t, m[2]), num(t, m[3])
-		// Serif glyphs average about half an em, a fifth more in the
-		// substitute font; x is the left edge.
-		wide := float64(len([]rune(m[4]))) * em * 0.5 * 1.2
-		if x < 0 || x+wide > width || baseline < em/4 || baseline+em*3/4 > height {
-			t.Errorf("%s: label %q at (%.0f, %.0f) is cut by the %.0f×%.0f picture", filepath.Base(name), m[4], x, baseline, width, height)
+		if left < 0 || left+wide > width || baseline-em*3/4 < 0 || baseline+em/4 > height {
+			t.Errorf("%s: label %q at (%.0f, %.0f) is cut by the %.0f×%.0f picture", filepath.Base(name), label, x, baseline, width, height)
 		}
 	}
 }
@@ -235,9 +238,8 @@ func checkLegendBesideData(t *testing.T, svg string, tab *arena.Table) {
 	}
 	found := 0
 	for _, m := range svgText.FindAllStringSubmatch(svg, -1) {
-		m = m[1:]
 		for _, r := range tab.Rows {
-			if m[4] == r.Title {
+			if m[5] == r.Title {
 				found++
 				if x := num(t, m[1]); x <= dataRight {
 					t.Errorf("legend entry %q at x %.0f is over the data, which reaches x %.0f", r.Title, x, dataRight)

@@ -158,8 +158,9 @@ func (st *eventStream) fail(e *apiError) {
 	st.send("error", b)
 }
 
-// styleAttribute is an SVG element's style attribute, as gonum/plot's
-// vgsvg writes it.
+// styleAttribute is an SVG element's style attribute. The charts package
+// arena draws use presentation attributes only; this keeps the page's
+// policy should a chart ever carry one.
 var styleAttribute = regexp.MustCompile(`style="([^"]*)"`)
 
 // presentation are the CSS properties the charts use that SVG also takes

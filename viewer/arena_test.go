@@ -127,7 +127,7 @@ func TestArenaBatchStreamsTheCommandsTable(t *testing.T) {
 		if got, want := texts(c.SVG), texts(string(file)); !slices.Equal(got, want) || len(want) == 0 {
 			t.Errorf("%s: labels %q, the command's %q", c.Name, got, want)
 		}
-		if got, want := strings.Count(c.SVG, ` fill="#`), strings.Count(string(file), "fill:#"); got != want {
+		if got, want := strings.Count(c.SVG, ` fill="#`), strings.Count(string(file), ` fill="#`); got != want {
 			t.Errorf("%s: %d fills, the command's file %d", c.Name, got, want)
 		}
 		if !strings.Contains(c.Title, " ") {
