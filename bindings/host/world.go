@@ -552,22 +552,26 @@ func Destination(h Handle) (x, y float64, walking bool, err error) {
 
 // Report is how the engine's behaviour says the action it runs went:
 // Running, Success or Failure. The agent reads it at its next tick. For
-// an agent walking to its target, Success says it arrived (it also
-// arrives when SetPosition puts it within reach) and Failure that it
-// cannot get there.
+// an agent walking to its target (Action says Walking), Success says it
+// arrived (it also arrives when SetPosition puts it within reach) and
+// Failure that it cannot get there. An action performed while moving is
+// Acting: the report is the action's, and the agent arrives when
+// SetPosition puts it within reach.
 func Report(h Handle, status int) error {
 	return withAgent(h, func(a *Agent) error {
 		if status != Running && status != Success && status != Failure {
 			return fmt.Errorf("status %d: report %d (running), %d (success) or %d (failure)", status, Running, Success, Failure)
 		}
+		// The action first: an action performed while moving walks too,
+		// and its success is not an arrival.
 		switch {
+		case a.action != "":
+			a.reported = agent.Status(status)
 		case a.walking:
 			a.arrived = status == Success
 			a.moveFailed = status == Failure
-		case a.action == "":
-			return fmt.Errorf("agent %q runs no action: report the action Action names", a.name)
 		default:
-			a.reported = agent.Status(status)
+			return fmt.Errorf("agent %q runs no action: report the action Action names", a.name)
 		}
 		return nil
 	})

@@ -1,0 +1,69 @@
+package host_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/bindings/host"
+)
+
+// TestHuntReportIsTheAction: a perform_while_moving step (the survivor's
+// Hunt) is Acting while the agent walks. The engine's Success is the
+// hunt's, not an arrival: the agent far from the deer must not "reach"
+// it, and the step completes once the engine's position is within reach,
+// with no second report.
+func TestHuntReportIsTheAction(t *testing.T) {
+	d := load(t, "survivor.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	a, _ := host.NewAgent(w, "survivor", "")
+	// Warm enough, starving, no berries: the survivor hunts the deer,
+	// 20 m east, its stopping distance 10.
+	for k, v := range map[string]float64{"warmth": 100, "hunger": 100} {
+		if err := host.Set(a, k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := host.SetTarget(a, "berries", 0, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.SetTarget(a, "deer", 20, 0, true); err != nil {
+		t.Fatal(err)
+	}
+	hunting := false
+	for range 5 {
+		host.Frame(w)
+		if name, doing, _ := host.Action(a); name == "Hunt" && doing == host.Acting {
+			hunting = true
+			break
+		}
+	}
+	if !hunting {
+		st, _ := host.State(a)
+		t.Fatalf("the survivor does not hunt: %s", st)
+	}
+	if x, y, walking, _ := host.Destination(a); !walking || x != 20 || y != 0 {
+		t.Fatalf("hunting, headed to (%v, %v), walking %v: want the deer at (20, 0)", x, y, walking)
+	}
+	host.Events(a)
+	if err := host.Set(a, "has_food", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Report(a, host.Success); err != nil {
+		t.Fatal(err)
+	}
+	host.Frame(w)
+	ev, _ := host.Events(a)
+	if strings.Contains(string(ev), `"target_reached"`) {
+		t.Fatalf("the hunt's success was taken for an arrival 20 m from the deer: %s", ev)
+	}
+	if err := host.SetPosition(a, 11, 0); err != nil { // 9 m from the deer
+		t.Fatal(err)
+	}
+	host.Frame(w)
+	ev, _ = host.Events(a)
+	if !strings.Contains(string(ev), `"kind":"step_done","goal":"Fed","action":"Hunt"`) {
+		st, _ := host.State(a)
+		t.Fatalf("within reach after the hunt succeeded, the step is not done: %s\n%s", ev, st)
+	}
+}
