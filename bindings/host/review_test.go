@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -65,5 +66,42 @@ func TestHuntReportIsTheAction(t *testing.T) {
 	if !strings.Contains(string(ev), `"kind":"step_done","goal":"Fed","action":"Hunt"`) {
 		st, _ := host.State(a)
 		t.Fatalf("within reach after the hunt succeeded, the step is not done: %s\n%s", ev, st)
+	}
+}
+
+// TestDefaultNamesAreNotReused: an agent named by default (KIND-N) keeps
+// a name no other agent of its world has had, after others leave, so
+// that its events and its decisions in a recording are its own.
+func TestDefaultNamesAreNotReused(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	var agents []host.Handle
+	for range 3 {
+		a, err := host.NewAgent(w, "goap", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	host.Release(agents[0])
+	a, err := host.NewAgent(w, "goap", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, h := range append(agents[1:], a) {
+		raw, err := host.State(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct{ Name string }
+		if err := json.Unmarshal(raw, &st); err != nil {
+			t.Fatal(err)
+		}
+		if names[st.Name] {
+			t.Fatalf("two agents of the world are named %q", st.Name)
+		}
+		names[st.Name] = true
 	}
 }

@@ -53,6 +53,9 @@ type World struct {
 	file   *domain.File
 	queue  *agent.Queue
 	agents []*Agent // ticked in the order they were added
+	// added counts the agents ever added: a default name KIND-N takes
+	// its N from it, so that no two agents share one after some left.
+	added  int
 	frames int
 	// recorder holds the agents' decisions once Record is called.
 	recorder *agent.FlightRecorder
@@ -243,7 +246,8 @@ type Agent struct {
 }
 
 // NewAgent adds an agent of kind (a name of the file's agents: section)
-// to world w, named name ("" names it KIND-N).
+// to world w, named name ("" names it KIND-N, N counting the agents the
+// world has had, this one included).
 func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 	defer protect(&err)
 	world, unlock, err := lockWorld(w)
@@ -255,7 +259,7 @@ func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 		return 0, fmt.Errorf("world %d has %d agents, the most a world holds", w, MaxAgents)
 	}
 	if name == "" {
-		name = fmt.Sprintf("%s-%d", kind, len(world.agents)+1)
+		name = fmt.Sprintf("%s-%d", kind, world.added+1)
 	}
 	a := &Agent{world: world, name: name, kind: kind}
 	f := world.file
@@ -271,6 +275,7 @@ func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 		return 0, err
 	}
 	world.agents = append(world.agents, a)
+	world.added++
 	return a.handle, nil
 }
 
