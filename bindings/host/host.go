@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/ploy-ai/ploy/domain"
@@ -81,9 +82,17 @@ func lookup[T any](h Handle, what string) (T, error) {
 	case !ok:
 		return t, fmt.Errorf("%w %d (%s): released, or never made", ErrNoHandle, h, what)
 	case !isT:
-		return t, fmt.Errorf("handle %d is a %s, not a %s", h, kindOf(v), what)
+		return t, fmt.Errorf("handle %d is %s, not %s", h, withArticle(kindOf(v)), withArticle(what))
 	}
 	return t, nil
+}
+
+// withArticle is "a world", "an agent".
+func withArticle(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 func kindOf(v any) string {

@@ -105,3 +105,19 @@ func TestDefaultNamesAreNotReused(t *testing.T) {
 		names[st.Name] = true
 	}
 }
+
+// TestWrongKindOfHandle: a handle of another kind says what it is and
+// what was wanted, in English.
+func TestWrongKindOfHandle(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	err := host.Set(w, "in_range", 1)
+	if err == nil || !strings.Contains(err.Error(), "is a world, not an agent") {
+		t.Fatalf("a world given for an agent: %v", err)
+	}
+	a, _ := host.NewAgent(w, "goap", "")
+	if _, err := host.Frame(a); err == nil || !strings.Contains(err.Error(), "is an agent, not a world") {
+		t.Fatalf("an agent given for a world: %v", err)
+	}
+}
