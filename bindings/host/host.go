@@ -49,6 +49,19 @@ type Handle = uint64
 // memory.
 const MaxHandles = 1 << 20
 
+// MaxName bounds a name the caller passes: a file's, an agent kind's or
+// name, a fact's, a key's or a target's. No file's names come near it,
+// and an error that echoes a megabyte passed by mistake is not sent back.
+const MaxName = 4096
+
+// checkName refuses a name longer than MaxName bytes.
+func checkName(what, name string) error {
+	if len(name) > MaxName {
+		return fmt.Errorf("%s %.40q… is %d bytes long, more than the %d a name may have", what, name, len(name), MaxName)
+	}
+	return nil
+}
+
 // table is the handles in use. Handles are never reused: a caller that
 // releases a handle and uses it again gets "no such handle", not another
 // object.
@@ -156,6 +169,9 @@ func Load(source []byte, name string) (h Handle, err error) {
 	defer protect(&err)
 	if name == "" {
 		name = "<source>"
+	}
+	if err := checkName("the file's name", name); err != nil {
+		return 0, err
 	}
 	if len(source) > domain.MaxFileSize {
 		return 0, fmt.Errorf("%s: the file is %d bytes, more than the %d a domain file may have", name, len(source), domain.MaxFileSize)

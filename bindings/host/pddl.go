@@ -42,6 +42,11 @@ func LoadPDDL(domainSrc []byte, domainName string, problemSrc []byte, problemNam
 	if problemName == "" {
 		problemName = "<problem>"
 	}
+	for _, name := range []string{domainName, problemName} {
+		if err := checkName("a file's name", name); err != nil {
+			return 0, err
+		}
+	}
 	for _, f := range []struct {
 		name string
 		src  []byte

@@ -121,3 +121,51 @@ func TestWrongKindOfHandle(t *testing.T) {
 		t.Fatalf("an agent given for a world: %v", err)
 	}
 }
+
+// TestNamesAreBounded: a name the caller passes (a kind, an agent's
+// name, a fact, key or target, a file's name) is refused past MaxName
+// bytes, with an error of a few lines: an answer never echoes megabytes.
+func TestNamesAreBounded(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	a, _ := host.NewAgent(w, "goap", "")
+	survivor := load(t, "survivor.yaml")
+	sw, _ := host.NewWorld(survivor, 1)
+	defer host.Release(sw)
+	s, _ := host.NewAgent(sw, "survivor", "")
+	long := strings.Repeat("x", host.MaxName+1)
+	before := host.Held()
+	_, loadErr := host.Load(shipped(t, "battlemage.yaml"), long)
+	_, pddlErr := host.LoadPDDL([]byte("(define (domain d))"), long, []byte("(define (problem p))"), "p.pddl")
+	_, kindErr := host.NewAgent(w, long, "")
+	_, nameErr := host.NewAgent(w, "goap", long)
+	for what, err := range map[string]error{
+		"a file's name":  loadErr,
+		"a PDDL name":    pddlErr,
+		"a kind":         kindErr,
+		"an agent name":  nameErr,
+		"a fact":         host.Set(a, long, 1),
+		"a key":          host.Set(s, long, 1),
+		"a target":       host.SetTarget(s, long, 1, 1, true),
+		"a fact (1 MiB)": host.Set(a, strings.Repeat("y", 1<<20), 1),
+	} {
+		if err == nil || !strings.Contains(err.Error(), "bytes long, more than the") || len(err.Error()) > 300 {
+			t.Errorf("%s of %d bytes: %.300v (%d bytes)", what, len(long), err, len(fmt_(err)))
+		}
+	}
+	if got := host.Held() - before; got != 0 {
+		t.Errorf("%d handles held after the refusals", got)
+	}
+	// MaxName bytes are taken.
+	if _, err := host.NewAgent(w, "goap", strings.Repeat("n", host.MaxName)); err != nil {
+		t.Errorf("an agent name of MaxName bytes: %v", err)
+	}
+}
+
+func fmt_(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

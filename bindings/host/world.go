@@ -255,6 +255,12 @@ func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 		return 0, err
 	}
 	defer unlock()
+	if err := checkName("the kind", kind); err != nil {
+		return 0, err
+	}
+	if err := checkName("the agent's name", name); err != nil {
+		return 0, err
+	}
 	if len(world.agents) >= MaxAgents {
 		return 0, fmt.Errorf("world %d has %d agents, the most a world holds", w, MaxAgents)
 	}
@@ -417,6 +423,9 @@ func withAgent(h Handle, f func(a *Agent) error) (err error) {
 // boolean). The agent reads it at its next tick.
 func Set(h Handle, name string, value float64) error {
 	return withAgent(h, func(a *Agent) error {
+		if err := checkName("the name", name); err != nil {
+			return err
+		}
 		if math.IsNaN(value) || math.IsInf(value, 0) {
 			return fmt.Errorf("%s = %v: a value must be a finite number", name, value)
 		}
@@ -489,6 +498,9 @@ func SetTarget(h Handle, key string, x, y float64, found bool) error {
 	return withAgent(h, func(a *Agent) error {
 		if a.res == nil {
 			return fmt.Errorf("agent %q is a state-space agent: targets are for an engine-model file's agents", a.name)
+		}
+		if err := checkName("the target key", key); err != nil {
+			return err
 		}
 		d := a.world.file.Resolver
 		t, ok := d.Target(key)
