@@ -2,7 +2,9 @@ package host_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ploy-ai/ploy/bindings/host"
@@ -168,4 +170,130 @@ func fmt_(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestEverythingAtOnce drives two worlds (one state-space, one
+// engine-model) from many goroutines at once, for the race detector and
+// for lock order: agents added and released while frames run, a world
+// recorded and read, a domain released while calls use it, the worlds
+// released at the end while calls still come. Every call works or says
+// the handle is gone; nothing is left held.
+func TestEverythingAtOnce(t *testing.T) {
+	before := host.Held()
+	mage, err := host.Load(shipped(t, "battlemage.yaml"), "battlemage.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	surv, err := host.Load(shipped(t, "survivor.yaml"), "survivor.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, _ := host.NewWorld(mage, 4)
+	sw, _ := host.NewWorld(surv, 3)
+	if err := host.Record(mw, 500, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	gone := func(err error) {
+		if err != nil && !errors.Is(err, host.ErrNoHandle) {
+			t.Error(err)
+		}
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	type driven struct {
+		h        host.Handle
+		resolver bool // a survivor: keys and positions, not facts
+	}
+	var agents []driven
+	add := func(w host.Handle, kind string) {
+		a, err := host.NewAgent(w, kind, "")
+		gone(err)
+		if err == nil {
+			mu.Lock()
+			agents = append(agents, driven{a, w == sw})
+			mu.Unlock()
+		}
+	}
+	pick := func(i int) driven {
+		mu.Lock()
+		defer mu.Unlock()
+		return agents[i%len(agents)]
+	}
+	set := func(a driven, i int) error {
+		if a.resolver {
+			return host.Set(a.h, "hunger", float64(i%100))
+		}
+		return host.Set(a.h, "in_range", float64(i%2))
+	}
+	for i := range 6 {
+		add(mw, []string{"goap", "htn", "bt", "utility"}[i%4])
+		add(sw, []string{"survivor", "wounded"}[i%2])
+	}
+	for _, w := range []host.Handle{mw, sw} {
+		wg.Go(func() {
+			for range 60 {
+				_, err := host.Frame(w)
+				gone(err)
+			}
+		})
+	}
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 60 {
+				a := pick(g*7 + i)
+				switch i % 6 {
+				case 0:
+					gone(set(a, i))
+				case 1:
+					if _, doing, err := host.Action(a.h); err == nil && doing != host.Idle {
+						gone(host.Report(a.h, []int{host.Success, host.Failure}[i%2]))
+					}
+				case 2:
+					_, err := host.Events(a.h)
+					gone(err)
+					_, err = host.State(a.h)
+					gone(err)
+				case 3:
+					if a.resolver {
+						gone(host.SetPosition(a.h, float64(i), 0))
+						gone(host.SetTarget(a.h, "deer", float64(i), 1, i%3 != 0))
+					}
+				case 4:
+					host.Release(a.h)
+				case 5:
+					add([]host.Handle{mw, sw}[i%2], []string{"goap", "survivor"}[i%2])
+				}
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 20 {
+			_, err := host.Decisions(mw)
+			gone(err)
+			host.Call(mage, "plan", []byte(`{"goal":"Kill"}`))
+			host.Call(surv, "resolve", []byte(`{"goal":"Warm"}`))
+		}
+		host.Release(mage) // its world goes on
+	})
+	wg.Wait()
+	if _, err := host.Frame(mw); err != nil {
+		t.Fatalf("the world after its domain was released: %v", err)
+	}
+	// The worlds released while their agents are still driven.
+	wg.Go(func() { host.Release(mw) })
+	wg.Go(func() { host.Release(sw) })
+	for g := range 3 {
+		wg.Go(func() {
+			for i := range 30 {
+				gone(set(pick(g+i), i))
+				_, err := host.Frame([]host.Handle{mw, sw}[i%2])
+				gone(err)
+			}
+		})
+	}
+	wg.Wait()
+	host.Release(surv)
+	if got := host.Held() - before; got != 0 {
+		t.Fatalf("%d handles left held", got)
+	}
 }
