@@ -297,3 +297,32 @@ func TestEverythingAtOnce(t *testing.T) {
 		t.Fatalf("%d handles left held", got)
 	}
 }
+
+// TestFramesOfAStep pins the frames docs/wasm.md and Action's comment
+// give: a report is read at the next Frame, until which Action names the
+// same action; a step that ends there leaves the agent Idle for that
+// frame, and the next step starts at the frame after.
+func TestFramesOfAStep(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	a, _ := host.NewAgent(w, "goap", "")
+	var seen []string
+	for range 8 {
+		host.Frame(w)
+		name, doing, _ := host.Action(a)
+		if doing != host.Acting {
+			seen = append(seen, "idle")
+			continue
+		}
+		seen = append(seen, name)
+		host.Report(a, host.Success)
+		if again, doing, _ := host.Action(a); again != name || doing != host.Acting {
+			t.Fatalf("after reporting %s's success, before the next frame: %q %d, want %s still", name, again, doing, name)
+		}
+	}
+	want := "idle Approach idle TakeCover idle Recharge idle CastBolt"
+	if got := strings.Join(seen, " "); got != want {
+		t.Fatalf("frame by frame: %s\nwant %s", got, want)
+	}
+}

@@ -541,6 +541,13 @@ const (
 // whether it runs it or first walks to its target. An action performed
 // while moving (move: perform_while_moving, the hunt) is Acting, and
 // Destination says where to walk meanwhile.
+//
+// What it says changes only in Frame. After a Report, Action names the
+// same action until the next Frame reads the report: run an action once
+// per frame, not once per call. A step takes one frame at least, and the
+// agent ticks one step at most per frame: the Frame that reads a step's
+// success leaves it Idle, and the next step starts at the Frame after
+// (a plan of four instant steps runs over eight frames).
 func Action(h Handle) (name string, doing Doing, err error) {
 	err = withAgent(h, func(a *Agent) error {
 		name, doing = a.action, Idle
