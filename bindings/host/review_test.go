@@ -326,3 +326,33 @@ func TestFramesOfAStep(t *testing.T) {
 		t.Fatalf("frame by frame: %s\nwant %s", got, want)
 	}
 }
+
+// TestSuccessNeedsItsPushedEffects: on an engine-model file the engine
+// pushes every key; a success reported without the step's effect pushed
+// fails the step, as Report's comment and docs/wasm.md say, and one with
+// it pushed is done.
+func TestSuccessNeedsItsPushedEffects(t *testing.T) {
+	for _, push := range []bool{false, true} {
+		d := load(t, "survivor.yaml")
+		w, _ := host.NewWorld(d, 1)
+		a, _ := host.NewAgent(w, "survivor", "")
+		host.SetPosition(a, 0, -4) // at the south pile
+		host.Frame(w)
+		host.Frame(w)
+		if name, doing, _ := host.Action(a); name != "GatherWoodSouth" || doing != host.Acting {
+			t.Fatalf("%q %d, want acting GatherWoodSouth", name, doing)
+		}
+		if push {
+			host.Set(a, "has_wood", 1)
+		}
+		host.Report(a, host.Success)
+		host.Frame(w)
+		ev, _ := host.Events(a)
+		failed := strings.Contains(string(ev), `"kind":"action_failed","goal":"Warm","action":"GatherWoodSouth","reason":"effects did not hold"`)
+		done := strings.Contains(string(ev), `"kind":"step_done","goal":"Warm","action":"GatherWoodSouth"`)
+		if failed == push || done != push {
+			t.Errorf("has_wood pushed %v: failed %v, done %v: %s", push, failed, done, ev)
+		}
+		host.Release(w)
+	}
+}

@@ -581,6 +581,12 @@ func Destination(h Handle) (x, y float64, walking bool, err error) {
 // Failure that it cannot get there. An action performed while moving is
 // Acting: the report is the action's, and the agent arrives when
 // SetPosition puts it within reach.
+//
+// A step is done when its effects hold. The effects on what the engine
+// pushes (every key of an engine-model file; the facts it ever Set) are
+// the engine's to push, no later than the success: a success whose
+// effects do not hold at the next tick fails the step ("effects did not
+// hold"), and the agent plans again.
 func Report(h Handle, status int) error {
 	return withAgent(h, func(a *Agent) error {
 		if status != Running && status != Success && status != Failure {
