@@ -62,6 +62,9 @@ func runSite(e *env, args []string) int {
 	case 0:
 		return usageErr(e, fset, "name the directory to write the site into: ploy site DIR")
 	case 1:
+		if positional[0] == "" {
+			return usageErr(e, fset, "name the directory to write the site into: ploy site DIR (an empty name is none)")
+		}
 	default:
 		return usageErr(e, fset, "one directory, got %d: %s", len(positional), strings.Join(positional, " "))
 	}

@@ -61,6 +61,7 @@ func TestSiteRefuses(t *testing.T) {
 		stderr string
 	}{
 		{"no directory", []string{"site"}, false, 2, `ploy site: name the directory to write the site into: ploy site DIR\nrun 'ploy site --help' for usage`},
+		{"an empty name", []string{"site", ""}, false, 2, `ploy site: name the directory to write the site into: ploy site DIR \(an empty name is none\)\nrun 'ploy site --help' for usage`},
 		{"two directories", []string{"site", out, "more"}, false, 2, `ploy site: one directory, got 2: \S+/out more`},
 		{"unknown flag", []string{"site", out, "--wsam", "x"}, false, 2, `flag provided but not defined: -wsam`},
 		{"a file", []string{"site", file, "--wasm", fakeWasm(t)}, false, 1, `^ploy site: \S+/afile: not a directory\n$`},
