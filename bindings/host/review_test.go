@@ -3,6 +3,7 @@ package host_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -354,5 +355,34 @@ func TestSuccessNeedsItsPushedEffects(t *testing.T) {
 			t.Errorf("has_wood pushed %v: failed %v, done %v: %s", push, failed, done, ev)
 		}
 		host.Release(w)
+	}
+}
+
+// TestPDDLWorkBounded: a PDDL problem of 400 bytes whose million states
+// each have 380 successors took minutes within the states' budget alone;
+// a PDDL search is bounded in work too (the request's work, at most
+// MaxPDDLWork), and says so.
+func TestPDDLWorkBounded(t *testing.T) {
+	var objs, goal, init []string
+	for i := range 20 {
+		objs = append(objs, fmt.Sprintf("o%d", i))
+		goal = append(goal, fmt.Sprintf("(a o%d)", i))
+		init = append(init, fmt.Sprintf("(obj o%d)", i))
+	}
+	ds := "(define (domain d) (:predicates (a ?x) (obj ?x)) (:action set :parameters (?x ?y) :precondition (and (obj ?x) (obj ?y) (not (= ?x ?y))) :effect (and (a ?x) (not (a ?y)))))"
+	ps := "(define (problem p) (:domain d) (:objects " + strings.Join(objs, " ") + ") (:init " + strings.Join(init, " ") + ") (:goal (and " + strings.Join(goal, " ") + ")))"
+	d, err := host.LoadPDDL([]byte(ds), "d.pddl", []byte(ps), "p.pddl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Release(d)
+	got := string(host.Call(d, "plan", []byte(`{"heuristic":"blind","work":100000}`)))
+	if !strings.Contains(got, `"status":"budget_exhausted"`) || !strings.Contains(got, `"bound":"work"`) {
+		t.Fatalf("a search of 100000 units of work: %.300s", got)
+	}
+	for _, body := range []string{`{"work":-1}`, fmt.Sprintf(`{"work":%d}`, host.MaxPDDLWork+1)} {
+		if got := string(host.Call(d, "plan", []byte(body))); !strings.Contains(got, `"field":"work"`) || !strings.Contains(got, `"status":400`) {
+			t.Errorf("%s: %s", body, got)
+		}
 	}
 }
