@@ -386,3 +386,22 @@ func TestPDDLWorkBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceDecisionsNeedsARecording: tracing an agent's decisions in a
+// world that records none would do nothing; it says so instead.
+func TestTraceDecisionsNeedsARecording(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w, _ := host.NewWorld(d, 1)
+	defer host.Release(w)
+	a, _ := host.NewAgent(w, "goap", "")
+	if err := host.TraceDecisions(a, true); err == nil || !strings.Contains(err.Error(), "records no decisions") {
+		t.Errorf("trace in a world that records nothing: %v", err)
+	}
+	rw, _ := host.NewWorld(d, 1)
+	defer host.Release(rw)
+	host.Record(rw, 0, 0)
+	ra, _ := host.NewAgent(rw, "goap", "")
+	if err := host.TraceDecisions(ra, true); err != nil {
+		t.Errorf("trace in a recorded world: %v", err)
+	}
+}

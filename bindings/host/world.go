@@ -780,9 +780,13 @@ func State(h Handle) (out []byte, err error) {
 }
 
 // TraceDecisions turns on or off, for one agent, the trace level of its
-// world's recording: what each of its searches turned down, and why.
+// world's recording: what each of its searches turned down, and why. A
+// world that records nothing (no Record) is an error, not a silent no-op.
 func TraceDecisions(h Handle, on bool) error {
 	return withAgent(h, func(a *Agent) error {
+		if a.world.recorder == nil {
+			return fmt.Errorf("agent %q: its world records no decisions to trace: call Record before adding agents", a.name)
+		}
 		if a.goap != nil {
 			a.goap.SetTraceDecisions(on)
 		} else {
