@@ -35,7 +35,8 @@ const (
 	// most it may set. The states' budget alone does not bound the time:
 	// a 400-byte problem whose states have 380 successors each took over
 	// two minutes to expand its million (TestPDDLWorkBounded's problem);
-	// this is about ten seconds of it on a loaded two-core machine.
+	// at this bound it ends in 1.8 s (blind) to 5.0 s (the portfolio,
+	// whose two searches have it each) on a two-core machine at load 5.
 	MaxPDDLWork = 1 << 25
 )
 
