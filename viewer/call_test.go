@@ -56,6 +56,9 @@ func TestCallAnswersAsTheHandler(t *testing.T) {
 			named = `{"domain":"` + c.file + `"}`
 		}
 		wantStatus, want := post(t, web, "/api/v1/"+c.method, named)
+		if c.method == "domain" { // the one domain is the caller's, not shipped
+			want = []byte(strings.Replace(string(want), `"shipped":true`, `"shipped":false`, 1))
+		}
 		status, got := one.Call(context.Background(), c.method, []byte(c.body))
 		if status != wantStatus || string(got) != string(want) {
 			t.Errorf("%s %s %s: Call gave %d %s\nthe handler %d %s", c.file, c.method, c.body, status, got, wantStatus, want)
@@ -132,5 +135,17 @@ func TestCallLimitsAtTheirEdges(t *testing.T) {
 	s = newServer(t, viewer.Config{Domain: f, MaxAnswer: len(answer) - 1})
 	if status, got := s.Call(context.Background(), "domain", nil); status != http.StatusUnprocessableEntity {
 		t.Errorf("an answer one byte past MaxAnswer: %d %s", status, got)
+	}
+}
+
+// TestConfigDomainIsNotShipped: the one domain a program gave the server
+// (Config.Domain) is its caller's, not one ploy ships, even when it has
+// a shipped file's name: "domain" says shipped false, as for a file
+// named on the command line.
+func TestConfigDomainIsNotShipped(t *testing.T) {
+	s := newServer(t, viewer.Config{Domain: shippedFile(t, "survivor.yaml")})
+	status, got := s.Call(context.Background(), "domain", []byte(`{}`))
+	if status != http.StatusOK || !strings.Contains(string(got), `"shipped":false`) {
+		t.Fatalf("domain: %d %.200s; want shipped false", status, got)
 	}
 }

@@ -125,7 +125,7 @@ type Server struct {
 	cfg     Config
 	files   map[string]*domain.File // by name, as requests give it
 	names   []string                // the offered names, sorted
-	started map[string]bool         // names of Config.Files
+	started map[string]bool         // names of Config.Files and Config.Domain
 	only    *domain.File            // Config.Domain: the one domain offered
 	slots   chan struct{}           // a token per request working
 	streams chan struct{}           // a token per live-agent stream
@@ -196,7 +196,8 @@ func New(cfg Config) (*Server, error) {
 		}
 		s.only = cfg.Domain
 		s.files[cfg.Domain.Path] = cfg.Domain
-		entries = nil // the shipped domains are not offered
+		s.started[cfg.Domain.Path] = true // the caller's, not shipped
+		entries = nil                     // the shipped domains are not offered
 	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".yaml") {

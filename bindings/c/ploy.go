@@ -47,7 +47,7 @@ func main() {}
 // maxName is the longest name (a kind, an agent's name, a fact, key,
 // method or file name) read from a C string: past it the string is
 // refused, unread.
-const maxName = 4096
+const maxName = host.MaxName
 
 // failed records err as the calling thread's last error.
 func failed(err error) {

@@ -279,7 +279,8 @@ char *ploy_agent_state(ploy_agent a);
 /*
  * ploy_agent_trace_decisions turns on (on not 0) or off, for agent a, the
  * trace level of its world's recording: what each of its searches turned
- * down, and why. 0, or -1 on error. Any thread.
+ * down, and why. 0, or -1 on error (a world that records no decisions:
+ * call ploy_world_record before adding agents). Any thread.
  */
 int ploy_agent_trace_decisions(ploy_agent a, int on);
 

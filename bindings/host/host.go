@@ -32,6 +32,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/ploy-ai/ploy/domain"
@@ -47,6 +48,19 @@ type Handle = uint64
 // loop without releasing is stopped with an error, not by running out of
 // memory.
 const MaxHandles = 1 << 20
+
+// MaxName bounds a name the caller passes: a file's, an agent kind's or
+// name, a fact's, a key's or a target's. No file's names come near it,
+// and an error that echoes a megabyte passed by mistake is not sent back.
+const MaxName = 4096
+
+// checkName refuses a name longer than MaxName bytes.
+func checkName(what, name string) error {
+	if len(name) > MaxName {
+		return fmt.Errorf("%s %.40q… is %d bytes long, more than the %d a name may have", what, name, len(name), MaxName)
+	}
+	return nil
+}
 
 // table is the handles in use. Handles are never reused: a caller that
 // releases a handle and uses it again gets "no such handle", not another
@@ -81,9 +95,17 @@ func lookup[T any](h Handle, what string) (T, error) {
 	case !ok:
 		return t, fmt.Errorf("%w %d (%s): released, or never made", ErrNoHandle, h, what)
 	case !isT:
-		return t, fmt.Errorf("handle %d is a %s, not a %s", h, kindOf(v), what)
+		return t, fmt.Errorf("handle %d is %s, not %s", h, withArticle(kindOf(v)), withArticle(what))
 	}
 	return t, nil
+}
+
+// withArticle is "a world", "an agent".
+func withArticle(noun string) string {
+	if strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
+	}
+	return "a " + noun
 }
 
 func kindOf(v any) string {
@@ -147,6 +169,9 @@ func Load(source []byte, name string) (h Handle, err error) {
 	defer protect(&err)
 	if name == "" {
 		name = "<source>"
+	}
+	if err := checkName("the file's name", name); err != nil {
+		return 0, err
 	}
 	if err := SourceTooLarge(name, uint64(len(source))); err != nil {
 		return 0, err

@@ -53,6 +53,9 @@ type World struct {
 	file   *domain.File
 	queue  *agent.Queue
 	agents []*Agent // ticked in the order they were added
+	// added counts the agents ever added: a default name KIND-N takes
+	// its N from it, so that no two agents share one after some left.
+	added  int
 	frames int
 	// recorder holds the agents' decisions once Record is called.
 	recorder *agent.FlightRecorder
@@ -249,7 +252,8 @@ type Agent struct {
 }
 
 // NewAgent adds an agent of kind (a name of the file's agents: section)
-// to world w, named name ("" names it KIND-N).
+// to world w, named name ("" names it KIND-N, N counting the agents the
+// world has had, this one included).
 func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 	defer protect(&err)
 	world, unlock, err := lockWorld(w)
@@ -257,11 +261,17 @@ func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 		return 0, err
 	}
 	defer unlock()
+	if err := checkName("the kind", kind); err != nil {
+		return 0, err
+	}
+	if err := checkName("the agent's name", name); err != nil {
+		return 0, err
+	}
 	if len(world.agents) >= MaxAgents {
 		return 0, fmt.Errorf("world %d has %d agents, the most a world holds", w, MaxAgents)
 	}
 	if name == "" {
-		name = fmt.Sprintf("%s-%d", kind, len(world.agents)+1)
+		name = fmt.Sprintf("%s-%d", kind, world.added+1)
 	}
 	a := &Agent{world: world, name: name, kind: kind}
 	f := world.file
@@ -277,6 +287,7 @@ func NewAgent(w Handle, kind, name string) (h Handle, err error) {
 		return 0, err
 	}
 	world.agents = append(world.agents, a)
+	world.added++
 	return a.handle, nil
 }
 
@@ -420,6 +431,9 @@ func withAgent(h Handle, f func(a *Agent) error) (err error) {
 // boolean). The agent reads it at its next tick.
 func Set(h Handle, name string, value float64) error {
 	return withAgent(h, func(a *Agent) error {
+		if err := checkName("the name", name); err != nil {
+			return err
+		}
 		if math.IsNaN(value) || math.IsInf(value, 0) {
 			return fmt.Errorf("%s = %v: a value must be a finite number", name, value)
 		}
@@ -493,6 +507,9 @@ func SetTarget(h Handle, key string, x, y float64, found bool) error {
 		if a.res == nil {
 			return fmt.Errorf("agent %q is a state-space agent: targets are for an engine-model file's agents", a.name)
 		}
+		if err := checkName("the target key", key); err != nil {
+			return err
+		}
 		d := a.world.file.Resolver
 		t, ok := d.Target(key)
 		if !ok {
@@ -532,6 +549,13 @@ const (
 // whether it runs it or first walks to its target. An action performed
 // while moving (move: perform_while_moving, the hunt) is Acting, and
 // Destination says where to walk meanwhile.
+//
+// What it says changes only in Frame. After a Report, Action names the
+// same action until the next Frame reads the report: run an action once
+// per frame, not once per call. A step takes one frame at least, and the
+// agent ticks one step at most per frame: the Frame that reads a step's
+// success leaves it Idle, and the next step starts at the Frame after
+// (a plan of four instant steps runs over eight frames).
 func Action(h Handle) (name string, doing Doing, err error) {
 	err = withAgent(h, func(a *Agent) error {
 		name, doing = a.action, Idle
@@ -560,22 +584,32 @@ func Destination(h Handle) (x, y float64, walking bool, err error) {
 
 // Report is how the engine's behaviour says the action it runs went:
 // Running, Success or Failure. The agent reads it at its next tick. For
-// an agent walking to its target, Success says it arrived (it also
-// arrives when SetPosition puts it within reach) and Failure that it
-// cannot get there.
+// an agent walking to its target (Action says Walking), Success says it
+// arrived (it also arrives when SetPosition puts it within reach) and
+// Failure that it cannot get there. An action performed while moving is
+// Acting: the report is the action's, and the agent arrives when
+// SetPosition puts it within reach.
+//
+// A step is done when its effects hold. The effects on what the engine
+// pushes (every key of an engine-model file; the facts it ever Set) are
+// the engine's to push, no later than the success: a success whose
+// effects do not hold at the next tick fails the step ("effects did not
+// hold"), and the agent plans again.
 func Report(h Handle, status int) error {
 	return withAgent(h, func(a *Agent) error {
 		if status != Running && status != Success && status != Failure {
 			return fmt.Errorf("status %d: report %d (running), %d (success) or %d (failure)", status, Running, Success, Failure)
 		}
+		// The action first: an action performed while moving walks too,
+		// and its success is not an arrival.
 		switch {
+		case a.action != "":
+			a.reported = agent.Status(status)
 		case a.walking:
 			a.arrived = status == Success
 			a.moveFailed = status == Failure
-		case a.action == "":
-			return fmt.Errorf("agent %q runs no action: report the action Action names", a.name)
 		default:
-			a.reported = agent.Status(status)
+			return fmt.Errorf("agent %q runs no action: report the action Action names", a.name)
 		}
 		return nil
 	})
@@ -774,9 +808,13 @@ func State(h Handle) (out []byte, err error) {
 }
 
 // TraceDecisions turns on or off, for one agent, the trace level of its
-// world's recording: what each of its searches turned down, and why.
+// world's recording: what each of its searches turned down, and why. A
+// world that records nothing (no Record) is an error, not a silent no-op.
 func TraceDecisions(h Handle, on bool) error {
 	return withAgent(h, func(a *Agent) error {
+		if a.world.recorder == nil {
+			return fmt.Errorf("agent %q: its world records no decisions to trace: call Record before adding agents", a.name)
+		}
 		if a.goap != nil {
 			a.goap.SetTraceDecisions(on)
 		} else {

@@ -268,10 +268,10 @@ func init() {
 	})
 }
 
-// maxName bounds a method, kind, fact, key or agent name: no file's name
-// is near it, and a caller that passes a megabyte by mistake is told so
-// before it is copied.
-const maxName = 4096
+// maxName bounds a method, kind, fact, key or agent name, in UTF-16 code
+// units, as host bounds it in bytes: a caller that passes a megabyte by
+// mistake is told so before it is copied.
+const maxName = host.MaxName
 
 // doings are host.Doing's values as agentAction and agentState name them.
 var doings = map[host.Doing]string{host.Idle: "idle", host.Acting: "acting", host.Walking: "walking"}
@@ -286,6 +286,11 @@ func hostFunc(name string, most int, f func(hostArgs) (any, error)) {
 	export(name, func(_ js.Value, in []js.Value) any {
 		if len(in) > most {
 			return hostError(fmt.Errorf("%s takes %d arguments, not %d", name, most, len(in)))
+		}
+		for i, v := range in {
+			if !typed(v) {
+				return hostError(fmt.Errorf("%s: argument %d is %s, which ploy takes nowhere (a handle or a number is a Number)", name, i+1, untyped(v)))
+			}
 		}
 		v, err := f(hostArgs{fn: name, v: in})
 		if err != nil {
@@ -339,6 +344,27 @@ func (a hostArgs) at(i int) js.Value {
 
 func (a hostArgs) wrong(name, want string, v js.Value) error {
 	return fmt.Errorf("%s: %s must be %s, not %s", a.fn, name, want, describe(v))
+}
+
+// typed says whether v is of a type syscall/js knows: a BigInt is not
+// (its Type panics), and a caller that keeps 64-bit handles as BigInts
+// would otherwise be told of an internal error.
+func typed(v js.Value) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	v.Type()
+	return true
+}
+
+// untyped names a value typed refuses.
+func untyped(v js.Value) string {
+	if big := js.Global().Get("BigInt"); big.Type() == js.TypeFunction && js.Global().Get("Object").Invoke(v).InstanceOf(big) {
+		return "a BigInt"
+	}
+	return "a value of a type JavaScript added after Go's WebAssembly runtime"
 }
 
 // describe names a JavaScript value's type for an error: a string or

@@ -270,8 +270,18 @@ function api(raw) {
   };
   const callText = (domain, method, request) => {
     let body = '';
-    if (request !== undefined && request !== null) {
-      body = typeof request === 'string' ? request : JSON.stringify(request);
+    if (typeof request === 'string') {
+      body = request;
+    } else if (typeof request === 'object' && request !== null) {
+      // JSON.stringify throws a TypeError of its own (a BigInt, a cycle):
+      // every failure of the API is a PloyError.
+      try {
+        body = JSON.stringify(request);
+      } catch (e) {
+        throw new PloyError(`call: the request cannot be sent as JSON: ${e.message}`);
+      }
+    } else if (request !== undefined && request !== null) {
+      throw new PloyError(`call: the request must be an object or its JSON text, not ${typeof request === 'number' ? String(request) : 'a ' + typeof request}`);
     }
     return check(raw.call(domain, method, body));
   };

@@ -110,6 +110,11 @@ func siteBadArgs(args []js.Value) string {
 	if len(args) != 5 {
 		return fmt.Sprintf("5 arguments, not %d", len(args))
 	}
+	for i, v := range args {
+		if !typed(v) {
+			return fmt.Sprintf("argument %d is %s", i+1, untyped(v))
+		}
+	}
 	for i, name := range []string{"method", "path", "contentType"} {
 		if args[i].Type() != js.TypeString {
 			return name + " must be a string"

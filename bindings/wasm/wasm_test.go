@@ -271,6 +271,10 @@ func TestNode(t *testing.T) {
 		"record late":               {says: "call Record before adding agents"},
 		"decisions unrecorded":      {says: "records no decisions"},
 		"raw too many arguments":    {says: "version takes 0 arguments, not 1", returnedError: true},
+		"handle a BigInt":           {says: "worldFrame: argument 1 is a BigInt, which ploy takes nowhere (a handle or a number is a Number)"},
+		"request a cycle":           {says: "call: the request cannot be sent as JSON: Converting circular structure to JSON"},
+		"request a BigInt":          {says: "call: the request cannot be sent as JSON: Do not know how to serialize a BigInt"},
+		"request a function":        {says: "call: the request must be an object or its JSON text, not a function"},
 		"agent of a released world": {says: "no such handle"},
 		"released domain":           {says: "no such handle", status: 404},
 	} {
@@ -288,8 +292,8 @@ func TestNode(t *testing.T) {
 			t.Errorf("%s: field %q, status %d; want %q, %d", label, e.Field, e.Status, want.field, want.status)
 		}
 	}
-	if len(got.Errors) != 28 {
-		t.Errorf("%d errors tried, the test checks 28", len(got.Errors))
+	if len(got.Errors) != 32 {
+		t.Errorf("%d errors tried, the test checks 32", len(got.Errors))
 	}
 	if !strings.Contains(got.ReleasedText, "no such handle") || !strings.HasSuffix(got.ReleasedText, `"status":404}`+"\n") {
 		t.Errorf("callText on a released domain: %q", got.ReleasedText)

@@ -62,6 +62,9 @@ func runSite(e *env, args []string) int {
 	case 0:
 		return usageErr(e, fset, "name the directory to write the site into: ploy site DIR")
 	case 1:
+		if positional[0] == "" {
+			return usageErr(e, fset, "name the directory to write the site into: ploy site DIR (an empty name is none)")
+		}
 	default:
 		return usageErr(e, fset, "one directory, got %d: %s", len(positional), strings.Join(positional, " "))
 	}
@@ -93,6 +96,13 @@ func runSite(e *env, args []string) int {
 	if err != nil {
 		return fail("%s", errorText(err))
 	}
+	// Refused now rather than after the build: a name of the site's that
+	// DIR holds as a directory (--force).
+	for _, name := range append(siteNames(files), "ploy.wasm", "wasm_exec.js") {
+		if info, err := os.Lstat(filepath.Join(dir, name)); err == nil && info.IsDir() {
+			return fail("%s is a directory: ploy site writes a file of that name there; move it away", filepath.Join(dir, name))
+		}
+	}
 	var wasm, wasmExec []byte
 	if wasmFile != "" {
 		if wasm, err = readWasm(wasmFile); err != nil {
@@ -111,19 +121,73 @@ func runSite(e *env, args []string) int {
 	}
 	files = append(files, viewer.SiteFile{Name: "ploy.wasm", Body: wasm}, viewer.SiteFile{Name: "wasm_exec.js", Body: wasmExec})
 
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fail("%s", errorText(err))
+	if err := writeSite(dir, files); err != nil {
+		return fail("%s", err)
 	}
 	total := 0
 	for _, f := range files {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Body, 0o644); err != nil {
-			return fail("%s", errorText(err))
-		}
 		total += len(f.Body)
 	}
 	fmt.Fprintf(e.stdout, "ploy site: wrote %d files, %.1f MB (ploy.wasm %.1f MB), into %s\n", len(files), float64(total)/1e6, float64(len(wasm))/1e6, dir)
 	fmt.Fprintf(e.stdout, "serve it with any static server, such as: cd %s && python3 -m http.server   # then open http://127.0.0.1:8000/\n", shellQuote(dir))
 	return exitOK
+}
+
+func siteNames(files []viewer.SiteFile) []string {
+	names := make([]string, len(files))
+	for i, f := range files {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// writeSite writes files into dir, made if it is not there. Every file
+// is written beside its place under a temporary name first, and renamed
+// into place once all are written: a failure on the way (a full disk, a
+// name taken by a directory) leaves no site half old and half new, and
+// removes a dir it made. A rename replaces a symbolic link of the site's
+// name rather than writing through it, outside dir.
+func writeSite(dir string, files []viewer.SiteFile) (err error) {
+	_, statErr := os.Stat(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return errors.New(errorText(err))
+	}
+	var temps []string
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, t := range temps {
+			os.Remove(t)
+		}
+		if statErr != nil {
+			os.Remove(dir) // made here, and empty again
+		}
+	}()
+	for _, f := range files {
+		t, err := os.CreateTemp(dir, ".ploy-site-*.tmp")
+		if err != nil {
+			return errors.New(errorText(err))
+		}
+		temps = append(temps, t.Name())
+		_, err = t.Write(f.Body)
+		if cerr := t.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Chmod(t.Name(), 0o644)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s", filepath.Join(dir, f.Name), errorText(err))
+		}
+	}
+	for i, f := range files {
+		if err := os.Rename(temps[i], filepath.Join(dir, f.Name)); err != nil {
+			temps = temps[i:]
+			return fmt.Errorf("%s (%d of the site's %d files were written before it)", errorText(err), i, len(files))
+		}
+	}
+	return nil
 }
 
 // readWasm reads --wasm's file: a WebAssembly module, at most maxSiteWasm

@@ -61,6 +61,7 @@ func TestSiteRefuses(t *testing.T) {
 		stderr string
 	}{
 		{"no directory", []string{"site"}, false, 2, `ploy site: name the directory to write the site into: ploy site DIR\nrun 'ploy site --help' for usage`},
+		{"an empty name", []string{"site", ""}, false, 2, `ploy site: name the directory to write the site into: ploy site DIR \(an empty name is none\)\nrun 'ploy site --help' for usage`},
 		{"two directories", []string{"site", out, "more"}, false, 2, `ploy site: one directory, got 2: \S+/out more`},
 		{"unknown flag", []string{"site", out, "--wsam", "x"}, false, 2, `flag provided but not defined: -wsam`},
 		{"a file", []string{"site", file, "--wasm", fakeWasm(t)}, false, 1, `^ploy site: \S+/afile: not a directory\n$`},
@@ -161,5 +162,50 @@ func TestSiteHelp(t *testing.T) {
 	}
 	if _, stdout, _ := runPloy("help"); !strings.Contains(stdout, "  site ") {
 		t.Errorf("ploy help does not list site:\n%s", stdout)
+	}
+}
+
+// TestSiteLeavesNothingHalfWritten: ploy site --force into a directory
+// where a file of the site's is a directory fails before it writes
+// anything (the page's other files not replaced by half), and a file of
+// the site's that is a symbolic link is replaced, the file it points to
+// left alone.
+func TestSiteLeavesNothingHalfWritten(t *testing.T) {
+	wasm := fakeWasm(t)
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "public")
+	if err := os.MkdirAll(filepath.Join(dir, "wasm_exec.js"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "wasm_exec.js", "keep"), []byte("mine"), 0o644)
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte("the old page"), 0o644)
+	st, stdout, stderr := runPloy("site", dir, "--wasm", wasm, "--force")
+	if st != 1 || stdout != "" || !strings.Contains(stderr, "wasm_exec.js is a directory") {
+		t.Errorf("ploy site --force over a directory named wasm_exec.js: %d, stdout %q, stderr %q", st, stdout, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if page, _ := os.ReadFile(filepath.Join(dir, "index.html")); len(entries) != 2 || string(page) != "the old page" {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("a failed ploy site left %q, index.html %.40q: want the two entries as they were", names, page)
+	}
+
+	outside := filepath.Join(tmp, "outside.html")
+	os.WriteFile(outside, []byte("not the site's"), 0o644)
+	linked := filepath.Join(tmp, "linked")
+	os.MkdirAll(linked, 0o755)
+	if err := os.Symlink(outside, filepath.Join(linked, "index.html")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if st, _, stderr := runPloy("site", linked, "--wasm", wasm, "--force"); st != 0 {
+		t.Fatalf("ploy site --force over a link: %d %q", st, stderr)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "not the site's" {
+		t.Errorf("ploy site wrote through the link index.html into %s: %.40q", outside, b)
+	}
+	if info, err := os.Lstat(filepath.Join(linked, "index.html")); err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o644 {
+		t.Errorf("index.html after ploy site over a link: %v %v, want a regular file, mode 0644", info.Mode(), err)
 	}
 }

@@ -250,7 +250,8 @@ int main(int argc, char **argv) {
 	expect("ploy_agent_report 7", "status 7: report 0 (running), 1 (success) or 2 (failure)");
 	CHECK(ploy_agent_report(a, PLOY_SUCCESS) == -1, "a report of no action");
 	expect("ploy_agent_report idle", "runs no action");
-	CHECK(ploy_agent_trace_decisions(a, 1) == 0, "trace decisions");
+	CHECK(ploy_agent_trace_decisions(a, 1) == -1, "trace decisions in a world that records none");
+	expect("ploy_agent_trace_decisions", "records no decisions to trace");
 	double x = -1, y = -1;
 	CHECK(ploy_agent_destination(a, NULL, &y) == -1, "a NULL x");
 	expect("ploy_agent_destination", "x or y is NULL");
