@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"fmt"
 	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 
@@ -66,6 +68,18 @@ type crew struct {
 	done     []atomic.Bool // per chunk: resolved, its results written
 	wake     []chan struct{}
 	wg       sync.WaitGroup
+	// failure is the first panic a helper recovered this frame (a
+	// distance model or cost function of the game's that panicked on a
+	// worker): Frame panics with it on its own goroutine, where the game
+	// (or a binding's recover) can catch it, rather than the helper
+	// taking the whole process down.
+	failure atomic.Pointer[workerPanic]
+}
+
+// workerPanic is what a helper recovered: the value and where it was.
+type workerPanic struct {
+	value any
+	stack []byte
 }
 
 // workerPlanners is a worker's planners, padded so that no two workers
@@ -121,9 +135,40 @@ func (q *Queue) startHelpers() {
 // help is helper w's life: one share of each frame it is woken for.
 func (c *crew) help(w int, wake <-chan struct{}) {
 	for range wake {
-		for c.resolveChunk(w) {
-		}
+		c.helpFrame(w)
 		c.wg.Done()
+	}
+}
+
+// leadFrame is worker 0's share of a frame: it resolves chunks and
+// delivers, between them, the results ready so far (see Frame), and
+// returns how many it delivered. A panic is recovered for Frame to raise
+// once the helpers are done, so that the queue is left consistent.
+func (q *Queue) leadFrame() (delivered int) {
+	c := q.crew
+	defer func() {
+		if p := recover(); p != nil {
+			c.failure.CompareAndSwap(nil, &workerPanic{value: p, stack: debug.Stack()})
+		}
+	}()
+	early := true
+	for c.resolveChunk(0) {
+		if early {
+			delivered, early = q.deliverQuiet(delivered)
+		}
+	}
+	return delivered
+}
+
+// helpFrame resolves chunks until none is left, recovering a panic for
+// Frame to raise.
+func (c *crew) helpFrame(w int) {
+	defer func() {
+		if p := recover(); p != nil {
+			c.failure.CompareAndSwap(nil, &workerPanic{value: p, stack: debug.Stack()})
+		}
+	}()
+	for c.resolveChunk(w) {
 	}
 }
 
@@ -292,13 +337,21 @@ func (q *Queue) Frame() int {
 	// frame's delivery then overlaps the other workers' searches rather
 	// than following them. The first agent with an event callback or a step
 	// to stop ends that; the rest wait for every worker.
-	delivered, early := 0, true
-	for c.resolveChunk(0) {
-		if early {
-			delivered, early = q.deliverQuiet(delivered)
-		}
-	}
+	delivered := q.leadFrame()
 	c.wg.Wait()
+	if f := c.failure.Swap(nil); f != nil {
+		// A chunk was left half resolved: deliver no more of the frame,
+		// and let the agents not yet served ask again at their next tick,
+		// as a cancelled request does.
+		for i := delivered; i < n; i++ {
+			batch[i].agent.withdraw(q)
+		}
+		clear(batch)
+		clear(results)
+		clear(c.done[:chunks])
+		q.leave()
+		panic(fmt.Sprintf("agent: a search on a queue worker panicked: %v\n\nits stack:\n%s", f.value, f.stack))
+	}
 	// Delivery runs the agents' event callbacks, which may call Cancel or
 	// Remove: the queue is consistent again, so let them in.
 	q.leave()
