@@ -39,6 +39,28 @@ func load(t testing.TB, name string) host.Handle {
 	return d
 }
 
+// newWorld makes a world of domain d with the workers given, released
+// when the test ends.
+func newWorld(t testing.TB, d host.Handle, workers int) host.Handle {
+	t.Helper()
+	w, err := host.NewWorld(d, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Release(w) })
+	return w
+}
+
+// newAgent adds an agent of kind to world w.
+func newAgent(t testing.TB, w host.Handle, kind, name string) host.Handle {
+	t.Helper()
+	a, err := host.NewAgent(w, kind, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
 func TestCallPlansKill(t *testing.T) {
 	d := load(t, "battlemage.yaml")
 	got := string(host.Call(d, "plan", []byte(`{"goal":"Kill"}`)))
@@ -156,15 +178,8 @@ func TestAgentsMatchTheGoRuntime(t *testing.T) {
 	d := load(t, "battlemage.yaml")
 	for _, k := range f.Agents {
 		t.Run(k.Name, func(t *testing.T) {
-			w, err := host.NewWorld(d, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer host.Release(w)
-			a, err := host.NewAgent(w, k.Name, "mage")
-			if err != nil {
-				t.Fatal(err)
-			}
+			w := newWorld(t, d, 1)
+			a := newAgent(t, w, k.Name, "mage")
 			runEngine(t, []host.Handle{a}, 40, 2, w)
 			ev, err := host.Events(a)
 			if err != nil {
@@ -231,15 +246,8 @@ func (b *twoTicks) Tick(*agent.Agent) agent.Status {
 
 func TestErrorsSayWhatIsWrong(t *testing.T) {
 	d := load(t, "battlemage.yaml")
-	w, err := host.NewWorld(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
-	a, err := host.NewAgent(w, "goap", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWorld(t, d, 1)
+	a := newAgent(t, w, "goap", "")
 	cases := []struct {
 		name string
 		err  error
@@ -295,15 +303,8 @@ func nan() float64 {
 // instead, and still get warm.
 func TestResolverAgentWalks(t *testing.T) {
 	d := load(t, "survivor.yaml")
-	w, err := host.NewWorld(d, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
-	a, err := host.NewAgent(w, "survivor", "s")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWorld(t, d, 2)
+	a := newAgent(t, w, "survivor", "s")
 	keys := map[string]float64{"warmth": 20, "hunger": 70}
 	push := func(k string, v float64) {
 		keys[k] = v
@@ -379,11 +380,7 @@ func abs(x float64) float64 {
 // for the race detector: every call is safe from any thread.
 func TestConcurrentCalls(t *testing.T) {
 	d := load(t, "battlemage.yaml")
-	w, err := host.NewWorld(d, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
+	w := newWorld(t, d, 2)
 	var agents []host.Handle
 	for i := range 8 {
 		a, err := host.NewAgent(w, []string{"goap", "htn", "bt"}[i%3], "")
@@ -461,11 +458,7 @@ func TestKinds(t *testing.T) {
 	if got, err := host.Kinds(d); err != nil || got == nil || len(got) != 0 {
 		t.Errorf("a file without agents: %q (%v), want []", got, err)
 	}
-	w, err := host.NewWorld(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
+	w := newWorld(t, d, 1)
 	if _, err := host.Kinds(w); err == nil || !strings.Contains(err.Error(), "is a world, not a domain") {
 		t.Errorf("kinds of a world: %v", err)
 	}
@@ -513,15 +506,8 @@ func TestSizeChecks(t *testing.T) {
 // whose tree waits on a running action.
 func TestTreeSwitchKeepsTheNewAction(t *testing.T) {
 	d := load(t, "battlemage.yaml")
-	w, err := host.NewWorld(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
-	a, err := host.NewAgent(w, "bt", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWorld(t, d, 1)
+	a := newAgent(t, w, "bt", "")
 	facts := map[string]bool{"spare_crystals": true, "potion_at_shrine": true, "healthy": true}
 	names := []string{"in_range", "in_cover", "staff_charged", "spare_crystals", "carrying_potion", "potion_at_shrine", "healthy", "enemy_dead"}
 	var did []string
@@ -573,15 +559,8 @@ func TestTreeSwitchKeepsTheNewAction(t *testing.T) {
 // second's is stopped. The mage must still be told to approach.
 func TestTreeRestartKeepsTheAction(t *testing.T) {
 	d := load(t, "battlemage.yaml")
-	w, err := host.NewWorld(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
-	a, err := host.NewAgent(w, "bt", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWorld(t, d, 1)
+	a := newAgent(t, w, "bt", "")
 	if _, err := host.Frame(w); err != nil {
 		t.Fatal(err)
 	}
@@ -618,10 +597,7 @@ func TestEventsDroppedAreTheOldest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := host.NewAgent(w, "utility", "mage")
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := newAgent(t, w, "utility", "mage")
 		for frame := range 1500 {
 			// A wound every 7 frames keeps the mage busy: it drinks.
 			if err := host.Set(a, "health", float64(100-frame%7*10)); err != nil {
@@ -670,15 +646,8 @@ func TestEventsDroppedAreTheOldest(t *testing.T) {
 // same.
 func TestSuccessIsKeptWhenTheTreeSwitches(t *testing.T) {
 	d := load(t, "battlemage.yaml")
-	w, err := host.NewWorld(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
-	a, err := host.NewAgent(w, "bt", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := newWorld(t, d, 1)
+	a := newAgent(t, w, "bt", "")
 	for range 40 {
 		if _, err := host.Frame(w); err != nil {
 			t.Fatal(err)

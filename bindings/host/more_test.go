@@ -18,20 +18,13 @@ import (
 // comes out again as recorded, from what it recorded.
 func TestRecordedDecisionsReplay(t *testing.T) {
 	d := load(t, "battlemage.yaml")
-	w, err := host.NewWorld(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer host.Release(w)
+	w := newWorld(t, d, 1)
 	if err := host.Record(w, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	var agents []host.Handle
 	for _, kind := range []string{"goap", "htn", "htn-break"} {
-		a, err := host.NewAgent(w, kind, kind)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := newAgent(t, w, kind, kind)
 		agents = append(agents, a)
 	}
 	if err := host.Set(agents[0], "spare_crystals", 0); err != nil {
@@ -68,10 +61,7 @@ func TestSetPushesWhatSensorsSee(t *testing.T) {
 	d := load(t, "battlemage.yaml")
 	w, _ := host.NewWorld(d, 1)
 	defer host.Release(w)
-	a, err := host.NewAgent(w, "goap", "mage")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, w, "goap", "mage")
 	for name, v := range map[string]float64{"in_range": 1, "healthy": 0, "spare_crystals": 0.5, "health": 25} {
 		if err := host.Set(a, name, v); err != nil {
 			t.Fatal(err)
@@ -109,10 +99,7 @@ func TestKeysAreChecked(t *testing.T) {
 	d := load(t, "survivor.yaml")
 	w, _ := host.NewWorld(d, 1)
 	defer host.Release(w)
-	a, err := host.NewAgent(w, "survivor", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, w, "survivor", "")
 	for _, c := range []struct {
 		name  string
 		value float64

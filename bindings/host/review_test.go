@@ -81,17 +81,11 @@ func TestDefaultNamesAreNotReused(t *testing.T) {
 	defer host.Release(w)
 	var agents []host.Handle
 	for range 3 {
-		a, err := host.NewAgent(w, "goap", "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := newAgent(t, w, "goap", "")
 		agents = append(agents, a)
 	}
 	host.Release(agents[0])
-	a, err := host.NewAgent(w, "goap", "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := newAgent(t, w, "goap", "")
 	names := map[string]bool{}
 	for _, h := range append(agents[1:], a) {
 		raw, err := host.State(h)
