@@ -23,23 +23,20 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/bindings/host"
+	"github.com/ploy-ai/ploy/internal/testkit/buildonce"
 )
 
 // RequireNodeEnv, set to "1", makes a missing Node fail TestNode instead of
 // skipping it: .ci/run sets it.
 const RequireNodeEnv = "PLOY_REQUIRE_NODE"
 
-var built struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+// built is ploy.wasm and wasm_exec.js, built once per test run in a
+// directory removed when it ends.
+var built = buildonce.Dir{Pattern: "ploy-wasm-"}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	built.Remove()
 	os.Exit(code)
 }
 
@@ -51,33 +48,22 @@ func buildWasm(t testing.TB) string {
 	if testing.Short() {
 		t.Skip("builds ploy.wasm: -short skips it")
 	}
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "ploy-wasm-")
-		if built.err != nil {
-			return
-		}
-		build := exec.Command("go", "build", "-o", filepath.Join(built.dir, "ploy.wasm"), ".")
+	return built.Get(t, func(dir string) error {
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, "ploy.wasm"), ".")
 		build.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 		if out, err := build.CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("GOOS=js GOARCH=wasm go build ./bindings/wasm: %v\n%s", err, out)
-			return
+			return fmt.Errorf("GOOS=js GOARCH=wasm go build ./bindings/wasm: %v\n%s", err, out)
 		}
 		goroot, err := exec.Command("go", "env", "GOROOT").Output()
 		if err != nil {
-			built.err = fmt.Errorf("go env GOROOT: %v", err)
-			return
+			return fmt.Errorf("go env GOROOT: %v", err)
 		}
 		support, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 		if err != nil {
-			built.err = fmt.Errorf("Go's wasm_exec.js: %v", err)
-			return
+			return fmt.Errorf("Go's wasm_exec.js: %v", err)
 		}
-		built.err = os.WriteFile(filepath.Join(built.dir, "wasm_exec.js"), support, 0o644)
+		return os.WriteFile(filepath.Join(dir, "wasm_exec.js"), support, 0o644)
 	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.dir
 }
 
 // findNode returns Node's path, or skips the test (fails it with

@@ -24,11 +24,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/ploy-ai/ploy/bindings/host"
+	"github.com/ploy-ai/ploy/internal/testkit/buildonce"
 )
 
 // RequireCC is the environment variable that makes a missing C compiler
@@ -39,17 +39,11 @@ const root = "../../.."
 
 // built is the library and the programs, built once per test run in a
 // directory removed when it ends.
-var built struct {
-	once sync.Once
-	dir  string
-	err  error
-}
+var built = buildonce.Dir{Pattern: "ploy-c-"}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
+	built.Remove()
 	os.Exit(code)
 }
 
@@ -79,17 +73,7 @@ func build(t testing.TB) string {
 		t.Skip("-short: building the C library takes a while")
 	}
 	cc := compiler(t)
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "ploy-c-")
-		if built.err != nil {
-			return
-		}
-		built.err = buildAll(cc, built.dir)
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.dir
+	return built.Get(t, func(dir string) error { return buildAll(cc, dir) })
 }
 
 // goTool is the go command that built this test, else the one on PATH.
