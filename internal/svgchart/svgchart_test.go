@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"flag"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -262,6 +263,7 @@ func TestRound(t *testing.T) {
 		{false, 0, 1, []string{"0.0", "0.2", "0.4", "0.6", "0.8", "1.0"}},
 		{false, 0, 81.8 * 1.15, []string{"0", "20", "40", "60", "80"}},
 		{false, 0, 9 * 1.15, []string{"0", "5", "10"}},
+		{false, 0, 5, []string{"0", "1", "2", "3", "4", "5"}},
 		{false, 0, 0, nil},
 	} {
 		var got []string
@@ -287,5 +289,21 @@ func TestEvery(t *testing.T) {
 	}
 	if n := len(Every(0, 180.5, 30, 3)); n != 19 {
 		t.Errorf("0 to 180.5 every 30 in thirds: %d ticks, want 19", n)
+	}
+}
+
+// TestScaleAndNumbers checks where a value falls on an axis that does not
+// start at 0, and that a coordinate is never NaN, ±Inf or -0 in the SVG.
+func TestScaleAndNumbers(t *testing.T) {
+	s := scale{lo: 10, hi: 20, from: 100, to: 300}
+	for v, want := range map[float64]float64{10: 100, 15: 200, 20: 300, 5: 100, 25: 300} {
+		if got := s.at(v); got != want {
+			t.Errorf("at(%g) = %g, want %g", v, got, want)
+		}
+	}
+	for v, want := range map[float64]string{math.NaN(): "0", math.Inf(1): "0", math.Inf(-1): "0", -0.001: "0", 1.005: "1", 2.5: "2.5"} {
+		if got := num(v); got != want {
+			t.Errorf("num(%g) = %q, want %q", v, got, want)
+		}
 	}
 }
