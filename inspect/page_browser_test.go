@@ -314,7 +314,11 @@ func TestBrowserInspector(t *testing.T) {
 	if !slices.Equal(slices.Sorted(slices.Values(v.Options)), []string{"Approach", "GetCrystals", "TakeCover"}) {
 		t.Errorf("the utility selector's options: %v, want its three actions", v.Options)
 	}
-	run(t, tab, "any kind", choose("filter-kind", ""), choose("filter-goal", "Kill"))
+	// The goal filter offers the goals the page has seen in its lists:
+	// wait for the whole list to bring a mage on Kill before choosing it.
+	run(t, tab, "any kind", choose("filter-kind", ""))
+	pageUntil(t, tab, "Kill among the goals seen", `[...document.getElementById('filter-goal').options].some((o) => o.value === 'Kill')`)
+	run(t, tab, "goal Kill", choose("filter-goal", "Kill"))
 	v = pageUntil(t, tab, "the agents after Kill", `Number(a.count) > 0 && Number(a.count) < 200 && [...document.querySelectorAll('#agent-list tbody td:nth-child(3)')].every((td) => td.textContent === 'Kill')`)
 	run(t, tab, "any goal", choose("filter-goal", ""))
 	pageUntil(t, tab, "every agent again", `Number(a.count) === 200`)

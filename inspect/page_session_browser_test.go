@@ -241,19 +241,33 @@ func TestBrowserPageShowsWhatTheAPISays(t *testing.T) {
 	// The page asks again after the pause's event: wait for the copy it
 	// shows to be the API's.
 	v = pageUntil(t, tab, "the paused copy", fmt.Sprintf(`p.version === '%d' && [...document.querySelectorAll('#agent-list tbody tr')].length === 30`, d.Version))
-	rows := browser.Read[[][]string](t, tab, "the rows", `[...document.querySelectorAll('#agent-list tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent))`)
-	byName := map[string][]string{}
-	for _, r := range rows {
-		byName[r[0]] = r
+	// The list is fetched again after the pause's event too; a copy
+	// fetched just before the game stopped may show a frame or two
+	// earlier until then, so the rows are read until they are the API's,
+	// for at most ten seconds.
+	var wrong []string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		rows := browser.Read[[][]string](t, tab, "the rows", `[...document.querySelectorAll('#agent-list tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent))`)
+		byName := map[string][]string{}
+		for _, r := range rows {
+			byName[r[0]] = r
+		}
+		wrong = wrong[:0]
+		for _, a := range list {
+			want := []string{a.Name, a.Kind, a.Goal, strings.Replace(a.Status, "_", " ", 1), fmt.Sprintf("%d / %d", a.Replans, a.Plans)}
+			if want[2] == "" {
+				want[2] = "—"
+			}
+			if got := byName[a.Name]; !slices.Equal(got, want) {
+				wrong = append(wrong, fmt.Sprintf("row of %s: %q, the API %q", a.Name, got, want))
+			}
+		}
+		if len(wrong) == 0 || time.Now().After(deadline) {
+			break
+		}
 	}
-	for _, a := range list {
-		want := []string{a.Name, a.Kind, a.Goal, strings.Replace(a.Status, "_", " ", 1), fmt.Sprintf("%d / %d", a.Replans, a.Plans)}
-		if want[2] == "" {
-			want[2] = "—"
-		}
-		if got := byName[a.Name]; !slices.Equal(got, want) {
-			t.Errorf("row of %s: %q, the API %q", a.Name, got, want)
-		}
+	for _, w := range wrong {
+		t.Error(w)
 	}
 	goal := " · goal " + d.Goal
 	if d.Goal == "" {
