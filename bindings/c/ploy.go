@@ -223,6 +223,17 @@ func ploy_methods(d C.uint64_t) (out *C.char) {
 	return text(json.Marshal(names))
 }
 
+//export ploy_kinds
+func ploy_kinds(d C.uint64_t) (out *C.char) {
+	defer guard(&out, nil)
+	names, err := host.Kinds(host.Handle(d))
+	if err != nil {
+		failed(err)
+		return nil
+	}
+	return text(json.Marshal(names))
+}
+
 //export ploy_release
 func ploy_release(h C.uint64_t) {
 	defer func() {

@@ -128,6 +128,14 @@ char *ploy_call(ploy_domain d, const char *method, const char *request_json);
 char *ploy_methods(ploy_domain d);
 
 /*
+ * ploy_kinds lists the agent kinds of d's agents: section, in the file's
+ * order, as a JSON array of strings the caller frees (an empty array for a
+ * file with none, or a PDDL problem): the names ploy_agent_new takes. NULL
+ * on error. Any thread.
+ */
+char *ploy_kinds(ploy_domain d);
+
+/*
  * ploy_release frees what handle names: a domain (worlds made from it
  * keep working), a world and all its agents, or one agent (which leaves
  * its world). 0, or a handle already released, does nothing. Any thread;

@@ -52,6 +52,9 @@ namespace Ploy
         public static extern IntPtr ploy_methods(ulong d);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern IntPtr ploy_kinds(ulong d);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern void ploy_release(ulong handle);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -221,6 +224,9 @@ namespace Ploy
 
         /// <summary>The methods Call answers, as a JSON array.</summary>
         public string Methods() { return Json(Native.ploy_methods(Value)); }
+
+        /// <summary>The file's agent kinds, as a JSON array: the names NewAgent takes.</summary>
+        public string Kinds() { return Json(Native.ploy_kinds(Value)); }
 
         /// <summary>A world of this file's agent kinds, planning on workers threads.</summary>
         public World NewWorld(int workers)

@@ -203,6 +203,9 @@ int main(int argc, char **argv) {
 	answer("a NULL request", ploy_call(d, "plan", NULL), "\"status\":400");
 	answer("a bad goal", ploy_call(d, "plan", "{\"goal\":\"Kil\"}"), "\"field\":\"goal\"");
 	answer("methods", ploy_methods(d), "\"plan\"");
+	answer("kinds", ploy_kinds(d), "[\"goap\",\"htn\",\"htn-break\",\"bt\",\"utility\"]");
+	CHECK(ploy_kinds(31337) == NULL, "kinds of a bad handle");
+	expect("ploy_kinds", "no such handle 31337");
 	CHECK(ploy_methods(31337) == NULL, "methods of a bad handle");
 	expect("ploy_methods", "no such handle 31337");
 	char *big = malloc((2 << 20) + 1);
