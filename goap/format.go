@@ -3,8 +3,9 @@ package goap
 import (
 	"bufio"
 	"fmt"
-	"github.com/ploy-ai/ploy/internal/costfmt"
 	"io"
+
+	"github.com/ploy-ai/ploy/internal/costfmt"
 )
 
 // WriteText writes the trace as text, one expansion per block: the state

@@ -115,19 +115,19 @@ func (t *pddlTask) call(method string, request []byte) (int, []byte) {
 	if q.Heuristic != "" {
 		h, err := strips.ParseHeuristic(q.Heuristic)
 		if err != nil {
-			return http.StatusBadRequest, fieldError("heuristic", fmt.Sprintf("heuristic must be portfolio, lmcut, hmax or blind, not %q", q.Heuristic))
+			return http.StatusBadRequest, fieldError("heuristic", http.StatusBadRequest, fmt.Sprintf("heuristic must be portfolio, lmcut, hmax or blind, not %q", q.Heuristic))
 		}
 		opt.Heuristic = h
 	}
 	switch {
 	case q.Budget < 0 || q.Budget > DefaultPDDLBudget:
-		return http.StatusBadRequest, fieldError("budget", fmt.Sprintf("budget must be from 1 to %d, not %d", DefaultPDDLBudget, q.Budget))
+		return http.StatusBadRequest, fieldError("budget", http.StatusBadRequest, fmt.Sprintf("budget must be from 1 to %d, not %d", DefaultPDDLBudget, q.Budget))
 	case q.Budget == 0:
 		q.Budget = DefaultPDDLBudget
 	}
 	switch {
 	case q.Work < 0 || q.Work > MaxPDDLWork:
-		return http.StatusBadRequest, fieldError("work", fmt.Sprintf("work must be from 1 to %d, not %d", MaxPDDLWork, q.Work))
+		return http.StatusBadRequest, fieldError("work", http.StatusBadRequest, fmt.Sprintf("work must be from 1 to %d, not %d", MaxPDDLWork, q.Work))
 	case q.Work == 0:
 		q.Work = MaxPDDLWork
 	}
@@ -144,20 +144,16 @@ func (t *pddlTask) call(method string, request []byte) (int, []byte) {
 }
 
 // errorJSON is an error answer as the JSON API sends it, with its status.
-func errorJSON(status int, message string) []byte {
-	b, _ := json.Marshal(struct {
-		Error  string `json:"error"`
-		Status int    `json:"status"`
-	}{message, status})
-	return append(b, '\n')
-}
+func errorJSON(status int, message string) []byte { return fieldError("", status, message) }
 
-func fieldError(field, message string) []byte {
+// fieldError is an error answer naming the request field at fault, if
+// any (the API's "field").
+func fieldError(field string, status int, message string) []byte {
 	b, _ := json.Marshal(struct {
 		Error  string `json:"error"`
-		Field  string `json:"field"`
+		Field  string `json:"field,omitempty"`
 		Status int    `json:"status"`
-	}{message, field, http.StatusBadRequest})
+	}{message, field, status})
 	return append(b, '\n')
 }
 

@@ -222,6 +222,7 @@ type Agent struct {
 	// never pushed, the effects of the steps that succeeded, as an agent
 	// with no sensor of its own sees the world.
 	model, pushed goap.State
+	before        goap.State // applyEffects' copy of model, kept to reuse
 	inputs        []float64
 
 	// A resolver agent's snapshot: the file's world until the engine
@@ -297,7 +298,7 @@ func (a *Agent) makeGOAP(f *domain.File) error {
 		return err
 	}
 	d := f.GOAP
-	a.model, a.pushed = d.Initial().Clone(), d.NewState()
+	a.model, a.pushed, a.before = d.Initial().Clone(), d.NewState(), d.NewState()
 	a.inputs = f.InputDefaults()
 	cfg := agent.Config{
 		Name:       a.name,
@@ -661,13 +662,13 @@ func (b *goapBehaviour) Stop(*agent.Agent) {
 // act says, when the engine reports it succeeded; those it pushed stay
 // as it said.
 func (a *Agent) applyEffects(act goap.ActionID) {
-	d := a.goap.Domain()
-	keep := a.model.Clone()
-	d.Apply(act, a.model)
-	for f := range d.NumFacts() {
-		if a.pushed.Has(goap.Fact(f)) {
-			a.model.Set(goap.Fact(f), keep.Has(goap.Fact(f)))
-		}
+	a.before.CopyFrom(a.model)
+	a.goap.Domain().Apply(act, a.model)
+	// Word by word: the applied facts where nothing was pushed, the
+	// facts as they were where the engine pushed them.
+	model, pushed, before := a.model.Words(), a.pushed.Words(), a.before.Words()
+	for i := range model {
+		model[i] = model[i]&^pushed[i] | before[i]&pushed[i]
 	}
 }
 
