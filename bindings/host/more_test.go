@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -374,4 +375,36 @@ func TestSuccessIsKeptWhenTheStepIsDropped(t *testing.T) {
 		}
 	}
 	t.Fatal("the mage never cast its bolt")
+}
+
+// TestPushedFactsOutlastEffects: a fact the engine pushed is the world's
+// word on it, even against the effects of an action the engine reports
+// done; the facts it never pushed change as the action says.
+func TestPushedFactsOutlastEffects(t *testing.T) {
+	d := load(t, "battlemage.yaml")
+	w := newWorld(t, d, 1)
+	a := newAgent(t, w, "goap", "")
+	if err := host.Set(a, "in_cover", 0); err != nil { // pushed: not in cover
+		t.Fatal(err)
+	}
+	for range 20 {
+		host.Frame(w)
+		name, doing, _ := host.Action(a)
+		if doing != host.Acting {
+			continue
+		}
+		host.Report(a, host.Success)
+		if name != "TakeCover" {
+			continue
+		}
+		host.Frame(w)
+		raw, _ := host.State(a)
+		var s struct{ Facts []string }
+		json.Unmarshal(raw, &s)
+		if slices.Contains(s.Facts, "in_cover") || !slices.Contains(s.Facts, "in_range") {
+			t.Fatalf("after TakeCover with in_cover pushed false: %s; want in_range from Approach's effects, and not in_cover", raw)
+		}
+		return
+	}
+	t.Fatal("the mage never took cover")
 }
