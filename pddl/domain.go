@@ -59,7 +59,10 @@ func (p *parser) domain(src []byte) *Domain {
 			}
 			byKind[kw] = append(byKind[kw], s)
 		case refusedSections[kw] != "":
-			p.add(s.list[0].pos, "%s is not supported (it needs %s)", kw, refusedSections[kw])
+			p.addKind("unsupported "+kw, s.list[0].pos, "%s is not supported (%s is not implemented)", kw, refusedSections[kw])
+			if kw == ":derived" && len(s.list) == 3 {
+				p.scan(s.list[2], false) // (:derived ATOM BODY): ADL in the body too
+			}
 		default:
 			p.add(s.list[0].pos, "unknown domain section %q%s", kw, p.hint(kw, func() []string {
 				return append(slices.Clone(domainSections), slices.Sorted(maps.Keys(refusedSections))...)
@@ -343,7 +346,7 @@ func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
 		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"increase\", got %s", quote(head.describe()))
 		return
 	}
-	if p.unsupportedHead(head) {
+	if p.refuse(n, true) {
 		return
 	}
 	switch head.text {
@@ -410,7 +413,7 @@ func (p *parser) increase(d *Domain, scope map[string]bool, n *node, e *Effect) 
 		p.add(value.pos, "expected a whole number or (FUNCTION args...) as the cost, got %s", quote(value.describe()))
 		return
 	}
-	if p.unsupportedHead(value.list[0]) {
+	if p.refuse(value, false) {
 		return
 	}
 	a, ok := p.atom(value)

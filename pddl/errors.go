@@ -1,9 +1,12 @@
 package pddl
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ploy-ai/ploy/internal/errlist"
@@ -42,6 +45,11 @@ type Error struct {
 	File string
 	Pos  Pos
 	Msg  string
+
+	// kind groups errors for the count of those not shown: the
+	// construct refused, or the message's wording without its pieces of
+	// the input.
+	kind string
 }
 
 // Error renders e as FILE:LINE:COL: message. Every piece of the input in
@@ -64,28 +72,72 @@ type ErrorList = errlist.List[*Error]
 // the ones shown, and counts the rest, so that a file of a million errors
 // costs no more memory than a file of twenty.
 type errors struct {
-	file    string
-	list    ErrorList
-	dropped int
+	file     string
+	list     ErrorList
+	dropped  map[string]int // errors not kept, by kind
+	ndropped int            // their number
 	// cutoff is set once MaxErrors errors are kept: an error after it
 	// will not be shown, so it is counted without being formatted.
 	cutoff *Pos
 }
 
+// add records an error whose kind is its message's wording.
 func (e *errors) add(pos Pos, format string, args ...any) {
+	e.addKind("", pos, format, args...)
+}
+
+// addKind records an error of a kind, "" for its message's wording.
+func (e *errors) addKind(kind string, pos Pos, format string, args ...any) {
+	if kind == "" {
+		kind = kindOf(format)
+	}
 	if e.cutoff != nil && after(pos, *e.cutoff) {
-		e.dropped++
+		e.drop(kind)
 		return
 	}
-	e.list = append(e.list, &Error{File: e.file, Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	e.list = append(e.list, &Error{File: e.file, Pos: pos, Msg: fmt.Sprintf(format, args...), kind: kind})
 	if len(e.list) >= 4*MaxErrors {
 		if e.list = sortErrors(e.list); len(e.list) >= MaxErrors {
-			e.dropped += len(e.list) - MaxErrors
+			for _, d := range e.list[MaxErrors:] {
+				e.drop(d.kind)
+			}
 			e.list = e.list[:MaxErrors:MaxErrors]
 			last := e.list[MaxErrors-1].Pos
 			e.cutoff = &last
 		}
 	}
+}
+
+// drop counts an error that will not be shown. The kinds are the
+// parser's message templates and constructs, a bounded set, so the map
+// stays small whatever the file.
+func (e *errors) drop(kind string) {
+	if e.dropped == nil {
+		e.dropped = map[string]int{}
+	}
+	e.dropped[kind]++
+	e.ndropped++
+}
+
+// kindOf is a message template with its verbs (the pieces of the input)
+// shown as "…", cut before a parenthesised explanation: "undefined
+// predicate %q%s" is the kind "undefined predicate …".
+func kindOf(format string) string {
+	var sb strings.Builder
+	for i := 0; i < len(format); i++ {
+		switch c := format[i]; {
+		case c == '%' && i+1 < len(format):
+			i++
+			if !strings.HasSuffix(sb.String(), "…") {
+				sb.WriteString("…")
+			}
+		case c == '(' && i > 0 && format[i-1] == ' ':
+			return strings.TrimSpace(sb.String())
+		default:
+			sb.WriteByte(c)
+		}
+	}
+	return strings.TrimSpace(sb.String())
 }
 
 func after(a, b Pos) bool {
@@ -112,18 +164,63 @@ func (e *errors) err() error {
 		return nil
 	}
 	l := sortErrors(slices.Clone(e.list))
-	more := e.dropped
+	more := maps.Clone(e.dropped)
 	if len(l) > MaxErrors {
-		more += len(l) - MaxErrors
+		if more == nil {
+			more = map[string]int{}
+		}
+		for _, d := range l[MaxErrors:] {
+			more[d.kind]++
+		}
 		l = l[:MaxErrors:MaxErrors]
 	}
-	if more > 0 {
+	if len(more) > 0 {
 		// The count is at the last error shown: the first one not shown
 		// may have been dropped already.
-		l = append(l, &Error{File: e.file, Pos: l[len(l)-1].Pos,
-			Msg: fmt.Sprintf("too many errors (%d more not shown)", more)})
+		l = append(l, &Error{File: e.file, Pos: l[len(l)-1].Pos, Msg: tooMany(more)})
 	}
 	return l
+}
+
+// maxKindsShown is how many kinds the count of errors not shown names.
+const maxKindsShown = 4
+
+// tooMany says how many errors were not shown, and of which kinds, the
+// most frequent first: "too many errors (37 more not shown: 30
+// unsupported "forall", 5 undefined predicate …, 2 of 2 other kinds)".
+func tooMany(byKind map[string]int) string {
+	kinds := slices.Collect(maps.Keys(byKind))
+	slices.SortFunc(kinds, func(a, b string) int {
+		if c := cmp.Compare(byKind[b], byKind[a]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
+	})
+	total := 0
+	for _, k := range kinds {
+		total += byKind[k]
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "too many errors (%d more not shown:", total)
+	for i, k := range kinds {
+		if i == maxKindsShown {
+			rest := 0
+			for _, k := range kinds[i:] {
+				rest += byKind[k]
+			}
+			fmt.Fprintf(&sb, " %d of %s", rest, count(len(kinds)-i, "other kind"))
+			break
+		}
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		fmt.Fprintf(&sb, " %d %s", byKind[k], k)
+		if i+1 < len(kinds) && i+1 == maxKindsShown {
+			sb.WriteByte(',')
+		}
+	}
+	sb.WriteByte(')')
+	return sb.String()
 }
 
 // didYouMean is a hint naming the candidate closest to name, or "".
@@ -161,7 +258,7 @@ func quoteRune(s string) string {
 // hints of a broken file would cost a search of the candidates each, for
 // errors that are mostly not shown.
 func (e *errors) hint(name string, candidates func() []string) string {
-	if len(e.list)+e.dropped >= MaxErrors {
+	if len(e.list)+e.ndropped >= MaxErrors {
 		return ""
 	}
 	return didYouMean(name, candidates())

@@ -96,8 +96,11 @@ func read(src []byte, errs *errors) []*node {
 			col++
 			i++
 		default:
-			j := i
-			for j < len(src) && !isDelimiter(src[j]) {
+			// A "?" starts a new token even with no space before it:
+			// every zenotravel problem has (aircraft?a), and the
+			// reference planners read it as (aircraft ?a).
+			j := i + 1
+			for j < len(src) && !isDelimiter(src[j]) && src[j] != '?' {
 				j++
 			}
 			text, seen := names[string(src[i:j])]

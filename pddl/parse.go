@@ -16,7 +16,6 @@ var unsupported = map[string]string{
 	"exists":       ":existential-preconditions",
 	"forall":       ":universal-preconditions",
 	"when":         ":conditional-effects",
-	"either":       ":typing with either (union types)",
 	"<":            ":numeric-fluents",
 	">":            ":numeric-fluents",
 	"<=":           ":numeric-fluents",
@@ -30,7 +29,12 @@ var unsupported = map[string]string{
 }
 
 // supportedRequirements are the subset's; knownRequirements the rest of
-// PDDL 3.1's, refused by name.
+// PDDL 3.1's (and :negation, PDDL 1.2's name for negative preconditions).
+// Every known flag is accepted: a flag alone asks nothing of the planner,
+// and the reference planners accept a file that declares :adl and uses
+// none of it (several competition domains do). What is refused is a
+// construct outside the subset, at its position, whatever the file
+// declares.
 var (
 	supportedRequirements = []string{":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs"}
 	knownRequirements     = []string{
@@ -40,7 +44,7 @@ var (
 		":continuous-effects", ":derived-predicates", ":timed-initial-literals", ":preferences",
 		":constraints", ":domain-axioms", ":safety-constraints", ":expression-evaluation",
 		":open-world", ":true-negation", ":ucpop", ":action-expansions", ":foreach-expansions",
-		":dag-expansions", ":subgoals-through-axioms", ":timed-initial-fluents",
+		":dag-expansions", ":subgoals-through-axioms", ":timed-initial-fluents", ":negation",
 	}
 )
 
@@ -118,27 +122,14 @@ func (p *parser) requirements(items []*node) []string {
 			continue
 		}
 		switch {
-		case slices.Contains(supportedRequirements, it.text):
+		case slices.Contains(supportedRequirements, it.text), slices.Contains(knownRequirements, it.text):
 			out = append(out, it.text)
-		case slices.Contains(knownRequirements, it.text):
-			p.add(it.pos, "requirement %q is not supported (the subset is %s)", it.text, subsetList())
 		default:
 			p.add(it.pos, "unknown requirement %q%s", it.text,
 				p.hint(it.text, func() []string { return append(slices.Clone(supportedRequirements), knownRequirements...) }))
 		}
 	}
 	return out
-}
-
-func subsetList() string {
-	s := ""
-	for i, r := range supportedRequirements {
-		if i > 0 {
-			s += " "
-		}
-		s += r
-	}
-	return s
 }
 
 // typedName is one entry of a typed list: NAME or NAME - TYPE.
@@ -193,8 +184,9 @@ func (p *parser) typedList(items []*node, vars bool, what string) []typedName {
 	return out
 }
 
-// unsupportedHead reports n if it is a construct outside the subset.
-func (p *parser) unsupportedHead(head *node) bool {
+// unsupportedHead reports head if it names a construct outside the
+// subset.
+func (p *parser) unsupportedHead(head *node, inEffect bool) bool {
 	if head.isList {
 		return false
 	}
@@ -202,8 +194,76 @@ func (p *parser) unsupportedHead(head *node) bool {
 	if !ok {
 		return false
 	}
-	p.add(head.pos, "%q is not supported (it needs %s)", head.text, req)
+	if inEffect && head.text == "forall" {
+		req = ":conditional-effects" // a universal effect
+	}
+	p.addKind("unsupported "+strconv.Quote(head.text), head.pos, "%q is not supported (%s is not implemented)", head.text, req)
 	return true
+}
+
+// refuse reports n, a formula or effect (inEffect), if its head is a
+// construct outside the subset, and then every such construct nested in
+// it, so that one run lists all of a file's ADL (a "forall" inside a
+// "when" inside an "and"), not only the outermost.
+func (p *parser) refuse(n *node, inEffect bool) bool {
+	if !p.unsupportedHead(n.list[0], inEffect) {
+		return false
+	}
+	args := n.list[1:]
+	switch n.list[0].text {
+	case "forall", "exists":
+		// (forall (VARIABLES) BODY): the body is read as what the
+		// quantifier stands for, a formula or an effect.
+		if len(args) == 2 {
+			p.scan(args[1], inEffect)
+		}
+	case "when":
+		if len(args) == 2 {
+			p.scan(args[0], false)
+			p.scan(args[1], true)
+		}
+	case "or", "imply":
+		for _, a := range args {
+			p.scan(a, false)
+		}
+	case "preference":
+		if len(args) > 0 {
+			p.scan(args[len(args)-1], inEffect)
+		}
+	}
+	return true
+}
+
+// scan reports the constructs outside the subset in n, part of a
+// construct already refused: only those, as the rest is not read (its
+// variables are the quantifier's, its atoms are checked once the
+// construct is supported). It recurses once per nesting level, which read
+// bounds by MaxDepth.
+func (p *parser) scan(n *node, inEffect bool) {
+	if !n.isList || len(n.list) == 0 || n.list[0].isList {
+		return
+	}
+	switch n.list[0].text {
+	case "and":
+		for _, c := range n.list[1:] {
+			p.scan(c, inEffect)
+		}
+	case "not":
+		if len(n.list) != 2 {
+			return
+		}
+		if sub := n.list[1]; !inEffect && sub.isList && len(sub.list) > 0 && isWord(sub.list[0], "and") {
+			p.notOfAnd(sub.pos)
+		}
+		p.scan(n.list[1], inEffect)
+	default:
+		p.refuse(n, inEffect)
+	}
+}
+
+// notOfAnd reports a negated conjunction.
+func (p *parser) notOfAnd(pos Pos) {
+	p.addKind(`unsupported "not" of a conjunction`, pos, `"not" of a conjunction is a disjunction, which is not supported (:disjunctive-preconditions is not implemented)`)
 }
 
 // formula reads a precondition or goal: (and ...), (not A), atoms and
@@ -222,7 +282,7 @@ func (p *parser) formula(n *node) *Formula {
 		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"=\", got %s", quote(head.describe()))
 		return nil
 	}
-	if p.unsupportedHead(head) {
+	if p.refuse(n, false) {
 		return nil
 	}
 	switch head.text {
@@ -248,7 +308,7 @@ func (p *parser) formula(n *node) *Formula {
 		case Not:
 			return sub.Sub[0] // double negation
 		default:
-			p.add(n.list[1].pos, `"not" of a conjunction is a disjunction, which is not supported (it needs :disjunctive-preconditions)`)
+			p.notOfAnd(n.list[1].pos)
 			return nil
 		}
 		return &Formula{Kind: Not, Sub: []*Formula{sub}, Pos: n.pos}

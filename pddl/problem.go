@@ -121,7 +121,7 @@ func (p *parser) init(pr *Problem, items []*node) {
 			p.add(head.pos, "expected an atom in :init, got %q", head.text)
 			continue
 		}
-		if p.unsupportedHead(head) {
+		if p.refuse(n, false) {
 			continue
 		}
 		if a, ok := p.atom(n); ok {
