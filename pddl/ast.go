@@ -24,24 +24,37 @@ type Domain struct {
 	funcs  map[string]*Function
 }
 
-// Type is a declared type and its parent ("object" at the root).
+// Type is a declared type and its parents, one for each group of
+// :types that declares it ("object" at the root). A type declared in two
+// groups, as storage declares area under object and under surface, is a
+// subtype of both, as the reference planners read it.
 type Type struct {
-	Name, Parent string
-	Pos          Pos
+	Name    string
+	Parents []string
+	Pos     Pos // the first declaration
+
+	parentPos []Pos
 }
 
-// Object is a domain constant or a problem object, with its type.
+// Object is a domain constant or a problem object, with its type. Type is
+// a type's name, or an either type as written, "(either a b)", whose
+// alternatives Either holds: the object is of one of them, so it may
+// stand for a parameter only if each of them is of the parameter's type.
 type Object struct {
 	Name, Type string
+	Either     []string
 	Pos        Pos
 
 	typePos Pos
 }
 
 // Param is a typed variable: of a predicate, function or action. Its
-// name starts with "?".
+// name starts with "?". Type is a type's name or, for an either type,
+// "(either a b)" with the alternatives in Either: the parameter takes
+// the objects of any of them.
 type Param struct {
 	Name, Type string
+	Either     []string
 	Pos        Pos
 }
 
@@ -161,21 +174,58 @@ func (d *Domain) Function(name string) *Function { return d.funcs[name] }
 // Constant returns the named constant, or nil.
 func (d *Domain) Constant(name string) *Object { return d.consts[name] }
 
-// IsSubtype says whether type t is of type of: itself, or a descendant.
-// The hierarchy has no cycles (the parser refuses them), and the walk is
-// bounded by the number of types besides.
+// IsSubtype says whether type t is of type of: itself, or a descendant
+// through any of its parents. The hierarchy has no cycles (the parser
+// cuts them), and the walk visits each type once besides.
 func (d *Domain) IsSubtype(t, of string) bool {
-	for range len(d.Types) + 1 {
-		if t == of {
-			return true
-		}
-		ty := d.types[t]
+	if t == of || of == "object" {
+		return true
+	}
+	seen := map[string]bool{t: true}
+	todo := []string{t}
+	for len(todo) > 0 {
+		ty := d.types[todo[len(todo)-1]]
+		todo = todo[:len(todo)-1]
 		if ty == nil {
-			return of == "object"
+			continue
 		}
-		t = ty.Parent
+		for _, up := range ty.Parents {
+			if up == of {
+				return true
+			}
+			if !seen[up] {
+				seen[up] = true
+				todo = append(todo, up)
+			}
+		}
 	}
 	return false
+}
+
+// alternatives is the types of a type reference: an either type's, or
+// the one.
+func alternatives(typ string, either []string) []string {
+	if either != nil {
+		return either
+	}
+	return []string{typ}
+}
+
+// Fits says whether object o may stand for parameter prm: each type o may
+// have is a subtype of one of the types prm allows.
+func (d *Domain) Fits(o *Object, prm Param) bool {
+	for _, t := range alternatives(o.Type, o.Either) {
+		ok := false
+		for _, of := range alternatives(prm.Type, prm.Either) {
+			if ok = d.IsSubtype(t, of); ok {
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // Object returns the problem object of that name, or nil (a domain

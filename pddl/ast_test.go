@@ -83,7 +83,7 @@ func TestTypeHierarchy(t *testing.T) {
 			t.Errorf("IsSubtype(%q, %q) = %v", c.t, c.of, got)
 		}
 	}
-	if ty := d.Type("fast-elevator"); ty == nil || ty.Parent != "elevator" {
+	if ty := d.Type("fast-elevator"); ty == nil || len(ty.Parents) != 1 || ty.Parents[0] != "elevator" {
 		t.Errorf("fast-elevator: %+v", ty)
 	}
 	if f := d.Function("travel-slow"); f == nil || len(f.Params) != 2 || f.Params[1].Type != "count" {

@@ -81,8 +81,8 @@ func (p *parser) domain(src []byte) *Domain {
 				p.add(c.pos, "duplicate constant %q (first declared at %s)", c.name, prev.Pos)
 				continue
 			}
-			p.checkType(d, c.typ, c.typePos)
-			o := &Object{Name: c.name, Type: c.typ, Pos: c.pos}
+			p.checkType(d, c.typ, c.either, c.typePos)
+			o := &Object{Name: c.name, Type: c.typ, Either: c.either, Pos: c.pos}
 			d.consts[c.name] = o
 			d.Constants = append(d.Constants, o)
 		}
@@ -123,9 +123,15 @@ func (p *parser) domain(src []byte) *Domain {
 	return d
 }
 
-// types reads the :types section and checks the hierarchy.
+// types reads the :types section and checks the hierarchy. A type
+// declared again adds a parent: (:types area - object area - surface)
+// makes area a subtype of both.
 func (p *parser) types(d *Domain, items []*node) {
 	for _, t := range p.typedList(items, false, ":types") {
+		if t.either != nil {
+			p.add(t.typePos, `the parent of type %q cannot be an "either" type: declare the type once under each parent instead`, t.name)
+			t.typ = ""
+		}
 		if t.name == "object" {
 			if t.typ != "object" {
 				p.add(t.pos, `the root type "object" cannot have a parent`)
@@ -136,46 +142,71 @@ func (p *parser) types(d *Domain, items []*node) {
 			p.add(t.pos, `"number" is built in and cannot be declared as a type`)
 			continue
 		}
-		if prev := d.types[t.name]; prev != nil {
-			p.add(t.pos, "duplicate type %q (first declared at %s)", t.name, prev.Pos)
-			continue
+		parent, at := t.typ, t.typePos
+		if parent == "" {
+			parent, at = "object", t.pos // its error is reported; go on as if object
 		}
-		ty := &Type{Name: t.name, Parent: t.typ, Pos: t.pos}
-		if t.typ == "" {
-			ty.Parent = "object" // its error is reported; go on as if object
+		ty := d.types[t.name]
+		if ty == nil {
+			ty = &Type{Name: t.name, Pos: t.pos}
+			d.types[t.name] = ty
+			d.Types = append(d.Types, ty)
 		}
-		d.types[t.name] = ty
-		d.Types = append(d.Types, ty)
+		if !slices.Contains(ty.Parents, parent) {
+			ty.Parents = append(ty.Parents, parent)
+			ty.parentPos = append(ty.parentPos, at)
+		}
 	}
 	for _, ty := range d.Types {
-		if ty.Parent != "object" && d.types[ty.Parent] == nil {
-			p.add(ty.Pos, "undefined parent type %q of %q%s", ty.Parent, ty.Name, p.hint(ty.Parent, func() []string { return typeNames(d) }))
-			ty.Parent = "object"
+		for i, up := range ty.Parents {
+			if up != "object" && d.types[up] == nil {
+				p.add(ty.parentPos[i], "undefined parent type %q of %q%s", up, ty.Name, p.hint(up, func() []string { return typeNames(d) }))
+				ty.Parents[i] = "object"
+			}
 		}
 	}
-	// A cycle: walking up from a type meets a type of the same walk. Each
-	// type is walked through once (later walks stop at a type already
-	// done), so this is linear; a cycle is reported at the type where it
-	// closes, then cut there.
+	// A cycle: a walk up from a type, depth first through every parent,
+	// meets a type of the walk. Each type is walked through once (later
+	// walks stop at a type already done), so this is linear; a cycle is
+	// reported at the type where it closes, and cut there.
 	const (
 		unseen = iota
 		walking
 		done
 	)
 	state := make(map[string]uint8, len(d.Types))
-	var path []*Type
+	type frame struct {
+		ty   *Type
+		next int // the parent to walk to next
+	}
+	var stack []frame
 	for _, start := range d.Types {
-		path = path[:0]
-		for ty := start; ty != nil && state[ty.Name] == unseen; ty = d.types[ty.Parent] {
-			state[ty.Name] = walking
-			path = append(path, ty)
-			if up := d.types[ty.Parent]; up != nil && state[up.Name] == walking {
-				p.add(up.Pos, "type %q is its own ancestor", up.Name)
-				ty.Parent = "object"
-			}
+		if state[start.Name] != unseen {
+			continue
 		}
-		for _, ty := range path {
-			state[ty.Name] = done
+		state[start.Name] = walking
+		stack = append(stack[:0], frame{start, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next == len(top.ty.Parents) {
+				state[top.ty.Name] = done
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			i := top.next
+			top.next++
+			up := d.types[top.ty.Parents[i]]
+			if up == nil {
+				continue // object
+			}
+			switch state[up.Name] {
+			case walking:
+				p.add(up.Pos, "type %q is its own ancestor", up.Name)
+				top.ty.Parents[i] = "object"
+			case unseen:
+				state[up.Name] = walking
+				stack = append(stack, frame{up, 0})
+			}
 		}
 	}
 }
@@ -188,16 +219,21 @@ func typeNames(d *Domain) []string {
 	return names
 }
 
-// checkType reports an undefined type ("" is an error already reported).
-func (p *parser) checkType(d *Domain, name string, pos Pos) bool {
-	if name == "" {
-		return false
+// checkType reports an undefined type ("" is an error already reported),
+// or each undefined alternative of an either type.
+func (p *parser) checkType(d *Domain, name string, either []string, pos Pos) bool {
+	ok := true
+	for _, t := range alternatives(name, either) {
+		if t == "" {
+			return false
+		}
+		if t == "object" || d.types[t] != nil {
+			continue
+		}
+		p.add(pos, "undefined type %q%s", t, p.hint(t, func() []string { return typeNames(d) }))
+		ok = false
 	}
-	if name == "object" || d.types[name] != nil {
-		return true
-	}
-	p.add(pos, "undefined type %q%s", name, p.hint(name, func() []string { return typeNames(d) }))
-	return false
+	return ok
 }
 
 // params reads a typed variable list, checking types and, for actions,
@@ -212,8 +248,8 @@ func (p *parser) params(d *Domain, items []*node, what string, distinct bool) []
 			continue
 		}
 		seen[v.name] = v.pos
-		p.checkType(d, v.typ, v.typePos)
-		out = append(out, Param{Name: v.name, Type: v.typ, Pos: v.pos})
+		p.checkType(d, v.typ, v.either, v.typePos)
+		out = append(out, Param{Name: v.name, Type: v.typ, Either: v.either, Pos: v.pos})
 	}
 	return out
 }

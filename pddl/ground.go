@@ -172,8 +172,8 @@ type grounder struct {
 	objNames []string
 	objRank  []int32 // the order of declaration, for output
 	objByID  map[string]int32
-	// rangeOf gives the ids of a type's objects, subtypes' included.
-	rangeOf func(typ string) ([2]int32, bool)
+	// types gives the ids of a type's objects, subtypes' included.
+	types typeInfo
 
 	predIdx map[string]int32
 	static  []bool
@@ -235,7 +235,7 @@ func (g *grounder) setup() error {
 	}
 	children := make([][]int, len(d.Types)+1)
 	for i, t := range d.Types {
-		par, ok := typeIdx[t.Parent]
+		par, ok := typeIdx[t.Parents[0]]
 		if !ok || par == i+1 {
 			par = 0
 		}
@@ -274,10 +274,13 @@ func (g *grounder) setup() error {
 	}
 	out[0] = next
 
-	// Objects: the domain's constants, then the problem's objects.
+	// Objects: the domain's constants, then the problem's objects. An
+	// object of an either type is placed with object's, its types kept
+	// for typeOf.
 	type obj struct {
-		name string
-		typ  int
+		name  string
+		typ   int
+		types []int
 	}
 	var objs []obj
 	seen := map[string]bool{}
@@ -286,11 +289,15 @@ func (g *grounder) setup() error {
 			return
 		}
 		seen[o.Name] = true
-		t, ok := typeIdx[o.Type]
-		if !ok {
-			t = 0
+		var types []int
+		for _, name := range alternatives(o.Type, o.Either) {
+			types = append(types, typeIdx[name]) // undefined: object
 		}
-		objs = append(objs, obj{o.Name, t})
+		t := 0
+		if len(types) == 1 {
+			t = types[0]
+		}
+		objs = append(objs, obj{o.Name, t, types})
 	}
 	for _, c := range d.Constants {
 		addObj(c)
@@ -307,20 +314,25 @@ func (g *grounder) setup() error {
 	g.objRank = make([]int32, len(objs))
 	g.objByID = make(map[string]int32, len(objs))
 	objPre := make([]int32, len(objs)) // each id's type preorder number, increasing
+	objType := make([][]int, len(objs))
 	for id, i := range order {
 		g.objNames[id] = objs[i].name
 		g.objRank[id] = i
 		g.objByID[objs[i].name] = int32(id)
 		objPre[id] = pre[objs[i].typ]
+		objType[id] = objs[i].types
 	}
-	g.rangeOf = func(typ string) ([2]int32, bool) {
-		t, ok := typeIdx[typ]
-		if !ok {
-			return [2]int32{}, false
+	g.types = typeInfo{idx: typeIdx, pre: pre, out: out, objPre: objPre, sets: map[string]*typeSet{}}
+	if g.types.general = usesGeneralTypes(d, p); g.types.general {
+		g.types.objType = objType
+		g.types.down = make([][]int, len(d.Types)+1)
+		for i, t := range d.Types {
+			for _, up := range t.Parents {
+				if par, ok := typeIdx[up]; ok && par != i+1 {
+					g.types.down[par] = append(g.types.down[par], i+1)
+				}
+			}
 		}
-		lo, _ := slices.BinarySearch(objPre, pre[t])
-		hi, _ := slices.BinarySearch(objPre, out[t])
-		return [2]int32{int32(lo), int32(hi)}, true
 	}
 
 	g.predIdx = make(map[string]int32, len(d.Predicates))
@@ -420,12 +432,18 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 	s := &schema{a: a, idx: idx}
 	params := map[string]int{}
 	for i, prm := range a.Params {
-		r, ok := g.rangeOf(prm.Type)
+		set, ok, err := g.typeOf(prm.Type, prm.Either, prm.Pos)
+		if err != nil {
+			return nil, err
+		}
 		if !ok {
 			return nil, g.fail(prm.Pos, "undefined type %q of parameter %q of action %q", prm.Type, prm.Name, a.Name)
 		}
 		params[prm.Name] = i
-		s.ranges = append(s.ranges, r)
+		s.ranges = append(s.ranges, [2]int32{set.lo, set.hi})
+		if rel := g.typeRelation(set); rel >= 0 {
+			s.posStatic = append(s.posStatic, lit{rel, []term{term(i)}})
+		}
 	}
 	terms := func(ts []Term) ([]term, error) {
 		out := make([]term, len(ts))

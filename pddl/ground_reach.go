@@ -14,23 +14,18 @@ func (g *grounder) typedStage() Stage {
 		}
 		n := int64(1)
 		for _, prm := range pr.Params {
-			n = satMul(n, g.typeCount(prm.Type))
+			n = satMul(n, g.typeCount(prm))
 		}
 		st.Facts = satAdd(st.Facts, n)
 	}
 	for _, s := range g.schemas {
 		n := int64(1)
-		for _, r := range s.ranges {
-			n = satMul(n, int64(r[1]-r[0]))
+		for _, prm := range s.a.Params {
+			n = satMul(n, g.typeCount(prm))
 		}
 		st.Actions = satAdd(st.Actions, n)
 	}
 	return st
-}
-
-func (g *grounder) typeCount(typ string) int64 {
-	r, _ := g.rangeOf(typ)
-	return int64(r[1] - r[0])
 }
 
 // staticStage counts the instantiations whose static preconditions and

@@ -132,14 +132,16 @@ func (p *parser) requirements(items []*node) []string {
 	return out
 }
 
-// typedName is one entry of a typed list: NAME or NAME - TYPE.
+// typedName is one entry of a typed list: NAME or NAME - TYPE, TYPE
+// being a name or (either NAME...).
 type typedName struct {
 	name, typ    string
+	either       []string // the alternatives of an either type, typ being "(either a b)"
 	pos, typePos Pos
 }
 
-// typedList reads "a b - t c - u d": names (or variables, if vars) with
-// their types, "object" where none is given.
+// typedList reads "a b - t c - (either u v) d": names (or variables, if
+// vars) with their types, "object" where none is given.
 func (p *parser) typedList(items []*node, vars bool, what string) []typedName {
 	out := make([]typedName, 0, len(items))
 	pending := 0 // entries at the end of out still waiting for a type
@@ -159,17 +161,17 @@ func (p *parser) typedList(items []*node, vars bool, what string) []typedName {
 			}
 			i++
 			t := items[i]
-			typ := ""
+			typ, either := "", []string(nil)
 			switch {
 			case t.isList && len(t.list) > 0 && isWord(t.list[0], "either"):
-				p.add(t.pos, `"either" (union types) is not supported`)
+				typ, either = p.either(t, what)
 			case t.isList || t.kind != tokName:
 				p.add(t.pos, `expected a type name after "-", got %s`, quote(t.describe()))
 			default:
 				typ = t.text
 			}
 			for k := len(out) - pending; k < len(out); k++ {
-				out[k].typ, out[k].typePos = typ, t.pos
+				out[k].typ, out[k].either, out[k].typePos = typ, either, t.pos
 			}
 			pending = 0
 			continue
@@ -182,6 +184,34 @@ func (p *parser) typedList(items []*node, vars bool, what string) []typedName {
 		pending++
 	}
 	return out
+}
+
+// either reads (either NAME...), a union type: its written form, such as
+// "(either a b)", and its alternatives without repeats ("" and nil if it
+// is malformed). Of one alternative, it is that type.
+func (p *parser) either(t *node, what string) (string, []string) {
+	var alts []string
+	ok := true
+	for _, a := range t.list[1:] {
+		if a.isList || a.kind != tokName {
+			p.add(a.pos, "expected a type name in (either ...) in %s, got %s", what, quote(a.describe()))
+			ok = false
+			continue
+		}
+		if !slices.Contains(alts, a.text) {
+			alts = append(alts, a.text)
+		}
+	}
+	switch {
+	case !ok:
+		return "", nil
+	case len(alts) == 0:
+		p.add(t.pos, "(either) names no type in %s", what)
+		return "", nil
+	case len(alts) == 1:
+		return alts[0], nil
+	}
+	return "(either " + strings.Join(alts, " ") + ")", alts
 }
 
 // unsupportedHead reports head if it names a construct outside the

@@ -70,7 +70,7 @@ func (p *parser) problem(src []byte) *Problem {
 					p.add(o.pos, "duplicate object %q (first declared at %s)", o.name, prev.Pos)
 					continue
 				}
-				obj := &Object{Name: o.name, Type: o.typ, Pos: o.pos, typePos: o.typePos}
+				obj := &Object{Name: o.name, Type: o.typ, Either: o.either, Pos: o.pos, typePos: o.typePos}
 				pr.objects[o.name] = obj
 				pr.Objects = append(pr.Objects, obj)
 			}
@@ -173,7 +173,7 @@ func (pr *Problem) Check(d *Domain) error {
 		if c := d.consts[o.Name]; c != nil && c.Type != o.Type {
 			p.add(o.Pos, "object %q is a constant of the domain (of type %q), here of type %q", o.Name, c.Type, o.Type)
 		}
-		p.checkType(d, o.Type, o.typePos)
+		p.checkType(d, o.Type, o.Either, o.typePos)
 	}
 	for i := range pr.Init {
 		p.resolve(&Formula{Kind: Atom, Pred: pr.Init[i]}, d, nil, pr.objects)

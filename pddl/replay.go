@@ -97,7 +97,7 @@ func (r *replay) step(line string) (int64, error) {
 		if o == nil {
 			return 0, fmt.Errorf("no object %q", args[i])
 		}
-		if !r.d.IsSubtype(o.Type, prm.Type) {
+		if !r.d.Fits(o, prm) {
 			return 0, fmt.Errorf("%s is a %s, not a %s (parameter %s)", o.Name, o.Type, prm.Type, prm.Name)
 		}
 		bind[prm.Name] = o.Name
