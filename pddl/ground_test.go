@@ -557,7 +557,7 @@ func atomName(a pddl.AtomTerm, bind map[string]string) string {
 }
 
 // naiveGround enumerates objects^k for each action, using only the
-// syntax tree and Domain.IsSubtype.
+// syntax tree and Domain.Fits.
 func naiveGround(d *pddl.Domain, p *pddl.Problem) (ops []naiveOp, init map[string]bool, staticN int64, staticFacts int) {
 	fluent := map[string]bool{}
 	for _, a := range d.Actions {
@@ -594,7 +594,7 @@ func naiveGround(d *pddl.Domain, p *pddl.Problem) (ops []naiveOp, init map[strin
 		rec = func(i int) {
 			if i < len(a.Params) {
 				for _, o := range objs {
-					if d.IsSubtype(o.Type, a.Params[i].Type) {
+					if d.Fits(o, a.Params[i]) {
 						bind[a.Params[i].Name] = o.Name
 						rec(i + 1)
 					}
@@ -947,13 +947,25 @@ func BenchmarkGround(b *testing.B) {
 // constants, negative preconditions, equalities, costs from constants and
 // functions (some values missing), ill-typed atoms in :init, and a goal
 // of literals.
-func randomPDDL(rng *rand.Rand) (dom, prob string) {
+func randomPDDL(rng *rand.Rand) (dom, prob string) { return randomTypedPDDL(rng, false) }
+
+// randomTypedPDDL is randomPDDL; with general, the type d is declared
+// under a and again under c, and parameters, constants and objects take
+// either types too.
+func randomTypedPDDL(rng *rand.Rand, general bool) (dom, prob string) {
 	types := []string{"object", "a", "b", "c"}
+	objTypes := types
 	consts := []string{"k0", "k1"}
 	pick := func(l []string) string { return l[rng.IntN(len(l))] }
 	var sb strings.Builder
 	sb.WriteString("(define (domain r) (:requirements :typing :equality :negative-preconditions :action-costs)\n")
-	sb.WriteString(" (:types a c - object b - a) (:constants k0 - a k1 - c)\n (:predicates")
+	if general {
+		types = []string{"object", "a", "b", "c", "d", "(either b c)", "(either d b)", "(either a c)"}
+		objTypes = []string{"object", "a", "b", "c", "d", "d", "(either b d)", "(either b c)"}
+		sb.WriteString(" (:types a c - object b d - a d - c) (:constants k0 - (either b d) k1 - c)\n (:predicates")
+	} else {
+		sb.WriteString(" (:types a c - object b - a) (:constants k0 - a k1 - c)\n (:predicates")
+	}
 	npred := 2 + rng.IntN(4)
 	arity := make([]int, npred)
 	for i := range npred {
@@ -1034,10 +1046,10 @@ func randomPDDL(rng *rand.Rand) (dom, prob string) {
 	sb.WriteString("(define (problem rp) (:domain r) (:objects")
 	objs := slices.Clone(consts)
 	for i := range 2 + rng.IntN(3) {
-		fmt.Fprintf(&sb, " o%d - %s", i, pick(types))
+		fmt.Fprintf(&sb, " o%d - %s", i, pick(objTypes))
 		objs = append(objs, fmt.Sprintf("o%d", i))
 	}
-	if rng.IntN(3) == 0 {
+	if rng.IntN(3) == 0 && !general {
 		sb.WriteString(" k0 - a")
 	}
 	sb.WriteString(")\n (:init")
@@ -1097,7 +1109,14 @@ func randomPDDL(rng *rand.Rand) (dom, prob string) {
 // the naive grounding, and the simplified task's optimal cost against the
 // task as reached (both by Dijkstra's algorithm): simplification and
 // relevance keep the cost of the best plan, and unsolvability.
-func TestGroundRandom(t *testing.T) {
+func TestGroundRandom(t *testing.T) { groundRandom(t, false) }
+
+// TestGroundRandomGeneralTypes is TestGroundRandom with a type of two
+// parents and either types, which grounding compiles into static
+// relations where a type's objects are not one interval of ids.
+func TestGroundRandomGeneralTypes(t *testing.T) { groundRandom(t, true) }
+
+func groundRandom(t *testing.T, general bool) {
 	n := 800
 	if testing.Short() || race.Enabled {
 		n = 200
@@ -1105,7 +1124,7 @@ func TestGroundRandom(t *testing.T) {
 	solved, unsolvable := 0, 0
 	for seed := range n {
 		rng := rand.New(rand.NewPCG(uint64(seed), 7))
-		dom, prob := randomPDDL(rng)
+		dom, prob := randomTypedPDDL(rng, general)
 		ok := t.Run(strconv.Itoa(seed), func(t *testing.T) {
 			d, p := mustParse(t, dom, prob)
 			full, err := pddl.GroundReachable(d, p)
