@@ -200,27 +200,19 @@ func tooMany(byKind map[string]int) string {
 	for _, k := range kinds {
 		total += byKind[k]
 	}
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "too many errors (%d more not shown:", total)
+	var parts []string
 	for i, k := range kinds {
 		if i == maxKindsShown {
 			rest := 0
 			for _, k := range kinds[i:] {
 				rest += byKind[k]
 			}
-			fmt.Fprintf(&sb, " %d of %s", rest, count(len(kinds)-i, "other kind"))
+			parts = append(parts, fmt.Sprintf("%d of %s", rest, count(len(kinds)-i, "other kind")))
 			break
 		}
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		fmt.Fprintf(&sb, " %d %s", byKind[k], k)
-		if i+1 < len(kinds) && i+1 == maxKindsShown {
-			sb.WriteByte(',')
-		}
+		parts = append(parts, fmt.Sprintf("%d %s", byKind[k], k))
 	}
-	sb.WriteByte(')')
-	return sb.String()
+	return fmt.Sprintf("too many errors (%d more not shown: %s)", total, strings.Join(parts, ", "))
 }
 
 // didYouMean is a hint naming the candidate closest to name, or "".
