@@ -15,11 +15,23 @@
 // requirement is accepted, as other planners do (competition files often
 // forget :equality).
 //
+// # Quirks of real files
+//
+// What the reference planners accept is accepted: a variable with no
+// space before it, (aircraft?a); a type declared in two groups of :types,
+// which is a subtype of both (Type.Parents); (either a b) types for
+// parameters, constants and objects: a parameter takes the objects of
+// each alternative, and an object of an either type stands for a
+// parameter only if each alternative does (Domain.Fits); and any PDDL
+// requirement flag, :adl included, declared and never used.
+//
 // Everything else is refused with an error at its position naming the
-// construct and the requirement it belongs to, never accepted and
-// ignored: disjunction, quantifiers, conditional effects, union types
-// (either), numeric fluents and comparisons, derived predicates, durative
-// actions, timed initial literals, preferences and constraints.
+// construct and the requirement ploy does not implement, whatever the
+// file declares, never accepted and ignored: disjunction, quantifiers,
+// conditional effects, numeric fluents and comparisons, derived
+// predicates, durative actions, timed initial literals, preferences and
+// constraints. A construct nested in a refused one is named too, so that
+// one run lists all of them.
 //
 // PDDL is case-insensitive: every name, variable and keyword is
 // lower-cased. Comments run from ";" to the end of the line. Names start
@@ -39,7 +51,7 @@
 //
 // Errors are an ErrorList of *Error, each rendered FILE:LINE:COL:
 // message, sorted by position; at most MaxErrors are kept, and one more
-// counts the rest. A file larger than MaxSize or nested deeper than
+// counts the rest by kind. A file larger than MaxSize or nested deeper than
 // MaxDepth is refused. Parsing is linear in the input, and no input makes
 // it panic (the fuzz tests check).
 package pddl
