@@ -74,8 +74,9 @@ type ErrorList = errlist.List[*Error]
 type errors struct {
 	file     string
 	list     ErrorList
-	dropped  map[string]int // errors not kept, by kind
-	ndropped int            // their number
+	dropped  map[string]int    // errors not kept, by kind
+	ndropped int               // their number
+	kinds    map[string]string // message format -> its kind
 	// cutoff is set once MaxErrors errors are kept: an error after it
 	// will not be shown, so it is counted without being formatted.
 	cutoff *Pos
@@ -89,7 +90,15 @@ func (e *errors) add(pos Pos, format string, args ...any) {
 // addKind records an error of a kind, "" for its message's wording.
 func (e *errors) addKind(kind string, pos Pos, format string, args ...any) {
 	if kind == "" {
-		kind = kindOf(format)
+		// Formats are the parser's constants: a file of a million errors
+		// has a few dozen, each worded once.
+		if kind = e.kinds[format]; kind == "" {
+			if e.kinds == nil {
+				e.kinds = map[string]string{}
+			}
+			kind = kindOf(format)
+			e.kinds[format] = kind
+		}
 	}
 	if e.cutoff != nil && after(pos, *e.cutoff) {
 		e.drop(kind)
