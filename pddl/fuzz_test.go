@@ -99,8 +99,12 @@ func FuzzGround(f *testing.F) {
 	f.Add([]byte(vehiclesDomain), []byte(vehiclesProblem))
 	f.Add([]byte(costsDomain), []byte(fmt.Sprintf(costsProblem, "(:metric minimize (total-cost))")))
 	f.Add([]byte(switchesDomain), []byte(switchesProblem("(and (not (on a)) (on b))")))
+	f.Add([]byte(zenoDomain), []byte(zenoProblem))
+	f.Add([]byte(storageDomain), []byte(storageProblem))
 	for seed := range 20 {
 		dom, prob := randomPDDL(rand.New(rand.NewPCG(uint64(seed), 7)))
+		f.Add([]byte(dom), []byte(prob))
+		dom, prob = randomTypedPDDL(rand.New(rand.NewPCG(uint64(seed), 7)), true)
 		f.Add([]byte(dom), []byte(prob))
 	}
 	f.Fuzz(func(t *testing.T, domSrc, probSrc []byte) {
