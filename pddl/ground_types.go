@@ -94,6 +94,7 @@ func (g *grounder) typeOf(typ string, either []string, pos Pos) (*typeSet, bool,
 	// The types that are of this one: the alternatives and their
 	// descendants through any parent.
 	of := make([]bool, len(ti.down))
+	ti.work += int64(len(of)) // so that many distinct either types over many types run into the bound too
 	var todo []int
 	for _, t := range alts {
 		if i := ti.idx[t]; !of[i] {

@@ -1,6 +1,8 @@
 package pddl_test
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -188,5 +190,38 @@ func TestQuirkRequirementDeclaredUnused(t *testing.T) {
 	d, _ := mustParse(t, dom, zenoProblem)
 	if !slices.Contains(d.Requirements, ":adl") || !slices.Contains(d.Requirements, ":negation") {
 		t.Errorf("requirements %v", d.Requirements)
+	}
+}
+
+// TestGeneralTypesBounded: resolving many either types over a hierarchy
+// of many types counts against the join's work bound, and past it fails
+// with an error at the parameter, not after unbounded time.
+func TestGeneralTypesBounded(t *testing.T) {
+	var dom, prob strings.Builder
+	dom.WriteString("(define (domain many) (:requirements :typing)\n (:types t0 - object")
+	for i := 1; i < 60; i++ {
+		fmt.Fprintf(&dom, " t%d - t%d t%d - object", i, i-1, i) // each type under its predecessor and object
+	}
+	dom.WriteString(")\n (:predicates (p ?x))\n")
+	for i := range 40 {
+		fmt.Fprintf(&dom, " (:action a%d :parameters (?x - (either t%d t%d)) :precondition (p ?x) :effect (not (p ?x)))\n", i, i, i+20)
+	}
+	dom.WriteString(")")
+	prob.WriteString("(define (problem many1) (:domain many) (:objects")
+	for i := range 60 {
+		fmt.Fprintf(&prob, " o%d - t%d", i, i)
+	}
+	prob.WriteString(") (:init (p o1)) (:goal (not (p o1))))")
+	d, p := mustParse(t, dom.String(), prob.String())
+	if len(d.Type("t5").Parents) != 2 {
+		t.Fatalf("t5: %+v", d.Type("t5"))
+	}
+	if _, err := pddl.GroundLimited(d, p, 1<<20, 1<<20, 1<<20, 1<<20, 1<<28); err != nil {
+		t.Fatalf("under the ordinary bound: %v", err)
+	}
+	_, err := pddl.GroundLimited(d, p, 1<<20, 1<<20, 2_000, 1<<20, 1<<28)
+	var pe *pddl.Error
+	if !errors.As(err, &pe) || pe.Pos.Line < 4 || !strings.Contains(pe.Msg, "resolving the parameters' types takes more than 2000 steps") {
+		t.Fatalf("got %v", err)
 	}
 }
