@@ -22,7 +22,8 @@ const (
 	// MaxJoinWork bounds the steps (candidate atoms matched, objects
 	// tried for a parameter) the reachability analysis may take in all:
 	// about a second. The shared competition instances take at most
-	// 20 000 (snake).
+	// 20 000 (snake). Finding the objects of types with two parents and
+	// of either types has a bound of as many steps of its own.
 	MaxJoinWork = 1 << 27
 	// MaxCountWork bounds the steps spent counting the "static" stage,
 	// which is a statistic: past it, that stage's counts are
