@@ -225,3 +225,109 @@ func TestGeneralTypesBounded(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// yardDomain is a storage-like domain of our own where the quirks
+// matter to the plan: crates stack on surfaces (a crate, or any area,
+// area being declared under object and under surface), and "in" takes a
+// storearea or a crate.
+const yardDomain = `(define (domain yard)
+  (:requirements :typing :adl)
+  (:types hoist surface place area - object
+          depot - place
+          storearea transitarea - area
+          area crate - surface)
+  (:predicates (at ?h - hoist ?a - area) (on ?c - crate ?s - surface) (clear ?s - surface)
+               (holding ?h - hoist ?c - crate) (free ?h - hoist) (conn ?a1 ?a2 - area)
+               (under ?s - surface ?a - area) (in ?x - (either storearea crate) ?p - place))
+  (:action move :parameters (?h - hoist ?from ?to - area)
+    :precondition (and (at ?h ?from) (conn ?from ?to))
+    :effect (and (not (at ?h ?from)) (at?h ?to)))
+  (:action lift :parameters (?h - hoist ?c - crate ?s - surface ?a - area)
+    :precondition (and (at ?h ?a) (free ?h) (on ?c ?s) (clear ?c) (under ?c ?a))
+    :effect (and (not (on ?c ?s)) (clear ?s) (not (clear ?c)) (not (free ?h)) (holding ?h ?c)
+                 (not (under ?c ?a))))
+  (:action drop :parameters (?h - hoist ?c - crate ?s - surface ?a - area)
+    :precondition (and (at ?h ?a) (holding ?h ?c) (clear ?s) (under ?s ?a))
+    :effect (and (on ?c ?s) (not (clear ?s)) (clear ?c) (free ?h) (not (holding ?h ?c))
+                 (under ?c ?a)))
+  (:action store :parameters (?x - (either crate) ?a - storearea ?p - depot)
+    :precondition (and (on ?x ?a) (in ?a ?p))
+    :effect (in ?x ?p)))`
+
+const yardProblem = `(define (problem yard1) (:domain yard)
+  (:objects h0 - hoist ta0 - transitarea sa0 sa1 - storearea c0 c1 - crate dep - depot)
+  (:init (at h0 ta0) (free h0) (conn ta0 sa0) (conn sa0 ta0) (conn ta0 sa1) (conn sa1 ta0)
+         (under ta0 ta0) (under sa0 sa0) (under sa1 sa1) (on c0 ta0) (on c1 c0)
+         (under c0 ta0) (under c1 ta0) (clear c1) (clear sa0) (clear sa1)
+         (in sa0 dep) (in sa1 dep))
+  (:goal (and (in c0 dep) (in c1 dep))))`
+
+// yardUntyped is yardDomain as the reference planners compile types: no
+// types, a unary predicate for each, true of every object of the type or
+// of a subtype (written out by hand in yardUntypedProblem), and a
+// precondition on it for each parameter.
+const yardUntyped = `(define (domain yard)
+  (:predicates (at ?h ?a) (on ?c ?s) (clear ?s) (holding ?h ?c) (free ?h) (conn ?a1 ?a2)
+               (under ?s ?a) (in ?x ?p)
+               (hoist ?x) (surface ?x) (area ?x) (crate ?x) (storearea ?x) (depot ?x))
+  (:action move :parameters (?h ?from ?to)
+    :precondition (and (hoist ?h) (area ?from) (area ?to) (at ?h ?from) (conn ?from ?to))
+    :effect (and (not (at ?h ?from)) (at ?h ?to)))
+  (:action lift :parameters (?h ?c ?s ?a)
+    :precondition (and (hoist ?h) (crate ?c) (surface ?s) (area ?a)
+                       (at ?h ?a) (free ?h) (on ?c ?s) (clear ?c) (under ?c ?a))
+    :effect (and (not (on ?c ?s)) (clear ?s) (not (clear ?c)) (not (free ?h)) (holding ?h ?c)
+                 (not (under ?c ?a))))
+  (:action drop :parameters (?h ?c ?s ?a)
+    :precondition (and (hoist ?h) (crate ?c) (surface ?s) (area ?a)
+                       (at ?h ?a) (holding ?h ?c) (clear ?s) (under ?s ?a))
+    :effect (and (on ?c ?s) (not (clear ?s)) (clear ?c) (free ?h) (not (holding ?h ?c))
+                 (under ?c ?a)))
+  (:action store :parameters (?x ?a ?p)
+    :precondition (and (crate ?x) (storearea ?a) (depot ?p) (on ?x ?a) (in ?a ?p))
+    :effect (in ?x ?p)))`
+
+const yardUntypedProblem = `(define (problem yard1) (:domain yard)
+  (:objects h0 ta0 sa0 sa1 c0 c1 dep)
+  (:init (hoist h0) (area ta0) (surface ta0) (area sa0) (surface sa0) (storearea sa0)
+         (area sa1) (surface sa1) (storearea sa1) (crate c0) (surface c0) (crate c1) (surface c1)
+         (depot dep)
+         (at h0 ta0) (free h0) (conn ta0 sa0) (conn sa0 ta0) (conn ta0 sa1) (conn sa1 ta0)
+         (under ta0 ta0) (under sa0 sa0) (under sa1 sa1) (on c0 ta0) (on c1 c0)
+         (under c0 ta0) (under c1 ta0) (clear c1) (clear sa0) (clear sa1)
+         (in sa0 dep) (in sa1 dep))
+  (:goal (and (in c0 dep) (in c1 dep))))`
+
+// TestQuirksSolveAsTypePredicates: the yard, whose plan must drop crates
+// on areas through parameters of type surface, is solved at the cost of
+// its compilation into type predicates, and its plan replays on both.
+func TestQuirksSolveAsTypePredicates(t *testing.T) {
+	solve := func(dom, prob string) (*pddl.Domain, *pddl.Problem, []string, int64) {
+		t.Helper()
+		d, p := mustParse(t, dom, prob)
+		g := groundPair(t, dom, prob)
+		res, err := strips.Search(g.Task, strips.Options{})
+		if err != nil || res.Status != strips.Found {
+			t.Fatalf("%v, %v", res.Status, err)
+		}
+		var lines []string
+		for _, a := range res.Plan {
+			lines = append(lines, g.Task.Ops[a].Name)
+		}
+		return d, p, lines, res.Cost
+	}
+	d, p, plan, cost := solve(yardDomain, yardProblem)
+	ud, up, _, ucost := solve(yardUntyped, yardUntypedProblem)
+	if cost != ucost || cost != 9 {
+		t.Errorf("cost %d, compiled into type predicates %d, want 9 both", cost, ucost)
+	}
+	for _, pair := range []struct {
+		d *pddl.Domain
+		p *pddl.Problem
+	}{{d, p}, {ud, up}} {
+		if c, err := pddl.Replay(pair.d, pair.p, plan); err != nil || c != cost {
+			t.Errorf("the plan %v replays on %s to %d, %v", plan, pair.d.Name, c, err)
+		}
+	}
+	t.Logf("%s", strings.Join(plan, " "))
+}
