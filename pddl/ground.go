@@ -236,9 +236,11 @@ func (g *grounder) setup() error {
 	}
 	children := make([][]int, len(d.Types)+1)
 	for i, t := range d.Types {
-		par, ok := typeIdx[t.Parents[0]]
-		if !ok || par == i+1 {
-			par = 0
+		par := 0 // the first parent, object if none (a Domain not built by the parser)
+		if len(t.Parents) > 0 {
+			if up, ok := typeIdx[t.Parents[0]]; ok && up != i+1 {
+				par = up
+			}
 		}
 		children[par] = append(children[par], i+1)
 	}
