@@ -85,6 +85,7 @@ func Estimates(t *Task, h Heuristic, plan []int32) ([]int64, error) {
 		state = make([]uint64, 1)
 	}
 	out := make([]int64, 0, len(plan)+1)
+	d := newDeriver(t)
 	for i := 0; ; i++ {
 		v, dead := est.estimate(state)
 		if dead {
@@ -95,6 +96,9 @@ func Estimates(t *Task, h Heuristic, plan []int32) ([]int64, error) {
 			return out, nil
 		}
 		t.Ops[plan[i]].Apply(state)
+		if d != nil {
+			d.derive(state)
+		}
 	}
 }
 

@@ -58,6 +58,7 @@ const inf = math.MaxInt64
 
 // newRelaxed builds t's delete relaxation. t must be valid.
 func newRelaxed(t *Task) *relaxed {
+	t = relaxationOf(t)
 	n := len(t.Facts)
 	// Literal l = 2f is f, 2f+1 is "not f".
 	lit := func(f Fact, neg bool) int32 {

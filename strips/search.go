@@ -295,6 +295,9 @@ type Searcher struct {
 	lmcut *lmCut
 	hmax  *hMax
 	blind blind
+	// derive computes successors' derived facts; nil for a task without
+	// axioms.
+	derive *deriver
 
 	// The state registry: state i's record is in pages[i>>pageBits], rec
 	// words long: the state's bits, then g, h, and its parent, operator
@@ -385,6 +388,7 @@ func newSearcher(t *Task, succ successors) *Searcher {
 		s.pageBits++
 	}
 	s.blind = blind{t: t, minCost: minCost(t)}
+	s.derive = newDeriver(t)
 	return s
 }
 
@@ -538,8 +542,15 @@ func (s *Searcher) successors(cur []uint64, ops []int32) {
 	s.batch, s.hashes = s.batch[:k*w], s.hashes[:k]
 	for j, a := range ops {
 		next := s.batch[j*w : (j+1)*w : (j+1)*w]
-		copy(next, cur)
-		s.t.Ops[a].Apply(next)
+		if o := &s.t.Ops[a]; len(o.Effects) == 0 {
+			copy(next, cur)
+			o.Apply(next)
+		} else {
+			o.ApplyTo(next, cur)
+		}
+		if s.derive != nil {
+			s.work += (s.derive.derive(next) + 31) / 32
+		}
 		s.hashes[j] = hashState(next)
 	}
 	mask := len(s.table) - 1
@@ -636,6 +647,7 @@ func (s *Searcher) Search(opt Options) (Result, error) {
 
 // begin starts a search, which advance then runs.
 func (s *Searcher) begin(opt Options) error {
+	opt.Heuristic = s.t.admissibleHeuristic(opt.Heuristic)
 	est, err := s.estimator(opt.Heuristic)
 	if err != nil {
 		return err
