@@ -214,6 +214,9 @@ type Options struct {
 	// the state itself: a stream, where Trace is a record. A Portfolio
 	// search cannot be traced: it refuses OnExpand.
 	OnExpand func(Expansion)
+	// Progress, if set, is called as the search goes deeper (see
+	// Progress), a Portfolio's two searches included, one call at a time.
+	Progress func(Progress)
 }
 
 // Expansion describes one expanded state to Options.OnExpand.
@@ -298,6 +301,8 @@ type Searcher struct {
 	// derive computes successors' derived facts; nil for a task without
 	// axioms.
 	derive *deriver
+	// progressF is the highest f expanded, for Options.Progress.
+	progressF int64
 
 	// The state registry: state i's record is in pages[i>>pageBits], rec
 	// words long: the state's bits, then g, h, and its parent, operator
@@ -670,7 +675,7 @@ func (s *Searcher) begin(opt Options) error {
 		opt.Trace.reset(s.t, opt.Heuristic)
 	}
 	s.res, s.done, s.work = Result{Status: NoPlan, Heuristic: opt.Heuristic}, false, 0
-	s.phase, s.estimating = phaseStart, false
+	s.phase, s.estimating, s.progressF = phaseStart, false, -1
 	if !s.grow(s.maxBytes, true) {
 		s.res.Status, s.res.Bound, s.done = LimitReached, search.Bytes, true
 	}
@@ -826,6 +831,9 @@ func (s *Searcher) run(limit int64) bool {
 		res.Expanded++
 		if reopened {
 			res.Reopened++
+		}
+		if opt.Progress != nil {
+			s.progress(f)
 		}
 		if opt.OnExpand != nil {
 			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: g, H: int64(r[w+1]), Op: metaOp(m), Reopened: reopened})

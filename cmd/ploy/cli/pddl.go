@@ -153,6 +153,9 @@ func runPDDL(e *env, command string, args []string) int {
 	}
 	switch command {
 	case "plan":
+		if !pf.asJSON && stderrIsTerminal(e.stderr) {
+			opt.Progress = searchProgress(e.stderr)
+		}
 		return pddlPlan(e, pt, opt, pf)
 	case "trace":
 		return pddlTrace(e, pt, opt, pf)
@@ -252,8 +255,12 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	} else {
 		w := e.stdout
 		by := opt.Heuristic.String()
-		if opt.Heuristic == strips.Portfolio {
+		switch {
+		case opt.Heuristic == strips.Portfolio:
 			by = "portfolio (" + res.Heuristic.String() + " answered)"
+		case res.Heuristic != opt.Heuristic:
+			// LM-cut is not admissible with conditional effects.
+			by = res.Heuristic.String() + " (" + opt.Heuristic.String() + " is not admissible with this task's conditional effects)"
 		}
 		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions; A* with %s:\n", pt.d.Name, pt.p.Name, len(t.Facts), len(t.Ops), by)
 		switch res.Status {
