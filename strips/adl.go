@@ -327,19 +327,25 @@ func (t *Task) Derive(s []uint64) {
 }
 
 // relaxationOf is the plain STRIPS task whose delete relaxation h_max and
-// LM-cut explore for t: t itself when it has no conditional effects and
-// no axioms. Otherwise each conditional effect becomes an operator of its
-// own, its conditions added to the operator's preconditions and at the
-// operator's cost; each axiom an operator of cost 0 that adds its head;
-// and a negated derived fact is dropped from every condition. Dropping a
-// condition and splitting effects only let the relaxation do more, so
-// h_max stays admissible. LM-cut does too with axioms (they cost
-// nothing), but not with split effects, which a plan pays for once and
-// the relaxation once per effect: a search runs h_max instead (see
-// Searcher.begin).
-func relaxationOf(t *Task) *Task {
+// LM-cut explore for t: t itself, and owner nil, when it has no
+// conditional effects and no axioms. Otherwise each conditional effect
+// becomes an operator of its own, its conditions added to the operator's
+// preconditions and at the operator's cost; each axiom an operator of cost
+// 0 that adds its head; and a negated derived fact is dropped from every
+// condition. Dropping a condition and splitting effects only let the
+// relaxation do more, so h_max stays admissible. owner[i] is the task
+// operator the relaxation's operator i comes from, -1 for an axiom.
+//
+// LM-cut stays admissible only if the operators split from one action
+// share its cost: a plan pays for the action once, however many of its
+// effects it uses. Its cuts charge an owner once and lower all its
+// operators' costs together (lmCut.stepEstimate). Each cut is still a
+// landmark of the actions: a plan's image in the relaxation uses, for each
+// step, the action's own operator and those of the effects it triggered,
+// so it crosses every cut with one of its actions.
+func relaxationOf(t *Task) (r *Task, owner []int32) {
 	if len(t.Axioms) == 0 && !t.HasConditionalEffects() {
-		return t
+		return t, nil
 	}
 	derived := make([]bool, len(t.Facts))
 	for _, a := range t.Axioms {
@@ -354,19 +360,22 @@ func relaxationOf(t *Task) *Task {
 		}
 		return out
 	}
-	r := &Task{Name: t.Name, Facts: t.Facts, Init: t.Init, Goal: t.Goal, GoalNot: basic(t.GoalNot)}
+	r = &Task{Name: t.Name, Facts: t.Facts, Init: t.Init, Goal: t.Goal, GoalNot: basic(t.GoalNot)}
 	for i := range t.Ops {
 		o := &t.Ops[i]
 		r.Ops = append(r.Ops, Op{Name: o.Name, Pre: o.Pre, PreNot: basic(o.PreNot), Add: o.Add, Del: o.Del, Cost: o.Cost})
+		owner = append(owner, int32(i))
 		for _, e := range o.Effects {
 			r.Ops = append(r.Ops, Op{Name: o.Name, Pre: union(o.Pre, e.Cond), PreNot: basic(union(o.PreNot, e.CondNot)),
 				Add: e.Add, Del: e.Del, Cost: o.Cost})
+			owner = append(owner, int32(i))
 		}
 	}
 	for _, a := range t.Axioms {
 		r.Ops = append(r.Ops, Op{Name: "(axiom " + t.Facts[a.Head] + ")", Pre: a.Body, PreNot: basic(a.BodyNot), Add: []Fact{a.Head}})
+		owner = append(owner, -1)
 	}
-	return r
+	return r, owner
 }
 
 // union merges two sorted, duplicate-free fact lists.
@@ -388,14 +397,4 @@ func union(a, b []Fact) []Fact {
 	}
 	out = append(out, a[i:]...)
 	return append(out, b[j:]...)
-}
-
-// admissibleHeuristic is the estimator a search of t runs when asked for
-// h: LM-cut is not admissible with conditional effects as the relaxation
-// splits them, so h_max takes its place, and the Result says so.
-func (t *Task) admissibleHeuristic(h Heuristic) Heuristic {
-	if h == LMCut && t.HasConditionalEffects() {
-		return HMax
-	}
-	return h
 }

@@ -652,7 +652,6 @@ func (s *Searcher) Search(opt Options) (Result, error) {
 
 // begin starts a search, which advance then runs.
 func (s *Searcher) begin(opt Options) error {
-	opt.Heuristic = s.t.admissibleHeuristic(opt.Heuristic)
 	est, err := s.estimator(opt.Heuristic)
 	if err != nil {
 		return err

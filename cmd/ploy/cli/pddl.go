@@ -255,12 +255,8 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 	} else {
 		w := e.stdout
 		by := opt.Heuristic.String()
-		switch {
-		case opt.Heuristic == strips.Portfolio:
+		if opt.Heuristic == strips.Portfolio {
 			by = "portfolio (" + res.Heuristic.String() + " answered)"
-		case res.Heuristic != opt.Heuristic:
-			// LM-cut is not admissible with conditional effects.
-			by = res.Heuristic.String() + " (" + opt.Heuristic.String() + " is not admissible with this task's conditional effects)"
 		}
 		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions; A* with %s:\n", pt.d.Name, pt.p.Name, len(t.Facts), len(t.Ops), by)
 		switch res.Status {
