@@ -92,7 +92,7 @@ func (t *Task) Validate() error {
 			}
 		}
 		if o.Cost < 0 || o.Cost > MaxCost {
-			return fmt.Errorf("strips: operator %d %s costs %d, outside [0, %d]", i, o.Name, o.Cost, MaxCost)
+			return fmt.Errorf("strips: operator %d %s costs %d, outside [0, %d]", i, o.Name, o.Cost, int64(MaxCost))
 		}
 	}
 	return t.validateADL(check)
