@@ -500,3 +500,23 @@ func FuzzADLSearch(f *testing.F) {
 		}
 	})
 }
+
+// TestRelaxedUnreachableSeesEffectsAndAxioms: a goal fact that only a
+// conditional effect or an axiom makes true is not reported out of reach;
+// one nothing makes true is.
+func TestRelaxedUnreachableSeesEffectsAndAxioms(t *testing.T) {
+	task := &Task{Facts: []string{"a", "b", "c", "d", "never"}, Init: []Fact{0},
+		Ops:    []Op{{Name: "(o)", Pre: []Fact{0}, Effects: []CondEffect{{Cond: []Fact{0}, Add: []Fact{1}}}}},
+		Axioms: []Axiom{{Head: 3, Body: []Fact{1}}, {Head: 2, Body: []Fact{4}}},
+		Goal:   []Fact{1, 3}}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := RelaxedUnreachable(task); len(got) != 0 {
+		t.Fatalf("unreachable %v, want none: b comes from a conditional effect, d from an axiom", got)
+	}
+	task.Goal = []Fact{1, 2}
+	if got := RelaxedUnreachable(task); !slices.Equal(got, []string{"c"}) {
+		t.Fatalf("unreachable %v, want [c]: its axiom needs a fact nothing adds", got)
+	}
+}

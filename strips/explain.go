@@ -8,8 +8,10 @@ import "fmt"
 // chain of operators from the start adds, ignoring deletes and negative
 // preconditions, or a negative one true at the start that no operator
 // deletes. Either proves the task has no plan; an empty list proves
-// nothing.
+// nothing. Conditional effects and axioms count as operators of their own
+// (see relaxationOf), so a fact they make true is reached.
 func RelaxedUnreachable(t *Task) []string {
+	t, _ = relaxationOf(t)
 	reached := make([]bool, len(t.Facts))
 	for _, f := range t.Init {
 		reached[f] = true
