@@ -8,8 +8,10 @@ import "fmt"
 // chain of operators from the start adds, ignoring deletes and negative
 // preconditions, or a negative one true at the start that no operator
 // deletes. Either proves the task has no plan; an empty list proves
-// nothing.
+// nothing. Conditional effects and axioms count as operators of their own
+// (see relaxationOf), so a fact they make true is reached.
 func RelaxedUnreachable(t *Task) []string {
+	t, _ = relaxationOf(t)
 	reached := make([]bool, len(t.Facts))
 	for _, f := range t.Init {
 		reached[f] = true
@@ -85,6 +87,7 @@ func Estimates(t *Task, h Heuristic, plan []int32) ([]int64, error) {
 		state = make([]uint64, 1)
 	}
 	out := make([]int64, 0, len(plan)+1)
+	d := newDeriver(t)
 	for i := 0; ; i++ {
 		v, dead := est.estimate(state)
 		if dead {
@@ -95,6 +98,9 @@ func Estimates(t *Task, h Heuristic, plan []int32) ([]int64, error) {
 			return out, nil
 		}
 		t.Ops[plan[i]].Apply(state)
+		if d != nil {
+			d.derive(state)
+		}
 	}
 }
 

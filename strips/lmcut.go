@@ -40,6 +40,11 @@ type lmCut struct {
 	// buf holds a stack of facts, room for every fact, then the cut,
 	// room for every operator; cut is the cut's part of it.
 	buf, cut []int32
+	// With split actions (relaxed.owner), charged marks each action whose
+	// cost a cut lowered this round, and lowered lists every operator
+	// whose cost it lowered, the cut's and their sharers, for reexplore.
+	charged []uint32
+	lowered []int32
 	// The estimate in progress (see startEstimate): h so far, or dead.
 	h    int64
 	dead bool
@@ -53,12 +58,17 @@ func newLMCutOn(r *relaxed) *lmCut {
 		explorer: newExplorer(r),
 		buf:      make([]int32, r.nfacts+r.nops),
 	}
+	if r.owner != nil {
+		l.charged = make([]uint32, len(r.sharersStart)-1)
+	}
 	l.lists = true
 	return l
 }
 
 // bytes is the memory the estimator holds, its relaxation included.
-func (l *lmCut) bytes() int64 { return l.r.bytes() + l.explorer.bytes() + int64(cap(l.buf))*4 }
+func (l *lmCut) bytes() int64 {
+	return l.r.bytes() + l.explorer.bytes() + int64(cap(l.buf)+cap(l.charged)+cap(l.lowered))*4
+}
 
 // clone returns an lmCut for the same task with scratch of its own.
 func (l *lmCut) clone() *lmCut { return newLMCutOn(l.r) }
@@ -98,12 +108,49 @@ func (l *lmCut) stepEstimate() bool {
 		panic("strips: LM-cut: a cut of no cost or no operators")
 	}
 	l.h += m
-	for _, o := range l.cut {
-		l.ops[o].cost -= m
-	}
+	l.lowerCut(m)
 	l.steps += int64(len(l.cut))
 	l.reexplore()
 	return l.facts[l.r.goal].hmax == 0
+}
+
+// lowerCut lowers by m, the cut's least cost, the costs of the cut's
+// operators, or with split actions of the actions they belong to, and
+// lists the operators whose cost fell for reexplore.
+func (l *lmCut) lowerCut(m int64) {
+	if l.r.owner != nil {
+		l.lowerShared(m)
+		return
+	}
+	for _, o := range l.cut {
+		l.ops[o].cost -= m
+	}
+	l.lowered = l.cut
+}
+
+// lowerShared lowers by m the cost of every action with an operator in
+// the cut, once however many of its operators the cut holds, and with it
+// the cost of all the action's operators (see relaxationOf). The
+// operators of one action always cost the same, so m, the cut's least
+// cost, is no more than any of theirs.
+func (l *lmCut) lowerShared(m int64) {
+	r := l.r
+	l.lowered = l.lowered[:0]
+	for _, o := range l.cut {
+		w := r.owner[o]
+		if w < 0 { // an axiom costs nothing: never in a cut
+			panic("strips: LM-cut: an axiom in a cut")
+		}
+		if l.charged[w] == l.round {
+			continue
+		}
+		l.charged[w] = l.round
+		for _, x := range r.sharers[r.sharersStart[w]:r.sharersStart[w+1]] {
+			l.ops[x].cost -= m
+			l.lowered = append(l.lowered, x)
+		}
+		l.steps += int64(r.sharersStart[w+1] - r.sharersStart[w])
+	}
 }
 
 // estimateValue is the estimate startEstimate began, once done.
@@ -123,6 +170,7 @@ func (l *lmCut) nextRound() {
 		for i := range l.edges {
 			l.edges[i].mark = 0
 		}
+		clear(l.charged)
 		l.round = 0
 	}
 	l.round++
@@ -213,14 +261,20 @@ func (l *lmCut) findCut() {
 func (l *lmCut) reexplore() {
 	ev, ov, fv, lit := l.ev, l.ov, l.fv, l.lit
 	// The queue needs its last key at most every key pushed.
+	// The operators whose cost fell: the cut's, and with split actions
+	// their sharers, of which only those reached can lower anything.
 	least := int64(inf)
-	for _, o := range l.cut {
-		op := ov.at(o)
-		least = min(least, op.suppCost+op.cost)
+	for _, o := range l.lowered {
+		if op := ov.at(o); op.supp >= 0 {
+			least = min(least, op.suppCost+op.cost)
+		}
 	}
 	l.reset(least)
-	for _, o := range l.cut {
+	for _, o := range l.lowered {
 		op, oe := ov.at(o), ev.at(o)
+		if op.supp < 0 {
+			continue
+		}
 		c := op.suppCost + op.cost
 		for i, end := oe.eff, oe.end; i < end; i++ {
 			if g := lit.at(i); c < fv.at(g).hmax {

@@ -83,9 +83,7 @@ func checkedLMCut(t *testing.T, l *lmCut, s []uint64) (int64, bool) {
 			m = min(m, op.cost)
 		}
 		h += m
-		for _, o := range l.cut {
-			l.ops[o].cost -= m
-		}
+		l.lowerCut(m)
 		l.reexplore()
 		check(round)
 	}

@@ -51,6 +51,11 @@ type relaxed struct {
 	addedByStart          []int32
 	addedBy               []int32
 	names                 []string // of the relaxed facts, for tests and debugging
+	// With conditional effects split (see relaxationOf), owner[o] is the
+	// task operator relaxed operator o comes from (-1 for an axiom), and
+	// the relaxed operators of task operator w, which share its cost, are
+	// sharers[sharersStart[w]:sharersStart[w+1]]; all nil otherwise.
+	owner, sharersStart, sharers []int32
 }
 
 // inf is the h_max of a fact the relaxation does not reach.
@@ -58,6 +63,7 @@ const inf = math.MaxInt64
 
 // newRelaxed builds t's delete relaxation. t must be valid.
 func newRelaxed(t *Task) *relaxed {
+	t, owner := relaxationOf(t)
 	n := len(t.Facts)
 	// Literal l = 2f is f, 2f+1 is "not f".
 	lit := func(f Fact, neg bool) int32 {
@@ -189,6 +195,9 @@ func newRelaxed(t *Task) *relaxed {
 		r.preStart = append(r.preStart, int32(len(r.pre)))
 		r.effStart = append(r.effStart, int32(len(r.eff)))
 		r.cost = append(r.cost, o.Cost)
+		if owner != nil {
+			r.owner = append(r.owner, owner[i])
+		}
 	}
 	// The goal operator.
 	for _, f := range t.Goal {
@@ -218,7 +227,43 @@ func newRelaxed(t *Task) *relaxed {
 	r.opPre[r.nops] = int32(len(r.opFacts))
 	r.preOfStart, r.preOf = invert(r.nfacts, r.preStart, r.pre)
 	r.addedByStart, r.addedBy = invert(r.nfacts, r.effStart, r.eff)
+	r.shareCosts(len(t.Ops))
 	return r
+}
+
+// shareCosts lists, for each action split into several relaxed operators,
+// the operators that share its cost (see relaxationOf): none when no
+// action was split, so that LM-cut on a STRIPS task does as before.
+func (r *relaxed) shareCosts(nTaskOps int) {
+	if r.owner == nil {
+		return
+	}
+	start := make([]int32, nTaskOps+1)
+	for _, w := range r.owner {
+		if w >= 0 {
+			start[w+1]++
+		}
+	}
+	split := false
+	for _, c := range start {
+		split = split || c > 1
+	}
+	if !split {
+		r.owner = nil // axioms only: nothing shares a cost
+		return
+	}
+	for i := range nTaskOps {
+		start[i+1] += start[i]
+	}
+	r.sharers = make([]int32, start[nTaskOps])
+	fill := append([]int32(nil), start[:nTaskOps]...)
+	for o, w := range r.owner {
+		if w >= 0 {
+			r.sharers[fill[w]] = int32(o)
+			fill[w]++
+		}
+	}
+	r.sharersStart = start
 }
 
 // contains says whether sorted l holds f.
@@ -591,7 +636,7 @@ func (e *explorer) takeWork() int64 {
 func (r *relaxed) bytes() int64 {
 	n := 0
 	for _, l := range [][]int32{r.posOf, r.negTask, r.negFact, r.preStart, r.pre, r.effStart, r.eff,
-		r.opFacts, r.opPre, r.opEff, r.preOfStart, r.preOf, r.addedByStart, r.addedBy} {
+		r.opFacts, r.opPre, r.opEff, r.preOfStart, r.preOf, r.addedByStart, r.addedBy, r.owner, r.sharersStart, r.sharers} {
 		n += cap(l) * 4
 	}
 	return int64(n + cap(r.cost)*8)

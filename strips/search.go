@@ -214,6 +214,9 @@ type Options struct {
 	// the state itself: a stream, where Trace is a record. A Portfolio
 	// search cannot be traced: it refuses OnExpand.
 	OnExpand func(Expansion)
+	// Progress, if set, is called as the search goes deeper (see
+	// Progress), a Portfolio's two searches included, one call at a time.
+	Progress func(Progress)
 }
 
 // Expansion describes one expanded state to Options.OnExpand.
@@ -295,6 +298,11 @@ type Searcher struct {
 	lmcut *lmCut
 	hmax  *hMax
 	blind blind
+	// derive computes successors' derived facts; nil for a task without
+	// axioms.
+	derive *deriver
+	// progressF is the highest f expanded, for Options.Progress.
+	progressF int64
 
 	// The state registry: state i's record is in pages[i>>pageBits], rec
 	// words long: the state's bits, then g, h, and its parent, operator
@@ -385,6 +393,7 @@ func newSearcher(t *Task, succ successors) *Searcher {
 		s.pageBits++
 	}
 	s.blind = blind{t: t, minCost: minCost(t)}
+	s.derive = newDeriver(t)
 	return s
 }
 
@@ -538,8 +547,15 @@ func (s *Searcher) successors(cur []uint64, ops []int32) {
 	s.batch, s.hashes = s.batch[:k*w], s.hashes[:k]
 	for j, a := range ops {
 		next := s.batch[j*w : (j+1)*w : (j+1)*w]
-		copy(next, cur)
-		s.t.Ops[a].Apply(next)
+		if o := &s.t.Ops[a]; len(o.Effects) == 0 {
+			copy(next, cur)
+			o.Apply(next)
+		} else {
+			o.ApplyTo(next, cur)
+		}
+		if s.derive != nil {
+			s.work += (s.derive.derive(next) + 31) / 32
+		}
 		s.hashes[j] = hashState(next)
 	}
 	mask := len(s.table) - 1
@@ -658,7 +674,7 @@ func (s *Searcher) begin(opt Options) error {
 		opt.Trace.reset(s.t, opt.Heuristic)
 	}
 	s.res, s.done, s.work = Result{Status: NoPlan, Heuristic: opt.Heuristic}, false, 0
-	s.phase, s.estimating = phaseStart, false
+	s.phase, s.estimating, s.progressF = phaseStart, false, -1
 	if !s.grow(s.maxBytes, true) {
 		s.res.Status, s.res.Bound, s.done = LimitReached, search.Bytes, true
 	}
@@ -814,6 +830,9 @@ func (s *Searcher) run(limit int64) bool {
 		res.Expanded++
 		if reopened {
 			res.Reopened++
+		}
+		if opt.Progress != nil {
+			s.progress(f)
 		}
 		if opt.OnExpand != nil {
 			opt.OnExpand(Expansion{N: res.Expanded, State: cur, G: g, H: int64(r[w+1]), Op: metaOp(m), Reopened: reopened})

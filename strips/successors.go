@@ -111,6 +111,7 @@ func sampleFrequencies(t *Task, sc *successors) []int32 {
 	rng := rand.New(rand.NewPCG(1, 2))
 	s := make([]uint64, max(t.Words(), 1))
 	var app []int32
+	d := newDeriver(t)
 	for range sampleWalks {
 		clear(s)
 		copy(s, t.InitialState())
@@ -132,6 +133,9 @@ func sampleFrequencies(t *Task, sc *successors) []int32 {
 				break
 			}
 			t.Ops[app[rng.IntN(len(app))]].Apply(s)
+			if d != nil {
+				d.derive(s)
+			}
 		}
 	}
 	return freq

@@ -27,6 +27,9 @@ type Task struct {
 	// Goal must hold and GoalNot must not, in a goal state.
 	Goal, GoalNot []Fact
 	Ops           []Op
+	// Axioms derive facts from the others in every state (see Axiom);
+	// none in a STRIPS task.
+	Axioms []Axiom
 }
 
 // Op is a ground operator. Its fact lists are sorted and free of
@@ -38,6 +41,9 @@ type Op struct {
 	Pre, PreNot []Fact
 	Add, Del    []Fact
 	Cost        int64
+	// Effects are its conditional effects (see CondEffect); none in a
+	// STRIPS task.
+	Effects []CondEffect
 }
 
 // Words returns the number of 64-bit words in one of t's states.
@@ -86,18 +92,20 @@ func (t *Task) Validate() error {
 			}
 		}
 		if o.Cost < 0 || o.Cost > MaxCost {
-			return fmt.Errorf("strips: operator %d %s costs %d, outside [0, %d]", i, o.Name, o.Cost, MaxCost)
+			return fmt.Errorf("strips: operator %d %s costs %d, outside [0, %d]", i, o.Name, o.Cost, int64(MaxCost))
 		}
 	}
-	return nil
+	return t.validateADL(check)
 }
 
-// InitialState returns t's initial state as bits, Words() words long.
+// InitialState returns t's initial state as bits, Words() words long:
+// Init's facts and the facts the axioms derive from them.
 func (t *Task) InitialState() []uint64 {
 	s := make([]uint64, t.Words())
 	for _, f := range t.Init {
 		s[f/64] |= 1 << (f % 64)
 	}
+	t.Derive(s)
 	return s
 }
 
@@ -119,8 +127,15 @@ func (o *Op) Applicable(s []uint64) bool {
 	return true
 }
 
-// Apply applies o's effects to s in place, deletes first.
+// Apply applies o's effects to s in place, deletes first. An operator with
+// conditional effects reads their conditions in s as it was: Apply then
+// allocates a copy of s, which ApplyTo, given one, does not. It does not
+// derive: see Task.Derive.
 func (o *Op) Apply(s []uint64) {
+	if len(o.Effects) > 0 {
+		o.ApplyTo(s, slices.Clone(s))
+		return
+	}
 	for _, f := range o.Del {
 		s[f/64] &^= 1 << (f % 64)
 	}
@@ -149,6 +164,7 @@ func (t *Task) IsGoal(s []uint64) bool {
 // not apply, or says the goal does not hold at the end.
 func (t *Task) Replay(plan []int32) (int64, error) {
 	s := t.InitialState()
+	d := newDeriver(t)
 	var cost int64
 	for i, a := range plan {
 		if a < 0 || int(a) >= len(t.Ops) {
@@ -158,7 +174,12 @@ func (t *Task) Replay(plan []int32) (int64, error) {
 		if !o.Applicable(s) {
 			return 0, fmt.Errorf("strips: step %d: %s does not apply", i+1, o.Name)
 		}
-		o.Apply(s)
+		next := make([]uint64, len(s))
+		o.ApplyTo(next, s)
+		s = next
+		if d != nil {
+			d.derive(s)
+		}
 		cost += o.Cost
 	}
 	if !t.IsGoal(s) {

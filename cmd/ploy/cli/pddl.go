@@ -153,6 +153,9 @@ func runPDDL(e *env, command string, args []string) int {
 	}
 	switch command {
 	case "plan":
+		if !pf.asJSON && stderrIsTerminal(e.stderr) {
+			opt.Progress = searchProgress(e.stderr)
+		}
 		return pddlPlan(e, pt, opt, pf)
 	case "trace":
 		return pddlTrace(e, pt, opt, pf)
