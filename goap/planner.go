@@ -248,7 +248,11 @@ type Result struct {
 
 // Planner searches one domain. It owns its open list, node arena and state
 // table, and reuses them: once warm, a plan allocates nothing, and a large
-// search runs several times faster than on a new planner. The arena keeps
+// search runs several times faster than on a new planner. It keeps the
+// estimate tables of the last four goals (with their profile, heuristic
+// and direction) it searched, so that an agent that changes goal does not
+// make them again; they change no plan or statistic but Work (a kept
+// state estimate costs none), as keeping one goal's always did. The arena keeps
 // the size of the largest search made: a few tens of bytes per state
 // reached, or per successor generated on domains of more than 12 facts with
 // whole costs, whose search queues duplicates rather than look each one up
