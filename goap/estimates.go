@@ -11,9 +11,9 @@ import "slices"
 const estimateCacheSlots = 3
 
 // estimateTables is one set of a search's estimate tables and what they
-// were made for. The planner's own fields (byUnmet, hOf, hOfWord, chain,
-// levels, worstEstimate, est, estEpoch and dense.table) are the set in
-// use; the cache's slots hold the others, and a change of key swaps the
+// were made for. The planner's own fields (byUnmet, hOf and its copy
+// hOfWord, chain, levels, worstEstimate, est, estEpoch and dense.table)
+// are the set in use; the cache's slots hold the others, and a change of key swaps the
 // two, so that the search code reads the planner's fields as it always
 // has.
 type estimateTables struct {
@@ -26,8 +26,7 @@ type estimateTables struct {
 	used   uint64 // when the set was last in use, for least-recently-used eviction
 
 	byUnmet       []float64
-	hOf           []int
-	hOfWord       [65]int
+	hOf           []int // the planner's hOfWord is copied from it
 	chain         chainBound
 	levels        achieverLevels
 	worstEstimate int
@@ -116,7 +115,7 @@ func (p *Planner) swapEstimates(s *estimateTables) {
 	p.estEpoch, s.epoch = s.epoch, p.estEpoch
 	p.byUnmet, s.byUnmet = s.byUnmet, p.byUnmet
 	p.hOf, s.hOf = s.hOf, p.hOf
-	p.hOfWord, s.hOfWord = s.hOfWord, p.hOfWord
+	copy(p.hOfWord[:], p.hOf) // a copy of the entries in use costs less than a swap of all 65
 	p.chain, s.chain = s.chain, p.chain
 	p.levels, s.levels = s.levels, p.levels
 	p.worstEstimate, s.worstEstimate = s.worstEstimate, p.worstEstimate
