@@ -78,6 +78,13 @@ func TestCachedEstimatesChangeNothing(t *testing.T) {
 				goal:  d.Goals()[r.IntN(len(d.Goals()))],
 				start: r.IntN(len(starts)),
 			}
+			// The general searches read the same tables.
+			switch r.IntN(6) {
+			case 0:
+				pool[k].opt.MaxDepth = 1 + r.IntN(6)
+			case 1:
+				pool[k].opt.Trace = &goap.Trace{}
+			}
 		}
 		cycling := goap.NewPlanner(d)
 		shadows := map[estimatesKey]*goap.Planner{}
