@@ -13,9 +13,9 @@ const estimateCacheSlots = 3
 // estimateTables is one set of a search's estimate tables and what they
 // were made for. The planner's own fields (byUnmet, hOf and its copy
 // hOfWord, chain, levels, worstEstimate, est, estEpoch and dense.table)
-// are the set in use; the cache's slots hold the others, and a change of key swaps the
-// two, so that the search code reads the planner's fields as it always
-// has.
+// are the set in use; the cache's slots hold the others, and a change of
+// key swaps the two, so that the search code reads the planner's fields
+// as it always has.
 type estimateTables struct {
 	key   estimateKey
 	start []uint64 // the start, when the tables depend on it (backward GoalCost)

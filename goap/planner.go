@@ -252,8 +252,8 @@ type Result struct {
 // estimate tables of the last four goals (with their profile, heuristic
 // and direction) it searched, so that an agent that changes goal does not
 // make them again; they change no plan or statistic but Work (a kept
-// state estimate costs none), as keeping one goal's always did. The arena keeps
-// the size of the largest search made: a few tens of bytes per state
+// state estimate costs none), as keeping one goal's always did. The arena
+// keeps the size of the largest search made: a few tens of bytes per state
 // reached, or per successor generated on domains of more than 12 facts with
 // whole costs, whose search queues duplicates rather than look each one up
 // (up to 80 MiB, past which it hands over to a search that does). A Planner
