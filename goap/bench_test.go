@@ -37,12 +37,13 @@ func BenchmarkBattleMageKill(b *testing.B) {
 }
 
 // BenchmarkBattleMageKillFreshEstimates plans Kill as BattleMageKill does,
-// but alternating between two goals with Kill's conditions, so that no
-// search finds the estimates of the one before it kept (denseSearch.forward keeps
-// them while the goal stays the same): the cost of a first plan for a goal.
+// but cycling through five goals with Kill's conditions, one more than a
+// planner keeps the estimate tables of (estimates.go), so that no search
+// finds its goal's tables, or its states' estimates, kept: the cost of a
+// first plan for a goal.
 func BenchmarkBattleMageKillFreshEstimates(b *testing.B) {
 	d := mustDomain(b, domains.BattleMage())
-	var goals [2]*goap.Goal
+	var goals [5]*goap.Goal
 	for i := range goals {
 		g, err := d.NewGoal("Kill", map[string]bool{"enemy_dead": true})
 		if err != nil {
@@ -56,7 +57,7 @@ func BenchmarkBattleMageKillFreshEstimates(b *testing.B) {
 	b.ReportAllocs()
 	i, expanded := 0, 0
 	for b.Loop() {
-		res, _ := p.Plan(plan[:0], start, goals[i&1], goap.Options{})
+		res, _ := p.Plan(plan[:0], start, goals[i%len(goals)], goap.Options{})
 		expanded += res.Expanded
 		i++
 	}
@@ -253,6 +254,49 @@ func BenchmarkFirstSearch(b *testing.B) {
 				p.Plan(plan[:0], s, goal, opt)
 			}
 			b.ReportMetric(float64(probe.Expanded), "expanded/op")
+		})
+	}
+}
+
+// BenchmarkCyclingGoals plans three battle-mage goals in turn, Kill,
+// GetHealthy and one of staff charged in range, from a wounded start, one
+// plan per op: "warm" on three planners, each replanning its own goal, as
+// an agent that never changes goal does; "cycling" on one planner, as an
+// agent that changes goal at every plan does, which finds each goal's
+// estimate tables in its planner's cache (estimates.go) rather than
+// making them again.
+func BenchmarkCyclingGoals(b *testing.B) {
+	d := mustDomain(b, domains.BattleMage())
+	start := fixture.StateWith(b, d, "!healthy")
+	ready, err := d.NewGoal("Ready", map[string]bool{domains.StaffCharged: true, domains.InRange: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	goals := []*goap.Goal{d.Goal("Kill"), d.Goal("GetHealthy"), ready}
+	for _, mode := range []string{"warm", "cycling"} {
+		b.Run(mode, func(b *testing.B) {
+			planners := make([]*goap.Planner, len(goals))
+			for i := range planners {
+				planners[i] = goap.NewPlanner(d)
+				if mode == "cycling" {
+					planners[i] = planners[0]
+				}
+			}
+			plan := make([]goap.ActionID, 0, 64)
+			for i, g := range goals {
+				res, err := planners[i].Plan(plan[:0], start, g, goap.Options{})
+				if err != nil || res.Status != goap.Found || len(res.Plan) == 0 {
+					b.Fatalf("%s: %v %v, %d steps", g.Name(), res.Status, err, len(res.Plan))
+				}
+			}
+			b.ReportAllocs()
+			i, expanded := 0, 0
+			for b.Loop() {
+				res, _ := planners[i].Plan(plan[:0], start, goals[i], goap.Options{})
+				expanded += res.Expanded
+				i = (i + 1) % len(goals)
+			}
+			b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
 		})
 	}
 }

@@ -83,7 +83,7 @@ func TestEstimateEpochWrap(t *testing.T) {
 	}
 	for _, start := range []uint32{math32 - 3, 0} {
 		p := NewPlanner(d)
-		p.estEpoch, p.dense.epoch = start, start
+		p.estEpoch, p.estimates.issued, p.dense.epoch = start, start, start
 		for i := 0; i < 12; i++ {
 			g := d.Goals()[i%2]
 			if i%4 >= 2 {

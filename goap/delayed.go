@@ -289,13 +289,15 @@ func (dl *delayedSearch) backward(p *Planner, dst []ActionID, start []uint64, go
 	open.Reset()
 	lv := &p.levels
 	res := Result{Plan: dst}
+	// Kept even when the search ends at once: Plan counts the memory held
+	// from dl.wideNodes, which must not be the last search's.
+	defer func() { dl.wideNodes, dl.wideWords = nodes, words }()
 	h0 := backwardEstimate(hOf, lv, &p.estWork, start, goal.cond.mask, goal.cond.value)
 	if h0 < 0 {
 		res.Status = NoPlan // the goal needs a fact nothing sets: backward queues nothing
 		return res, true
 	}
 	open.Push(h0, h0, 0)
-	defer func() { dl.wideNodes, dl.wideWords = nodes, words }()
 
 	for open.Len() > 0 {
 		f, ni := open.Pop()

@@ -30,8 +30,9 @@ const (
 	// search finds (every figure of docs/background.md comes out
 	// unchanged); then to the state generated first.
 	// An estimate costs a few mask tests per wrong goal fact and achiever;
-	// on domains of at most 12 facts each state's estimate is kept while
-	// the goal, profile and heuristic stay the same. It expands 7 states
+	// on domains of at most 12 facts each state's estimate is kept with the
+	// tables of the goal, profile and heuristic it was made for, which a
+	// planner keeps for its last four (estimates.go). It expands 7 states
 	// for the battle mage's Kill where GoalCount expands 11, and 5 and 15
 	// times fewer on the random 32- and 64-fact benchmark domains.
 	// Backward search bounds each fact of the partial state that the start

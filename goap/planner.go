@@ -248,8 +248,12 @@ type Result struct {
 
 // Planner searches one domain. It owns its open list, node arena and state
 // table, and reuses them: once warm, a plan allocates nothing, and a large
-// search runs several times faster than on a new planner. The arena keeps
-// the size of the largest search made: a few tens of bytes per state
+// search runs several times faster than on a new planner. It keeps the
+// estimate tables of the last four goals (with their profile, heuristic
+// and direction) it searched, so that an agent that changes goal does not
+// make them again; they change no plan or statistic but Work (a kept
+// state estimate costs none), as keeping one goal's always did. The arena
+// keeps the size of the largest search made: a few tens of bytes per state
 // reached, or per successor generated on domains of more than 12 facts with
 // whole costs, whose search queues duplicates rather than look each one up
 // (up to 80 MiB, past which it hands over to a search that does). A Planner
@@ -286,9 +290,11 @@ type Planner struct {
 	hOf     []int
 	hOfWord [65]int
 	est     estimateKey
-	// estEpoch numbers the estimate tables made; denseSearch.forward's kept
-	// estimates are valid in the current one.
+	// estEpoch numbers the estimate tables in use; denseSearch.forward's
+	// kept estimates are valid in it.
 	estEpoch uint32
+	// estimates keeps the tables of a few other goals (estimates.go).
+	estimates estimateCache
 	// estWork is the work counted as it is done in this search, which the
 	// meter adds to its per-expansion and per-successor counts: GoalCost's
 	// estimates, HMax's relaxations and forward's rule-list costs;
@@ -498,16 +504,19 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 // by number of wrong facts, in the costs' units and, when they are whole
 // once scaled, in the scaled units (zero for Blind); and GoalCost's groups
 // of facts (none for the other heuristics). Forward, they depend on the
-// goal, the profile and the heuristic only, and are kept while those stay
-// the same: an agent replanning one goal pays for them once. Backward,
-// GoalCost's groups depend on the start too, and are made every time.
+// goal, the profile and the heuristic only; backward, GoalCost's groups
+// depend on the start too. The planner keeps the tables of the last few
+// of those (estimates.go), so that an agent that replans one goal, or
+// cycles through a few, pays for each goal's tables once.
 //
 // Forward, the facts grouped are the goal's, each needing its goal value;
 // backward, any fact of a partial state may be wrong in the start, and then
 // needs the value the start does not have.
 func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof *Profile) {
 	forward := opt.Search == Forward
-	if e := p.est; forward && e.forward && e.goal == goal && e.prof == prof && e.heur == opt.Heuristic {
+	key := estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
+	startBound := estimatesDependOnStart(opt)
+	if p.useCachedEstimates(key, start, startBound) {
 		return
 	}
 	n, per := goal.cond.Len(), goal.mostFixed()
@@ -535,14 +544,14 @@ func (p *Planner) prepareEstimates(opt Options, start []uint64, goal *Goal, prof
 		p.levels.buildBackward(start, prof, countBound(1, per, prof.minCost), prof.costScale)
 	}
 	p.worstEstimate = p.chain.worst + len(p.levels.word)
-	p.est = estimateKey{goal: goal, prof: prof, heur: opt.Heuristic, forward: forward}
-	p.estEpoch++ // denseSearch.forward's kept estimates are for the old key
-	if p.estEpoch == 0 {
-		for i := range p.dense.table {
-			p.dense.table[i].hEpoch = 0
-		}
-		p.estEpoch = 1
+	p.est = key
+	p.estimates.start = p.estimates.start[:0]
+	if startBound {
+		p.estimates.start = append(p.estimates.start, start...)
 	}
+	// A new epoch: denseSearch.forward's kept estimates, in the table the
+	// planner now holds, were made under other tables.
+	p.newEstimateEpoch()
 }
 
 // estimateKey is what a search's estimate tables were made for.
