@@ -69,9 +69,15 @@ type chainAchiever struct {
 	g0, g1 int32 // its groups of preconditions
 }
 
+// intBits is the size of an int: the whole-cost searches, which sum
+// scaled costs in ints, run only where it is 64 (see NewProfile).
+const intBits = 32 << (^uint(0) >> 63)
+
 // wholeInf stands for +Inf in the scaled units: no search's estimate
 // reaches it (costs are at most 2^10 scaled, sums of fewer than 2^31).
-const wholeInf = 1 << 50
+// It is 2^50 where ints have 64 bits; on a 32-bit target, where no
+// whole-cost search runs, it only has to be an int.
+const wholeInf = 1 << (intBits - 14)
 
 // build makes the bound for goal under prof, in prof's whole units too.
 // Warm, it allocates nothing.

@@ -196,7 +196,7 @@ func (d *Domain) NewProfile(spec ProfileSpec) (*Profile, error) {
 		p.cases = append(p.cases, cases...)
 	}
 	p.caseOf[len(d.actions)] = int32(len(p.cases))
-	if bucketable {
+	if bucketable && intBits == 64 { // whole costs sum in ints (see wholeInf)
 		p.costScale = bucketScale(costs)
 	}
 	if p.costScale > 0 {
