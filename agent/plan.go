@@ -149,6 +149,29 @@ func (a *Agent) request(r request) {
 // configuration, so it may run on any goroutine.
 func resolve(p *planners, r *request, out *result) { r.planner.plan(p, r, out) }
 
+// deliveryReach says what applying res to the agent would touch beyond
+// the agent itself (a chunkDone value), for a Queue to choose who may
+// deliver it and when. It must follow apply: the game's code runs there
+// through an event callback, a decision sink of the game's and a running
+// behaviour's Stop (dropPlan, when the result does not keep the running
+// step); a FlightRecorder is shared by other agents. It reads the agent,
+// which does not change while its request waits.
+func (a *Agent) deliveryReach(r *request, res *result) uint32 {
+	switch {
+	case a.cfg.OnEvent != nil || a.log != nil && a.log.gameCode:
+		return chunkGameCode
+	case a.running && !a.walking: // a behaviour started: does apply stop it?
+		refused := r.kind == interruptRequest && !res.replace
+		if !refused && (r.kind == planRequest && !res.found || !a.keeps(res.plan)) {
+			return chunkGameCode
+		}
+	}
+	if a.log != nil {
+		return chunkOrdered
+	}
+	return chunkPrivate
+}
+
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r *request, res *result) {
 	a.pending = false
