@@ -454,7 +454,7 @@ func (c *crew) resolveChunk(w int) bool {
 	for i := start; i < min(end, n); i++ {
 		r, res := &c.batch[i], &c.results[i]
 		resolve(p, r, res)
-		reach = max(reach, r.agent.deliveryReach(r, res))
+		reach = max(reach, deliveryReach(r, res))
 	}
 	c.done[start/c.chunk].Store(reach)
 	return true
