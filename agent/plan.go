@@ -37,9 +37,9 @@ type request struct {
 	// keep it stops (noStep if none).
 	reach      uint8
 	performing goap.ActionID
-	reason string
-	facts  goap.State // the agent's snapshot buffer
-	goal   *goap.Goal
+	reason     string
+	facts      goap.State // the agent's snapshot buffer
+	goal       *goap.Goal
 	// task, when byTask, is the HTN task a tree's PlanHTN leaf decomposes.
 	task    htn.Task
 	byTask  bool

@@ -13,10 +13,15 @@ import (
 // Queue resolves agents' planning requests on worker goroutines, a bounded
 // number per frame, so that planning cannot swallow a frame: GOAP and HTN
 // agents' plans and resolver agents' chains, side by side. The world is read when a request
-// is submitted, on the agent's goroutine: a worker sees only a snapshot
-// (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results are delivered to
-// the agents in submission order, on the goroutine that calls Frame, so a
-// run is deterministic however the workers are scheduled.
+// is submitted, on the agent's goroutine: a worker's search sees only a snapshot
+// (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results reach
+// the agents in submission order as far as the game can tell, so a run is
+// deterministic however the workers are scheduled: a result whose delivery
+// runs the game's code (an event callback, a DecisionSink of the game's, a
+// behaviour's Stop) is delivered on the goroutine that calls Frame, after
+// every result submitted before it and before every one after it; the
+// others are delivered by the workers while Frame runs, and all of them
+// before Frame returns.
 //
 // A Queue is not safe for concurrent use. Frame hands results to the
 // agents, so the goroutine that calls it must own them: tick the agents
@@ -406,7 +411,7 @@ func (q *Queue) deliver(r *request, res *result) {
 // deliver (chunkOrdered) stops the other workers there until worker 0
 // has taken it.
 func (c *crew) deliverReady(w int) {
-	chunks := len(c.done)
+	chunks := (len(c.batch) + c.chunk - 1) / c.chunk
 	for {
 		next := c.handed.n.Load()
 		if int(next) >= chunks {
