@@ -471,6 +471,22 @@ func (c *crew) resolveChunk(w int) bool {
 // frame, never the backlog.
 func (q *Queue) take() []request {
 	batch := q.batch[:0]
+	// With no cancelled slot in the ring (the common case), the oldest
+	// requests fill consecutive slots, in two runs at most where the ring
+	// wraps: they are copied and cleared a run at a time, several times
+	// faster than a slot at a time. This is the frame's one serial step
+	// that grows with the batch (the workers wait for it).
+	for q.size == q.live && len(batch) < q.perFrame && q.size > 0 {
+		run := min(q.perFrame-len(batch), q.size, len(q.ring)-q.head)
+		slots := q.ring[q.head : q.head+run]
+		batch = append(batch, slots...)
+		clear(slots)
+		q.slotsVisited += run
+		q.head = (q.head + run) & (len(q.ring) - 1)
+		q.size -= run
+		q.live -= run
+		q.first += uint64(run)
+	}
 	for len(batch) < q.perFrame && q.size > 0 {
 		slot := &q.ring[q.head]
 		q.slotsVisited++
