@@ -75,8 +75,13 @@ type crew struct {
 	// queue is the frame's queue, while a frame runs: a delivery checks
 	// that the agent still waits in it.
 	queue *Queue
-	wake  []chan struct{}
-	wg    sync.WaitGroup
+	// fromRing: the batch is still in the ring, in runs[0] then runs[1]
+	// (where the ring wraps), and each worker copies the chunks it claims
+	// (fetch), so that moving the batch out of the ring is shared too.
+	fromRing bool
+	runs     [2][]request
+	wake     []chan struct{}
+	wg       sync.WaitGroup
 	// failure is the first panic a helper recovered this frame (a
 	// distance model or cost function of the game's that panicked on a
 	// worker): Frame panics with it on its own goroutine, where the game
@@ -368,6 +373,8 @@ func (q *Queue) Frame() int {
 	c.queue = nil
 	from := min(int(c.handed.n.Load())*c.chunk, n) // delivered up to here
 	if f := c.failure.Swap(nil); f != nil {
+		c.fetch(min(int(c.claimed.n.Load()), n), n) // the chunks no worker claimed
+		c.fromRing, c.runs = false, [2][]request{}
 		// A chunk was left half resolved: deliver no more of the frame,
 		// and let the agents not yet served ask again at their next tick,
 		// as a cancelled request does (the served ones wait no more).
@@ -380,6 +387,7 @@ func (q *Queue) Frame() int {
 		q.leave()
 		panic(fmt.Sprintf("agent: a search on a queue worker panicked: %v\n\nits stack:\n%s", f.value, f.stack))
 	}
+	c.fromRing, c.runs = false, [2][]request{}
 	// Delivery runs the agents' event callbacks, which may call Cancel or
 	// Remove: the queue is consistent again, so let them in.
 	q.leave()
@@ -454,6 +462,7 @@ func (c *crew) resolveChunk(w int) bool {
 	if start >= n {
 		return false
 	}
+	c.fetch(start, min(end, n))
 	p := &c.planners[w].planners
 	reach := chunkPrivate
 	for i := start; i < min(end, n); i++ {
@@ -465,6 +474,24 @@ func (c *crew) resolveChunk(w int) bool {
 	return true
 }
 
+// fetch copies the batch's requests start to end from the ring, if the
+// batch is still there, and clears their slots, so that the ring keeps no
+// agent alive.
+func (c *crew) fetch(start, end int) {
+	if !c.fromRing {
+		return
+	}
+	offset := 0 // the batch index of the run's first request
+	for _, run := range c.runs {
+		if lo, hi := max(start, offset), min(end, offset+len(run)); lo < hi {
+			piece := run[lo-offset : hi-offset]
+			copy(c.batch[lo:hi], piece)
+			clear(piece)
+		}
+		offset += len(run)
+	}
+}
+
 // take moves up to perFrame live requests from the head of the ring into
 // the batch, passing over cancelled slots: each slot is read once in its
 // life, so a frame costs its batch and the cancellations since the last
@@ -473,19 +500,20 @@ func (q *Queue) take() []request {
 	batch := q.batch[:0]
 	// With no cancelled slot in the ring (the common case), the oldest
 	// requests fill consecutive slots, in two runs at most where the ring
-	// wraps: they are copied and cleared a run at a time, several times
-	// faster than a slot at a time. This is the frame's one serial step
-	// that grows with the batch (the workers wait for it).
-	for q.size == q.live && len(batch) < q.perFrame && q.size > 0 {
-		run := min(q.perFrame-len(batch), q.size, len(q.ring)-q.head)
-		slots := q.ring[q.head : q.head+run]
-		batch = append(batch, slots...)
-		clear(slots)
-		q.slotsVisited += run
-		q.head = (q.head + run) & (len(q.ring) - 1)
-		q.size -= run
-		q.live -= run
-		q.first += uint64(run)
+	// wraps: the batch is left there, for the workers to copy and clear
+	// chunk by chunk as they claim them (fetch), rather than copied here
+	// while they wait. Nothing writes to the ring until they are done.
+	if q.size == q.live && q.size > 0 {
+		n := min(q.perFrame, q.size)
+		first := min(n, len(q.ring)-q.head)
+		q.runs = [2][]request{q.ring[q.head : q.head+first], q.ring[:n-first]}
+		q.fromRing = true
+		batch = batch[:n]
+		q.slotsVisited += n
+		q.head = (q.head + n) & (len(q.ring) - 1)
+		q.size -= n
+		q.live -= n
+		q.first += uint64(n)
 	}
 	for len(batch) < q.perFrame && q.size > 0 {
 		slot := &q.ring[q.head]
