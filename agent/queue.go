@@ -377,9 +377,12 @@ func (q *Queue) Frame() int {
 		c.fromRing, c.runs = false, [2][]request{}
 		// A chunk was left half resolved: deliver no more of the frame,
 		// and let the agents not yet served ask again at their next tick,
-		// as a cancelled request does (the served ones wait no more).
+		// as a cancelled request does (the served ones wait no more, and
+		// the chunks the workers delivered hold no agent any more).
 		for i := range batch {
-			batch[i].agent.withdraw(q)
+			if a := batch[i].agent; a != nil {
+				a.withdraw(q)
+			}
 		}
 		clear(batch)
 		clear(results)
