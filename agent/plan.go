@@ -29,9 +29,17 @@ type request struct {
 	// traced: the agent traces its decisions; the worker fills its log's
 	// rejected list.
 	traced bool
-	reason string
-	facts  goap.State // the agent's snapshot buffer
-	goal   *goap.Goal
+	// reach and performing are what delivering the result will touch
+	// (see deliveryReach), read from the agent when it asks, where its
+	// memory is at hand, so that a worker need not read the agent: reach
+	// as far as the agent's configuration says (a chunkDone value), and
+	// the step whose behaviour has started, which a result that does not
+	// keep it stops (noStep if none).
+	reach      uint8
+	performing goap.ActionID
+	reason     string
+	facts      goap.State // the agent's snapshot buffer
+	goal       *goap.Goal
 	// task, when byTask, is the HTN task a tree's PlanHTN leaf decomposes.
 	task    htn.Task
 	byTask  bool
@@ -118,6 +126,7 @@ func (a *Agent) request(r request) {
 		r.running = a.mtr
 	}
 	if q := a.cfg.Queue; q != nil {
+		a.noteReach(&r)
 		a.ticket = q.submit(r)
 		a.pending, a.queuedIn = true, q
 		a.queuedReplan = 0
@@ -148,6 +157,46 @@ func (a *Agent) request(r request) {
 // planner. It reads only the request and the agent's immutable
 // configuration, so it may run on any goroutine.
 func resolve(p *planners, r *request, out *result) { r.planner.plan(p, r, out) }
+
+// noStep is a request's performing when no behaviour has started.
+const noStep goap.ActionID = -1
+
+// noteReach fills r's reach and performing from the agent, as it asks.
+// They must follow apply: the game's code runs there through an event
+// callback, a decision sink of the game's and a started behaviour's Stop
+// (dropPlan, when the result does not keep the running step); a
+// FlightRecorder is shared by other agents. None of what they read
+// changes while the request waits: a waiting agent's Tick returns before
+// it touches its plan.
+func (a *Agent) noteReach(r *request) {
+	switch {
+	case a.cfg.OnEvent != nil || a.log != nil && a.log.gameCode:
+		r.reach = uint8(chunkGameCode)
+	case a.log != nil:
+		r.reach = uint8(chunkOrdered)
+	default:
+		r.reach = uint8(chunkPrivate)
+	}
+	r.performing = noStep
+	if a.running && !a.walking {
+		r.performing = a.plan[a.step]
+	}
+}
+
+// deliveryReach says what applying res to r's agent would touch beyond
+// the agent itself (a chunkDone value), for a Queue to choose who may
+// deliver it and when.
+func deliveryReach(r *request, res *result) uint32 {
+	if r.performing != noStep { // does apply stop the behaviour?
+		refused := r.kind == interruptRequest && !res.replace
+		notFound := r.kind == planRequest && !res.found
+		kept := len(res.plan) > 0 && res.plan[0] == r.performing
+		if !refused && (notFound || !kept) {
+			return chunkGameCode
+		}
+	}
+	return uint32(r.reach)
+}
 
 // apply takes a resolved request's result on the agent's goroutine.
 func (a *Agent) apply(r *request, res *result) {

@@ -13,10 +13,15 @@ import (
 // Queue resolves agents' planning requests on worker goroutines, a bounded
 // number per frame, so that planning cannot swallow a frame: GOAP and HTN
 // agents' plans and resolver agents' chains, side by side. The world is read when a request
-// is submitted, on the agent's goroutine: a worker sees only a snapshot
-// (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results are delivered to
-// the agents in submission order, on the goroutine that calls Frame, so a
-// run is deterministic however the workers are scheduled.
+// is submitted, on the agent's goroutine: a worker's search sees only a snapshot
+// (facts, or a resolver.Snapshot's numbers), never the agent or the game. Results reach
+// the agents in submission order as far as the game can tell, so a run is
+// deterministic however the workers are scheduled: a result whose delivery
+// runs the game's code (an event callback, a DecisionSink of the game's, a
+// behaviour's Stop) is delivered on the goroutine that calls Frame, after
+// every result submitted before it and before every one after it; the
+// others are delivered by the workers while Frame runs, and all of them
+// before Frame returns.
 //
 // A Queue is not safe for concurrent use. Frame hands results to the
 // agents, so the goroutine that calls it must own them: tick the agents
@@ -56,16 +61,25 @@ type Queue struct {
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;
-// the goroutine that calls Frame is worker 0). It holds no pointer to the
-// Queue, and between frames none to an agent, so that an abandoned queue
-// is collected; its cleanup then lets the helpers go.
+// the goroutine that calls Frame is worker 0). Between frames it holds no
+// pointer to the Queue or to an agent, so that an abandoned queue is
+// collected; its cleanup then lets the helpers go.
 type crew struct {
 	batch    []request // the frame's requests, contiguous for the workers
 	results  []result
 	planners []*workerPlanners
-	chunk    int           // requests a worker claims at a time this frame
-	claimed  paddedInt     // end of the last chunk claimed this frame
-	done     []atomic.Bool // per chunk: resolved, its results written
+	chunk    int         // requests a worker claims at a time this frame
+	claimed  paddedInt   // end of the last chunk claimed this frame
+	handed   paddedInt   // chunks, from the first, claimed for delivery this frame
+	done     []chunkDone // per chunk: resolved or not, and who may deliver it
+	// queue is the frame's queue, while a frame runs: a delivery checks
+	// that the agent still waits in it.
+	queue *Queue
+	// fromRing: the batch is still in the ring, in runs[0] then runs[1]
+	// (where the ring wraps), and each worker copies the chunks it claims
+	// (fetch), so that moving the batch out of the ring is shared too.
+	fromRing bool
+	runs     [2][]request
 	wake     []chan struct{}
 	wg       sync.WaitGroup
 	// failure is the first panic a helper recovered this frame (a
@@ -75,6 +89,30 @@ type crew struct {
 	// taking the whole process down.
 	failure atomic.Pointer[workerPanic]
 }
+
+// chunkDone says whether a chunk of the frame's batch is resolved (its
+// results written) and, then, what delivering its results would touch
+// beyond the agents themselves, which decides who may deliver it and
+// when (see Frame). It is stored once per chunk per frame, after the
+// chunk's results, so that a worker that reads it sees them.
+type chunkDone = atomic.Uint32
+
+const (
+	chunkWaiting uint32 = iota // not resolved yet
+	// chunkPrivate: each delivery touches its own agent only, so any
+	// worker may deliver the chunk, beside other such chunks.
+	chunkPrivate
+	// chunkOrdered: some delivery writes a decision into a recorder that
+	// other agents share (a FlightRecorder): worker 0 delivers the
+	// chunk, in order with the other ordered chunks, so that the
+	// recorder's order is the submission order.
+	chunkOrdered
+	// chunkGameCode: some delivery runs the game's code (an event
+	// callback, a decision sink of the game's, a behaviour's Stop),
+	// which may look at any agent: the chunk and every one after it are
+	// delivered in order once every worker is done.
+	chunkGameCode
+)
 
 // workerPanic is what a helper recovered: the value and where it was.
 type workerPanic struct {
@@ -135,41 +173,25 @@ func (q *Queue) startHelpers() {
 // help is helper w's life: one share of each frame it is woken for.
 func (c *crew) help(w int, wake <-chan struct{}) {
 	for range wake {
-		c.helpFrame(w)
+		c.work(w)
 		c.wg.Done()
 	}
 }
 
-// leadFrame is worker 0's share of a frame: it resolves chunks and
-// delivers, between them, the results ready so far (see Frame), and
-// returns how many it delivered. A panic is recovered for Frame to raise
-// once the helpers are done, so that the queue is left consistent.
-func (q *Queue) leadFrame() (delivered int) {
-	c := q.crew
-	defer func() {
-		if p := recover(); p != nil {
-			c.failure.CompareAndSwap(nil, &workerPanic{value: p, stack: debug.Stack()})
-		}
-	}()
-	early := true
-	for c.resolveChunk(0) {
-		if early {
-			delivered, early = q.deliverQuiet(delivered)
-		}
-	}
-	return delivered
-}
-
-// helpFrame resolves chunks until none is left, recovering a panic for
-// Frame to raise.
-func (c *crew) helpFrame(w int) {
+// work is worker w's share of a frame: it resolves chunks until none is
+// left and, after each, delivers the chunks whose turn has come (see
+// Frame). A panic is recovered for Frame to raise on its own goroutine
+// once every worker is done, so that the queue is left consistent.
+func (c *crew) work(w int) {
 	defer func() {
 		if p := recover(); p != nil {
 			c.failure.CompareAndSwap(nil, &workerPanic{value: p, stack: debug.Stack()})
 		}
 	}()
 	for c.resolveChunk(w) {
+		c.deliverReady(w)
 	}
+	c.deliverReady(w)
 }
 
 func (q *Queue) enter(call string) {
@@ -212,7 +234,7 @@ func (q *Queue) grow() {
 	if want := min(q.perFrame, len(q.ring)); cap(q.batch) < want {
 		q.batch = make([]request, 0, want)
 		q.results = make([]result, want)
-		q.done = make([]atomic.Bool, want) // a chunk holds a request at least
+		q.done = make([]chunkDone, want) // a chunk holds a request at least
 	}
 }
 
@@ -322,9 +344,12 @@ func (q *Queue) Frame() int {
 	c.chunk = min(max(n/(8*q.workers), 1), 64)
 	chunks := (n + c.chunk - 1) / c.chunk
 	if len(c.done) < chunks {
-		c.done = make([]atomic.Bool, chunks)
+		c.done = make([]chunkDone, chunks)
 	}
+	done := c.done[:chunks] // a callback's submit may replace c.done (grow)
 	c.claimed.n.Store(0)
+	c.handed.n.Store(0)
+	c.queue = q
 	if helpers := min(q.workers, chunks) - 1; helpers > 0 {
 		q.startHelpers()
 		c.wg.Add(helpers)
@@ -332,38 +357,53 @@ func (q *Queue) Frame() int {
 			wake <- struct{}{}
 		}
 	}
-	// Worker 0 delivers, between its chunks, the results ready so far, in
-	// order, as long as delivering them runs none of the game's code: a
-	// frame's delivery then overlaps the other workers' searches rather
-	// than following them. The first agent with an event callback or a step
-	// to stop ends that; the rest wait for every worker.
-	delivered := q.leadFrame()
+	// Delivering is a good part of a frame's work (a quarter of a resolver
+	// crowd's), so the workers share it and do it while others still
+	// search. They hand the chunks over from the first, in order, each as
+	// soon as it is resolved: a chunk whose deliveries touch only their
+	// agents to any worker, one that writes into a shared recorder to
+	// worker 0 alone, so that the recorder sees the submission order. The
+	// first chunk that would run the game's code stops that: it and the
+	// rest are delivered in order below, once every worker is done, so
+	// that an event callback sees every agent before its own with its
+	// result and none after it. However the workers ran, the game sees
+	// the same.
+	c.work(0)
 	c.wg.Wait()
+	c.queue = nil
+	from := min(int(c.handed.n.Load())*c.chunk, n) // delivered up to here
 	if f := c.failure.Swap(nil); f != nil {
+		c.fetch(min(int(c.claimed.n.Load()), n), n) // the chunks no worker claimed
+		c.fromRing, c.runs = false, [2][]request{}
 		// A chunk was left half resolved: deliver no more of the frame,
 		// and let the agents not yet served ask again at their next tick,
-		// as a cancelled request does.
-		for i := delivered; i < n; i++ {
-			batch[i].agent.withdraw(q)
+		// as a cancelled request does (the served ones wait no more, and
+		// the chunks the workers delivered hold no agent any more).
+		for i := range batch {
+			if a := batch[i].agent; a != nil {
+				a.withdraw(q)
+			}
 		}
 		clear(batch)
 		clear(results)
-		clear(c.done[:chunks])
+		clear(done)
 		q.leave()
 		panic(fmt.Sprintf("agent: a search on a queue worker panicked: %v\n\nits stack:\n%s", f.value, f.stack))
 	}
+	c.fromRing, c.runs = false, [2][]request{}
 	// Delivery runs the agents' event callbacks, which may call Cancel or
 	// Remove: the queue is consistent again, so let them in.
 	q.leave()
 	q.delivering = true
 	defer func() { q.delivering = false }()
-	for i := delivered; i < n; i++ {
+	for i := from; i < n; i++ {
 		q.deliver(&batch[i], &results[i])
 	}
-	// Drop the references, so that the batch keeps no agent alive.
-	clear(batch)
-	clear(results)
-	clear(c.done[:chunks])
+	// Drop the references, so that the batch keeps no agent alive (the
+	// workers dropped those of the chunks they delivered).
+	clear(batch[from:])
+	clear(results[from:])
+	clear(done)
 	return n
 }
 
@@ -376,28 +416,48 @@ func (q *Queue) deliver(r *request, res *result) {
 	}
 }
 
-// deliverQuiet delivers, from the batch's request i on, the results whose
-// chunks are resolved, while the workers may still be searching. It stops
-// at a request whose delivery could run the game's code (an event
-// callback, a behaviour's Stop), which could
-// touch agents whose requests are being resolved, and reports false
-// then. It returns where it stopped.
-func (q *Queue) deliverQuiet(i int) (int, bool) {
-	for ; i < len(q.batch); i++ {
-		if !q.done[i/q.chunk].Load() {
-			return i, true
+// deliverReady delivers, as worker w, the chunks whose turn has come:
+// from the first not yet handed over, while each is resolved and its
+// deliveries run none of the game's code. A chunk that only worker 0 may
+// deliver (chunkOrdered) stops the other workers there until worker 0
+// has taken it.
+func (c *crew) deliverReady(w int) {
+	chunks := (len(c.batch) + c.chunk - 1) / c.chunk
+	for {
+		next := c.handed.n.Load()
+		if int(next) >= chunks {
+			return
 		}
-		r := &q.batch[i]
-		if r.agent.cfg.OnEvent != nil || r.agent.log != nil && r.agent.log.gameCode || r.agent.running {
-			return i, false
+		switch c.done[next].Load() {
+		case chunkPrivate:
+		case chunkOrdered:
+			if w != 0 {
+				return
+			}
+		default: // waiting, or the game's code: not now
+			return
 		}
-		q.deliver(r, &q.results[i])
+		if c.handed.n.CompareAndSwap(next, next+1) {
+			c.deliverChunk(int(next))
+		}
 	}
-	return i, true
+}
+
+// deliverChunk delivers chunk k's results to their agents and drops the
+// chunk's references to them.
+func (c *crew) deliverChunk(k int) {
+	start := k * c.chunk
+	end := min(start+c.chunk, len(c.batch))
+	for i := start; i < end; i++ {
+		c.queue.deliver(&c.batch[i], &c.results[i])
+	}
+	clear(c.batch[start:end])
+	clear(c.results[start:end])
 }
 
 // resolveChunk claims the next chunk of the batch, if any is left,
-// resolves it with worker w's planners, and reports whether it did.
+// resolves it with worker w's planners, marks it done with what its
+// deliveries would touch, and reports whether it did.
 func (c *crew) resolveChunk(w int) bool {
 	n := len(c.batch)
 	end := int(c.claimed.n.Add(int64(c.chunk)))
@@ -405,12 +465,34 @@ func (c *crew) resolveChunk(w int) bool {
 	if start >= n {
 		return false
 	}
+	c.fetch(start, min(end, n))
 	p := &c.planners[w].planners
+	reach := chunkPrivate
 	for i := start; i < min(end, n); i++ {
-		resolve(p, &c.batch[i], &c.results[i])
+		r, res := &c.batch[i], &c.results[i]
+		resolve(p, r, res)
+		reach = max(reach, deliveryReach(r, res))
 	}
-	c.done[start/c.chunk].Store(true)
+	c.done[start/c.chunk].Store(reach)
 	return true
+}
+
+// fetch copies the batch's requests start to end from the ring, if the
+// batch is still there, and clears their slots, so that the ring keeps no
+// agent alive.
+func (c *crew) fetch(start, end int) {
+	if !c.fromRing {
+		return
+	}
+	offset := 0 // the batch index of the run's first request
+	for _, run := range c.runs {
+		if lo, hi := max(start, offset), min(end, offset+len(run)); lo < hi {
+			piece := run[lo-offset : hi-offset]
+			copy(c.batch[lo:hi], piece)
+			clear(piece)
+		}
+		offset += len(run)
+	}
 }
 
 // take moves up to perFrame live requests from the head of the ring into
@@ -419,6 +501,23 @@ func (c *crew) resolveChunk(w int) bool {
 // frame, never the backlog.
 func (q *Queue) take() []request {
 	batch := q.batch[:0]
+	// With no cancelled slot in the ring (the common case), the oldest
+	// requests fill consecutive slots, in two runs at most where the ring
+	// wraps: the batch is left there, for the workers to copy and clear
+	// chunk by chunk as they claim them (fetch), rather than copied here
+	// while they wait. Nothing writes to the ring until they are done.
+	if q.size == q.live && q.size > 0 {
+		n := min(q.perFrame, q.size)
+		first := min(n, len(q.ring)-q.head)
+		q.runs = [2][]request{q.ring[q.head : q.head+first], q.ring[:n-first]}
+		q.fromRing = true
+		batch = batch[:n]
+		q.slotsVisited += n
+		q.head = (q.head + n) & (len(q.ring) - 1)
+		q.size -= n
+		q.live -= n
+		q.first += uint64(n)
+	}
 	for len(batch) < q.perFrame && q.size > 0 {
 		slot := &q.ring[q.head]
 		q.slotsVisited++

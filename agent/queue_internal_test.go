@@ -234,3 +234,58 @@ func TestQueueStartsOneHelperPerExtraWorker(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeKeepsSubmissionOrderAcrossTheRingsEnd: a frame takes the oldest
+// waiting requests in submission order, passing over cancelled ones, when
+// they wrap round the end of the ring, and leaves in the ring no reference
+// to a request it took (which would keep a departed agent alive). With no
+// cancellation the batch is left in the ring for the workers to fetch, with
+// one it is copied slot by slot: both ways are checked.
+func TestTakeKeepsSubmissionOrderAcrossTheRingsEnd(t *testing.T) {
+	for _, cancel := range []bool{false, true} {
+		q := NewQueue(1, 5)
+		agents := queuedMages(t, 20, q)
+		var waiting []*Agent // in submission order
+		submit := func(as []*Agent) {
+			for _, a := range as {
+				a.Tick()
+				waiting = append(waiting, a)
+			}
+		}
+		submit(agents[:12])
+		q.Frame()
+		q.Frame()
+		waiting = waiting[10:]
+		submit(agents[12:]) // slots 10 to 15, then 0 to 3
+		if q.head+q.size <= len(q.ring) {
+			t.Fatalf("head %d, %d waiting in %d slots: the requests do not wrap", q.head, q.size, len(q.ring))
+		}
+		if cancel {
+			q.Cancel(waiting[3])
+			waiting = append(waiting[:3], waiting[4:]...)
+		}
+		for len(waiting) > 0 {
+			batch := q.take()
+			q.fetch(0, len(batch)) // the workers' part, when the batch is left in the ring
+			want := waiting[:min(q.perFrame, len(waiting))]
+			waiting = waiting[len(want):]
+			if len(batch) != len(want) {
+				t.Fatalf("cancel %v: took %d requests, want %d", cancel, len(batch), len(want))
+			}
+			for i := range batch {
+				if batch[i].agent != want[i] || batch[i].ticket != want[i].ticket {
+					t.Fatalf("cancel %v: request %d of the batch is not the next submitted", cancel, i)
+				}
+			}
+			for slot := range q.ring {
+				if inUse := (slot-q.head)&(len(q.ring)-1) < q.size; !inUse && q.ring[slot].agent != nil {
+					t.Fatalf("cancel %v: slot %d still holds a request after take", cancel, slot)
+				}
+			}
+		}
+		q.fromRing, q.runs = false, [2][]request{}
+		if q.size != 0 || q.live != 0 || q.first != q.next {
+			t.Errorf("cancel %v: size %d, live %d, first %d, next %d after taking every request", cancel, q.size, q.live, q.first, q.next)
+		}
+	}
+}

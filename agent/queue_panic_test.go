@@ -62,3 +62,44 @@ func goalName(g *resolver.Goal) string {
 	}
 	return g.Name()
 }
+
+// TestAWorkerPanicAfterEarlyDeliveries: when a search panics late in a
+// frame, the chunks before it may already be delivered (the workers
+// deliver as they go): Frame still raises the search's panic, the agents
+// served keep their chains, and the others ask again at their next tick.
+func TestAWorkerPanicAfterEarlyDeliveries(t *testing.T) {
+	const n, failFrom = 64, 48
+	failing := &panicky{failing: true}
+	made := 0
+	fc := newFrameCrowd(t, n, 2, func(cfg *agent.ResolverConfig) {
+		cfg.Distance = &panicky{}
+		if made >= failFrom {
+			cfg.Distance = failing // the last chunks of the batch
+		}
+		made++
+	})
+	fc.submit()
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		fc.q.Frame()
+		return nil
+	}()
+	if s, _ := got.(string); !strings.Contains(s, "the game's distance model failed") {
+		t.Fatalf("Frame raised %v, want the distance model's panic", got)
+	}
+	served := 0
+	for _, a := range fc.agents {
+		served += a.Stats().Plans
+	}
+	if served == 0 || served > failFrom {
+		t.Errorf("%d agents served before the panic, want some of the first %d", served, failFrom)
+	}
+	failing.failing = false
+	fc.submit()
+	fc.q.Frame()
+	for i, a := range fc.agents {
+		if a.Chain() == nil && a.Stats().NoPlan == 0 || a.Stats().Plans < 1 {
+			t.Fatalf("agent %d after the queue recovered: chain %v, %+v", i, a.Chain(), a.Stats())
+		}
+	}
+}

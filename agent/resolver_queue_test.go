@@ -44,8 +44,9 @@ func TestResolverQueueResolvesFromTheSubmitSnapshot(t *testing.T) {
 }
 
 // resolverCrowd makes n survivors in n camps, with three profiles, all
-// resolving through q; the camps differ by a seeded random draw.
-func resolverCrowd(t testing.TB, n int, q *agent.Queue, rec *agent.Recorder, seed uint64) ([]*agent.ResolverAgent, []*camp) {
+// resolving through q; the camps differ by a seeded random draw. Each of
+// with, if any, may change survivor i's configuration last.
+func resolverCrowd(t testing.TB, n int, q *agent.Queue, rec *agent.Recorder, seed uint64, with ...func(i int, cfg *agent.ResolverConfig)) ([]*agent.ResolverAgent, []*camp) {
 	rng := rand.New(rand.NewPCG(seed, 3))
 	base := newCamp(t)
 	profiles := []resolver.ProfileSpec{
@@ -75,6 +76,9 @@ func resolverCrowd(t testing.TB, n int, q *agent.Queue, rec *agent.Recorder, see
 		cfg.Name = "survivor" + string(rune('A'+i%26)) + string(rune('a'+i/26))
 		cfg.Policy = agent.Policy{Kind: agent.Reactive}
 		cfg.Queue = q
+		for _, f := range with {
+			f(i, &cfg)
+		}
 		agents = append(agents, mustResolverAgent(t, cfg))
 		camps = append(camps, c)
 	}

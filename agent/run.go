@@ -494,11 +494,16 @@ func (a *Agent) finishStep() {
 	}
 }
 
+// keeps reports whether adopting plan keeps the running step going: the
+// plan starts with it.
+func (a *Agent) keeps(plan []goap.ActionID) bool {
+	return a.running && len(plan) > 0 && a.plan[a.step] == plan[0]
+}
+
 // adopt makes a resolved plan the agent's, keeping the running step going
 // (its walk included) if the new plan starts with it.
 func (a *Agent) adopt(plan []goap.ActionID, mtr htn.MTR) {
-	keep := a.running && len(plan) > 0 && a.plan[a.step] == plan[0]
-	if !keep {
+	if !a.keeps(plan) {
 		a.dropPlan()
 	}
 	a.planStore = append(a.planStore[:0], plan...)
