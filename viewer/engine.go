@@ -160,7 +160,7 @@ func engineProblem(f *domain.File, q startRequest, ef engineFields, as engineAge
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
-			return ch, badField("set", "%s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
+			return ch, badField("set", "%s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, int64(math.MinInt64), int64(math.MaxInt64))
 		}
 		if err != nil {
 			return ch, badField("set", "%s=%s: %q is an integer key: a whole number", name, text, name)

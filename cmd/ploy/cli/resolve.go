@@ -185,7 +185,7 @@ func engineSetup(e *env, fset *flag.FlagSet, f *domain.File, p parsedEngineFlags
 		}
 		v, err := strconv.ParseInt(text, 10, 64)
 		if errors.Is(err, strconv.ErrRange) {
-			return pr, usageErr(e, fset, "--set %s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, math.MinInt64, math.MaxInt64)
+			return pr, usageErr(e, fset, "--set %s=%s: out of range: %q holds a 64-bit whole number, from %d to %d", name, text, name, int64(math.MinInt64), int64(math.MaxInt64))
 		}
 		if err != nil {
 			return pr, usageErr(e, fset, "--set %s=%s: %q is an integer key: a whole number", name, text, name)
