@@ -520,3 +520,108 @@ func TestRelaxedUnreachableSeesEffectsAndAxioms(t *testing.T) {
 		t.Fatalf("unreachable %v, want [c]: its axiom needs a fact nothing adds", got)
 	}
 }
+
+func TestUnionMergesSortedLists(t *testing.T) {
+	for _, c := range []struct{ a, b, want []Fact }{
+		{nil, nil, []Fact{}},
+		{[]Fact{1, 3}, nil, []Fact{1, 3}},
+		{[]Fact{1, 3, 5}, []Fact{2, 3, 6}, []Fact{1, 2, 3, 5, 6}},
+		{[]Fact{4}, []Fact{4}, []Fact{4}},
+	} {
+		if got := union(c.a, c.b); !slices.Equal(got, c.want) {
+			t.Errorf("union(%v, %v) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestADLAcrossWords: conditional effects and axioms on facts past the
+// first word of a state.
+func TestADLAcrossWords(t *testing.T) {
+	task := &Task{}
+	for i := range 140 {
+		task.Facts = append(task.Facts, fmt.Sprintf("f%d", i))
+	}
+	task.Init = []Fact{70, 128}
+	task.Ops = []Op{{Name: "(o)", Del: []Fact{70, 128}, Effects: []CondEffect{{Cond: []Fact{70}, Add: []Fact{65, 129}}, {CondNot: []Fact{70}, Add: []Fact{3}}}}}
+	task.Axioms = []Axiom{{Head: 131, Body: []Fact{129}}}
+	task.Goal = []Fact{131}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(task, Options{Heuristic: LMCut})
+	if err != nil || res.Status != Found || len(res.Plan) != 1 {
+		t.Fatalf("%v %v %v", res.Status, res.Plan, err)
+	}
+	src := task.InitialState()
+	dst := make([]uint64, len(src))
+	task.Ops[0].ApplyTo(dst, src)
+	task.Derive(dst)
+	want := make([]bool, 140)
+	want[65], want[129], want[131] = true, true, true
+	if got := boolState(task, dst); !slices.Equal(got, want) {
+		t.Fatalf("after (o): facts %v", trueFacts(got))
+	}
+}
+
+func trueFacts(s []bool) []int {
+	var out []int
+	for f, v := range s {
+		if v {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// TestOneAxiomIsDerived: a task with a single axiom derives its head.
+func TestOneAxiomIsDerived(t *testing.T) {
+	task := &Task{Facts: []string{"a", "d"}, Init: []Fact{0}, Axioms: []Axiom{{Head: 1, Body: []Fact{0}}}, Goal: []Fact{1}}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if s := task.InitialState(); !Has(s, 1) {
+		t.Fatal("d not derived from a in the initial state")
+	}
+}
+
+// TestDeriveCountsItsWork: derive counts each axiom with its basic and
+// negated body facts, and each time a derived fact wakes an axiom of its
+// layer.
+func TestDeriveCountsItsWork(t *testing.T) {
+	// d0 :- a (2: the axiom and a); d1 :- d0 (1, then 1 when d0 wakes it).
+	task := &Task{Facts: []string{"a", "d0", "d1"}, Axioms: []Axiom{{Head: 1, Body: []Fact{0}}, {Head: 2, Body: []Fact{1}}}}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s := []uint64{1}
+	if work := newDeriver(task).derive(s); work != 4 || s[0] != 7 {
+		t.Fatalf("derive: work %d, state %b; want 4 and all three facts", work, s[0])
+	}
+}
+
+// TestValidateNamesTheAxiom: the checks of a single axiom's lists, each
+// naming it.
+func TestValidateNamesTheAxiom(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		ax   Axiom
+		init []Fact
+		want string
+	}{
+		{"derived in init", Axiom{Head: 2, Body: []Fact{0}}, []Fact{2}, "init holds the derived fact d"},
+		{"body unsorted", Axiom{Head: 2, Body: []Fact{1, 0}}, nil, "axiom 1 for d body: facts not sorted"},
+		{"negative body unsorted", Axiom{Head: 2, BodyNot: []Fact{1, 0}}, nil, "axiom 1 for d negative body: facts not sorted"},
+		{"negative layer", Axiom{Head: 2, Layer: -1}, nil, "axiom 1 for d: layer -1 is negative"},
+		{"negation in its layer", Axiom{Head: 2, BodyNot: []Fact{2}}, nil, "axiom 1 for d (layer 0) reads the negation of d of layer 0"},
+	} {
+		task := &Task{Facts: []string{"a", "b", "d"}, Init: c.init, Axioms: []Axiom{c.ax}}
+		if err := task.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+	task := &Task{Facts: []string{"a", "b", "d"}, Axioms: []Axiom{{Head: 2, Body: []Fact{0}}},
+		Ops: []Op{{Name: "(o)", Effects: []CondEffect{{Add: []Fact{2}}}}}}
+	if err := task.Validate(); err == nil || !strings.Contains(err.Error(), "effect 1 adds the derived fact d") {
+		t.Errorf("an effect adding a derived fact: %v", err)
+	}
+}
