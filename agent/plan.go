@@ -43,6 +43,15 @@ type request struct {
 	// chain is a resolver agent's snapshot, goal and options, in its
 	// buffer (facts and goal are unused then).
 	chain *chainRequest
+	// slice is the most chains a resolver agent's search may expand in
+	// this frame (0: the whole search); resuming is its search suspended
+	// in an earlier frame, which goes on where it stopped, and
+	// resumingTrace that search's trace; sliced counts the chains it
+	// expanded in those frames (see Queue.SetSlice, slices.go).
+	slice         int
+	sliced        int
+	resuming      *resolver.Resolver
+	resumingTrace *resolver.Trace
 }
 
 // result is a resolved request.
@@ -59,6 +68,12 @@ type result struct {
 	steps    int
 	mtr      htn.MTR
 	replace  bool // interrupt: the new plan should replace the running one
+	// suspended: the search reached its slice of the frame and goes on
+	// in the next; nothing is delivered. frameExpanded is what the
+	// search expanded in this frame.
+	suspended     bool
+	sliced        bool // frameExpanded is set: the search ran by slices
+	frameExpanded int
 }
 
 // planners is what resolves requests: an agent's own, or a worker's.
@@ -75,6 +90,11 @@ type planners struct {
 	// goapTrace and resolverTrace serve traced requests (TraceDecisions).
 	goapTrace     goap.Trace
 	resolverTrace resolver.Trace
+	// slicedTrace is the trace of a traced search that begins in slices
+	// (it goes with the search if the search is suspended), and spare
+	// holds resolvers that suspended searches gave back (slices.go).
+	slicedTrace *resolver.Trace
+	spare       []*resolver.Resolver
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result

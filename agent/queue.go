@@ -53,6 +53,14 @@ type Queue struct {
 	// slotsVisited counts the ring slots frames have read, for the test
 	// that a frame's cost does not grow with the backlog.
 	slotsVisited int
+
+	// slice is the most chains a resolver search expands per frame (0:
+	// no limit); carried holds the searches suspended at the end of the
+	// last frame, oldest first, which the next frame takes before the
+	// ring's requests; lastFrame is what the last frame did (slices.go).
+	slice     int
+	carried   []request
+	lastFrame FrameStats
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;
@@ -236,8 +244,9 @@ func (q *Queue) Reserve(d *goap.Domain, successors int) {
 	q.startHelpers()
 }
 
-// Len returns the number of requests waiting (cancelled ones not counted).
-func (q *Queue) Len() int { return q.live }
+// Len returns the number of requests waiting (cancelled ones not
+// counted), suspended searches (SetSlice) included.
+func (q *Queue) Len() int { return q.live + len(q.carried) }
 
 // Cancel withdraws a's waiting request, if it has one, and reports whether
 // it had. The agent no longer waits: on its next tick it asks again for
@@ -285,6 +294,8 @@ func (q *Queue) cancel(a Queued) bool {
 		slot := (q.head + int(ticket-q.first)) & (len(q.ring) - 1)
 		q.ring[slot] = request{}
 		q.live--
+	} else {
+		q.dropSuspended(ticket)
 	}
 	return true
 }
@@ -301,7 +312,8 @@ func (q *Queue) Remove(a Queued) {
 
 // Frame resolves up to PerFrame of the oldest requests, spread over the
 // workers, delivers each result to its agent, and returns how many it
-// resolved.
+// resolved. With a slice (SetSlice) a resolver search that reaches it is
+// suspended rather than resolved: it goes on in the next Frame, first.
 func (q *Queue) Frame() int {
 	q.enter("Frame")
 	if q.delivering {
@@ -343,8 +355,10 @@ func (q *Queue) Frame() int {
 		// A chunk was left half resolved: deliver no more of the frame,
 		// and let the agents not yet served ask again at their next tick,
 		// as a cancelled request does.
-		for i := delivered; i < n; i++ {
-			batch[i].agent.withdraw(q)
+		for i := range n {
+			if i >= delivered || results[i].suspended {
+				batch[i].agent.withdraw(q)
+			}
 		}
 		clear(batch)
 		clear(results)
@@ -360,16 +374,20 @@ func (q *Queue) Frame() int {
 	for i := delivered; i < n; i++ {
 		q.deliver(&batch[i], &results[i])
 	}
+	q.keepSuspended(batch, results)
 	// Drop the references, so that the batch keeps no agent alive.
 	clear(batch)
 	clear(results)
 	clear(c.done[:chunks])
-	return n
+	return q.lastFrame.Ended
 }
 
 // deliver hands a resolved request to its agent, unless it was cancelled
 // after this frame took it.
 func (q *Queue) deliver(r *request, res *result) {
+	if res.suspended {
+		return // it goes on in the next frame (keepSuspended)
+	}
 	if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
 		a.queuedIn = nil
 		a.apply(r, res)
@@ -418,7 +436,10 @@ func (c *crew) resolveChunk(w int) bool {
 // life, so a frame costs its batch and the cancellations since the last
 // frame, never the backlog.
 func (q *Queue) take() []request {
-	batch := q.batch[:0]
+	// The searches suspended last frame first: they keep their place.
+	batch := append(q.batch[:0], q.carried...)
+	clear(q.carried)
+	q.carried = q.carried[:0]
 	for len(batch) < q.perFrame && q.size > 0 {
 		slot := &q.ring[q.head]
 		q.slotsVisited++
@@ -430,6 +451,9 @@ func (q *Queue) take() []request {
 		q.head = (q.head + 1) & (len(q.ring) - 1)
 		q.size--
 		q.first++
+	}
+	for i := range batch {
+		batch[i].slice = q.slice
 	}
 	q.batch = batch
 	return batch

@@ -35,6 +35,10 @@ func (w *resolverWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainReques
 type resolverPlanner struct{}
 
 func (resolverPlanner) plan(p *planners, r *request, out *result) {
+	if r.slice > 0 || r.resuming != nil {
+		planSlice(p, r, out)
+		return
+	}
 	c := r.chain
 	rs := cached(&p.resolvers, c.goal.Domain(), resolver.NewResolver)
 	if r.traced {

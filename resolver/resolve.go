@@ -546,6 +546,16 @@ func (r *Resolver) Abandon() {
 	r.cur = resolveState{}
 }
 
+// Bytes returns the memory the resolver holds: its tables of one entry
+// per action, and its chains and open list as far as they have grown. A
+// suspended resolve holds it until it ends: a game that keeps searches
+// across frames holds this much per search it keeps.
+func (r *Resolver) Bytes() int64 {
+	r.check()
+	tables := 4*(cap(r.head)+cap(r.headStamp)+cap(r.actStamp)+cap(r.seen)) + 8*cap(r.cost) + cap(r.holds)
+	return int64(tables) + int64(cap(r.labels))*int64(unsafe.Sizeof(label{})) + int64(r.open.Cap())*int64(unsafe.Sizeof(pq.Entry{}))
+}
+
 // Suspended reports whether a resolve has been begun and has not ended.
 func (r *Resolver) Suspended() bool {
 	return r != nil && (r.cur.phase == firstRun || r.cur.phase == secondRun)
