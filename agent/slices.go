@@ -56,10 +56,11 @@ type FrameStats struct {
 	// Suspended the resolver searches that reached their slice and go on
 	// in the next frame.
 	Ended, Suspended int
-	// Expanded is the nodes the frame's searches expanded: chains for
-	// resolver agents (at most PerFrame × Slice with a slice), states for
-	// GOAP agents; HTN decompositions count none.
-	Expanded int
+	// Chains is the chains the frame's resolver searches expanded: at
+	// most PerFrame × Slice with a slice. States is the states its GOAP
+	// searches expanded, which are not sliced (HTN decompositions count
+	// steps, not expansions, and are in neither).
+	Chains, States int
 }
 
 // LastFrame returns what the last Frame did.
@@ -174,10 +175,13 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 	st := FrameStats{Taken: len(batch)}
 	for i := range batch {
 		r, res := &batch[i], &results[i]
-		if res.sliced {
-			st.Expanded += res.frameExpanded
-		} else {
-			st.Expanded += res.expanded
+		switch {
+		case res.sliced:
+			st.Chains += res.frameExpanded
+		case r.chain != nil:
+			st.Chains += res.expanded
+		case r.planner == (goapPlanner{}):
+			st.States += res.expanded
 		}
 		if !res.suspended {
 			st.Ended++

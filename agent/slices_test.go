@@ -1,0 +1,197 @@
+package agent_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
+)
+
+// slicedCrowd is n survivors in camps of their own, as resolverCrowd
+// makes them, each with a random node budget of 1 to 12 chains (a
+// survivor's resolve takes about 5), resolving through q. It returns
+// the agents and the largest budget.
+func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.ResolverAgent, int) {
+	base := newCamp(t)
+	var agents []*agent.ResolverAgent
+	most := 0
+	for i := range n {
+		c := newCamp(t)
+		c.d = base.d
+		c.values["warmth"] = int64(rng.IntN(80))
+		c.values["hunger"] = int64(rng.IntN(80))
+		c.at = resolver.Point{X: float64(rng.IntN(11) - 5), Y: float64(rng.IntN(11) - 5)}
+		c.piles["wood_north"].logs = rng.IntN(3)
+		cfg := c.config(nil)
+		cfg.OnEvent = nil
+		cfg.Name = fmt.Sprintf("survivor%02d", i)
+		cfg.Policy = agent.Policy{Kind: agent.Reactive}
+		budget := 1 + rng.IntN(12)
+		most = max(most, budget)
+		cfg.Limits = search.Limits{Budget: int64(budget)}
+		cfg.Queue = q
+		agents = append(agents, mustResolverAgent(t, cfg))
+	}
+	return agents, most
+}
+
+// TestSlicedQueueKeepsItsBoundsAndPromises runs crowds of survivors, with
+// battle mages among them, through queues of 1 and 2 workers, 1 to 5
+// requests a frame and slices of 1 to 7 chains, and checks what
+// Queue.SetSlice promises: no frame's resolver searches expand more than
+// PerFrame × Slice chains; every chain a frame expanded reaches an agent
+// (the frames' sum is the agents' once the line is drained); and a
+// request with p − 1 others ahead of it when asked is answered within
+// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget.
+func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 26))
+	tightest := 0.0 // the longest wait seen, as a fraction of its bound
+	spanned := 0
+	for round := range 24 {
+		workers, perFrame, slice := 1+rng.IntN(2), 1+rng.IntN(5), []int{1, 2, 3, 7}[rng.IntN(4)]
+		q := agent.NewQueue(workers, perFrame)
+		q.SetSlice(slice)
+		survivors, most := slicedCrowd(t, 6+rng.IntN(20), q, rng)
+		mages, _ := crowd(t, rng.IntN(4), q, nil)
+		perSearch := (most + slice - 1) / slice
+		type asked struct {
+			frame, place, plans int
+		}
+		waiting := map[*agent.Agent]asked{}
+		frame, chains := 0, 0
+		tick := func(a *agent.Agent) {
+			plans, before := a.Stats().Plans, q.Len()
+			a.Tick()
+			if q.Len() == before+1 {
+				waiting[a] = asked{frame: frame, place: q.Len(), plans: plans}
+			}
+		}
+		runFrame := func() {
+			q.Frame()
+			frame++
+			st := q.LastFrame()
+			where := fmt.Sprintf("round %d (%d workers, %d a frame, slice %d), frame %d", round, workers, perFrame, slice, frame)
+			if st.Chains > perFrame*slice {
+				t.Fatalf("%s: %d chains expanded, more than %d × %d", where, st.Chains, perFrame, slice)
+			}
+			if st.Taken > perFrame || st.Ended+st.Suspended != st.Taken {
+				t.Fatalf("%s: %+v", where, st)
+			}
+			chains += st.Chains
+			for a, w := range waiting {
+				if a.Stats().Plans == w.plans {
+					continue
+				}
+				delete(waiting, a)
+				waited, bound := frame-w.frame, ((w.place+perFrame-1)/perFrame)*perSearch
+				if waited > bound {
+					t.Fatalf("%s: %s asked with %d ahead and was answered after %d frames, more than the bound of %d", where, a.Name(), w.place-1, waited, bound)
+				}
+				tightest = max(tightest, float64(waited)/float64(bound))
+				if waited > 1 {
+					spanned++
+				}
+			}
+		}
+		for range 60 {
+			for _, a := range survivors {
+				tick(a.Agent())
+			}
+			for _, m := range mages {
+				tick(m)
+			}
+			runFrame()
+		}
+		for q.Len() > 0 {
+			runFrame()
+		}
+		if len(waiting) > 0 {
+			t.Fatalf("round %d: the line is empty and %d agents still wait", round, len(waiting))
+		}
+		if n, bytes := q.Suspended(); n != 0 || bytes != 0 {
+			t.Fatalf("round %d: %d searches suspended in %d bytes after the line drained", round, n, bytes)
+		}
+		expanded := 0
+		for _, a := range survivors {
+			expanded += a.Stats().Expanded
+		}
+		if expanded != chains {
+			t.Fatalf("round %d: the frames expanded %d chains, the agents were answered with %d", round, chains, expanded)
+		}
+	}
+	t.Logf("longest wait %.2f of its bound; %d answers waited more than a frame", tightest, spanned)
+	if spanned < 200 || tightest < 0.4 {
+		t.Errorf("longest wait %.2f of its bound, %d answers waited more than a frame: the test did not load the queue", tightest, spanned)
+	}
+}
+
+// TestCancelDropsASuspendedSearch: a search suspended at the end of a
+// frame is the queue's until it ends; Cancel and Remove let it go at
+// once, and the agent asks again from the world of then.
+func TestCancelDropsASuspendedSearch(t *testing.T) {
+	q := agent.NewQueue(1, 8)
+	q.SetSlice(1)
+	survivors, _ := resolverCrowd(t, 8, q, nil, 5)
+	for _, a := range survivors {
+		a.Tick()
+	}
+	asked := q.Len()
+	q.Frame()
+	if n, bytes := q.Suspended(); n != asked || n < 3 || bytes <= 0 || q.Len() != asked || q.LastFrame().Suspended != asked {
+		t.Fatalf("after a frame of one chain each: %d suspended in %d bytes, %d waiting, %+v; want the %d that asked (3 at least)", n, bytes, q.Len(), q.LastFrame(), asked)
+	}
+	var waiting []*agent.ResolverAgent
+	for _, a := range survivors {
+		if q.Cancel(a) {
+			waiting = append(waiting, a)
+			break
+		}
+	}
+	if n, _ := q.Suspended(); n != asked-1 || q.Len() != asked-1 {
+		t.Fatalf("after Cancel: %d suspended, %d waiting; want %d", n, q.Len(), asked-1)
+	}
+	removed := 0
+	for _, a := range survivors {
+		if a == waiting[0] {
+			continue
+		}
+		before, _ := q.Suspended()
+		q.Remove(a)
+		if after, _ := q.Suspended(); after < before {
+			removed++
+			break
+		}
+	}
+	if n, _ := q.Suspended(); removed != 1 || n != asked-2 || q.Len() != asked-2 {
+		t.Fatalf("after Remove: %d suspended, %d waiting; want %d", n, q.Len(), asked-2)
+	}
+	for q.Len() > 0 {
+		q.Frame()
+	}
+	if n, bytes := q.Suspended(); n != 0 || bytes != 0 {
+		t.Fatalf("%d searches in %d bytes suspended after the line drained", n, bytes)
+	}
+	cancelled := waiting[0]
+	if cancelled.Chain() != nil || cancelled.Stats().Plans != 0 {
+		t.Fatal("the cancelled agent got an answer")
+	}
+	cancelled.Tick() // asks again
+	if q.Len() != 1 {
+		t.Fatalf("%d waiting; want the cancelled agent's new request", q.Len())
+	}
+}
+
+// TestSetSliceMisuse: a negative slice is refused with a message saying
+// what a slice is.
+func TestSetSliceMisuse(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "agent: Queue.SetSlice(-1)") {
+			t.Fatalf("recovered %v", r)
+		}
+	}()
+	agent.NewQueue(1, 1).SetSlice(-1)
+}
