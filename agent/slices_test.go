@@ -12,7 +12,7 @@ import (
 )
 
 // slicedCrowd is n survivors in camps of their own, as resolverCrowd
-// makes them, each with a random node budget of 1 to 12 chains (a
+// makes them, each with a random node budget of 1 to 5 chains (a
 // survivor's resolve takes about 5), resolving through q. It returns
 // the agents and the largest budget.
 func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.ResolverAgent, int) {
@@ -30,7 +30,7 @@ func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.
 		cfg.OnEvent = nil
 		cfg.Name = fmt.Sprintf("survivor%02d", i)
 		cfg.Policy = agent.Policy{Kind: agent.Reactive}
-		budget := 1 + rng.IntN(12)
+		budget := 1 + rng.IntN(5)
 		most = max(most, budget)
 		cfg.Limits = search.Limits{Budget: int64(budget)}
 		cfg.Queue = q
@@ -46,7 +46,8 @@ func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.
 // PerFrame × Slice chains; every chain a frame expanded reaches an agent
 // (the frames' sum is the agents' once the line is drained); and a
 // request with p − 1 others ahead of it when asked is answered within
-// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget.
+// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget; and that
+// some requests wait that long: the bound is the worst case, not a guess.
 func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 26))
 	tightest := 0.0 // the longest wait seen, as a fraction of its bound
@@ -124,7 +125,7 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 		}
 	}
 	t.Logf("longest wait %.2f of its bound; %d answers waited more than a frame", tightest, spanned)
-	if spanned < 200 || tightest < 0.4 {
+	if spanned < 200 || tightest < 0.9 {
 		t.Errorf("longest wait %.2f of its bound, %d answers waited more than a frame: the test did not load the queue", tightest, spanned)
 	}
 }
