@@ -44,14 +44,13 @@ type request struct {
 	// buffer (facts and goal are unused then).
 	chain *chainRequest
 	// slice is the most chains a resolver agent's search may expand in
-	// this frame (0: the whole search); resuming is its search suspended
-	// in an earlier frame, which goes on where it stopped, and
-	// resumingTrace that search's trace; sliced counts the chains it
-	// expanded in those frames (see Queue.SetSlice, slices.go).
-	slice         int
-	sliced        int
-	resuming      *resolver.Resolver
-	resumingTrace *resolver.Trace
+	// this frame (0: the whole search); search, given by the queue when
+	// it slices, is where the search runs and stays while it is suspended
+	// from frame to frame; sliced counts the chains it expanded in
+	// earlier frames (see Queue.SetSlice, slices.go).
+	slice  int
+	sliced int
+	search *slicedSearch
 }
 
 // result is a resolved request.
@@ -90,11 +89,6 @@ type planners struct {
 	// goapTrace and resolverTrace serve traced requests (TraceDecisions).
 	goapTrace     goap.Trace
 	resolverTrace resolver.Trace
-	// slicedTrace is the trace of a traced search that begins in slices
-	// (it goes with the search if the search is suspended), and spare
-	// holds resolvers that suspended searches gave back (slices.go).
-	slicedTrace *resolver.Trace
-	spare       []*resolver.Resolver
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
@@ -57,10 +58,12 @@ type Queue struct {
 	// slice is the most chains a resolver search expands per frame (0:
 	// no limit); carried holds the searches suspended at the end of the
 	// last frame, oldest first, which the next frame takes before the
-	// ring's requests; lastFrame is what the last frame did (slices.go).
+	// ring's requests; lastFrame is what the last frame did; idle holds
+	// per domain the searches no request holds (slices.go).
 	slice     int
 	carried   []request
 	lastFrame FrameStats
+	idle      map[*resolver.Domain][]*slicedSearch
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;
@@ -321,6 +324,7 @@ func (q *Queue) Frame() int {
 		panic("agent: Queue.Frame called from an event callback during Frame")
 	}
 	batch := q.take()
+	q.giveSearches(batch)
 	n := len(batch)
 	if cap(q.results) < n {
 		q.results = make([]result, n)

@@ -70,101 +70,96 @@ func (q *Queue) LastFrame() FrameStats { return q.lastFrame }
 // the next Frame, and the bytes their resolvers hold.
 func (q *Queue) Suspended() (searches int, bytes int64) {
 	for i := range q.carried {
-		bytes += q.carried[i].resuming.Bytes()
+		bytes += q.carried[i].search.rs.Bytes()
 	}
 	return len(q.carried), bytes
 }
 
-// planSlice runs a slice of a resolver agent's search with worker p: it
-// begins the search on the worker's resolver, or goes on with the one a
-// request brings from an earlier frame. A search that reaches its slice
-// keeps the resolver (and its trace), and the worker takes another for
-// its next request; a resumed search that ends gives its resolver back.
+// slicedSearch is where a resolver agent's search runs when the queue
+// slices it: a resolver of the queue's, not a worker's, so that a search
+// suspended at the end of a frame keeps its open list and chains there
+// and goes on in the next frame on whichever worker takes it, and the
+// trace of a traced agent's search.
+type slicedSearch struct {
+	rs *resolver.Resolver
+	tr *resolver.Trace
+}
+
+// giveSearches gives each resolver request of the frame's batch that
+// has no search a search of its domain, from those no request holds or
+// a new one, on the game's goroutine before the workers start: the
+// queue makes at most PerFrame searches per domain, the most a frame
+// holds, and a warm queue none.
+func (q *Queue) giveSearches(batch []request) {
+	if q.slice == 0 {
+		return
+	}
+	for i := range batch {
+		r := &batch[i]
+		if r.chain == nil || r.search != nil {
+			continue
+		}
+		d := r.chain.goal.Domain()
+		idle := q.idle[d]
+		if n := len(idle); n > 0 {
+			r.search = idle[n-1]
+			idle[n-1] = nil
+			q.idle[d] = idle[:n-1]
+			continue
+		}
+		r.search = &slicedSearch{rs: resolver.NewResolver(d)}
+	}
+}
+
+// idleSearch takes back a search no request holds any more, dropping
+// what it held of its agent's.
+func (q *Queue) idleSearch(s *slicedSearch) {
+	s.rs.Abandon()
+	if q.idle == nil {
+		q.idle = map[*resolver.Domain][]*slicedSearch{}
+	}
+	d := s.rs.Domain()
+	q.idle[d] = append(q.idle[d], s)
+}
+
+// planSlice runs a slice of a resolver agent's search on the search the
+// queue gave its request: it begins the search, or goes on with the one
+// suspended in an earlier frame.
 func planSlice(p *planners, r *request, out *result) {
 	c := r.chain
-	d := c.goal.Domain()
+	s := r.search
 	slice := r.slice
 	if slice == 0 { // SetSlice(0) while the search was suspended: finish it
 		slice = math.MaxInt
 	}
-	rs, tr := r.resuming, r.resumingTrace
-	if rs == nil {
-		rs = p.resolverFor(d)
+	if !s.rs.Suspended() {
 		opt := *c.opt
 		if r.traced {
-			if p.slicedTrace == nil {
-				p.slicedTrace = new(resolver.Trace)
+			if s.tr == nil {
+				s.tr = new(resolver.Trace)
 			}
-			tr = p.slicedTrace
-			opt.Trace = tr
+			opt.Trace = s.tr
 		}
-		rs.Begin(chainOf(r.plan), &c.snap, c.goal, opt)
+		s.rs.Begin(chainOf(r.plan), &c.snap, c.goal, opt)
 	}
 	out.sliced = true
-	if !rs.Continue(slice) {
-		if r.resuming == nil {
-			r.resuming, r.resumingTrace = rs, tr
-			delete(p.resolvers, d)
-			if tr != nil {
-				p.slicedTrace = nil
-			}
-		}
+	if !s.rs.Continue(slice) {
 		// Every slice but a search's last expands exactly its chains.
 		r.sliced += slice
 		out.suspended, out.frameExpanded = true, slice
 		return
 	}
-	res, err := rs.Result()
+	res, err := s.rs.Result()
 	if r.traced {
 		l := r.agent.log
 		var chain []resolver.ActionID
 		if res.Status == resolver.Found {
 			chain = res.Chain
 		}
-		l.rejected = ResolverRejected(l.rejected[:0], d, tr, chain, res.Cost)
+		l.rejected = ResolverRejected(l.rejected[:0], c.goal.Domain(), s.tr, chain, res.Cost)
 	}
 	answer(out, res, err)
 	out.frameExpanded = res.Expanded - r.sliced
-	if r.resuming != nil {
-		p.giveBack(rs)
-		if tr != nil && p.slicedTrace == nil {
-			p.slicedTrace = tr
-		}
-		r.resuming, r.resumingTrace = nil, nil
-	}
-}
-
-// spareResolvers is how many resolvers a worker keeps that suspended
-// searches gave back, for the next searches that suspend: a few, so that
-// a queue whose searches span frames does not make one per search.
-const spareResolvers = 8
-
-// resolverFor returns the worker's resolver for d: its own, a spare, or
-// a new one.
-func (p *planners) resolverFor(d *resolver.Domain) *resolver.Resolver {
-	if rs, ok := p.resolvers[d]; ok {
-		return rs
-	}
-	for i := len(p.spare) - 1; i >= 0; i-- {
-		if rs := p.spare[i]; rs.Domain() == d {
-			p.spare = append(p.spare[:i], p.spare[i+1:]...)
-			return cached(&p.resolvers, d, func(*resolver.Domain) *resolver.Resolver { return rs })
-		}
-	}
-	return cached(&p.resolvers, d, resolver.NewResolver)
-}
-
-// giveBack takes the resolver of a resumed search that ended: the
-// worker's own for its domain if it has none, else a spare, else garbage.
-func (p *planners) giveBack(rs *resolver.Resolver) {
-	d := rs.Domain()
-	if _, ok := p.resolvers[d]; !ok {
-		cached(&p.resolvers, d, func(*resolver.Domain) *resolver.Resolver { return rs })
-		return
-	}
-	if len(p.spare) < spareResolvers {
-		p.spare = append(p.spare, rs)
-	}
 }
 
 // keepSuspended moves the frame's suspended searches whose agents still
@@ -185,13 +180,16 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		}
 		if !res.suspended {
 			st.Ended++
+			if r.search != nil {
+				q.idleSearch(r.search)
+			}
 			continue
 		}
 		st.Suspended++
 		if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
 			q.carried = append(q.carried, *r)
 		} else {
-			r.resuming.Abandon()
+			q.idleSearch(r.search)
 		}
 	}
 	q.lastFrame = st
@@ -202,7 +200,7 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 func (q *Queue) dropSuspended(ticket uint64) bool {
 	for i := range q.carried {
 		if q.carried[i].ticket == ticket {
-			q.carried[i].resuming.Abandon()
+			q.idleSearch(q.carried[i].search)
 			q.carried = slices.Delete(q.carried, i, i+1) // which clears the freed slot
 			return true
 		}

@@ -196,3 +196,33 @@ func TestSetSliceMisuse(t *testing.T) {
 	}()
 	agent.NewQueue(1, 1).SetSlice(-1)
 }
+
+// TestWarmSlicedQueueAllocatesNothing: once warm, a queue whose searches
+// span frames allocates nothing: the searches it makes (at most PerFrame)
+// go from request to request, on 1 worker or 2.
+func TestWarmSlicedQueueAllocatesNothing(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		q := agent.NewQueue(workers, 8)
+		q.SetSlice(1)
+		survivors, _ := resolverCrowd(t, 40, q, nil, 3)
+		ended, suspended := 0, 0
+		frame := func() {
+			for _, a := range survivors {
+				a.RequestReplan()
+				a.Tick()
+			}
+			q.Frame()
+			ended += q.LastFrame().Ended
+			suspended += q.LastFrame().Suspended
+		}
+		for range 200 {
+			frame()
+		}
+		if n := testing.AllocsPerRun(500, frame); n != 0 {
+			t.Errorf("%d workers: %v allocations per frame", workers, n)
+		}
+		if ended < 500 || suspended < 500 {
+			t.Errorf("%d workers: %d searches ended and %d suspended: too few to test", workers, ended, suspended)
+		}
+	}
+}
