@@ -226,3 +226,47 @@ func TestWarmSlicedQueueAllocatesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicedQueueIsDeterministic is TestResolverQueueIsDeterministic on
+// a queue whose searches span frames: survivors and battle mages, workers
+// racing, cancels and a removal among suspended searches; the event logs
+// must be the same byte for byte. Run it with -race.
+func TestSlicedQueueIsDeterministic(t *testing.T) {
+	log := func() (string, int) {
+		var rec agent.Recorder
+		q := agent.NewQueue(4, 5)
+		q.SetSlice(2)
+		survivors, camps := resolverCrowd(t, 12, q, &rec, 1)
+		mages, _ := crowd(t, 4, q, &rec)
+		suspended := 0
+		for tick := 0; tick < 40; tick++ {
+			if tick == 9 {
+				camps[2].piles["wood_south"].logs = 0
+				q.Cancel(survivors[5])
+			}
+			if tick == 15 {
+				q.Remove(survivors[7])
+			}
+			for _, a := range survivors {
+				a.Tick()
+			}
+			for _, m := range mages {
+				m.Tick()
+			}
+			q.Frame()
+			suspended += q.LastFrame().Suspended
+		}
+		var sb strings.Builder
+		rec.WriteJSONL(&sb)
+		return sb.String(), suspended
+	}
+	first, suspended := log()
+	if suspended < 20 || !strings.Contains(first, `"kind":"step_done"`) {
+		t.Fatalf("%d searches suspended; the log:\n%s", suspended, first)
+	}
+	for i := 0; i < 3; i++ {
+		if again, _ := log(); again != first {
+			t.Fatalf("run %d differs", i)
+		}
+	}
+}
