@@ -44,10 +44,9 @@ type request struct {
 	// buffer (facts and goal are unused then).
 	chain *chainRequest
 	// slice is the most chains a resolver agent's search may expand in
-	// this frame (0: the whole search); search, given by the queue when
-	// it slices, is where the search runs and stays while it is suspended
-	// from frame to frame; sliced counts the chains it expanded in
-	// earlier frames (see Queue.SetSlice, slices.go).
+	// this frame (0: the whole search); search holds it while it is
+	// suspended from frame to frame; sliced counts the chains it expanded
+	// in earlier frames (see Queue.SetSlice, slices.go).
 	slice  int
 	sliced int
 	search *slicedSearch
@@ -89,6 +88,11 @@ type planners struct {
 	// goapTrace and resolverTrace serve traced requests (TraceDecisions).
 	goapTrace     goap.Trace
 	resolverTrace resolver.Trace
+	// slicedTrace traces a traced search the queue slices, and reserve
+	// holds per domain what a worker gives a search that reaches its
+	// slice (slices.go).
+	slicedTrace *resolver.Trace
+	reserve     map[*resolver.Domain][]*slicedSearch
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result

@@ -59,11 +59,13 @@ type Queue struct {
 	// no limit); carried holds the searches suspended at the end of the
 	// last frame, oldest first, which the next frame takes before the
 	// ring's requests; lastFrame is what the last frame did; idle holds
-	// per domain the searches no request holds (slices.go).
+	// per domain (domains, in the order first seen) the suspended
+	// searches' holders that no request holds now (slices.go).
 	slice     int
 	carried   []request
 	lastFrame FrameStats
 	idle      map[*resolver.Domain][]*slicedSearch
+	domains   []*resolver.Domain
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;
@@ -324,7 +326,6 @@ func (q *Queue) Frame() int {
 		panic("agent: Queue.Frame called from an event callback during Frame")
 	}
 	batch := q.take()
-	q.giveSearches(batch)
 	n := len(batch)
 	if cap(q.results) < n {
 		q.results = make([]result, n)

@@ -35,7 +35,7 @@ func (w *resolverWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainReques
 type resolverPlanner struct{}
 
 func (resolverPlanner) plan(p *planners, r *request, out *result) {
-	if r.search != nil {
+	if r.slice > 0 || r.search != nil {
 		planSlice(p, r, out)
 		return
 	}

@@ -75,91 +75,132 @@ func (q *Queue) Suspended() (searches int, bytes int64) {
 	return len(q.carried), bytes
 }
 
-// slicedSearch is where a resolver agent's search runs when the queue
-// slices it: a resolver of the queue's, not a worker's, so that a search
-// suspended at the end of a frame keeps its open list and chains there
-// and goes on in the next frame on whichever worker takes it, and the
-// trace of a traced agent's search.
+// slicedSearch is a resolver agent's search suspended at the end of a
+// frame: the resolver that holds its open list and chains, and the trace
+// of a traced agent's search. A search begins on the worker's own
+// resolver, as a whole one does; only when it reaches its slice does the
+// worker hand that resolver to the request, in a slicedSearch from its
+// reserve, and take the reserve's resolver as its own. The request
+// carries it to whichever worker takes it next frame; when it ends, the
+// queue takes it back and deals it out again between frames.
 type slicedSearch struct {
 	rs *resolver.Resolver
 	tr *resolver.Trace
 }
 
-// giveSearches gives each resolver request of the frame's batch that
-// has no search a search of its domain, from those no request holds or
-// a new one, on the game's goroutine before the workers start: the
-// queue makes at most PerFrame searches per domain, the most a frame
-// holds, and a warm queue none.
-func (q *Queue) giveSearches(batch []request) {
-	if q.slice == 0 {
-		return
-	}
-	for i := range batch {
-		r := &batch[i]
-		if r.chain == nil || r.search != nil {
-			continue
-		}
-		d := r.chain.goal.Domain()
-		idle := q.idle[d]
-		if n := len(idle); n > 0 {
-			r.search = idle[n-1]
-			idle[n-1] = nil
-			q.idle[d] = idle[:n-1]
-			continue
-		}
-		r.search = &slicedSearch{rs: resolver.NewResolver(d)}
-	}
-}
-
-// idleSearch takes back a search no request holds any more, dropping
-// what it held of its agent's.
-func (q *Queue) idleSearch(s *slicedSearch) {
-	s.rs.Abandon()
-	if q.idle == nil {
-		q.idle = map[*resolver.Domain][]*slicedSearch{}
-	}
-	d := s.rs.Domain()
-	q.idle[d] = append(q.idle[d], s)
-}
-
-// planSlice runs a slice of a resolver agent's search on the search the
-// queue gave its request: it begins the search, or goes on with the one
-// suspended in an earlier frame.
+// planSlice runs a slice of a resolver agent's search: it begins the
+// search on the worker's resolver, or goes on with the one suspended in
+// an earlier frame.
 func planSlice(p *planners, r *request, out *result) {
 	c := r.chain
-	s := r.search
+	d := c.goal.Domain()
 	slice := r.slice
 	if slice == 0 { // SetSlice(0) while the search was suspended: finish it
 		slice = math.MaxInt
 	}
-	if !s.rs.Suspended() {
+	var rs *resolver.Resolver
+	var tr *resolver.Trace
+	if s := r.search; s != nil {
+		rs, tr = s.rs, s.tr
+	} else {
+		rs = cached(&p.resolvers, d, resolver.NewResolver)
 		opt := *c.opt
 		if r.traced {
-			if s.tr == nil {
-				s.tr = new(resolver.Trace)
+			if p.slicedTrace == nil {
+				p.slicedTrace = new(resolver.Trace)
 			}
-			opt.Trace = s.tr
+			tr = p.slicedTrace
+			opt.Trace = tr
 		}
-		s.rs.Begin(chainOf(r.plan), &c.snap, c.goal, opt)
+		rs.Begin(chainOf(r.plan), &c.snap, c.goal, opt)
 	}
 	out.sliced = true
-	if !s.rs.Continue(slice) {
+	if !rs.Continue(slice) {
+		if r.search == nil {
+			r.search = p.suspend(d, rs, tr)
+		}
 		// Every slice but a search's last expands exactly its chains.
 		r.sliced += slice
 		out.suspended, out.frameExpanded = true, slice
 		return
 	}
-	res, err := s.rs.Result()
+	res, err := rs.Result()
 	if r.traced {
 		l := r.agent.log
 		var chain []resolver.ActionID
 		if res.Status == resolver.Found {
 			chain = res.Chain
 		}
-		l.rejected = ResolverRejected(l.rejected[:0], c.goal.Domain(), s.tr, chain, res.Cost)
+		l.rejected = ResolverRejected(l.rejected[:0], d, tr, chain, res.Cost)
 	}
 	answer(out, res, err)
 	out.frameExpanded = res.Expanded - r.sliced
+}
+
+// suspend hands the worker's resolver for d, which holds a search that
+// reached its slice, and the search's trace tr (nil if untraced) to a
+// slicedSearch from the worker's reserve, whose resolver and trace the
+// worker takes as its own in their place (a new resolver, made when next
+// needed, if the reserve has none of d).
+func (p *planners) suspend(d *resolver.Domain, rs *resolver.Resolver, tr *resolver.Trace) *slicedSearch {
+	var s *slicedSearch
+	if n := len(p.reserve[d]); n > 0 {
+		s = p.reserve[d][n-1]
+		p.reserve[d][n-1] = nil
+		p.reserve[d] = p.reserve[d][:n-1]
+	} else {
+		s = &slicedSearch{}
+	}
+	if s.rs != nil {
+		p.resolvers[d] = s.rs
+	} else {
+		delete(p.resolvers, d)
+	}
+	if tr != nil {
+		p.slicedTrace, s.tr = s.tr, tr
+	}
+	s.rs = rs
+	return s
+}
+
+// idleSearch takes back a search no request holds any more, dropping
+// what it held of its agent's.
+func (q *Queue) idleSearch(s *slicedSearch) {
+	s.rs.Abandon()
+	d := s.rs.Domain()
+	if q.idle == nil {
+		q.idle = map[*resolver.Domain][]*slicedSearch{}
+	}
+	if _, ok := q.idle[d]; !ok {
+		q.domains = append(q.domains, d)
+	}
+	q.idle[d] = append(q.idle[d], s)
+}
+
+// fillReserves deals the idle searches out to the workers' reserves,
+// between frames when no worker runs, in worker order: up to PerFrame
+// each per domain, since a frame suspends at most PerFrame and any
+// worker may take them all (a reserve sized by the last frame ran out
+// whenever the next suspended more, and made new ones). A reserve holds
+// only what searches once needed: a queue whose searches never span
+// frames holds none. The idle searches left over are dropped.
+func (q *Queue) fillReserves() {
+	want := q.perFrame
+	for _, d := range q.domains {
+		idle := q.idle[d]
+		for _, w := range q.planners {
+			if w.reserve == nil {
+				w.reserve = map[*resolver.Domain][]*slicedSearch{}
+			}
+			for len(w.reserve[d]) < want && len(idle) > 0 {
+				w.reserve[d] = append(w.reserve[d], idle[len(idle)-1])
+				idle[len(idle)-1] = nil
+				idle = idle[:len(idle)-1]
+			}
+		}
+		clear(idle)
+		q.idle[d] = idle[:0]
+	}
 }
 
 // keepSuspended moves the frame's suspended searches whose agents still
@@ -180,7 +221,7 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		}
 		if !res.suspended {
 			st.Ended++
-			if r.search != nil {
+			if r.search != nil { // a search resumed from an earlier frame
 				q.idleSearch(r.search)
 			}
 			continue
@@ -193,6 +234,7 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		}
 	}
 	q.lastFrame = st
+	q.fillReserves()
 }
 
 // dropSuspended drops the suspended search of the request with ticket,
