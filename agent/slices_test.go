@@ -3,6 +3,7 @@ package agent_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -272,43 +273,58 @@ func TestSlicedQueueIsDeterministic(t *testing.T) {
 	}
 }
 
-// BenchmarkSlicedQueue is a frame of 2 000 survivors asking again every
-// tick on one worker, 500 requests a frame, with no slice (each search
-// whole) and slices of 1, 2 and 4 chains: each op is one tick of the
-// agents and one Frame. chains/frame is what the frame's searches
-// expanded (at most 500 × slice), frame-µs the time in Frame alone, and
-// ns/chain that time over the chains: the price of suspending and
-// resuming is its rise as the slice shrinks.
+// BenchmarkSlicedQueue runs three crowds of 2 000 survivors asking again
+// every tick, each on a one-worker queue taking 500 requests a frame:
+// one with no slice (each search whole), one with a slice of 4 chains
+// (a survivor's searches fit it: nothing is suspended) and one with a
+// slice of 1. Each op is one tick and one Frame of each crowd, in turn,
+// so that the machine's load falls on the three alike; the metrics are
+// each queue's median time in Frame and its chains per frame. The price
+// of slicing is slice=4's rise over slice=0, and that of suspending and
+// resuming slice=1's time per chain.
 func BenchmarkSlicedQueue(b *testing.B) {
-	for _, slice := range []int{0, 1, 2, 4} {
-		b.Run(fmt.Sprintf("slice=%d", slice), func(b *testing.B) {
-			q := agent.NewQueue(1, 500)
-			q.SetSlice(slice)
-			survivors, _ := resolverCrowd(b, 2000, q, nil, 9)
-			chains, frames := 0, 0
-			var inFrame time.Duration
-			frame := func() {
-				for _, a := range survivors {
-					a.RequestReplan()
-					a.Tick()
-				}
-				start := time.Now()
-				q.Frame()
-				inFrame += time.Since(start)
-				chains += q.LastFrame().Chains
-				frames++
-			}
-			for range 20 {
-				frame()
-			}
-			chains, frames, inFrame = 0, 0, 0
-			b.ReportAllocs()
-			for b.Loop() {
-				frame()
-			}
-			b.ReportMetric(float64(chains)/float64(frames), "chains/frame")
-			b.ReportMetric(float64(inFrame.Microseconds())/float64(frames), "frame-µs")
-			b.ReportMetric(float64(inFrame.Nanoseconds())/float64(chains), "ns/chain")
-		})
+	type crowd struct {
+		slice   int
+		q       *agent.Queue
+		agents  []*agent.ResolverAgent
+		inFrame []time.Duration
+		chains  int
+	}
+	var crowds []*crowd
+	for _, slice := range []int{0, 4, 1} {
+		q := agent.NewQueue(1, 500)
+		q.SetSlice(slice)
+		agents, _ := resolverCrowd(b, 2000, q, nil, 9)
+		crowds = append(crowds, &crowd{slice: slice, q: q, agents: agents})
+	}
+	frame := func(c *crowd) time.Duration {
+		for _, a := range c.agents {
+			a.RequestReplan()
+			a.Tick()
+		}
+		start := time.Now()
+		c.q.Frame()
+		c.chains += c.q.LastFrame().Chains
+		return time.Since(start)
+	}
+	for range 20 {
+		for _, c := range crowds {
+			frame(c)
+		}
+	}
+	for _, c := range crowds {
+		c.chains = 0
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, c := range crowds {
+			c.inFrame = append(c.inFrame, frame(c))
+		}
+	}
+	for _, c := range crowds {
+		slices.Sort(c.inFrame)
+		median := c.inFrame[len(c.inFrame)/2]
+		b.ReportMetric(float64(median.Nanoseconds())/1e3, fmt.Sprintf("frame-µs/slice=%d", c.slice))
+		b.ReportMetric(float64(c.chains)/float64(len(c.inFrame)), fmt.Sprintf("chains/slice=%d", c.slice))
 	}
 }
