@@ -67,10 +67,9 @@ type result struct {
 	mtr      htn.MTR
 	replace  bool // interrupt: the new plan should replace the running one
 	// suspended: the search reached its slice of the frame and goes on
-	// in the next; nothing is delivered. frameExpanded is what the
+	// in the next; nothing is delivered. frameExpanded is what a sliced
 	// search expanded in this frame.
 	suspended     bool
-	sliced        bool // frameExpanded is set: the search ran by slices
 	frameExpanded int
 }
 
@@ -93,6 +92,7 @@ type planners struct {
 	// slice (slices.go).
 	slicedTrace *resolver.Trace
 	reserve     map[*resolver.Domain][]*slicedSearch
+	tally       frameTally
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result

@@ -365,6 +365,7 @@ func (q *Queue) Frame() int {
 				batch[i].agent.withdraw(q)
 			}
 		}
+		q.dropFrame()
 		clear(batch)
 		clear(results)
 		clear(c.done[:chunks])

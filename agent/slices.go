@@ -114,7 +114,6 @@ func planSlice(p *planners, r *request, out *result) {
 		}
 		rs.Begin(chainOf(r.plan), &c.snap, c.goal, opt)
 	}
-	out.sliced = true
 	if !rs.Continue(slice) {
 		if r.search == nil {
 			r.search = p.suspend(d, rs, tr)
@@ -122,6 +121,8 @@ func planSlice(p *planners, r *request, out *result) {
 		// Every slice but a search's last expands exactly its chains.
 		r.sliced += slice
 		out.suspended, out.frameExpanded = true, slice
+		p.tally.chains += slice
+		p.tally.suspended++
 		return
 	}
 	res, err := rs.Result()
@@ -135,6 +136,10 @@ func planSlice(p *planners, r *request, out *result) {
 	}
 	answer(out, res, err)
 	out.frameExpanded = res.Expanded - r.sliced
+	p.tally.chains += out.frameExpanded
+	if r.search != nil {
+		p.tally.resumed++
+	}
 }
 
 // suspend hands the worker's resolver for d, which holds a search that
@@ -209,32 +214,53 @@ func (q *Queue) fillReserves() {
 // request meanwhile is dropped.
 func (q *Queue) keepSuspended(batch []request, results []result) {
 	st := FrameStats{Taken: len(batch)}
+	resumed := 0
+	for _, w := range q.planners {
+		t := &w.tally
+		st.Chains += t.chains
+		st.States += t.states
+		st.Suspended += t.suspended
+		resumed += t.resumed
+		*t = frameTally{}
+	}
+	st.Ended = st.Taken - st.Suspended
+	q.lastFrame = st
+	if st.Suspended+resumed == 0 {
+		return // no search was sliced this frame: nothing to keep or take back
+	}
 	for i := range batch {
 		r, res := &batch[i], &results[i]
 		switch {
-		case res.sliced:
-			st.Chains += res.frameExpanded
-		case r.chain != nil:
-			st.Chains += res.expanded
-		case r.planner == (goapPlanner{}):
-			st.States += res.expanded
-		}
-		if !res.suspended {
-			st.Ended++
-			if r.search != nil { // a search resumed from an earlier frame
-				q.idleSearch(r.search)
-			}
-			continue
-		}
-		st.Suspended++
-		if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
+		case !res.suspended && r.search != nil: // a resumed search ended
+			q.idleSearch(r.search)
+		case !res.suspended:
+		case r.agent.pending && r.agent.queuedIn == q && r.agent.ticket == r.ticket:
 			q.carried = append(q.carried, *r)
-		} else {
+		default: // cancelled meanwhile
 			q.idleSearch(r.search)
 		}
 	}
-	q.lastFrame = st
 	q.fillReserves()
+}
+
+// dropFrame forgets a frame a worker's panic cut short: its counts, and
+// the reason its suspended searches were dropped (their agents ask
+// again) is in Frame.
+func (q *Queue) dropFrame() {
+	for _, w := range q.planners {
+		w.tally = frameTally{}
+	}
+	q.lastFrame = FrameStats{}
+}
+
+// frameTally is what a worker's searches did this frame, summed into
+// Queue.LastFrame between frames (by the worker, so that a frame need not
+// read its batch again to count).
+type frameTally struct {
+	chains, states int
+	// suspended counts the searches that reached their slice, resumed
+	// those suspended in an earlier frame that ended in this one.
+	suspended, resumed int
 }
 
 // dropSuspended drops the suspended search of the request with ticket,
