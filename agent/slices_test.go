@@ -331,3 +331,40 @@ func BenchmarkSlicedQueue(b *testing.B) {
 		b.ReportMetric(float64(c.chains)/float64(len(c.inFrame)), fmt.Sprintf("chains/slice=%d", c.slice))
 	}
 }
+
+// TestCancelDuringDeliveryDropsASuspendedSearch: an event callback that
+// cancels, while Frame delivers, an agent whose search the same frame
+// suspended drops that search too: it is not carried into the next frame.
+func TestCancelDuringDeliveryDropsASuspendedSearch(t *testing.T) {
+	q := agent.NewQueue(1, 16)
+	q.SetSlice(1)
+	survivors, _ := resolverCrowd(t, 8, q, nil, 5)
+	var target *agent.ResolverAgent
+	for _, a := range survivors {
+		before := q.Len()
+		a.Tick()
+		if target == nil && q.Len() > before {
+			target = a
+		}
+	}
+	asked := q.Len()
+	cancelled := 0
+	mages, _ := crowdWith(t, 1, q, func(int) func(agent.Event) {
+		return func(e agent.Event) {
+			if e.Kind == agent.PlanMade && q.Cancel(target) {
+				cancelled++
+			}
+		}
+	})
+	mages[0].Tick()
+	if target == nil || q.Len() != asked+1 {
+		t.Fatalf("%d waiting; want the survivors' %d requests (one at least) and the mage's", q.Len(), asked)
+	}
+	q.Frame()
+	if st := q.LastFrame(); cancelled != 1 || st.Suspended != asked || st.Ended != 1 {
+		t.Fatalf("cancelled %d times, %+v: want the %d survivors' searches suspended, one of them cancelled during delivery", cancelled, st, asked)
+	}
+	if n, _ := q.Suspended(); n != asked-1 || q.Len() != asked-1 {
+		t.Fatalf("%d searches suspended, %d waiting after the cancel; want %d", n, q.Len(), asked-1)
+	}
+}
