@@ -431,8 +431,9 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 // in the Resolver. Result then returns exactly what Resolve would have:
 // the same chain, cost, status, error and statistics (Expanded,
 // Generated, Work, PeakBytes, Depth), and the same Trace, however the
-// search was sliced. Only Options.Context is looked at when the search
-// runs, so a context done between two slices stops it at the next.
+// search was sliced. Options.Context is looked at as each slice starts,
+// so a context done between two slices stops the resolve before its next
+// expansion.
 //
 // The snapshot, goal, profile, distance model and trace must not change
 // until Result has been called: the search reads them at every slice.
