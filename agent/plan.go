@@ -51,6 +51,13 @@ type request struct {
 	// chain is a resolver agent's snapshot, goal and options, in its
 	// buffer (facts and goal are unused then).
 	chain *chainRequest
+	// slice is the most chains a resolver agent's search may expand in
+	// this frame (0: the whole search); search holds it while it is
+	// suspended from frame to frame; sliced counts the chains it expanded
+	// in earlier frames (see Queue.SetSlice, slices.go).
+	slice  int
+	sliced int
+	search *slicedSearch
 }
 
 // result is a resolved request.
@@ -67,6 +74,11 @@ type result struct {
 	steps    int
 	mtr      htn.MTR
 	replace  bool // interrupt: the new plan should replace the running one
+	// suspended: the search reached its slice of the frame and goes on
+	// in the next; nothing is delivered. frameExpanded is what a sliced
+	// search expanded in this frame.
+	suspended     bool
+	frameExpanded int
 }
 
 // planners is what resolves requests: an agent's own, or a worker's.
@@ -83,6 +95,12 @@ type planners struct {
 	// goapTrace and resolverTrace serve traced requests (TraceDecisions).
 	goapTrace     goap.Trace
 	resolverTrace resolver.Trace
+	// slicedTrace traces a traced search the queue slices, and reserve
+	// holds per domain what a worker gives a search that reaches its
+	// slice (slices.go).
+	slicedTrace *resolver.Trace
+	reserve     map[*resolver.Domain][]*slicedSearch
+	tally       frameTally
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result
@@ -187,6 +205,9 @@ func (a *Agent) noteReach(r *request) {
 // the agent itself (a chunkDone value), for a Queue to choose who may
 // deliver it and when.
 func deliveryReach(r *request, res *result) uint32 {
+	if res.suspended { // nothing is delivered: it goes on next frame
+		return chunkPrivate
+	}
 	if r.performing != noStep { // does apply stop the behaviour?
 		refused := r.kind == interruptRequest && !res.replace
 		notFound := r.kind == planRequest && !res.found

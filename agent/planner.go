@@ -42,6 +42,7 @@ func (goapPlanner) plan(p *planners, r *request, out *result) {
 	if out.found {
 		out.plan = res.Plan
 	}
+	p.tally.states += res.Expanded
 }
 
 // htnPlanner decomposes the agent's root task (HTNRoot, or the HTN's), or

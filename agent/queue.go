@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
@@ -34,7 +36,9 @@ import (
 //
 // A frame's planning work is bounded by PerFrame × the agents' search
 // budgets (for resolver agents, resolves per frame × node budget):
-// neither number bounds anything alone. Its bookkeeping does not
+// neither number bounds anything alone. SetSlice bounds resolver agents'
+// by PerFrame × a slice of expansions per search, suspending a search
+// that reaches it until the next frame. Its bookkeeping does not
 // depend on how many requests wait: the waiting requests are a ring.
 type Queue struct {
 	workers  int
@@ -58,6 +62,18 @@ type Queue struct {
 	// slotsVisited counts the ring slots frames have read, for the test
 	// that a frame's cost does not grow with the backlog.
 	slotsVisited int
+
+	// slice is the most chains a resolver search expands per frame (0:
+	// no limit); carried holds the searches suspended at the end of the
+	// last frame, oldest first, which the next frame takes before the
+	// ring's requests; lastFrame is what the last frame did; idle holds
+	// per domain (domains, in the order first seen) the suspended
+	// searches' holders that no request holds now (slices.go).
+	slice     int
+	carried   []request
+	lastFrame FrameStats
+	idle      map[*resolver.Domain][]*slicedSearch
+	domains   []*resolver.Domain
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;
@@ -77,11 +93,17 @@ type crew struct {
 	queue *Queue
 	// fromRing: the batch is still in the ring, in runs[0] then runs[1]
 	// (where the ring wraps), and each worker copies the chunks it claims
-	// (fetch), so that moving the batch out of the ring is shared too.
+	// (fetch), so that moving the batch out of the ring is shared too;
+	// runsAt is the batch index of runs[0]'s first request (the searches
+	// carried from the last frame come before it).
 	fromRing bool
 	runs     [2][]request
-	wake     []chan struct{}
-	wg       sync.WaitGroup
+	runsAt   int
+	// slice is the queue's slice (SetSlice) this frame, which each
+	// request gets as a worker claims it, carried searches included.
+	slice int
+	wake  []chan struct{}
+	wg    sync.WaitGroup
 	// failure is the first panic a helper recovered this frame (a
 	// distance model or cost function of the game's that panicked on a
 	// worker): Frame panics with it on its own goroutine, where the game
@@ -258,8 +280,9 @@ func (q *Queue) Reserve(d *goap.Domain, successors int) {
 	q.startHelpers()
 }
 
-// Len returns the number of requests waiting (cancelled ones not counted).
-func (q *Queue) Len() int { return q.live }
+// Len returns the number of requests waiting (cancelled ones not
+// counted), suspended searches (SetSlice) included.
+func (q *Queue) Len() int { return q.live + len(q.carried) }
 
 // Cancel withdraws a's waiting request, if it has one, and reports whether
 // it had. The agent no longer waits: on its next tick it asks again for
@@ -307,6 +330,8 @@ func (q *Queue) cancel(a Queued) bool {
 		slot := (q.head + int(ticket-q.first)) & (len(q.ring) - 1)
 		q.ring[slot] = request{}
 		q.live--
+	} else {
+		q.dropSuspended(ticket)
 	}
 	return true
 }
@@ -323,7 +348,8 @@ func (q *Queue) Remove(a Queued) {
 
 // Frame resolves up to PerFrame of the oldest requests, spread over the
 // workers, delivers each result to its agent, and returns how many it
-// resolved.
+// resolved. With a slice (SetSlice) a resolver search that reaches it is
+// suspended rather than resolved: it goes on in the next Frame, first.
 func (q *Queue) Frame() int {
 	q.enter("Frame")
 	if q.delivering {
@@ -350,6 +376,7 @@ func (q *Queue) Frame() int {
 	c.claimed.n.Store(0)
 	c.handed.n.Store(0)
 	c.queue = q
+	c.slice = q.slice
 	if helpers := min(q.workers, chunks) - 1; helpers > 0 {
 		q.startHelpers()
 		c.wg.Add(helpers)
@@ -377,13 +404,16 @@ func (q *Queue) Frame() int {
 		c.fromRing, c.runs = false, [2][]request{}
 		// A chunk was left half resolved: deliver no more of the frame,
 		// and let the agents not yet served ask again at their next tick,
-		// as a cancelled request does (the served ones wait no more, and
-		// the chunks the workers delivered hold no agent any more).
+		// as a cancelled request does: a suspended search's agent too,
+		// its search dropped with the batch. (The served ones wait no
+		// more, so withdraw passes over them; the chunks the workers
+		// delivered hold no agent any more but their sliced searches'.)
 		for i := range batch {
 			if a := batch[i].agent; a != nil {
 				a.withdraw(q)
 			}
 		}
+		q.dropFrame()
 		clear(batch)
 		clear(results)
 		clear(done)
@@ -399,17 +429,22 @@ func (q *Queue) Frame() int {
 	for i := from; i < n; i++ {
 		q.deliver(&batch[i], &results[i])
 	}
+	q.keepSuspended(batch, results)
 	// Drop the references, so that the batch keeps no agent alive (the
-	// workers dropped those of the chunks they delivered).
+	// workers dropped those of the chunks they delivered, keepSuspended
+	// those of the sliced searches they left).
 	clear(batch[from:])
 	clear(results[from:])
 	clear(done)
-	return n
+	return q.lastFrame.Ended
 }
 
 // deliver hands a resolved request to its agent, unless it was cancelled
 // after this frame took it.
 func (q *Queue) deliver(r *request, res *result) {
+	if res.suspended {
+		return // it goes on in the next frame (keepSuspended)
+	}
 	if a := r.agent; a.pending && a.queuedIn == q && a.ticket == r.ticket {
 		a.queuedIn = nil
 		a.apply(r, res)
@@ -443,16 +478,21 @@ func (c *crew) deliverReady(w int) {
 	}
 }
 
-// deliverChunk delivers chunk k's results to their agents and drops the
-// chunk's references to them.
+// deliverChunk delivers chunk k's results to their agents, in order, and
+// drops the chunk's references to them. A sliced search's request stays
+// for keepSuspended, after the frame's deliveries: a suspended one is
+// not delivered but carried to the next frame, an ended one's resolver
+// taken back.
 func (c *crew) deliverChunk(k int) {
 	start := k * c.chunk
 	end := min(start+c.chunk, len(c.batch))
 	for i := start; i < end; i++ {
-		c.queue.deliver(&c.batch[i], &c.results[i])
+		r, res := &c.batch[i], &c.results[i]
+		c.queue.deliver(r, res)
+		if r.search == nil {
+			*r, *res = request{}, result{}
+		}
 	}
-	clear(c.batch[start:end])
-	clear(c.results[start:end])
 }
 
 // resolveChunk claims the next chunk of the batch, if any is left,
@@ -470,6 +510,7 @@ func (c *crew) resolveChunk(w int) bool {
 	reach := chunkPrivate
 	for i := start; i < min(end, n); i++ {
 		r, res := &c.batch[i], &c.results[i]
+		r.slice = c.slice
 		resolve(p, r, res)
 		reach = max(reach, deliveryReach(r, res))
 	}
@@ -484,7 +525,7 @@ func (c *crew) fetch(start, end int) {
 	if !c.fromRing {
 		return
 	}
-	offset := 0 // the batch index of the run's first request
+	offset := c.runsAt // the batch index of the run's first request
 	for _, run := range c.runs {
 		if lo, hi := max(start, offset), min(end, offset+len(run)); lo < hi {
 			piece := run[lo-offset : hi-offset]
@@ -500,18 +541,23 @@ func (c *crew) fetch(start, end int) {
 // life, so a frame costs its batch and the cancellations since the last
 // frame, never the backlog.
 func (q *Queue) take() []request {
-	batch := q.batch[:0]
+	// The searches suspended last frame first: they keep their place.
+	batch := append(q.batch[:0], q.carried...)
+	clear(q.carried)
+	q.carried = q.carried[:0]
 	// With no cancelled slot in the ring (the common case), the oldest
 	// requests fill consecutive slots, in two runs at most where the ring
-	// wraps: the batch is left there, for the workers to copy and clear
-	// chunk by chunk as they claim them (fetch), rather than copied here
-	// while they wait. Nothing writes to the ring until they are done.
-	if q.size == q.live && q.size > 0 {
-		n := min(q.perFrame, q.size)
+	// wraps: the batch's rest is left there, after the carried searches,
+	// for the workers to copy and clear chunk by chunk as they claim them
+	// (fetch), rather than copied here while they wait. Nothing writes to
+	// the ring until they are done.
+	if q.size == q.live && q.size > 0 && len(batch) < q.perFrame {
+		carried := len(batch)
+		n := min(q.perFrame-carried, q.size)
 		first := min(n, len(q.ring)-q.head)
 		q.runs = [2][]request{q.ring[q.head : q.head+first], q.ring[:n-first]}
-		q.fromRing = true
-		batch = batch[:n]
+		q.fromRing, q.runsAt = true, carried
+		batch = slices.Grow(batch, n)[:carried+n]
 		q.slotsVisited += n
 		q.head = (q.head + n) & (len(q.ring) - 1)
 		q.size -= n

@@ -240,11 +240,16 @@ func TestQueueStartsOneHelperPerExtraWorker(t *testing.T) {
 // they wrap round the end of the ring, and leaves in the ring no reference
 // to a request it took (which would keep a departed agent alive). With no
 // cancellation the batch is left in the ring for the workers to fetch, with
-// one it is copied slot by slot: both ways are checked.
+// one it is copied slot by slot: both ways are checked, and the first with
+// two suspended searches carried from the last frame (SetSlice), which
+// come first, before the ring's run.
 func TestTakeKeepsSubmissionOrderAcrossTheRingsEnd(t *testing.T) {
-	for _, cancel := range []bool{false, true} {
+	for _, mode := range []string{"none", "cancel", "carried"} {
+		cancel := mode == "cancel"
 		q := NewQueue(1, 5)
-		agents := queuedMages(t, 20, q)
+		agents := queuedMages(t, 22, q)
+		carried := agents[20:]
+		agents = agents[:20]
 		var waiting []*Agent // in submission order
 		submit := func(as []*Agent) {
 			for _, a := range as {
@@ -264,28 +269,34 @@ func TestTakeKeepsSubmissionOrderAcrossTheRingsEnd(t *testing.T) {
 			q.Cancel(waiting[3])
 			waiting = append(waiting[:3], waiting[4:]...)
 		}
+		if mode == "carried" {
+			for _, a := range carried {
+				q.carried = append(q.carried, request{agent: a, ticket: a.ticket})
+			}
+			waiting = append(carried, waiting...)
+		}
 		for len(waiting) > 0 {
 			batch := q.take()
 			q.fetch(0, len(batch)) // the workers' part, when the batch is left in the ring
 			want := waiting[:min(q.perFrame, len(waiting))]
 			waiting = waiting[len(want):]
 			if len(batch) != len(want) {
-				t.Fatalf("cancel %v: took %d requests, want %d", cancel, len(batch), len(want))
+				t.Fatalf("%s: took %d requests, want %d", mode, len(batch), len(want))
 			}
 			for i := range batch {
 				if batch[i].agent != want[i] || batch[i].ticket != want[i].ticket {
-					t.Fatalf("cancel %v: request %d of the batch is not the next submitted", cancel, i)
+					t.Fatalf("%s: request %d of the batch is not the next submitted", mode, i)
 				}
 			}
 			for slot := range q.ring {
 				if inUse := (slot-q.head)&(len(q.ring)-1) < q.size; !inUse && q.ring[slot].agent != nil {
-					t.Fatalf("cancel %v: slot %d still holds a request after take", cancel, slot)
+					t.Fatalf("%s: slot %d still holds a request after take", mode, slot)
 				}
 			}
 		}
 		q.fromRing, q.runs = false, [2][]request{}
 		if q.size != 0 || q.live != 0 || q.first != q.next {
-			t.Errorf("cancel %v: size %d, live %d, first %d, next %d after taking every request", cancel, q.size, q.live, q.first, q.next)
+			t.Errorf("%s: size %d, live %d, first %d, next %d after taking every request", mode, q.size, q.live, q.first, q.next)
 		}
 	}
 }

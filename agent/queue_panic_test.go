@@ -103,3 +103,64 @@ func TestAWorkerPanicAfterEarlyDeliveries(t *testing.T) {
 		}
 	}
 }
+
+// TestAWorkerPanicWithdrawsSuspendedSearches: on a queue whose searches
+// span frames, a search that panics late in a frame leaves behind agents
+// served early, agents whose searches reached their slice (in chunks the
+// workers delivered early as well as later ones) and agents not reached:
+// every one not served asks again at its next tick, a suspended one too,
+// and is then answered as in a crowd whose model never failed.
+func TestAWorkerPanicWithdrawsSuspendedSearches(t *testing.T) {
+	const n, failFrom, slice = 64, 48, 2
+	sliced := func(fc *frameCrowd) *frameCrowd { fc.q.SetSlice(slice); return fc }
+	drain := func(fc *frameCrowd) {
+		for fc.q.Len() > 0 {
+			fc.q.Frame()
+		}
+	}
+	control := sliced(newFrameCrowd(t, n, 2, func(cfg *agent.ResolverConfig) { cfg.Distance = &panicky{} }))
+	control.submit()
+	control.q.Frame()
+	suspendedEarly := 0 // among the agents before the failing ones
+	for _, a := range control.agents[:failFrom] {
+		if a.Stats().Plans == 0 {
+			suspendedEarly++
+		}
+	}
+	t.Logf("control, first frame: %+v, %d of the first %d suspended", control.q.LastFrame(), suspendedEarly, failFrom)
+	if suspendedEarly == 0 || control.q.LastFrame().Ended == 0 {
+		t.Fatalf("%+v, %d of the first %d suspended: the slice suspends nothing or everything", control.q.LastFrame(), suspendedEarly, failFrom)
+	}
+	drain(control)
+
+	failing := &panicky{failing: true}
+	made := 0
+	fc := sliced(newFrameCrowd(t, n, 2, func(cfg *agent.ResolverConfig) {
+		cfg.Distance = &panicky{}
+		if made >= failFrom {
+			cfg.Distance = failing
+		}
+		made++
+	}))
+	fc.submit()
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		fc.q.Frame()
+		return nil
+	}()
+	if s, _ := got.(string); !strings.Contains(s, "the game's distance model failed") {
+		t.Fatalf("Frame raised %v, want the distance model's panic", got)
+	}
+	if searches, _ := fc.q.Suspended(); searches != 0 || fc.q.Len() != 0 {
+		t.Fatalf("after the panic: %d searches suspended, %d waiting; want none", searches, fc.q.Len())
+	}
+	failing.failing = false
+	fc.submit()
+	drain(fc)
+	for i, a := range fc.agents {
+		got := fmt.Sprint(a.Chain(), goalName(a.Goal()))
+		if want := fmt.Sprint(control.agents[i].Chain(), goalName(control.agents[i].Goal())); got != want || a.Stats().Plans == 0 {
+			t.Fatalf("agent %d after the queue recovered: %s (%d answers), want %s", i, got, a.Stats().Plans, want)
+		}
+	}
+}

@@ -35,6 +35,10 @@ func (w *resolverWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainReques
 type resolverPlanner struct{}
 
 func (resolverPlanner) plan(p *planners, r *request, out *result) {
+	if r.slice > 0 || r.search != nil {
+		planSlice(p, r, out)
+		return
+	}
 	c := r.chain
 	rs := cached(&p.resolvers, c.goal.Domain(), resolver.NewResolver)
 	if r.traced {
@@ -48,10 +52,12 @@ func (resolverPlanner) plan(p *planners, r *request, out *result) {
 		}
 		l.rejected = ResolverRejected(l.rejected[:0], c.goal.Domain(), &p.resolverTrace, chain, res.Cost)
 		answer(out, res, err)
+		p.tally.chains += res.Expanded
 		return
 	}
 	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, *c.opt)
 	answer(out, res, err)
+	p.tally.chains += res.Expanded
 }
 
 // answer fills out with a resolve's result.

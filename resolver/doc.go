@@ -43,7 +43,10 @@
 // thousands of random action graphs. It is bounded by a node budget, a
 // depth limit and a work limit, and failures name the goal
 // ([*SearchError]); a [Trace], off by default, records every action it
-// turned down and why. A warm resolver allocates nothing. docs/resolver.md
-// has the rules, the exactness argument, and when to use the resolver
-// rather than package goap.
+// turned down and why. A warm resolver allocates nothing.
+// [Resolver.Begin] and [Resolver.Continue] carry a resolve out a slice of
+// expansions at a time, for a per-frame budget: a resolve stopped at the
+// end of a slice goes on exactly where it stopped and ends as the whole
+// resolve does. docs/resolver.md has the rules, the exactness argument,
+// and when to use the resolver rather than package goap.
 package resolver

@@ -30,6 +30,28 @@ func ExampleResolver_Resolve() {
 	// found GatherWoodSouth → LightFire → WarmUp 9 <nil>
 }
 
+// The same resolve carried out one expansion a frame, as a game with a
+// per-frame budget would: it is suspended at the end of each slice and
+// goes on where it stopped, and ends as the whole resolve does.
+func ExampleResolver_Continue() {
+	d, _ := resolver.NewDomain(domains.Survivor())
+	snap, _ := d.SnapshotOf(
+		map[string]int64{"warmth": 20, "hunger": 10},
+		resolver.Point{X: 0, Y: 0},
+		map[string]resolver.Point{"fireplace": {X: 0, Y: 2}, "wood_north": {X: 0, Y: 10}, "wood_south": {X: 0, Y: -4}},
+	)
+	r := resolver.NewResolver(d)
+	r.Begin(nil, snap, d.Goal("Warm"), resolver.Options{})
+	frames := 1
+	for !r.Continue(1) {
+		frames++
+	}
+	res, err := r.Result()
+	fmt.Println(frames, "frames:", res.Status, d.FormatChain(res.Chain), res.Cost, res.Expanded, err)
+	// Output:
+	// 3 frames: found GatherWoodSouth → LightFire → WarmUp 9 3 <nil>
+}
+
 // A resolve traced: every action considered in front of every chain, and
 // what became of it.
 func ExampleTrace() {

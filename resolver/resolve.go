@@ -67,6 +67,7 @@ const (
 	outOfBudget // the node budget or the work limit
 	tooDeep     // the depth limit cut a chain short and none was found
 	stopped     // Options.Context is done
+	suspended   // the slice given to Continue is spent; the search goes on at the next call
 )
 
 // contextCheckWork is how much work a resolve does between two looks at
@@ -248,6 +249,56 @@ type Resolver struct {
 	runEpoch  uint32 // this search (a resolve may make two): headStamp
 	expansion uint32 // this expansion: seen
 	workSpent bool   // the last search ended at the work limit
+	// cur is the resolve under way between Begin and Result: what a
+	// search suspended at the end of a slice needs to go on exactly where
+	// it stopped. Its open list, chains and dominance lists are the
+	// fields above, which nothing touches between two calls.
+	cur resolveState
+}
+
+// phase is where a resolve is between two calls of Continue.
+type phase uint8
+
+const (
+	idle      phase = iota // no resolve begun, or its Result taken
+	firstRun               // the search within the depth limit
+	secondRun              // the depth limit cut a chain: the search without it (see tooDeep)
+	ended                  // Result is ready
+)
+
+// resolveState is a resolve begun by Begin: its inputs and limits, its
+// result so far, and where its search stopped.
+type resolveState struct {
+	q        query
+	goal     *Goal
+	phase    phase
+	dstLen   int // the caller's chain before the resolve's, for Stats.Depth
+	budget   int // the resolve's, over both runs
+	maxDepth int
+	maxWork  int
+	res      Result
+	err      error
+	// The run under way: its own limits and counts (the second run's go
+	// to more, added to res when it ends), and what its loop holds
+	// between two expansions.
+	runBudget   int
+	runDepth    int
+	more        Result
+	work        int
+	nextCheck   int
+	depthPruned bool
+	// held is the entry taken from the open list when the slice ran out,
+	// checked but not yet expanded: the next slice starts with it.
+	held    pq.Entry
+	hasHeld bool
+}
+
+// runResult is where the run under way counts its expansions.
+func (st *resolveState) runResult() *Result {
+	if st.phase == secondRun {
+		return &st.more
+	}
+	return &st.res
 }
 
 // NewResolver returns a resolver for d.
@@ -367,8 +418,28 @@ func (s *query) distance(from, to Point) float64 {
 // Resolve panics on a snapshot, goal or profile of another domain, a
 // negative limit, a cost function's cost that is not positive and at most
 // MaxCost, or a distance that is NaN or negative.
-func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (res Result, err error) {
-	defer res.countStats(len(dst)) // on every return
+func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) (Result, error) {
+	r.Begin(dst, snap, goal, opt)
+	r.Continue(math.MaxInt)
+	return r.Result()
+}
+
+// Begin starts a resolve of goal from snap, as Resolve's, that Continue
+// carries out a slice at a time: a search that must fit in a frame's
+// budget expands a slice of chains per frame and goes on in the next
+// frame exactly where it stopped, its open list, chains and counts kept
+// in the Resolver. Result then returns exactly what Resolve would have:
+// the same chain, cost, status, error and statistics (Expanded,
+// Generated, Work, PeakBytes, Depth), and the same Trace, however the
+// search was sliced. Options.Context is looked at as each slice starts,
+// so a context done between two slices stops the resolve before its next
+// expansion.
+//
+// The snapshot, goal, profile, distance model and trace must not change
+// until Result has been called: the search reads them at every slice.
+// Begin abandons a resolve that has not ended (Abandon drops one without
+// starting another). It panics as Resolve does.
+func (r *Resolver) Begin(dst []ActionID, snap *Snapshot, goal *Goal, opt Options) {
 	r.check()
 	d := r.d
 	d.checkSnapshot(snap)
@@ -393,11 +464,17 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		maxWork = DefaultMaxWork
 	}
 	maxWork = min(maxWork, MaxWorkLimit)
-	s := query{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace, ctx: opt.Context}
-	if s.tr != nil {
-		s.tr.reset(d, goal)
+	st := &r.cur
+	*st = resolveState{
+		q:      query{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost, tr: opt.Trace, ctx: opt.Context},
+		goal:   goal,
+		dstLen: len(dst),
+		budget: budget, maxDepth: maxDepth, maxWork: maxWork,
+		res: Result{Chain: dst},
 	}
-	res = Result{Chain: dst}
+	if st.q.tr != nil {
+		st.q.tr.reset(d, goal)
+	}
 	r.nextEpoch()
 
 	satisfied := true
@@ -408,11 +485,93 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		}
 	}
 	if satisfied {
-		res.Status = Found
-		return res, nil
+		st.res.Status, st.phase = Found, ended
+		return
 	}
+	st.phase = firstRun
+	r.startRun(st, budget, maxDepth)
+}
 
-	switch li, out := r.run(&s, goal, budget, maxDepth, maxWork, &res); out {
+// Continue goes on with the resolve Begin started, expanding at most
+// expansions more chains, and reports whether the resolve has ended
+// (Result is then ready). A resolve of node budget B ends within
+// ⌈B / expansions⌉ calls: every call but the last expands exactly
+// expansions chains, and a call made after the resolve ended returns true
+// at once. It panics on expansions below 1, or without a resolve begun.
+func (r *Resolver) Continue(expansions int) bool {
+	r.check()
+	st := &r.cur
+	if st.phase == idle {
+		panic("resolver: Continue without a resolve begun: call Begin first")
+	}
+	if expansions < 1 {
+		panic(fmt.Sprintf("resolver: Continue(%d): a slice expands at least one chain", expansions))
+	}
+	if st.q.ctx != nil {
+		// The context may have been done between two slices: look at it
+		// before the next expansion rather than contextCheckWork later.
+		st.nextCheck = min(st.nextCheck, st.work)
+	}
+	left := expansions
+	for st.phase != ended {
+		li, out := r.run(st, &left)
+		if out == suspended {
+			return false
+		}
+		r.endRun(st, li, out)
+	}
+	return true
+}
+
+// Result returns the outcome of the resolve that Continue reported ended,
+// and lets go of its snapshot, goal and options. It panics if the
+// resolve has not ended.
+func (r *Resolver) Result() (Result, error) {
+	r.check()
+	st := &r.cur
+	if st.phase != ended {
+		panic("resolver: Result before the resolve ended: call Continue until it returns true")
+	}
+	res, err := st.res, st.err
+	res.countStats(st.dstLen)
+	*st = resolveState{}
+	return res, err
+}
+
+// Abandon drops the resolve under way, if any, with its references to
+// the snapshot, goal and options; the resolver's storage stays for the
+// next. A game abandons a suspended search it no longer wants (its agent
+// left) so that the search keeps nothing of it alive.
+func (r *Resolver) Abandon() {
+	r.check()
+	r.cur = resolveState{}
+}
+
+// Bytes returns the memory the resolver holds: its tables of one entry
+// per action, and its chains and open list as far as they have grown. A
+// suspended resolve holds it until it ends: a game that keeps searches
+// across frames holds this much per search it keeps.
+func (r *Resolver) Bytes() int64 {
+	r.check()
+	tables := 4*(cap(r.head)+cap(r.headStamp)+cap(r.actStamp)+cap(r.seen)) + 8*cap(r.cost) + cap(r.holds)
+	return int64(tables) + int64(cap(r.labels))*int64(unsafe.Sizeof(label{})) + int64(r.open.Cap())*int64(unsafe.Sizeof(pq.Entry{}))
+}
+
+// Suspended reports whether a resolve has been begun and has not ended.
+func (r *Resolver) Suspended() bool {
+	return r != nil && (r.cur.phase == firstRun || r.cur.phase == secondRun)
+}
+
+// endRun takes a run's outcome into the resolve's result: the end of the
+// resolve, or the start of the second run.
+func (r *Resolver) endRun(st *resolveState, li int32, out outcome) {
+	if st.phase == secondRun {
+		r.endSecondRun(st, out)
+		return
+	}
+	res, s, goal := &st.res, &st.q, st.goal
+	st.phase = ended
+	switch out {
 	case foundChain:
 		res.Status, res.Cost = Found, r.labels[li].g
 		for i := li; r.labels[i].action != NoAction; i = r.labels[i].parent {
@@ -421,61 +580,83 @@ func (r *Resolver) Resolve(dst []ActionID, snap *Snapshot, goal *Goal, opt Optio
 		if s.tr != nil {
 			s.tr.Chosen = int(li)
 		}
-		return res, nil
 	case outOfBudget:
 		res.Status, res.Bound = LimitReached, search.Budget
-		se := &SearchError{Goal: goal.name, Status: LimitReached, Bound: search.Budget, Limit: budget}
+		se := &SearchError{Goal: goal.name, Status: LimitReached, Bound: search.Budget, Limit: st.budget}
 		if r.workSpent {
 			res.Bound = search.Work
-			se.Bound, se.Work, se.Limit = search.Work, true, maxWork
+			se.Bound, se.Work, se.Limit = search.Work, true, st.maxWork
 		}
-		return res, se
+		st.err = se
 	case stopped:
 		res.Status, res.Bound = LimitReached, search.ContextBound(s.ctxErr)
-		return res, &canceledError{goal.name, s.ctxErr}
+		st.err = &canceledError{goal.name, s.ctxErr}
 	case tooDeep:
 		// The limit cut some chain short: search again without it (a chain
 		// repeats no action, so none is longer than the domain's actions)
 		// on what is left of the budget, to tell "only longer chains" from
 		// "no chain at all". Only this failure pays for it.
-		more := Result{}
 		s.tr = nil
-		_, out := r.run(&s, goal, budget-res.Expanded, len(d.actions), maxWork, &more)
-		res.Expanded += more.Expanded
-		res.Generated += more.Generated
-		res.Stats.Work += more.Stats.Work
-		res.Stats.PeakBytes = max(res.Stats.PeakBytes, more.Stats.PeakBytes)
-		if out == ranOutOfChains {
-			res.Status = NoPlan
-			return res, nil
-		}
-		if out == stopped {
-			res.Status, res.Bound = LimitReached, search.ContextBound(s.ctxErr)
-			return res, &canceledError{goal.name, s.ctxErr}
-		}
-		res.Status, res.Bound = LimitReached, search.Depth
-		return res, &SearchError{Goal: goal.name, Status: LimitReached, Bound: search.Depth, Limit: maxDepth}
+		st.phase = secondRun
+		r.startRun(st, st.budget-res.Expanded, len(r.d.actions))
+	default:
+		res.Status = NoPlan
 	}
-	res.Status = NoPlan
-	return res, nil
 }
 
-// run is Dijkstra's search over partial chains within the limits. It
-// returns the complete chain's label and foundChain, or how it failed.
-func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res *Result) (int32, outcome) {
-	d := r.d
+// endSecondRun adds the second run's counts to the resolve's and says
+// what the run told: no chain at all, or only longer ones.
+func (r *Resolver) endSecondRun(st *resolveState, out outcome) {
+	res, more := &st.res, &st.more
+	res.Expanded += more.Expanded
+	res.Generated += more.Generated
+	res.Stats.Work += more.Stats.Work
+	res.Stats.PeakBytes = max(res.Stats.PeakBytes, more.Stats.PeakBytes)
+	st.phase = ended
+	switch out {
+	case ranOutOfChains:
+		res.Status = NoPlan
+	case stopped:
+		res.Status, res.Bound = LimitReached, search.ContextBound(st.q.ctxErr)
+		st.err = &canceledError{st.goal.name, st.q.ctxErr}
+	default:
+		res.Status, res.Bound = LimitReached, search.Depth
+		st.err = &SearchError{Goal: st.goal.name, Status: LimitReached, Bound: search.Depth, Limit: st.maxDepth}
+	}
+}
+
+// startRun starts a run of the search within budget expansions and
+// chains of at most maxDepth actions: the open list holds the goal alone.
+func (r *Resolver) startRun(st *resolveState, budget, maxDepth int) {
 	r.nextRun()
 	r.labels = append(r.labels[:0], label{action: NoAction, anchor: NoTarget, parent: -1})
-	if s.tr != nil {
-		s.tr.addNode(r.labels[0])
+	if st.q.tr != nil {
+		st.q.tr.addNode(r.labels[0])
 	}
 	r.open.Reset()
 	r.open.Push(pq.Entry{F: 0, H: 1, Node: 0})
-	work := 0
-	nextCheck := 0 // the first expansion looks at the context
-	depthPruned := false
-	for r.open.Len() > 0 {
-		e := r.open.Pop()
+	st.runBudget, st.runDepth = budget, maxDepth
+	st.work, st.nextCheck, st.depthPruned, st.hasHeld = 0, 0, false, false
+}
+
+// run goes on with the run under way, Dijkstra's search over partial
+// chains within the limits, until it ends or *left more chains have been
+// expanded. It returns the complete chain's label and foundChain, how it
+// failed, or suspended: the next call goes on with the entry it had
+// taken from the open list, whose checks have passed and which nothing
+// changes in between.
+func (r *Resolver) run(st *resolveState, left *int) (int32, outcome) {
+	d := r.d
+	s, goal, res := &st.q, st.goal, st.runResult()
+	budget, maxDepth, maxWork := st.runBudget, st.runDepth, st.maxWork
+	work, nextCheck := st.work, st.nextCheck
+	for st.hasHeld || r.open.Len() > 0 {
+		var e pq.Entry
+		if st.hasHeld {
+			e, st.hasHeld = st.held, false
+		} else {
+			e = r.open.Pop()
+		}
 		li := e.Node
 		l := r.labels[li]
 		if l.dead {
@@ -490,6 +671,11 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 			r.spent(res, work)
 			return -1, outOfBudget
 		}
+		if *left == 0 {
+			st.held, st.hasHeld = e, true
+			st.work, st.nextCheck = work, nextCheck
+			return -1, suspended
+		}
 		if s.ctx != nil && work >= nextCheck {
 			if s.ctxErr = s.ctx.Err(); s.ctxErr != nil {
 				r.spent(res, work)
@@ -497,6 +683,7 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 			}
 			nextCheck = work + contextCheckWork
 		}
+		*left--
 		res.Expanded++
 		if s.tr != nil {
 			s.tr.Expanded = append(s.tr.Expanded, int(li))
@@ -527,16 +714,15 @@ func (r *Resolver) run(s *query, goal *Goal, budget, maxDepth, maxWork int, res 
 				}
 				r.seen[a] = r.expansion
 				if r.consider(s, li, a, ci, maxDepth, res, &work) == TooDeep {
-					depthPruned = true
+					st.depthPruned = true
 				}
 			}
 		}
 	}
-	if depthPruned {
-		r.spent(res, work)
+	r.spent(res, work)
+	if st.depthPruned {
 		return -1, tooDeep
 	}
-	r.spent(res, work)
 	return -1, ranOutOfChains
 }
 

@@ -84,5 +84,8 @@ func (q *Queue) Pop() Entry {
 	return top
 }
 
+// Cap reports how many entries the queue holds room for.
+func (q *Queue) Cap() int { return cap(q.items) }
+
 // Reserve makes room for n entries, touching the memory.
 func (q *Queue) Reserve(n int) { q.items = reserved(q.items, n) }

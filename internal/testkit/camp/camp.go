@@ -29,6 +29,9 @@ type Options struct {
 	// does between ticks (SetProfile, RequestReplan, Cancel).
 	Configure func(i int, cfg *agent.ResolverConfig)
 	Between   func(tick int, crowd []*agent.ResolverAgent, q *agent.Queue)
+	// Slice, with a queue, is its slice (agent.Queue.SetSlice): the most
+	// chains a search expands per frame; 0: none.
+	Slice int
 }
 
 // Record runs a camp and returns its decision recording as a file holds
@@ -49,6 +52,7 @@ func Record(t testing.TB, o Options) []byte {
 	var q *agent.Queue
 	if workers > 0 {
 		q = agent.NewQueue(workers, 4)
+		q.SetSlice(o.Slice)
 	}
 	fr := agent.NewFlightRecorder(100_000, 64<<20)
 	fireLit := false

@@ -1,0 +1,281 @@
+package agent
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ploy-ai/ploy/resolver"
+)
+
+// Searches that span frames: a queue with a slice (SetSlice) gives each
+// resolver agent's search at most that many chain expansions per frame. A
+// search that reaches its slice is suspended, its open list and chains
+// kept in the resolver it ran on (resolver.Resolver.Begin, Continue), and
+// goes on in the next frame from where it stopped, ahead of every request
+// asked after it. It ends with exactly the chain, cost and counts the
+// whole search would have.
+
+// SetSlice sets the most chains one resolver agent's search may expand in
+// one Frame, from the next Frame on; 0, the default, lets each search run
+// whole within its own node budget, as before. With a slice S the
+// frame's planning cost is bounded: the resolver searches of a Frame
+// expand at most PerFrame × S chains between them. A search of node
+// budget B (its Limits.Budget, resolver.DefaultBudget if unset) ends
+// within ⌈B / S⌉ frames, and the queue answers requests in the order they
+// were asked, PerFrame at a time, a suspended search keeping its place:
+// so a request with p − 1 others ahead of it when asked (suspended
+// searches included, Len counts them all) is answered within
+// ⌈p / PerFrame⌉ × ⌈B / S⌉ frames, B the largest budget of the resolver
+// agents ahead of it and its own (a GOAP or HTN request ahead counts as
+// one frame: their searches are not sliced and run whole within their own
+// limits, beside the resolver agents' budget).
+//
+// A suspended search holds its resolver (Suspended reports how many and
+// their bytes): at most PerFrame are suspended at once, each bounded by
+// its own work limit as a whole search is. Cancel and Remove drop an
+// agent's suspended search. SetSlice panics on a negative slice.
+func (q *Queue) SetSlice(expansions int) {
+	q.enter("SetSlice")
+	defer q.leave()
+	if expansions < 0 {
+		panic(fmt.Sprintf("agent: Queue.SetSlice(%d): a slice is 0 (none) or a number of expansions", expansions))
+	}
+	q.slice = expansions
+}
+
+// Slice returns the queue's slice (SetSlice); 0 means none.
+func (q *Queue) Slice() int { return q.slice }
+
+// FrameStats is what one Frame did.
+type FrameStats struct {
+	// Taken is the requests the frame searched for: the suspended searches
+	// it went on with and the requests it took from the line.
+	Taken int
+	// Ended is the searches that ended (answered, or cancelled meanwhile);
+	// Suspended the resolver searches that reached their slice and go on
+	// in the next frame.
+	Ended, Suspended int
+	// Chains is the chains the frame's resolver searches expanded: at
+	// most PerFrame × Slice with a slice. States is the states its GOAP
+	// searches expanded, which are not sliced (HTN decompositions count
+	// steps, not expansions, and are in neither).
+	Chains, States int
+}
+
+// LastFrame returns what the last Frame did.
+func (q *Queue) LastFrame() FrameStats { return q.lastFrame }
+
+// Suspended returns how many resolver searches are suspended, waiting for
+// the next Frame, and the bytes their resolvers hold.
+func (q *Queue) Suspended() (searches int, bytes int64) {
+	for i := range q.carried {
+		bytes += q.carried[i].search.rs.Bytes()
+	}
+	return len(q.carried), bytes
+}
+
+// slicedSearch is a resolver agent's search suspended at the end of a
+// frame: the resolver that holds its open list and chains, and the trace
+// of a traced agent's search. A search begins on the worker's own
+// resolver, as a whole one does; only when it reaches its slice does the
+// worker hand that resolver to the request, in a slicedSearch from its
+// reserve, and take the reserve's resolver as its own. The request
+// carries it to whichever worker takes it next frame; when it ends, the
+// queue takes it back and deals it out again between frames.
+type slicedSearch struct {
+	rs *resolver.Resolver
+	tr *resolver.Trace
+}
+
+// planSlice runs a slice of a resolver agent's search: it begins the
+// search on the worker's resolver, or goes on with the one suspended in
+// an earlier frame.
+func planSlice(p *planners, r *request, out *result) {
+	c := r.chain
+	d := c.goal.Domain()
+	slice := r.slice
+	if slice == 0 { // SetSlice(0) while the search was suspended: finish it
+		slice = math.MaxInt
+	}
+	var rs *resolver.Resolver
+	var tr *resolver.Trace
+	if s := r.search; s != nil {
+		rs, tr = s.rs, s.tr
+	} else {
+		rs = cached(&p.resolvers, d, resolver.NewResolver)
+		opt := *c.opt
+		if r.traced {
+			if p.slicedTrace == nil {
+				p.slicedTrace = new(resolver.Trace)
+			}
+			tr = p.slicedTrace
+			opt.Trace = tr
+		}
+		rs.Begin(chainOf(r.plan), &c.snap, c.goal, opt)
+	}
+	if !rs.Continue(slice) {
+		if r.search == nil {
+			r.search = p.suspend(d, rs, tr)
+		}
+		// Every slice but a search's last expands exactly its chains.
+		r.sliced += slice
+		out.suspended, out.frameExpanded = true, slice
+		p.tally.chains += slice
+		p.tally.suspended++
+		return
+	}
+	res, err := rs.Result()
+	if r.traced {
+		l := r.agent.log
+		var chain []resolver.ActionID
+		if res.Status == resolver.Found {
+			chain = res.Chain
+		}
+		l.rejected = ResolverRejected(l.rejected[:0], d, tr, chain, res.Cost)
+	}
+	answer(out, res, err)
+	out.frameExpanded = res.Expanded - r.sliced
+	p.tally.chains += out.frameExpanded
+	if r.search != nil {
+		p.tally.resumed++
+	}
+}
+
+// suspend hands the worker's resolver for d, which holds a search that
+// reached its slice, and the search's trace tr (nil if untraced) to a
+// slicedSearch from the worker's reserve, whose resolver and trace the
+// worker takes as its own in their place (a new resolver, made when next
+// needed, if the reserve has none of d).
+func (p *planners) suspend(d *resolver.Domain, rs *resolver.Resolver, tr *resolver.Trace) *slicedSearch {
+	var s *slicedSearch
+	if n := len(p.reserve[d]); n > 0 {
+		s = p.reserve[d][n-1]
+		p.reserve[d][n-1] = nil
+		p.reserve[d] = p.reserve[d][:n-1]
+	} else {
+		s = &slicedSearch{}
+	}
+	if s.rs != nil {
+		p.resolvers[d] = s.rs
+	} else {
+		delete(p.resolvers, d)
+	}
+	if tr != nil {
+		p.slicedTrace, s.tr = s.tr, tr
+	}
+	s.rs = rs
+	return s
+}
+
+// idleSearch takes back a search no request holds any more, dropping
+// what it held of its agent's.
+func (q *Queue) idleSearch(s *slicedSearch) {
+	s.rs.Abandon()
+	d := s.rs.Domain()
+	if q.idle == nil {
+		q.idle = map[*resolver.Domain][]*slicedSearch{}
+	}
+	if _, ok := q.idle[d]; !ok {
+		q.domains = append(q.domains, d)
+	}
+	q.idle[d] = append(q.idle[d], s)
+}
+
+// fillReserves deals the idle searches out to the workers' reserves,
+// between frames when no worker runs, in worker order: up to PerFrame
+// each per domain, since a frame suspends at most PerFrame and any
+// worker may take them all (a reserve sized by the last frame ran out
+// whenever the next suspended more, and made new ones). A reserve holds
+// only what searches once needed: a queue whose searches never span
+// frames holds none. The idle searches left over are dropped.
+func (q *Queue) fillReserves() {
+	want := q.perFrame
+	for _, d := range q.domains {
+		idle := q.idle[d]
+		for _, w := range q.planners {
+			if w.reserve == nil {
+				w.reserve = map[*resolver.Domain][]*slicedSearch{}
+			}
+			for len(w.reserve[d]) < want && len(idle) > 0 {
+				w.reserve[d] = append(w.reserve[d], idle[len(idle)-1])
+				idle[len(idle)-1] = nil
+				idle = idle[:len(idle)-1]
+			}
+		}
+		clear(idle)
+		q.idle[d] = idle[:0]
+	}
+}
+
+// keepSuspended moves the frame's suspended searches whose agents still
+// wait for them to the queue's carried list, in the order they were
+// asked, and counts the frame. A search whose agent cancelled its
+// request meanwhile is dropped. It clears the batch's sliced requests,
+// which the workers' deliveries left (deliverChunk).
+func (q *Queue) keepSuspended(batch []request, results []result) {
+	st := FrameStats{Taken: len(batch)}
+	resumed := 0
+	for _, w := range q.planners {
+		t := &w.tally
+		st.Chains += t.chains
+		st.States += t.states
+		st.Suspended += t.suspended
+		resumed += t.resumed
+		*t = frameTally{}
+	}
+	st.Ended = st.Taken - st.Suspended
+	q.lastFrame = st
+	if st.Suspended+resumed == 0 {
+		return // no search was sliced this frame: nothing to keep or take back
+	}
+	for i := range batch {
+		r, res := &batch[i], &results[i]
+		switch {
+		case !res.suspended && r.search != nil: // a resumed search ended
+			q.idleSearch(r.search)
+		case !res.suspended:
+		case r.agent.pending && r.agent.queuedIn == q && r.agent.ticket == r.ticket:
+			q.carried = append(q.carried, *r)
+		default: // cancelled meanwhile
+			q.idleSearch(r.search)
+		}
+		if r.search != nil {
+			*r, *res = request{}, result{}
+		}
+	}
+	q.fillReserves()
+}
+
+// dropFrame forgets a frame a worker's panic cut short: its counts, and
+// the reason its suspended searches were dropped (their agents ask
+// again) is in Frame.
+func (q *Queue) dropFrame() {
+	for _, w := range q.planners {
+		w.tally = frameTally{}
+	}
+	q.lastFrame = FrameStats{}
+}
+
+// frameTally is what a worker's searches did this frame, summed into
+// Queue.LastFrame between frames (by the worker, so that a frame need not
+// read its batch again to count).
+type frameTally struct {
+	chains, states int
+	// suspended counts the searches that reached their slice, resumed
+	// those suspended in an earlier frame that ended in this one.
+	suspended, resumed int
+}
+
+// dropSuspended drops the suspended search of the request with ticket,
+// if one is carried, and reports whether it was.
+func (q *Queue) dropSuspended(ticket uint64) bool {
+	for i := range q.carried {
+		if q.carried[i].ticket == ticket {
+			q.idleSearch(q.carried[i].search)
+			q.carried = slices.Delete(q.carried, i, i+1) // which clears the freed slot
+			return true
+		}
+	}
+	return false
+}
