@@ -322,6 +322,9 @@ type Searcher struct {
 
 	// twin is a Portfolio's second search.
 	twin *Searcher
+	// moreMemory, in a Portfolio's search, is asked when growing would
+	// pass maxBytes; true means it raised maxBytes (see portfolioRace.moreMemory).
+	moreMemory func() bool
 
 	// The search in progress.
 	est      estimator
@@ -513,6 +516,17 @@ func (s *Searcher) grow(maxBytes int64, newState bool) bool {
 		}
 		if s.full() {
 			s.rehash(2 * len(s.table))
+		}
+	}
+	return true
+}
+
+// room is grow within the search's memory limit, which a Portfolio may
+// raise when it runs out (see portfolioRace.moreMemory).
+func (s *Searcher) room(newState bool) bool {
+	for !s.grow(s.maxBytes, newState) {
+		if s.moreMemory == nil || !s.moreMemory() {
+			return false
 		}
 	}
 	return true
@@ -863,7 +877,7 @@ func (s *Searcher) expand(limit int64) bool {
 				if nm&flagDead != 0 || ng >= int64(nr[w]) {
 					continue
 				}
-				if !s.grow(s.maxBytes, false) {
+				if !s.room(false) {
 					res.Status, res.Bound, s.done = LimitReached, search.Bytes, true
 					return true
 				}
@@ -883,7 +897,7 @@ func (s *Searcher) expand(limit int64) bool {
 			res.DeadEnds++
 		}
 		size := len(s.table)
-		if !s.grow(s.maxBytes, true) {
+		if !s.room(true) {
 			res.Status, res.Bound, s.done = LimitReached, search.Bytes, true
 			return true
 		}
