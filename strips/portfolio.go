@@ -40,9 +40,10 @@ type portfolioRace struct {
 	cond *sync.Cond
 	runs [2]*Searcher
 	// state of each search; waiting says it needs more memory than its
-	// half (see moreMemory).
-	state   [2]int
-	waiting [2]bool
+	// half (see moreMemory), having done waitWork.
+	state    [2]int
+	waiting  [2]bool
+	waitWork [2]int64
 	// res, err and work are each search's outcome once it ends.
 	res  [2]Result
 	err  [2]error
@@ -191,7 +192,8 @@ func (rc *portfolioRace) end(i int) {
 // not on when: while the other is still searching, search i waits; if
 // the other gives up, search i gets the whole memory and goes on (true);
 // if the other answers, search i gives up (false). When both need more,
-// the blind search gives up and LM-cut gets the whole.
+// the one that got there with more work gives up (blind on a tie), as
+// the one less likely to answer first, and the other gets the whole.
 func (rc *portfolioRace) moreMemory(i int) bool {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
@@ -199,7 +201,7 @@ func (rc *portfolioRace) moreMemory(i int) bool {
 	if r.maxBytes >= rc.whole {
 		return false
 	}
-	rc.waiting[i] = true
+	rc.waiting[i], rc.waitWork[i] = true, r.work
 	rc.cond.Broadcast()
 	defer func() { rc.waiting[i] = false }()
 	for {
@@ -209,7 +211,7 @@ func (rc *portfolioRace) moreMemory(i int) bool {
 			return true
 		case rc.state[o] != runSearching:
 			return false
-		case rc.waiting[o] && i == 1:
+		case rc.waiting[o] && (rc.waitWork[i] > rc.waitWork[o] || rc.waitWork[i] == rc.waitWork[o] && i == 1):
 			return false
 		}
 		rc.cond.Wait()

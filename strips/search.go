@@ -666,7 +666,7 @@ func (s *Searcher) begin(opt Options) error {
 	s.reset()
 	s.open.hOf = func(e int32) int64 { return int64(s.record(s.entries[e])[s.words+1]) }
 	if c, ok := est.(workCounter); ok {
-		c.takeWork() // what an earlier search left over
+		c.dropWork() // what an earlier search left over, to the last step
 	}
 	if opt.Trace != nil {
 		opt.Trace.reset(s.t, opt.Heuristic)
@@ -736,8 +736,12 @@ func (s *Searcher) estimate(w []uint64) (int64, bool) {
 }
 
 // workCounter is an estimator that counts its work, in the units of
-// Searcher.work, since it was last asked.
-type workCounter interface{ takeWork() int64 }
+// Searcher.work, since it was last asked; dropWork forgets the work not yet taken, the part of a unit too, so
+// that a search's count does not depend on what the searcher did before.
+type workCounter interface {
+	takeWork() int64
+	dropWork()
+}
 
 // pausable is an estimator whose estimate goes in rounds, between which a
 // search may stop (see lmCut.startEstimate).
