@@ -15,19 +15,19 @@ type Heuristic uint8
 
 const (
 	// Portfolio runs two A* searches side by side, one with LMCut and one
-	// with Blind, and answers with the first to finish: LM-cut expands
-	// far fewer states on most tasks, but on some (openstacks, where most
-	// actions are free, or barman) it prunes too little to pay for its
-	// estimates, and blind search ends first. Both are optimal, so the
-	// answer is; the searches take turns by counted work (successors
-	// made, states expanded and the estimates' steps), not by time, so
-	// the same task gives the same answer every run; a turn may end
-	// between two successors of one expansion, or between two rounds of
-	// one LM-cut estimate, so that neither search holds the other up for
-	// long (a start of 100 000 successors, say). Each search may hold
-	// half of MaxBytes, and the whole once the other has given up. It
-	// finishes within about twice the time of the better of the two. The
-	// default.
+	// with Blind, each on its own goroutine: LM-cut expands far fewer
+	// states on most tasks, but on some (openstacks, where most actions
+	// are free, or barman) it prunes too little to pay for its estimates,
+	// and blind search ends first. Both are optimal, so the answer is.
+	// Which one answers is decided by counted work (successors made,
+	// states expanded and the estimates' steps), never by time: the one
+	// that ends needing less, LM-cut on a tie; the other runs only until
+	// its work passes that. So the same task gives the same plan and
+	// statistics whatever the scheduling, GOMAXPROCS=1 included. Each
+	// search may hold half of MaxBytes; one that needs more waits until
+	// the other ends, and takes the whole if the other gave up. With two
+	// free cores it takes about as long as the better of the two; on one,
+	// about twice. The default.
 	Portfolio Heuristic = iota
 	// LMCut is Helmert and Domshlak's landmark-cut heuristic: it finds
 	// disjoint sets of operators (cuts) every relaxed plan must use one
