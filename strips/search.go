@@ -655,6 +655,7 @@ func (s *Searcher) begin(opt Options) error {
 		return err
 	}
 	s.est, s.opt, s.maxBytes = est, opt, EffectiveMaxBytes(opt.MaxBytes)
+	s.moreMemory = nil // a portfolio sets its own after begin
 	s.pausable, _ = est.(pausable)
 	s.estBytes = 0
 	if sz, ok := est.(sized); ok {
