@@ -15,6 +15,15 @@ import (
 // that tests can show the answer does not depend on it.
 var portfolioChunk int64 = 1 << 14
 
+// portfolioLead is how far, in counted work, a portfolio's search may get
+// ahead of the other while both search. Until the other answers, no
+// search can know where it may stop; kept near each other, the one that
+// does less work per second waits for the other instead of running on
+// past the answer it will lose to. So on one core (or a busy machine)
+// the portfolio costs the two searches up to the answer's work, as turns
+// did, and on two it takes the longer of them.
+func portfolioLead() int64 { return 4 * portfolioChunk }
+
 // portfolioPace, if set, is called by each of a portfolio's searches
 // (0: LM-cut, 1: blind) before each chunk of its work. Tests use it to
 // slow one search down, and show that the answer does not depend on
@@ -44,6 +53,8 @@ type portfolioRace struct {
 	state    [2]int
 	waiting  [2]bool
 	waitWork [2]int64
+	// progress is each search's work when it last looked at the other's.
+	progress [2]int64
 	// res, err and work are each search's outcome once it ends.
 	res  [2]Result
 	err  [2]error
@@ -144,11 +155,19 @@ func (rc *portfolioRace) play(i int) {
 // nextLimit returns the work search i may go on to, or false when it
 // should stop: the other answered with work it has already reached (or
 // passed, when the tie would go to the other), so it cannot answer
-// first; or the other panicked.
+// first; or the other panicked. It waits while search i is portfolioLead
+// ahead of the other, and the other is searching.
 func (rc *portfolioRace) nextLimit(i int) (int64, bool) {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
 	r, o := rc.runs[i], 1-i
+	if rc.progress[i] != r.work {
+		rc.progress[i] = r.work
+		rc.cond.Broadcast()
+	}
+	for rc.state[o] == runSearching && !rc.waiting[o] && r.work >= rc.progress[o]+portfolioLead() {
+		rc.cond.Wait()
+	}
 	limit := r.work + portfolioChunk
 	switch rc.state[o] {
 	case runAborted:
