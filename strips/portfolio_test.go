@@ -215,3 +215,25 @@ func TestPortfolioPanicReachesTheCaller(t *testing.T) {
 	Search(counterTask(12), Options{})
 	t.Fatal("no panic")
 }
+
+// TestPortfolioLoserStaysNear: the search that loses runs at most
+// portfolioLead (and a chunk, and an estimate's last round) past the
+// answer's work, even when the winner is slowed, so that on one core the
+// portfolio costs little more than the two searches up to the answer. On
+// the switches task blind search answers; LM-cut, left to run, would
+// count far more work while the slowed blind search finishes.
+func TestPortfolioLoserStaysNear(t *testing.T) {
+	task := switchesTask(12)
+	for _, procs := range []int{1, 2} {
+		withSchedule(t, procs, 64, 1)
+		s, _ := NewSearcher(task)
+		res, err := s.Search(Options{})
+		if err != nil || res.Heuristic != Blind {
+			t.Fatalf("procs %d: %s by %s, %v; want blind search's answer", procs, res.Status, res.Heuristic, err)
+		}
+		round := int64(len(task.Facts)+3*len(task.Ops))/workScale + 1
+		if most := res.Stats.Work + portfolioLead() + portfolioChunk + round; s.twin.work > most {
+			t.Fatalf("procs %d: the LM-cut half counted %d units, past the answer's %d by more than the lead allows (%d)", procs, s.twin.work, res.Stats.Work, most)
+		}
+	}
+}
