@@ -18,7 +18,7 @@ var portfolioChunk int64 = 1 << 14
 // portfolioLead is how far, in counted work, a portfolio's search may get
 // ahead of the other while both search. Until the other answers, no
 // search can know where it may stop; kept near each other, the one that
-// does less work per second waits for the other instead of running on
+// counts more units a second waits for the other instead of running on
 // past the answer it will lose to. So on one core (or a busy machine)
 // the portfolio costs the two searches up to the answer's work, as turns
 // did, and on two it takes the longer of them.
@@ -39,8 +39,8 @@ const (
 	runAborted   // it panicked
 )
 
-// portfolioRace coordinates a portfolio's two searches, each on its own goroutine.
-// The answer is decided by counted work, never by time (see Portfolio):
+// portfolioRace coordinates a portfolio's two searches, each on its own
+// goroutine. The answer is decided by counted work, never by time (see Portfolio):
 // of the searches that answer, the one that needed the least work, LM-cut
 // on a tie. So a search runs until it answers, or gives up, or its work
 // passes that of an answer the other found.
