@@ -66,3 +66,11 @@ func BenchmarkBlind(b *testing.B) {
 func BenchmarkLMCut(b *testing.B) {
 	benchSearch(b, "logistics00/probLOGISTICS-6-0.pddl", strips.LMCut)
 }
+
+// BenchmarkPortfolio measures the default portfolio on logistics00
+// probLOGISTICS-6-0, or PLOY_BENCH_INSTANCE: LM-cut and blind A* side by
+// side, so that its time against BenchmarkBlind's and BenchmarkLMCut's is
+// what the second core buys (docs/performance.md).
+func BenchmarkPortfolio(b *testing.B) {
+	benchSearch(b, "logistics00/probLOGISTICS-6-0.pddl", strips.Portfolio)
+}

@@ -26,6 +26,7 @@ func (h *hMax) bytes() int64 { return h.e.r.bytes() + h.e.bytes() }
 
 // takeWork returns the units of work done since it was last asked.
 func (h *hMax) takeWork() int64 { return h.e.takeWork() }
+func (h *hMax) dropWork()       { h.e.dropWork() }
 
 // estimate returns h_max(s), or dead when the relaxation does not reach
 // the goal from s.

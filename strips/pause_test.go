@@ -118,7 +118,8 @@ func TestMaxWork(t *testing.T) {
 // TestPortfolioTurnsWithinAnExpansion is the portfolio's turn-taking attack
 // in small: the start's successors are all goals, so blind search ends
 // after one expansion, while LM-cut estimates each successor over the whole
-// task. The LM-cut half's turn must end within that expansion: before, it
+// task. The LM-cut half must stop within that expansion, once its work
+// passes the blind half's: with turns that could not end there, it
 // estimated all 3 000 successors before the blind half had a turn.
 func TestPortfolioTurnsWithinAnExpansion(t *testing.T) {
 	const n = 3000

@@ -22,7 +22,7 @@ func TestProgressReportsEachLayerOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Status != Found || res.Expanded == 0 {
-				if res.Expanded == 0 && len(got) > 0 {
+				if h != Portfolio && res.Expanded == 0 && len(got) > 0 { // a Portfolio's loser may report
 					t.Fatalf("round %d %v: %d reports without an expansion", round, h, len(got))
 				}
 				continue
@@ -52,12 +52,19 @@ func TestProgressReportsEachLayerOnce(t *testing.T) {
 			}
 			var again []Progress
 			Search(task, Options{Heuristic: h, Progress: func(p Progress) { again = append(again, p) }})
-			if len(again) != len(got) {
-				t.Fatalf("round %d %v: %d reports, then %d", round, h, len(got), len(again))
-			}
-			for i := range got {
-				if got[i] != again[i] {
-					t.Fatalf("round %d %v: report %d: %+v, then %+v", round, h, i, got[i], again[i])
+			// A Portfolio's two searches run side by side: their reports
+			// interleave as the goroutines run, and the one that loses may
+			// go on a little further, until it learns it lost. Each
+			// search's own reports are the same up to where both runs got.
+			for _, of := range []Heuristic{LMCut, Blind, HMax} {
+				a, b := only(got, of), only(again, of)
+				if h != Portfolio && len(a) != len(b) {
+					t.Fatalf("round %d %v: %d reports, then %d", round, h, len(a), len(b))
+				}
+				for i := range min(len(a), len(b)) {
+					if a[i] != b[i] {
+						t.Fatalf("round %d %v: %v's report %d: %+v, then %+v", round, h, of, i, a[i], b[i])
+					}
 				}
 			}
 		}
@@ -98,4 +105,15 @@ func TestProgressWithinALayer(t *testing.T) {
 			t.Fatalf("reports within the layer at %v, want %v", within, want)
 		}
 	}
+}
+
+// only returns the reports of the search with heuristic h.
+func only(ps []Progress, h Heuristic) []Progress {
+	var out []Progress
+	for _, p := range ps {
+		if p.Heuristic == h {
+			out = append(out, p)
+		}
+	}
+	return out
 }

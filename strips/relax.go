@@ -625,6 +625,9 @@ func (e *explorer) explore(s []uint64, toGoal bool) {
 // million steps.
 const workScale = 32
 
+// dropWork forgets the steps not yet taken as work.
+func (e *explorer) dropWork() { e.steps = 0 }
+
 // takeWork returns the units of work done since it was last asked.
 func (e *explorer) takeWork() int64 {
 	w := e.steps / workScale

@@ -68,7 +68,7 @@ func runPDDL(e *env, command string, args []string) int {
 		if command == "trace" {
 			def = strips.LMCut // a portfolio's two searches cannot be traced as one
 		}
-		fset.StringVar(&pf.heuristic, "heuristic", def.String(), "A*'s admissible estimate: lmcut (landmark cuts), hmax, blind, or portfolio (lmcut and blind searches side by side, the first to finish answers; not for trace)")
+		fset.StringVar(&pf.heuristic, "heuristic", def.String(), "A*'s admissible estimate: lmcut (landmark cuts), hmax, blind, or portfolio (lmcut and blind searches side by side, the one needing less counted work answers; not for trace)")
 		budgetHelp := "most states to expand before giving up (0: no limit but --max-bytes; in a portfolio, each search's)"
 		if command == "trace" {
 			budgetHelp = "most states to expand before giving up (0: 1000, which is also the default)"
