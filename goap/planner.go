@@ -297,6 +297,8 @@ type Planner struct {
 	// The fast searches' own scratch space.
 	word    wordSearch
 	dense   denseSearch
+	hash32  hashSearch[uint32] // up to 32 facts
+	hash64  hashSearch[uint64]
 	delayed delayedSearch
 	buckets pq.Buckets
 	// The current search's limits, from its Options.
@@ -456,9 +458,12 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		// where forward compares them.
 		done := false
 		switch {
+		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
+			res, done = p.hash32.forward(p, dst, uint32(start.words[0]), goal, prof)
+			peak = p.held(len(p.hash32.nodes), nil)
 		case delayed && len(p.d.facts) > maxDenseFacts:
-			res, done = p.delayed.forward(p, dst, start.words[0], goal, prof)
-			peak = p.held(len(p.delayed.nodes), nil)
+			res, done = p.hash64.forward(p, dst, start.words[0], goal, prof)
+			peak = p.held(len(p.hash64.nodes), nil)
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
 			peak = p.held(len(p.dense.nodes), nil)
