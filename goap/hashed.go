@@ -3,8 +3,6 @@ package goap
 import (
 	"math/bits"
 	"unsafe"
-
-	"github.com/ploy-ai/ploy/internal/pq"
 )
 
 // stateWord is the integer a hashSearch keeps a state in: 32 bits for a
@@ -29,19 +27,21 @@ type stateWord interface{ uint32 | uint64 }
 // made, so that taking a node from the open list reads the node alone and
 // not its state's slot.
 //
+// Its open list is the planner's buckets: f and h are whole, and a push
+// or a pop touches a few words where a heap's walks log n levels, most of
+// them cache misses on a large search.
+//
 // It makes the same nodes in the same order as wordSearch.forward, so
 // results are identical (TestWordSearchMatchesGeneral): successors in
 // action order, ties on f to the lesser goal-count estimate, then to the
-// older node. Its open list packs (f, h, node) into one key as
-// denseSearch.forward's does; should f, h or the nodes outgrow their bits
-// it returns false, for wordSearch.forward to make the search from the
-// start.
+// older node. Should its nodes outgrow the 27 bits denseSearch.forward
+// gives them too (a memory ceiling above 8 GiB), it returns false, for
+// wordSearch.forward to make the search from the start.
 type hashSearch[K stateWord] struct {
 	slots []hashSlot[K]
 	used  []uint32 // indices of the filled slots, to empty them
 	shift uint     // 64 - log2(len(slots))
 	nodes []hashNode[K]
-	open  pq.Keys
 	succ  []hashSucc[K] // an expansion's successors
 	sink  int32         // keeps the slot reads observable
 }
@@ -79,11 +79,12 @@ type hashSucc[K stateWord] struct {
 // slots ahead pays: below it the table sits in the cache.
 const hashTouchSlots = 1 << 15
 
-// nodeBytes is what the meter counts per node: the node and its open-list
-// key, twice each (slices grow by doubling), and a table slot at the
-// table's least load (a quarter, once grown) with its used index twice.
+// nodeBytes is what the meter counts per node: the node, its bucket link
+// and a share of the buckets' groups, twice each (slices grow by
+// doubling), and a table slot at the table's least load (a quarter, once
+// grown) with its used index twice.
 func (hs *hashSearch[K]) nodeBytes() int {
-	return 2*int(unsafe.Sizeof(hashNode[K]{})) + 2*8 + 4*int(unsafe.Sizeof(hashSlot[K]{})) + 2*4
+	return 2*int(unsafe.Sizeof(hashNode[K]{})) + 2*(4+bucketGroupBytes) + 4*int(unsafe.Sizeof(hashSlot[K]{})) + 2*4
 }
 
 // reset empties the table, in time proportional to what the last search
@@ -109,7 +110,6 @@ func (hs *hashSearch[K]) reserve(n, actions int) {
 	hs.slots, hs.shift, hs.used = reserveTable(hs.slots, hs.shift, hs.used, n+actions)
 	hs.nodes = reserveTouched(hs.nodes, n)
 	hs.succ = reserveTouched(hs.succ, actions)
-	hs.open.Reserve(n)
 }
 
 // room grows the table so that n more states keep its load at most a half.
@@ -157,18 +157,12 @@ func (hs *hashSearch[K]) slot(key K, i uint64) *hashSlot[K] {
 	}
 }
 
-// hashFBits is what the open-list key leaves for f.
-const hashFBits = 64 - denseHBits - denseNodeBits
-
 func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	succBytes := len(d.actions) * int(unsafe.Sizeof(hashSucc[K]{}))
 	m := p.meter(hs.nodeBytes(), succBytes, len(d.actions), len(d.actions), 2)
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	hOf := &p.hOfWord
-	if hOf[goal.cond.Len()] >= 1<<denseHBits {
-		return Result{Plan: dst}, false // estimates too large for the key: nothing done yet
-	}
 	hs.reset()
 	scale := prof.costScale
 	whole, rules, ruleOf := prof.wholeCost, prof.wholeRules, prof.wholeRuleOf
@@ -183,14 +177,14 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 	hs.room(1)
 	first := hs.slot(start, wordHash(uint64(start))>>hs.shift)
 	first.g1, first.node = 1, 0
-	open := &hs.open
+	open := &p.buckets
 	open.Reset()
 	h0 := max(p.wholeWordEstimate(hOf, uint64(start), gm, gv), 0) // a dead start is expanded, as forward does
-	open.Push(denseKey(h0, h0, 0))
+	open.Push(h0, h0, 0)
 	res := Result{Plan: dst}
 
 	for open.Len() > 0 {
-		ni := int32(open.Pop() & denseNodeMask)
+		_, ni := open.Pop()
 		n := nodes[ni]
 		if n.g < 0 {
 			continue // a cheaper path to this state was found after this entry
@@ -272,14 +266,10 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 					continue // a dead end
 				}
 			}
-			f := int(sc.g) + h
-			if f >= 1<<hashFBits {
-				return p.handOver(dst, &m, &res)
-			}
 			idx := int32(len(nodes))
 			sl.node = idx
 			nodes = append(nodes, hashNode[K]{state: sc.state, g: sc.g, parent: ni, action: sc.action})
-			open.Push(denseKey(f, hc, idx))
+			open.Push(int(sc.g)+h, hc, idx)
 		}
 	}
 	res.Status = NoPlan

@@ -76,8 +76,10 @@ func (p *Planner) Reserve(n int) {
 		p.dense.open.Reserve(n)
 	case W == 1 && whole && len(d.facts) <= 32:
 		p.hash32.reserve(n, len(d.actions))
+		p.buckets.Reserve(n)
 	case W == 1 && whole:
 		p.hash64.reserve(n, len(d.actions))
+		p.buckets.Reserve(n)
 	case W == 1: // fractional costs: wordSearch.forward, on a heap
 		p.word.nodes = reserveTouched(p.word.nodes, n)
 		p.open.Reserve(n)
