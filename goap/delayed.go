@@ -188,6 +188,7 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 	app := p.applicable
 	cur := p.cur[:W]
 	limit := min(dl.entries(W), m.nodeCap)
+	chained := len(p.chain.goals) > 0 // GoalCost: the count raised by chains
 
 	nodes := append(dl.wideNodes[:0], wideNode{parent: -1, action: NoAction})
 	words := append(dl.wideWords[:0], start...)
@@ -198,8 +199,13 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 	open.Push(h0, h0, 0)
 	defer func() { dl.wideNodes, dl.wideWords = nodes, words }()
 
+	var sink uint64
+	defer func() { p.sink += sink }()
 	for open.Len() > 0 {
 		f, ni := open.Pop()
+		if next := open.Peek(); next >= 0 {
+			sink += words[int(next)*W] // read ahead: see pq.Buckets.Peek
+		}
 		copy(cur, words[int(ni)*W:])
 		if _, _, added := dl.closedWide.Intern(cur); !added {
 			continue // taken before, at no greater cost
@@ -238,14 +244,18 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 					p.estWork += len(c.rules) * W
 				}
 				res.Generated++
-				h := p.wholeEstimate(words[len(words)-W:], gm, gv)
-				if h < 0 {
-					words = words[:len(words)-W]
-					continue // a dead end
+				next := words[len(words)-W:]
+				hc := p.hOf[unmet(next, gm, gv)]
+				h := hc
+				if chained {
+					if h = p.wholeEstimate(next, gm, gv); h < 0 {
+						words = words[:len(words)-W]
+						continue // a dead end
+					}
 				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(cost*scale)+h, p.hOf[unmet(words[len(words)-W:], gm, gv)], idx)
+				open.Push(g+int(cost*scale)+h, hc, idx)
 			}
 		}
 	}
