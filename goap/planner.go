@@ -451,11 +451,11 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			}
 		}
 	} else if p.d.words == 1 && plain {
-		// A dense table sits in the cache: pruning duplicates when they are
-		// generated is cheap there. A hash table does not, and with whole
-		// costs the search can delay that to expansion; with fractional
-		// ones, sums that differ in their last bit must still be compared
-		// where forward compares them.
+		// With whole (scaled) costs, f and g are integers: a domain of at
+		// most maxDenseFacts facts indexes a dense table with its states,
+		// a larger one a hash table (of 32-bit states up to 32 facts);
+		// with fractional ones, sums that differ in their last bit must
+		// still be compared where forward compares them.
 		done := false
 		switch {
 		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
