@@ -9,27 +9,27 @@ import (
 // delayedSearch is the two-phase search: A* with duplicate detection
 // delayed from generation to expansion, which hands over to the general
 // search (the second phase, from the start) when its queue of duplicates
-// outgrows its memory. It has three loops: forward over one-word states,
-// forwardWide over states of several words, and backward over partial
-// states; this is the scratch space they keep between searches.
+// outgrows its memory. It has two loops: forwardWide over states of
+// several words, and backward over partial states; this is the scratch
+// space they keep between searches. (One-word states take hashSearch,
+// which detects duplicates as they are generated, reading the slots
+// ahead, and measured faster: docs/performance.md.)
 type delayedSearch struct {
-	closed wordSet // forward's expanded states
-	nodes  []delayedNode
-	// forwardWide's and backward's expanded states, nodes, and the nodes'
-	// states, one key width each.
+	// The expanded states, the nodes, and the nodes' states, one key
+	// width each.
 	closedWide intern.Table[struct{}]
 	wideNodes  []wideNode
 	wideWords  []uint64
-	limit      int // the entries forward queues before it hands over: maxDelayedNodes, but for tests
+	limit      int // maxDelayedNodes, but for tests
 }
 
-// maxDelayedNodes is how many entries delayedSearch.forward queues before it gives up:
-// 80 MiB of nodes and links, 20 bytes each.
+// maxDelayedNodes sizes the delayed searches' queues: 80 MiB, the room
+// for this many entries of 20 bytes.
 const maxDelayedNodes = 1 << 22
 
-// entries is how many entries a multi-word delayed search may queue,
-// keys words wide: as many bytes as delayedSearch.forward's limit, for entries of a
-// link, a node and the key.
+// entries is how many entries a delayed search may queue, keys words
+// wide: 80 MiB (dl.limit entries of 20 bytes), for entries of a link, a
+// node and the key.
 func (dl *delayedSearch) entries(words int) int { return dl.limit * 20 / (12 + 8*words) }
 
 // settleDelayed is settle for the delayed searches: an entry taken with u
@@ -54,113 +54,6 @@ func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool)
 	return Result{Plan: dst}, false
 }
 
-// delayedNode is a delayedSearch.forward search node.
-type delayedNode struct {
-	state  uint64
-	parent int32
-	action ActionID
-}
-
-func (n *delayedNode) link() (int32, ActionID) { return n.parent, n.action }
-
-// forward is Planner.forward for a one-word domain too large for the dense
-// table, when every cost is a whole number, or one once scaled by a power
-// of two (a personality's 1.5): the common case of a wide game domain. It
-// delays duplicate detection to expansion. Every successor is queued
-// without a look at the state table; a state enters the table, a set, when
-// it is first taken from the open list, and a later entry for it is
-// skipped. A lookup per successor, an unpredictable branch on a cache
-// miss, becomes a lookup per entry taken, in a table that holds only the
-// expanded states (a fifth of the states reached on the 32-fact benchmark,
-// in slots half the size), at the price of queueing duplicates: memory
-// grows with the successors generated rather than the states reached.
-//
-// It expands the same states in the same order as forward. Its estimates are
-// consistent, so the first entry taken for a state has the state's least
-// cost; scaled costs are whole, so f = g + h is exact and entries of equal
-// f and h leave the bucketed open list in the order they were made, the
-// older first. An entry forward prunes at generation, because the state is known
-// at no greater cost, is here taken after that older entry, and skipped.
-//
-// Nodes do not store g: f is the entry's bucket and h a function of the
-// state, so g = f - h, exactly, in units of 1/costScale.
-//
-// It gives up, returning false, once more than dl.limit entries are
-// queued: on a domain with many applicable actions per state, queueing every
-// duplicate would take far more memory than wordSearch.forward, which then makes
-// the same search from the start.
-func (dl *delayedSearch) forward(p *Planner, dst []ActionID, start uint64, goal *Goal, prof *Profile) (Result, bool) {
-	d := p.d
-	m := p.meter(delayedNodeBytes, 0, len(d.actions), len(d.actions), 2)
-	limit := min(dl.limit, m.nodeCap)
-	dl.closed.reset()
-	gm, gv := goal.cond.mask[0], goal.cond.value[0]
-	hOf := &p.hOfWord
-	scale := prof.costScale
-	costs := prof.costs
-	capable := prof.capable
-	allCapable := prof.allCapable
-	one := d.one
-	app := p.applicable
-	nodes := append(dl.nodes[:0], delayedNode{state: start, parent: -1, action: NoAction})
-	open := &p.buckets
-	open.Reset()
-	res := Result{Plan: dst}
-	h0 := max(p.wholeWordEstimate(hOf, start, gm, gv), 0) // a dead start is expanded, as forward does
-	open.Push(h0, h0, 0)
-	defer func() { dl.nodes = nodes }()
-
-	for open.Len() > 0 {
-		f, ni := open.Pop()
-		n := nodes[ni]
-		s := n.state
-		if !dl.closed.add(s) {
-			continue // taken before, at no greater cost
-		}
-		un := (s ^ gv) & gm
-		g := f - max(p.wholeWordEstimate(hOf, s, gm, gv), 0) // only the start can be dead
-		if settleDelayed(&res, dst, nodes, ni, float64(g)/scale, bits.OnesCount64(un), &m, false) {
-			return res, true
-		}
-		if len(nodes) > limit {
-			return p.handOver(dst, &m, &res)
-		}
-		res.Expanded++
-		d.applicableWord(s, app)
-		for k, word := range app {
-			if !allCapable {
-				word &= capable[k]
-			}
-			for word != 0 {
-				ai := k<<6 | bits.TrailingZeros64(word)
-				word &= word - 1
-				m := &one[ai]
-				ns := s&^m.effMask | m.effValue
-				if ns == s {
-					continue
-				}
-				c := &costs[ai]
-				cost := c.value
-				if c.kind != costConst {
-					cost = c.ruleWord(s) // bucketed costs: a rule list, not a Func
-					p.estWork += len(c.rules)
-				}
-				ci := int(cost * scale)
-				res.Generated++
-				h := p.wholeWordEstimate(hOf, ns, gm, gv)
-				if h < 0 {
-					continue // a dead end
-				}
-				idx := int32(len(nodes))
-				nodes = append(nodes, delayedNode{state: ns, parent: ni, action: ActionID(ai)})
-				open.Push(g+ci+h, hOf[bits.OnesCount64((ns^gv)&gm)], idx)
-			}
-		}
-	}
-	res.Status = NoPlan
-	return res, true
-}
-
 // wideNode is a delayedSearch.forwardWide search node; its state is in the words
 // arena.
 type wideNode struct {
@@ -170,12 +63,24 @@ type wideNode struct {
 
 func (n *wideNode) link() (int32, ActionID) { return n.parent, n.action }
 
-// forwardWide is delayedSearch.forward for states of several words: the searches
-// of domains of more than 64 facts with whole (scaled) costs, no depth
-// limit, no trace and the goal-count or blind estimate. The successors' states are
-// kept in one flat arena, W words each, beside their nodes; the set of
-// expanded states is an intern table. It returns false, as delayedSearch.forward
-// does, once its queue would take more memory than delayedSearch.forward's limit.
+// forwardWide is Planner.forward for states of several words, when every
+// cost is a whole number, or one once scaled by a power of two (a
+// personality's 1.5): the searches of domains of more than 64 facts with
+// no depth limit, no trace and the goal-count, GoalCost or blind estimate.
+// It delays duplicate detection to expansion. Every successor is queued
+// without a look at the state table; a state enters the table, a set,
+// when it is first taken from the open list, and a later entry for it is
+// skipped. Its estimates are consistent, so the first entry taken for a
+// state has the state's least cost; scaled costs are whole, so f = g + h
+// is exact and entries of equal f and h leave the bucketed open list in
+// the order they were made, the older first: it expands the same states
+// in the same order as forward. Nodes do not store g: f is the entry's
+// bucket and h a function of the state, so g = f - h, exactly, in units
+// of 1/costScale. The successors' states are kept in one flat arena, W
+// words each, beside their nodes; the set of expanded states is an intern
+// table. It returns false, handing over to forward, which then makes the
+// same search from the start, once its queue would take more memory than
+// dl.entries allows.
 func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words
@@ -188,6 +93,7 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 	app := p.applicable
 	cur := p.cur[:W]
 	limit := min(dl.entries(W), m.nodeCap)
+	chained := len(p.chain.goals) > 0 // GoalCost: the count raised by chains
 
 	nodes := append(dl.wideNodes[:0], wideNode{parent: -1, action: NoAction})
 	words := append(dl.wideWords[:0], start...)
@@ -198,8 +104,13 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 	open.Push(h0, h0, 0)
 	defer func() { dl.wideNodes, dl.wideWords = nodes, words }()
 
+	var sink uint64
+	defer func() { p.sink += sink }()
 	for open.Len() > 0 {
 		f, ni := open.Pop()
+		if next := open.Peek(); next >= 0 {
+			sink += words[int(next)*W] // read ahead: see pq.Buckets.Peek
+		}
 		copy(cur, words[int(ni)*W:])
 		if _, _, added := dl.closedWide.Intern(cur); !added {
 			continue // taken before, at no greater cost
@@ -238,14 +149,18 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 					p.estWork += len(c.rules) * W
 				}
 				res.Generated++
-				h := p.wholeEstimate(words[len(words)-W:], gm, gv)
-				if h < 0 {
-					words = words[:len(words)-W]
-					continue // a dead end
+				next := words[len(words)-W:]
+				hc := p.hOf[unmet(next, gm, gv)]
+				h := hc
+				if chained {
+					if h = p.wholeEstimate(next, gm, gv); h < 0 {
+						words = words[:len(words)-W]
+						continue // a dead end
+					}
 				}
 				idx := int32(len(nodes))
 				nodes = append(nodes, wideNode{parent: ni, action: ActionID(ai)})
-				open.Push(g+int(cost*scale)+h, p.hOf[unmet(words[len(words)-W:], gm, gv)], idx)
+				open.Push(g+int(cost*scale)+h, hc, idx)
 			}
 		}
 	}
@@ -270,7 +185,7 @@ func (p *Planner) wholeEstimate(s, gm, gv []uint64) int {
 // consistent in regression too: an action serves at most maxEffects facts),
 // no depth limit and no trace. It regresses in the same order as backward,
 // so it makes the same search, and returns false, handing over, once its
-// queue would take more memory than delayedSearch.forward's limit.
+// queue would take more memory than dl.entries allows.
 func (dl *delayedSearch) backward(p *Planner, dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words

@@ -247,9 +247,8 @@ const (
 	// denseSearch.forward: a 16-byte node and an 8-byte heap key (its table is
 	// fixed, 2^12 slots at most).
 	denseNodeBytes = 2*16 + 2*8
-	// delayedSearch.forward: a 16-byte node, a bucket link and group, an 8-byte set
-	// slot and its 4-byte index.
-	delayedNodeBytes = 2*16 + 2*(4+bucketGroupBytes) + 4*8 + 2*4
+	// hashSearch.forward counts its own (hashSearch.nodeBytes): its nodes
+	// and slots are smaller for domains of at most 32 facts.
 	// delayedSearch.forwardWide and delayedSearch.backward: an 8-byte node, a bucket link and
 	// group, the key, and a 16-byte slot and the key again in the expanded
 	// set.

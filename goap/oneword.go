@@ -40,7 +40,7 @@ func (n *wordNode) link() (int32, ActionID) { return n.parent, n.action }
 // common case of a domain of at most 64 facts, searched with any estimate
 // but HMax (the goal count, GoalCost, which adds its chain bound to the
 // count, or blind), no depth limit and no trace; with whole (or scaled)
-// costs, denseSearch.forward and delayedSearch.forward take it over first.
+// costs, denseSearch.forward and hashSearch.forward take it over first.
 // States are single words kept in the nodes themselves; a domain of at most
 // maxDenseFacts facts indexes a dense table with them, so that there is no
 // hashing at all, and a larger one a 16-byte-slot hash map whose probe

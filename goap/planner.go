@@ -303,6 +303,8 @@ type Planner struct {
 	// The fast searches' own scratch space.
 	word    wordSearch
 	dense   denseSearch
+	hash32  hashSearch[uint32] // up to 32 facts
+	hash64  hashSearch[uint64]
 	delayed delayedSearch
 	buckets pq.Buckets
 	// The current search's limits, from its Options.
@@ -455,16 +457,19 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			}
 		}
 	} else if p.d.words == 1 && plain {
-		// A dense table sits in the cache: pruning duplicates when they are
-		// generated is cheap there. A hash table does not, and with whole
-		// costs the search can delay that to expansion; with fractional
-		// ones, sums that differ in their last bit must still be compared
-		// where forward compares them.
+		// With whole (scaled) costs, f and g are integers: a domain of at
+		// most maxDenseFacts facts indexes a dense table with its states,
+		// a larger one a hash table (of 32-bit states up to 32 facts);
+		// with fractional ones, sums that differ in their last bit must
+		// still be compared where forward compares them.
 		done := false
 		switch {
+		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
+			res, done = p.hash32.forward(p, dst, uint32(start.words[0]), goal, prof)
+			peak = p.held(len(p.hash32.nodes), nil)
 		case delayed && len(p.d.facts) > maxDenseFacts:
-			res, done = p.delayed.forward(p, dst, start.words[0], goal, prof)
-			peak = p.held(len(p.delayed.nodes), nil)
+			res, done = p.hash64.forward(p, dst, start.words[0], goal, prof)
+			peak = p.held(len(p.hash64.nodes), nil)
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
 			peak = p.held(len(p.dense.nodes), nil)

@@ -30,8 +30,10 @@ func (p *Planner) Reserve(n int) {
 	switch {
 	case W == 1 && len(d.facts) <= maxDenseFacts && whole:
 		perNode = denseNodeBytes
+	case W == 1 && whole && len(d.facts) <= 32:
+		perNode = p.hash32.nodeBytes()
 	case W == 1 && whole:
-		perNode = delayedNodeBytes
+		perNode = p.hash64.nodeBytes()
 	case W == 1:
 		perNode = wordNodeBytes
 	case whole:
@@ -72,10 +74,12 @@ func (p *Planner) Reserve(n int) {
 		}
 		p.dense.nodes = reserveTouched(p.dense.nodes, n)
 		p.dense.open.Reserve(n)
-	case W == 1 && whole:
-		p.delayed.nodes = reserveTouched(p.delayed.nodes, n)
+	case W == 1 && whole && len(d.facts) <= 32:
+		p.hash32.reserve(n, len(d.actions))
 		p.buckets.Reserve(n)
-		p.delayed.closed.reserve(n)
+	case W == 1 && whole:
+		p.hash64.reserve(n, len(d.actions))
+		p.buckets.Reserve(n)
 	case W == 1: // fractional costs: wordSearch.forward, on a heap
 		p.word.nodes = reserveTouched(p.word.nodes, n)
 		p.open.Reserve(n)

@@ -167,6 +167,21 @@ func (b *Buckets) Pop() (f int, node int32) {
 	return f, node
 }
 
+// Peek returns the node Pop would return next, without removing it, or
+// -1 if the list is empty: a search reads that node's state ahead, while
+// it expands the one before, so that the cache miss is over when its turn
+// comes.
+func (b *Buckets) Peek() int32 {
+	if b.n == 0 {
+		return -1
+	}
+	for f := b.cur; ; f++ {
+		if gi := b.ring[f&b.mask]; gi >= 0 {
+			return b.groups[gi].head
+		}
+	}
+}
+
 // Reserve makes room for nodes 0 to n-1 and for as many groups, touching
 // the memory. It empties the list.
 func (b *Buckets) Reserve(n int) {

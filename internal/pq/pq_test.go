@@ -245,3 +245,28 @@ func TestKeysInterleaved(t *testing.T) {
 		t.Errorf("a warm heap allocated %v times per run", allocs)
 	}
 }
+
+// TestBucketsPeekIsTheNextPop: on random pushes and pops, Peek names the
+// node the next Pop returns, and -1 on an empty list.
+func TestBucketsPeekIsTheNextPop(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var b Buckets
+	b.Reset()
+	if got := b.Peek(); got != -1 {
+		t.Fatalf("Peek on an empty list: %d, want -1", got)
+	}
+	node, f := int32(0), 0
+	for step := 0; step < 20000; step++ {
+		if b.Len() == 0 || r.IntN(3) > 0 {
+			b.Push(f+r.IntN(40), r.IntN(5), node) // f spread past the ring's first 16 slots
+			node++
+			continue
+		}
+		want := b.Peek()
+		var got int32
+		f, got = b.Pop() // later pushes come at f or above, as a search's do
+		if got != want {
+			t.Fatalf("step %d: Peek said %d, Pop returned %d", step, want, got)
+		}
+	}
+}
