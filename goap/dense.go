@@ -117,12 +117,7 @@ func (ds *denseSearch) forward(p *Planner, dst []ActionID, start uint64, goal *G
 				cost := whole[ai]
 				if cost < 0 { // a rule list, the last rule met by every state
 					p.estWork += len(prof.costs[ai].rules)
-					for _, r := range rules[ruleOf[ai]:ruleOf[ai+1]] {
-						if s&r.mask == r.value {
-							cost = r.cost
-							break
-						}
-					}
+					cost = ruleCost(s, rules[ruleOf[ai]:ruleOf[ai+1]])
 				}
 				g := n.g + cost
 				res.Generated++

@@ -219,12 +219,7 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 				cost := whole[ai]
 				if cost < 0 { // a rule list, the last rule met by every state
 					p.estWork += len(prof.costs[ai].rules)
-					for _, r := range rules[ruleOf[ai]:ruleOf[ai+1]] {
-						if s&r.mask == r.value {
-							cost = r.cost
-							break
-						}
-					}
+					cost = ruleCost(s, rules[ruleOf[ai]:ruleOf[ai+1]])
 				}
 				succ = append(succ, hashSucc[K]{state: K(ns), g: n.g + int32(cost), action: ActionID(ai)})
 			}

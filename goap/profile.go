@@ -87,6 +87,18 @@ type wholeRule struct {
 	cost        int32
 }
 
+// ruleCost is, in whole units, the cost of the first of an action's rules
+// that one-word state s meets: the last meets every state, so -1, for
+// none, does not happen.
+func ruleCost(s uint64, rules []wholeRule) int32 {
+	for _, r := range rules {
+		if s&r.mask == r.value {
+			return r.cost
+		}
+	}
+	return -1
+}
+
 // maxBucketCost bounds the scaled costs for which searches use a bucketed
 // open list, and maxCostScale the scale: the spread of queued f values then
 // stays small enough to index a ring of lists.

@@ -24,3 +24,27 @@ func ReadFile(path string) ([]byte, error) {
 	}
 	return src, nil
 }
+
+// ReadPair reads, parses and checks a domain file and a problem file: the
+// first error, of reading, parsing or checking, stops it.
+func ReadPair(domainPath, problemPath string) (*Domain, *Problem, error) {
+	src, err := ReadFile(domainPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := ParseDomain(domainPath, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if src, err = ReadFile(problemPath); err != nil {
+		return nil, nil, err
+	}
+	p, err := ParseProblem(problemPath, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.Check(d); err != nil {
+		return nil, nil, err
+	}
+	return d, p, nil
+}

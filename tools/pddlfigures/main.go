@@ -96,22 +96,8 @@ func main() {
 }
 
 func load(domPath, probPath string) (*pddl.Domain, *pddl.Problem) {
-	src, err := pddl.ReadFile(domPath)
+	d, p, err := pddl.ReadPair(domPath, probPath)
 	if err != nil {
-		fail(err)
-	}
-	d, err := pddl.ParseDomain(domPath, src)
-	if err != nil {
-		fail(err)
-	}
-	if src, err = pddl.ReadFile(probPath); err != nil {
-		fail(err)
-	}
-	p, err := pddl.ParseProblem(probPath, src)
-	if err != nil {
-		fail(err)
-	}
-	if err := p.Check(d); err != nil {
 		fail(err)
 	}
 	return d, p

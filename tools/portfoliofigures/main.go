@@ -90,22 +90,8 @@ func main() {
 }
 
 func load(domPath, probPath string) *strips.Task {
-	src, err := pddl.ReadFile(domPath)
+	d, p, err := pddl.ReadPair(domPath, probPath)
 	if err != nil {
-		fail(err)
-	}
-	d, err := pddl.ParseDomain(domPath, src)
-	if err != nil {
-		fail(err)
-	}
-	if src, err = pddl.ReadFile(probPath); err != nil {
-		fail(err)
-	}
-	p, err := pddl.ParseProblem(probPath, src)
-	if err != nil {
-		fail(err)
-	}
-	if err := p.Check(d); err != nil {
 		fail(err)
 	}
 	g, err := pddl.Ground(d, p)
