@@ -10,10 +10,6 @@ import "slices"
 // planner holds at most this many more.
 const estimateCacheSlots = 3
 
-// maxKeptDense is the most entries of a dense table a put-away set of
-// tables keeps (4 KiB): the battle mage's, and those of smaller domains.
-const maxKeptDense = 256
-
 // estimateTables is one set of a search's estimate tables and what they
 // were made for. The planner's own fields (byUnmet, hOf and its copy
 // hOfWord, chain, levels, worstEstimate, est, estEpoch and dense.table)
@@ -123,16 +119,7 @@ func (p *Planner) swapEstimates(s *estimateTables) {
 	p.chain, s.chain = s.chain, p.chain
 	p.levels, s.levels = s.levels, p.levels
 	p.worstEstimate, s.worstEstimate = s.worstEstimate, p.worstEstimate
-	if len(p.dense.table) > maxKeptDense {
-		// A big dense table stays the planner's, shared by every key, as
-		// it was before the cache: its entries carry the estimate number
-		// they were made under, so each key finds only its own entries
-		// valid. Kept per slot, a domain of 12 facts would hold 64 KiB
-		// more per slot in every agent's planner.
-		s.dense = nil
-	} else {
-		p.dense.table, s.dense = s.dense, p.dense.table
-	}
+	p.dense.table, s.dense = s.dense, p.dense.table
 	incoming := s.resets
 	s.resets, s.used = c.resets, c.clock
 	if n := len(s.dense); n > 0 && len(p.dense.table) != n {
