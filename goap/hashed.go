@@ -1,6 +1,7 @@
 package goap
 
 import (
+	"math"
 	"math/bits"
 	"unsafe"
 )
@@ -197,7 +198,10 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 		if m.over(&res, len(nodes)) {
 			return res, true
 		}
-		if len(nodes) > denseNodeMask-len(d.actions) {
+		// Nodes are numbered and costs summed in int32: a search that
+		// could pass either hands over to the general search, which
+		// starts again with neither bound.
+		if len(nodes) > denseNodeMask-len(d.actions) || n.g > math.MaxInt32-maxBucketCost {
 			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++

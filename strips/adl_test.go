@@ -625,3 +625,35 @@ func TestValidateNamesTheAxiom(t *testing.T) {
 		t.Errorf("an effect adding a derived fact: %v", err)
 	}
 }
+
+// TestLMCutBytesDoNotDrift: what LM-cut says it holds does not change as
+// it estimates, on a STRIPS task (where the operators lowered are the
+// cut's, in its buffer) as on one with conditional effects (its own list):
+// a search's memory must not depend on what the estimator did before.
+func TestLMCutBytesDoNotDrift(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 9))
+	for round := range 40 {
+		var task *Task
+		if round%2 == 0 {
+			task = randomTask(rng, 12, 30)
+		} else {
+			task = randomADLTask(rng, 8, 3, 12)
+		}
+		l := newLMCut(task)
+		before := l.bytes()
+		for range 20 {
+			s := make([]bool, len(task.Facts))
+			for f := range s {
+				s[f] = rng.IntN(2) == 0
+			}
+			w := wordState(s)
+			if task.Axioms != nil {
+				task.Derive(w)
+			}
+			l.estimate(w)
+			if after := l.bytes(); after != before {
+				t.Fatalf("round %d: LM-cut held %d bytes, then %d after an estimate", round, before, after)
+			}
+		}
+	}
+}

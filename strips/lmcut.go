@@ -60,6 +60,7 @@ func newLMCutOn(r *relaxed) *lmCut {
 	}
 	if r.owner != nil {
 		l.charged = make([]uint32, len(r.sharersStart)-1)
+		l.lowered = make([]int32, 0, r.nops) // its own, whole, so that bytes does not change
 	}
 	l.lists = true
 	return l
@@ -67,7 +68,11 @@ func newLMCutOn(r *relaxed) *lmCut {
 
 // bytes is the memory the estimator holds, its relaxation included.
 func (l *lmCut) bytes() int64 {
-	return l.r.bytes() + l.explorer.bytes() + int64(cap(l.buf)+cap(l.charged)+cap(l.lowered))*4
+	b := l.r.bytes() + l.explorer.bytes() + int64(cap(l.buf)+cap(l.charged))*4
+	if l.r.owner != nil { // else lowered is the cut, in buf
+		b += int64(cap(l.lowered)) * 4
+	}
+	return b
 }
 
 // clone returns an lmCut for the same task with scratch of its own.
