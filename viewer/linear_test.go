@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/internal/testkit/widefile"
 	"github.com/ploy-ai/ploy/viewer"
 )
@@ -17,7 +19,14 @@ import (
 // answer within 10 s) and the plan's domain build several seconds; both
 // answer now in well under a second of work. Only the answers are checked.
 func TestPastedWideSource(t *testing.T) {
-	s := newServer(t, viewer.Config{})
+	cfg := viewer.Config{}
+	if race.Enabled {
+		// The race detector makes the linear lint take 5 to 7 s of the
+		// default 10 (the quadratic one took 11 s without it, so 60 s
+		// still tells them apart); a loaded machine did the rest.
+		cfg.Timeout = 60 * time.Second
+	}
+	s := newServer(t, cfg)
 	body := func(src []byte, extra string) string {
 		b, err := json.Marshal(string(src))
 		if err != nil {
