@@ -28,6 +28,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -570,6 +571,12 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, *api
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			return nil, &apiError{Status: http.StatusRequestEntityTooLarge, Message: fmt.Sprintf("the request body is larger than %d bytes, the most the server takes", tooLarge.Limit)}
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// The server's read deadline (ploy serve sets it to --timeout)
+			// passed before the body did: the request's time is up, as
+			// it is when its work takes too long.
+			return nil, &apiError{Status: http.StatusServiceUnavailable, Message: "timeout: the request body did not arrive in time"}
 		}
 		return nil, &apiError{Status: http.StatusBadRequest, Message: fmt.Sprintf("cannot read the request body: %v", err)}
 	}
