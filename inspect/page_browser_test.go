@@ -375,7 +375,15 @@ func TestBrowserInspector(t *testing.T) {
 	if bp := browser.Read[string](t, tab, "the breakpoint", `document.getElementById('bp-list').textContent`); !strings.Contains(bp, "on action CastBolt") {
 		t.Errorf("the agent's breakpoints show %q, want the one on action CastBolt", bp)
 	}
-	run(t, tab, "clear it", chromedp.Click(chromedp.CSS("#bp-list button")))
+	// Clicked inside the page, in one step: the list re-renders on every
+	// poll, so a node chromedp looked up can be gone by its click.
+	if !browser.Read[bool](t, tab, "clear it", `(() => {
+		const b = document.querySelector('#bp-list button');
+		if (b) b.click();
+		return b !== null;
+	})()`) {
+		t.Fatal("the agent's breakpoint list has no × to clear it with")
+	}
 	pageUntil(t, tab, "no breakpoint", `Number(p.breakpoints) === 0`)
 	if browser.Read[bool](t, tab, "paused?", `document.getElementById('game').dataset.paused === 'true'`) {
 		run(t, tab, "resume", chromedp.Click(chromedp.ID("resume")))
