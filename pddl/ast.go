@@ -17,6 +17,10 @@ type Domain struct {
 	// action costs from :init.
 	Functions []*Function
 	Actions   []*Action
+	// Derived holds the :derived rules, in order: a predicate some rule
+	// defines is derived, true in a state exactly where a rule's body
+	// holds (PDDL 2.2's axioms), never in :init or an effect.
+	Derived []*Derived
 
 	types  map[string]*Type
 	consts map[string]*Object
@@ -86,18 +90,31 @@ type Action struct {
 type FormulaKind uint8
 
 const (
-	And   FormulaKind = iota // Sub holds the conjuncts (none: true)
-	Not                      // Sub[0] is the negated Atom or Equal
-	Atom                     // Pred holds the predicate and its arguments
-	Equal                    // Pred holds "=" and the two terms
+	And    FormulaKind = iota // Sub holds the conjuncts (none: true)
+	Not                       // Sub[0] is the negated formula
+	Atom                      // Pred holds the predicate and its arguments
+	Equal                     // Pred holds "=" and the two terms
+	Or                        // Sub holds the disjuncts (none: false)
+	Imply                     // Sub[0] implies Sub[1]
+	Exists                    // some binding of Vars makes Sub[0] true
+	Forall                    // every binding of Vars makes Sub[0] true
 )
 
-// Formula is a precondition or goal: a conjunction of literals over atoms
-// and equalities, which is all the subset allows.
+// Formula is a precondition, goal, effect condition or derived
+// predicate's body, as written: STRIPS files use only And, Not, Atom and
+// Equal, with Not around an Atom or Equal; ADL files any of the kinds,
+// nested. The grounder normalises it (negations pushed to the literals,
+// universal conditions and large disjunctions made derived predicates);
+// the tree keeps the file's shape, so that errors and Replay read it as
+// written.
 type Formula struct {
 	Kind FormulaKind
 	Sub  []*Formula
 	Pred AtomTerm
+	// Vars are the variables an Exists or Forall binds, typed as
+	// parameters are, in scope in Sub[0] only; a name may shadow one
+	// of an enclosing scope.
+	Vars []Param
 	Pos  Pos
 }
 
@@ -118,11 +135,47 @@ type Term struct {
 func (t Term) IsVariable() bool { return strings.HasPrefix(t.Name, "?") }
 
 // Effect is an action's effect: atoms added, atoms deleted, and what is
-// added to total-cost.
+// added to total-cost, unconditionally; and its universal and conditional
+// effects. All conditions are read in the state before the action, and
+// every delete applies before every add.
 type Effect struct {
 	Add, Delete []AtomTerm
 	// Cost is summed: (increase (total-cost) ...) may appear more than once.
 	Cost []Cost
+	// Conditional holds each (forall ...) and (when ...) of the effect,
+	// flattened: nested foralls' variables together, nested whens'
+	// conditions conjoined, each with the atoms it adds and deletes.
+	Conditional []CondEffect
+}
+
+// CondEffect is a universal or conditional effect, flattened: for every
+// binding of Vars (those of nested foralls in order, outermost first)
+// under which Cond holds, Add and Delete apply. Cond is nil where no
+// when encloses the atoms; where whens nest, it is their conditions'
+// conjunction, an And. Its atoms may use the action's parameters and
+// Vars, which may shadow them.
+//
+// (forall (?p - passenger) (when (boarded ?p) (not (boarded ?p)))) is
+// one CondEffect: Vars ?p, Cond (boarded ?p), Delete (boarded ?p).
+type CondEffect struct {
+	Vars        []Param
+	Cond        *Formula
+	Add, Delete []AtomTerm
+	Pos         Pos // of the outermost forall or when
+}
+
+// Derived is one (:derived (NAME ?vars...) BODY) rule: the atom holds in
+// a state where BODY holds with the head's variables bound to its
+// arguments. Params are the head's variables, typed as the predicate
+// declares its parameters (or as the head writes them); Body may use
+// them and its own quantified variables, and derived predicates, also
+// under negation where the definitions are stratified (no predicate
+// depends on its own negation, directly or through others).
+type Derived struct {
+	Name   string
+	Params []Param
+	Body   *Formula
+	Pos    Pos
 }
 
 // Cost is one (increase (total-cost) X): a whole number, or a static
