@@ -599,3 +599,13 @@ func (g *grounder) stratify() error {
 	}
 	return nil
 }
+
+// hasADL says whether the grounding has conditional effects or axioms.
+func (g *grounder) hasADL() bool {
+	for _, s := range g.schemas {
+		if s.kind != kindAction {
+			return true
+		}
+	}
+	return false
+}
