@@ -167,7 +167,7 @@ type schema struct {
 	effects          []*schema
 	parent           *schema
 	condPos, condNeg []lit
-	ranges [][2]int32 // each parameter's objects: ids lo..hi-1
+	ranges           [][2]int32 // each parameter's objects: ids lo..hi-1
 	// Preconditions, split.
 	posStatic, posFluent, negStatic, negFluent []lit
 	eqs                                        []eqCheck
