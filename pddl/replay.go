@@ -506,14 +506,15 @@ func (r *replay) step(line string) (int64, error) {
 }
 
 // why says, for a precondition or goal that does not hold, which of its
-// conjuncts is false, and for a false forall among them, a binding under
-// which its body is; "" when it is not a conjunction. The search repeats
-// part of the evaluation, under the same limit.
+// top-level conjuncts (or itself, if not a conjunction) is false, and for
+// a false forall, a binding under which its body is. It repeats part of
+// the evaluation, under the same limit.
 func (r *replay) why(f *Formula, file string) string {
-	if f == nil || f.Kind != And {
-		return ""
+	conjuncts := []*Formula{f}
+	if f.Kind == And {
+		conjuncts = f.Sub
 	}
-	for _, s := range f.Sub {
+	for _, s := range conjuncts {
 		if r.holds(s) || r.err != nil {
 			continue
 		}
