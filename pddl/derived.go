@@ -26,8 +26,11 @@ func (p *parser) derivedRule(d *Domain, s *node) *Derived {
 	}
 	r := &Derived{Name: name, Pos: head.pos}
 	seen := map[string]Pos{}
+	errorsBefore := p.reported
 	vars := p.typedList(head.list[1:], true, "the head of derived predicate "+quote(name))
-	if len(vars) != len(pr.Params) {
+	// The arity is checked on a well-formed head only: with a constant
+	// left out, the count would be a second error about the same thing.
+	if p.reported == errorsBefore && len(vars) != len(pr.Params) {
 		p.add(head.pos, "predicate %q takes %s, got %d", name, count(len(pr.Params), "argument"), len(vars))
 	}
 	for i, v := range vars {
