@@ -22,10 +22,11 @@ type Domain struct {
 	// holds (PDDL 2.2's axioms), never in :init or an effect.
 	Derived []*Derived
 
-	types  map[string]*Type
-	consts map[string]*Object
-	preds  map[string]*Predicate
-	funcs  map[string]*Function
+	types   map[string]*Type
+	consts  map[string]*Object
+	preds   map[string]*Predicate
+	funcs   map[string]*Function
+	derived map[string]*Derived // each derived predicate's first rule
 }
 
 // Type is a declared type and its parents, one for each group of
@@ -60,6 +61,8 @@ type Param struct {
 	Name, Type string
 	Either     []string
 	Pos        Pos
+
+	typePos Pos // where the type is written, for its error; zero if it is not
 }
 
 // Predicate is a declared predicate.
@@ -223,6 +226,10 @@ func (d *Domain) Predicate(name string) *Predicate { return d.preds[name] }
 
 // Function returns the named function, or nil.
 func (d *Domain) Function(name string) *Function { return d.funcs[name] }
+
+// IsDerived says whether the named predicate is derived: defined by a
+// :derived rule, so that no effect and no :init gives it.
+func (d *Domain) IsDerived(name string) bool { return d.derived[name] != nil }
 
 // Constant returns the named constant, or nil.
 func (d *Domain) Constant(name string) *Object { return d.consts[name] }

@@ -22,9 +22,8 @@ func ParseDomain(name string, src []byte) (*Domain, error) {
 // domainSections are the sections a domain may have, for suggestions;
 // refusedSections are PDDL's others, refused by name.
 var (
-	domainSections  = []string{":requirements", ":types", ":constants", ":predicates", ":functions", ":action"}
+	domainSections  = []string{":requirements", ":types", ":constants", ":predicates", ":functions", ":action", ":derived"}
 	refusedSections = map[string]string{
-		":derived":         ":derived-predicates",
 		":durative-action": ":durative-actions",
 		":constraints":     ":constraints",
 		":process":         "PDDL+ processes",
@@ -53,16 +52,13 @@ func (p *parser) domain(src []byte) *Domain {
 		}
 		switch {
 		case slices.Contains(domainSections, kw):
-			if kw != ":action" && len(byKind[kw]) > 0 {
+			if kw != ":action" && kw != ":derived" && len(byKind[kw]) > 0 {
 				p.add(s.pos, "duplicate %s section (the first is at %s)", kw, byKind[kw][0].pos)
 				continue
 			}
 			byKind[kw] = append(byKind[kw], s)
 		case refusedSections[kw] != "":
 			p.addKind("unsupported "+kw, s.list[0].pos, "%s is not supported (%s is not implemented)", kw, refusedSections[kw])
-			if kw == ":derived" && len(s.list) == 3 {
-				p.scan(s.list[2], false) // (:derived ATOM BODY): ADL in the body too
-			}
 		default:
 			p.add(s.list[0].pos, "unknown domain section %q%s", kw, p.hint(kw, func() []string {
 				return append(slices.Clone(domainSections), slices.Sorted(maps.Keys(refusedSections))...)
@@ -109,6 +105,18 @@ func (p *parser) domain(src []byte) *Domain {
 	for _, s := range byKind[":functions"] {
 		p.functions(d, s.list[1:])
 	}
+	// The rules before the actions, whose effects must not change a
+	// derived predicate.
+	d.derived = map[string]*Derived{}
+	for _, s := range byKind[":derived"] {
+		if r := p.derivedRule(d, s); r != nil {
+			if d.derived[r.Name] == nil {
+				d.derived[r.Name] = r
+			}
+			d.Derived = append(d.Derived, r)
+		}
+	}
+	p.stratified(d)
 	names := map[string]Pos{}
 	for _, s := range byKind[":action"] {
 		if a := p.action(d, s); a != nil {
@@ -249,7 +257,7 @@ func (p *parser) params(d *Domain, items []*node, what string, distinct bool) []
 		}
 		seen[v.name] = v.pos
 		p.checkType(d, v.typ, v.either, v.typePos)
-		out = append(out, Param{Name: v.name, Type: v.typ, Either: v.either, Pos: v.pos})
+		out = append(out, Param{Name: v.name, Type: v.typ, Either: v.either, Pos: v.pos, typePos: v.typePos})
 	}
 	return out
 }
@@ -350,26 +358,45 @@ func (p *parser) action(d *Domain, s *node) *Action {
 			eff = v
 		}
 	}
-	scope := map[string]bool{}
-	for _, prm := range a.Params {
-		scope[prm.Name] = true
-	}
+	sc := newScope(scopeAction, a.Params)
 	a.Precondition = &Formula{Kind: And, Pos: a.Pos}
 	if pre != nil {
 		if f := p.formula(pre); f != nil {
-			p.resolve(f, d, scope, nil)
+			p.resolve(f, d, sc, nil)
 			a.Precondition = f
 		}
 	}
 	if eff != nil {
-		p.effect(d, scope, eff, &a.Effect)
+		p.effect(d, sc, eff, &a.Effect, effectContext{slot: -1})
+		// A forall or when with no atom of its own, such as one holding
+		// only other whens, (and), or atoms already reported, leaves an
+		// empty entry: it changes nothing, so it goes.
+		a.Effect.Conditional = slices.DeleteFunc(a.Effect.Conditional, func(c CondEffect) bool {
+			return len(c.Add) == 0 && len(c.Delete) == 0
+		})
 	}
 	return a
 }
 
-// effect reads an effect into e: (and ...) of atoms, (not atom) and
-// (increase (total-cost) X).
-func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
+// effectContext is what encloses a part of an effect: the variables of
+// the foralls around it, outermost first, the conditions of the whens,
+// and the entry of Effect.Conditional its atoms go to (-1: the effect's
+// own Add and Delete, outside every forall and when).
+type effectContext struct {
+	vars  []Param
+	conds []*Formula
+	slot  int
+	// condVars counts the variables the conditions use free: a forall
+	// inside a when may not bind one of them again (see forallEffect).
+	condVars map[string]int
+}
+
+// effect reads an effect into e: (and ...) of atoms, (not atom),
+// (increase (total-cost) X), (forall (VARS) EFFECT) and (when COND
+// EFFECT), nested in any order, each forall and when flattened into an
+// entry of e.Conditional as CondEffect says. It recurses once per nesting
+// level, which read bounds by MaxDepth.
+func (p *parser) effect(d *Domain, sc *scope, n *node, e *Effect, ctx effectContext) {
 	if !n.isList {
 		p.add(n.pos, "expected an effect in parentheses, got %s", quote(n.describe()))
 		return
@@ -379,23 +406,36 @@ func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
 	}
 	head := n.list[0]
 	if head.isList || (head.kind != tokName && head.kind != tokSymbol) {
-		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"increase\", got %s", quote(head.describe()))
+		p.add(head.pos, "expected a predicate, \"and\", \"not\", \"forall\", \"when\" or \"increase\", got %s", quote(head.describe()))
 		return
 	}
-	if p.refuse(n, true) {
+	if p.refuse(n) {
 		return
 	}
 	switch head.text {
 	case "and":
 		for _, c := range n.list[1:] {
-			p.effect(d, scope, c, e)
+			p.effect(d, sc, c, e, ctx)
 		}
 		return
+	case "forall":
+		p.forallEffect(d, sc, n, e, ctx)
+		return
+	case "when":
+		p.whenEffect(d, sc, n, e, ctx)
+		return
 	case "increase":
-		p.increase(d, scope, n, e)
+		if ctx.slot >= 0 {
+			p.add(n.pos, "a conditional cost is not supported: (increase (total-cost) ...) cannot be inside a forall or when effect")
+			return
+		}
+		p.increase(d, sc, n, e)
 		return
 	case "=":
 		p.add(head.pos, `"=" cannot be an effect`)
+		return
+	case "or", "imply", "exists":
+		p.add(head.pos, "%q is a condition, not an effect (an effect adds and deletes atoms, under forall and when)", head.text)
 		return
 	case "not":
 		if len(n.list) != 2 {
@@ -410,8 +450,12 @@ func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
 			p.add(n.list[1].pos, `an effect can only delete an atom`)
 			return
 		}
-		if p.resolve(f, d, scope, nil) {
-			e.Delete = append(e.Delete, f.Pred)
+		if p.resolve(f, d, sc, nil) && p.notDerived(d, f.Pred) {
+			if ctx.slot < 0 {
+				e.Delete = append(e.Delete, f.Pred)
+			} else {
+				e.Conditional[ctx.slot].Delete = append(e.Conditional[ctx.slot].Delete, f.Pred)
+			}
 		}
 		return
 	}
@@ -419,14 +463,141 @@ func (p *parser) effect(d *Domain, scope map[string]bool, n *node, e *Effect) {
 	if f == nil {
 		return
 	}
-	if p.resolve(f, d, scope, nil) {
-		e.Add = append(e.Add, f.Pred)
+	if f.Kind != Atom {
+		p.add(n.pos, `an effect can only add an atom`) // (not ...) and (= ...) are handled above
+		return
 	}
+	if p.resolve(f, d, sc, nil) && p.notDerived(d, f.Pred) {
+		if ctx.slot < 0 {
+			e.Add = append(e.Add, f.Pred)
+		} else {
+			e.Conditional[ctx.slot].Add = append(e.Conditional[ctx.slot].Add, f.Pred)
+		}
+	}
+}
+
+// notDerived reports an effect on a derived predicate, which holds
+// exactly where its rule's body does.
+func (p *parser) notDerived(d *Domain, a AtomTerm) bool {
+	if r := d.derived[a.Name]; r != nil {
+		p.add(a.Pos, "derived predicate %q cannot be added or deleted by an effect: it holds exactly where its :derived rule (at %s) says", a.Name, r.Pos)
+		return false
+	}
+	return true
+}
+
+// forallEffect reads (forall (VARS) EFFECT) into a new entry of
+// e.Conditional, its variables after the enclosing foralls'.
+//
+// Flattening puts a nested forall's variables beside those of the
+// foralls and the conditions of the whens around it, so a variable of
+// the nested forall must not have the name of one of those: in (when (p
+// ?x) (forall (?x) (q ?x))) the condition's ?x is the action's and the
+// atom's the forall's, but flattened both would be the forall's. That is
+// refused, asking for a new name; a forall shadowing an action's
+// parameter with nothing between them is fine, the entry's Vars shadow
+// the parameters.
+func (p *parser) forallEffect(d *Domain, sc *scope, n *node, e *Effect, ctx effectContext) {
+	vars, body, ok := p.quantifier(n, "effect")
+	if !ok {
+		return
+	}
+	for _, v := range vars {
+		p.checkType(d, v.Type, v.Either, v.typePos)
+		if slices.ContainsFunc(ctx.vars, func(o Param) bool { return o.Name == v.Name }) || ctx.condVars[v.Name] > 0 {
+			p.add(v.Pos, "variable %q of this forall is already used by an enclosing forall or when: give it another name (nested foralls and whens are read as one, where the two would be the same variable)", v.Name)
+		}
+	}
+	inner := ctx
+	inner.vars = append(slices.Clip(ctx.vars), vars...)
+	inner.slot = p.newCondEffect(e, inner, n.pos)
+	sc.push(vars)
+	p.effect(d, sc, body, e, inner)
+	sc.pop(vars)
+}
+
+// whenEffect reads (when COND EFFECT) into a new entry of e.Conditional,
+// its condition conjoined with the enclosing whens'.
+func (p *parser) whenEffect(d *Domain, sc *scope, n *node, e *Effect, ctx effectContext) {
+	if len(n.list) != 3 {
+		p.add(n.pos, `"when" takes a condition and an effect, such as (when (p ?x) (not (q ?x))), got %s`, describeArgs(n.list[1:]))
+		return
+	}
+	cond := p.formula(n.list[1])
+	if cond != nil {
+		p.resolve(cond, d, sc, nil)
+	} else {
+		cond = &Formula{Kind: And, Pos: n.list[1].pos} // its error is reported; the effect is still checked
+	}
+	inner := ctx
+	inner.conds = append(slices.Clip(ctx.conds), cond)
+	inner.slot = p.newCondEffect(e, inner, n.pos)
+	// The condition's free variables are counted while its effect is
+	// read, for forallEffect; each is counted once, and given back after.
+	var free []string
+	freeVariables(cond, func(v string) { free = append(free, v) })
+	if len(free) > 0 {
+		inner.condVars = make(map[string]int, len(ctx.condVars)+len(free))
+		for v, k := range ctx.condVars {
+			inner.condVars[v] = k
+		}
+		for _, v := range free {
+			inner.condVars[v]++
+		}
+	}
+	p.effect(d, sc, n.list[2], e, inner)
+}
+
+// newCondEffect appends the entry of a forall or when whose variables and
+// conditions ctx holds, ctx.slot being the entry of what encloses it (or
+// -1), and returns its index. The outermost
+// forall or when gives every entry nested in it its position.
+func (p *parser) newCondEffect(e *Effect, ctx effectContext, at Pos) int {
+	if ctx.slot >= 0 {
+		at = e.Conditional[ctx.slot].Pos
+	}
+	c := CondEffect{Vars: ctx.vars, Pos: at}
+	switch len(ctx.conds) {
+	case 0:
+	case 1:
+		c.Cond = ctx.conds[0]
+	default:
+		c.Cond = &Formula{Kind: And, Sub: slices.Clone(ctx.conds), Pos: ctx.conds[0].Pos}
+	}
+	e.Conditional = append(e.Conditional, c)
+	return len(e.Conditional) - 1
+}
+
+// freeVariables calls visit with each variable f uses that no quantifier
+// of f binds, once each, in the order of first use. It is linear in f,
+// and recurses once per nesting level.
+func freeVariables(f *Formula, visit func(string)) {
+	bound := map[string]int{}
+	seen := map[string]bool{}
+	var walk func(f *Formula)
+	walk = func(f *Formula) {
+		for _, v := range f.Vars {
+			bound[v.Name]++
+		}
+		for _, t := range f.Pred.Args {
+			if t.IsVariable() && bound[t.Name] == 0 && !seen[t.Name] {
+				seen[t.Name] = true
+				visit(t.Name)
+			}
+		}
+		for _, s := range f.Sub {
+			walk(s)
+		}
+		for _, v := range f.Vars {
+			bound[v.Name]--
+		}
+	}
+	walk(f)
 }
 
 // increase reads (increase (total-cost) N) or (increase (total-cost) (f
 // args)); increasing anything else is a numeric fluent.
-func (p *parser) increase(d *Domain, scope map[string]bool, n *node, e *Effect) {
+func (p *parser) increase(d *Domain, sc *scope, n *node, e *Effect) {
 	if len(n.list) != 3 {
 		p.add(n.pos, `"increase" takes a function and a value, got %s`, count(len(n.list)-1, "argument"))
 		return
@@ -449,7 +620,7 @@ func (p *parser) increase(d *Domain, scope map[string]bool, n *node, e *Effect) 
 		p.add(value.pos, "expected a whole number or (FUNCTION args...) as the cost, got %s", quote(value.describe()))
 		return
 	}
-	if p.refuse(value, false) {
+	if p.refuse(value) {
 		return
 	}
 	a, ok := p.atom(value)
@@ -460,26 +631,94 @@ func (p *parser) increase(d *Domain, scope map[string]bool, n *node, e *Effect) 
 		p.add(value.pos, `a cost cannot be read from "total-cost" itself`)
 		return
 	}
-	if !p.resolveFunc(&a, d, scope, nil) {
+	if !p.resolveFunc(&a, d, sc, nil) {
 		return
 	}
 	c.Func = &a
 	e.Cost = append(e.Cost, c)
 }
 
-// resolve checks a formula's predicates, arities and terms: variables
-// must be in scope (nil: none allowed), names must be constants or, in a
-// problem, objects. It reports whether all was well.
-func (p *parser) resolve(f *Formula, d *Domain, scope map[string]bool, objects map[string]*Object) bool {
+// scopeOwner is what binds the variables a formula may use outside its
+// own quantifiers.
+type scopeOwner uint8
+
+const (
+	scopeObjects scopeOwner = iota // none: a goal or :init, of objects
+	scopeAction                    // an action's parameters
+	scopeDerived                   // a derived predicate's head
+)
+
+// scope is the variables a formula or effect may use at a place: those of
+// its owner and of the quantifiers (and forall effects) around the place,
+// each counted, so that a quantifier may bind a name again and give it
+// back on leaving.
+type scope struct {
+	owner       scopeOwner
+	bound       map[string]int
+	quantifiers int // how many quantifiers enclose the place
+}
+
+func newScope(owner scopeOwner, params []Param) *scope {
+	sc := &scope{owner: owner, bound: make(map[string]int, len(params))}
+	for _, prm := range params {
+		sc.bound[prm.Name]++
+	}
+	return sc
+}
+
+func (sc *scope) push(vars []Param) {
+	for _, v := range vars {
+		sc.bound[v.Name]++
+	}
+	sc.quantifiers++
+}
+
+func (sc *scope) pop(vars []Param) {
+	for _, v := range vars {
+		if sc.bound[v.Name]--; sc.bound[v.Name] == 0 {
+			delete(sc.bound, v.Name)
+		}
+	}
+	sc.quantifiers--
+}
+
+// undefinedVariable words the error for a variable not in scope, by
+// owner and by whether a quantifier encloses it (then it could have bound
+// it).
+var undefinedVariable = [3][2]string{
+	scopeObjects: {"variable %q where only objects are allowed%s",
+		"undefined variable %q: not bound by an enclosing forall or exists%s"},
+	scopeAction: {"undefined variable %q: not a parameter of the action%s",
+		"undefined variable %q: neither a parameter of the action nor bound by an enclosing forall or exists%s"},
+	scopeDerived: {"undefined variable %q: not in the head of the derived predicate%s",
+		"undefined variable %q: neither in the head of the derived predicate nor bound by an enclosing forall or exists%s"},
+}
+
+// resolve checks a formula's predicates, arities and terms, and the types
+// of its quantifiers' variables: variables must be in scope, names must
+// be constants or, in a problem (objects not nil), objects. It reports
+// whether all was well. It recurses once per nesting level.
+func (p *parser) resolve(f *Formula, d *Domain, sc *scope, objects map[string]*Object) bool {
 	switch f.Kind {
-	case And, Not:
+	case And, Or, Not, Imply:
 		ok := true
 		for _, s := range f.Sub {
-			ok = p.resolve(s, d, scope, objects) && ok
+			ok = p.resolve(s, d, sc, objects) && ok
 		}
 		return ok
+	case Exists, Forall:
+		ok := true
+		for _, v := range f.Vars {
+			ok = p.checkType(d, v.Type, v.Either, v.typePos) && ok
+		}
+		sc.push(f.Vars)
+		for _, s := range f.Sub {
+			ok = p.resolve(s, d, sc, objects) && ok
+		}
+		sc.pop(f.Vars)
+		return ok
 	case Equal:
-		return p.terms(f.Pred.Args, d, scope, objects)
+		return p.terms(f.Pred.Args, d, sc, objects)
 	}
 	pr := d.preds[f.Pred.Name]
 	if pr == nil {
@@ -491,11 +730,11 @@ func (p *parser) resolve(f *Formula, d *Domain, scope map[string]bool, objects m
 		p.add(f.Pred.Pos, "predicate %q takes %s, got %d", pr.Name, count(len(pr.Params), "argument"), len(f.Pred.Args))
 		ok = false
 	}
-	return p.terms(f.Pred.Args, d, scope, objects) && ok
+	return p.terms(f.Pred.Args, d, sc, objects) && ok
 }
 
 // resolveFunc checks a function term like resolve does an atom.
-func (p *parser) resolveFunc(a *AtomTerm, d *Domain, scope map[string]bool, objects map[string]*Object) bool {
+func (p *parser) resolveFunc(a *AtomTerm, d *Domain, sc *scope, objects map[string]*Object) bool {
 	fn := d.funcs[a.Name]
 	if fn == nil {
 		p.add(a.Pos, "undefined function %q%s", a.Name, p.hint(a.Name, func() []string { return slices.Sorted(maps.Keys(d.funcs)) }))
@@ -506,18 +745,19 @@ func (p *parser) resolveFunc(a *AtomTerm, d *Domain, scope map[string]bool, obje
 		p.add(a.Pos, "function %q takes %s, got %d", fn.Name, count(len(fn.Params), "argument"), len(a.Args))
 		ok = false
 	}
-	return p.terms(a.Args, d, scope, objects) && ok
+	return p.terms(a.Args, d, sc, objects) && ok
 }
 
-func (p *parser) terms(args []Term, d *Domain, scope map[string]bool, objects map[string]*Object) bool {
+func (p *parser) terms(args []Term, d *Domain, sc *scope, objects map[string]*Object) bool {
 	ok := true
 	for _, t := range args {
 		switch {
-		case t.IsVariable() && scope == nil:
-			p.add(t.Pos, "variable %q where only objects are allowed", t.Name)
-			ok = false
-		case t.IsVariable() && !scope[t.Name]:
-			p.add(t.Pos, "undefined variable %q: not a parameter of the action%s", t.Name, p.hint(t.Name, func() []string { return slices.Sorted(maps.Keys(scope)) }))
+		case t.IsVariable() && sc.bound[t.Name] == 0:
+			quantified := 0
+			if sc.quantifiers > 0 {
+				quantified = 1
+			}
+			p.add(t.Pos, undefinedVariable[sc.owner][quantified], t.Name, p.hint(t.Name, func() []string { return slices.Sorted(maps.Keys(sc.bound)) }))
 			ok = false
 		case t.IsVariable() || d.consts[t.Name] != nil:
 		case objects == nil:

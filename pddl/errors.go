@@ -80,6 +80,9 @@ type errors struct {
 	// cutoff is set once MaxErrors errors are kept: an error after it
 	// will not be shown, so it is counted without being formatted.
 	cutoff *Pos
+	// reported counts every error recorded, kept or not, so that a
+	// check can tell whether a part of the file had any.
+	reported int
 }
 
 // add records an error whose kind is its message's wording.
@@ -89,6 +92,7 @@ func (e *errors) add(pos Pos, format string, args ...any) {
 
 // addKind records an error of a kind, "" for its message's wording.
 func (e *errors) addKind(kind string, pos Pos, format string, args ...any) {
+	e.reported++
 	if kind == "" {
 		// Formats are the parser's constants: a file of a million errors
 		// has a few dozen, each worded once.

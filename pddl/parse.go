@@ -8,14 +8,10 @@ import (
 	"strings"
 )
 
-// unsupported names the constructs outside the subset and the requirement
-// each belongs to, so that the error says what the file asks for.
+// unsupported names the constructs outside the language ploy reads and
+// the requirement each belongs to, so that the error says what the file
+// asks for.
 var unsupported = map[string]string{
-	"or":           ":disjunctive-preconditions",
-	"imply":        ":disjunctive-preconditions",
-	"exists":       ":existential-preconditions",
-	"forall":       ":universal-preconditions",
-	"when":         ":conditional-effects",
 	"<":            ":numeric-fluents",
 	">":            ":numeric-fluents",
 	"<=":           ":numeric-fluents",
@@ -28,20 +24,20 @@ var unsupported = map[string]string{
 	"at-most-once": ":constraints",
 }
 
-// supportedRequirements are the subset's; knownRequirements the rest of
+// supportedRequirements are the language's; knownRequirements the rest of
 // PDDL 3.1's (and :negation, PDDL 1.2's name for negative preconditions).
 // Every known flag is accepted: a flag alone asks nothing of the planner,
-// and the reference planners accept a file that declares :adl and uses
-// none of it (several competition domains do). What is refused is a
-// construct outside the subset, at its position, whatever the file
-// declares.
+// and the reference planners accept a file that declares :fluents and
+// uses none of it. What is refused is a construct outside the language,
+// at its position, whatever the file declares.
 var (
-	supportedRequirements = []string{":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs"}
-	knownRequirements     = []string{
-		":disjunctive-preconditions", ":existential-preconditions", ":universal-preconditions",
-		":quantified-preconditions", ":conditional-effects", ":fluents", ":numeric-fluents",
-		":object-fluents", ":adl", ":durative-actions", ":duration-inequalities",
-		":continuous-effects", ":derived-predicates", ":timed-initial-literals", ":preferences",
+	supportedRequirements = []string{":strips", ":typing", ":negative-preconditions", ":equality", ":action-costs",
+		":adl", ":disjunctive-preconditions", ":existential-preconditions", ":universal-preconditions",
+		":quantified-preconditions", ":conditional-effects", ":derived-predicates"}
+	knownRequirements = []string{
+		":fluents", ":numeric-fluents",
+		":object-fluents", ":durative-actions", ":duration-inequalities",
+		":continuous-effects", ":timed-initial-literals", ":preferences",
 		":constraints", ":domain-axioms", ":safety-constraints", ":expression-evaluation",
 		":open-world", ":true-negation", ":ucpop", ":action-expansions", ":foreach-expansions",
 		":dag-expansions", ":subgoals-through-axioms", ":timed-initial-fluents", ":negation",
@@ -214,9 +210,12 @@ func (p *parser) either(t *node, what string) (string, []string) {
 	return "(either " + strings.Join(alts, " ") + ")", alts
 }
 
-// unsupportedHead reports head if it names a construct outside the
-// subset.
-func (p *parser) unsupportedHead(head *node, inEffect bool) bool {
+// refuse reports n, a formula or effect, if its head is a construct
+// outside the language, and then every such construct nested in it, so
+// that one run lists them all (a comparison inside a preference), not
+// only the outermost.
+func (p *parser) refuse(n *node) bool {
+	head := n.list[0]
 	if head.isList {
 		return false
 	}
@@ -224,81 +223,36 @@ func (p *parser) unsupportedHead(head *node, inEffect bool) bool {
 	if !ok {
 		return false
 	}
-	if inEffect && head.text == "forall" {
-		req = ":conditional-effects" // a universal effect
-	}
 	p.addKind("unsupported "+strconv.Quote(head.text), head.pos, "%q is not supported (%s is not implemented)", head.text, req)
-	return true
-}
-
-// refuse reports n, a formula or effect (inEffect), if its head is a
-// construct outside the subset, and then every such construct nested in
-// it, so that one run lists all of a file's ADL (a "forall" inside a
-// "when" inside an "and"), not only the outermost.
-func (p *parser) refuse(n *node, inEffect bool) bool {
-	if !p.unsupportedHead(n.list[0], inEffect) {
-		return false
-	}
-	args := n.list[1:]
-	switch n.list[0].text {
-	case "forall", "exists":
-		// (forall (VARIABLES) BODY): the body is read as what the
-		// quantifier stands for, a formula or an effect.
-		if len(args) == 2 {
-			p.scan(args[1], inEffect)
-		}
-	case "when":
-		if len(args) == 2 {
-			p.scan(args[0], false)
-			p.scan(args[1], true)
-		}
-	case "or", "imply":
-		for _, a := range args {
-			p.scan(a, false)
-		}
-	case "preference":
-		if len(args) > 0 {
-			p.scan(args[len(args)-1], inEffect)
-		}
+	if head.text == "preference" && len(n.list) > 1 {
+		p.scan(n.list[len(n.list)-1]) // (preference [NAME] GD)
 	}
 	return true
 }
 
-// scan reports the constructs outside the subset in n, part of a
-// construct already refused: only those, as the rest is not read (its
-// variables are the quantifier's, its atoms are checked once the
-// construct is supported). It recurses once per nesting level, which read
-// bounds by MaxDepth.
-func (p *parser) scan(n *node, inEffect bool) {
-	if !n.isList || len(n.list) == 0 || n.list[0].isList {
+// scan reports the constructs outside the language in n, part of a
+// construct already refused: only those, as the rest is not read. It
+// walks every list (a formula's, an effect's, a quantifier's variables),
+// as whatever is in a refused construct is not checked otherwise. It
+// recurses once per nesting level, which read bounds by MaxDepth.
+func (p *parser) scan(n *node) {
+	if !n.isList || len(n.list) == 0 {
 		return
 	}
-	switch n.list[0].text {
-	case "and":
-		for _, c := range n.list[1:] {
-			p.scan(c, inEffect)
-		}
-	case "not":
-		if len(n.list) != 2 {
-			return
-		}
-		if sub := n.list[1]; !inEffect && sub.isList && len(sub.list) > 0 && isWord(sub.list[0], "and") {
-			p.notOfAnd(sub.pos)
-		}
-		p.scan(n.list[1], inEffect)
-	default:
-		p.refuse(n, inEffect)
+	if p.refuse(n) {
+		return
+	}
+	for _, c := range n.list {
+		p.scan(c)
 	}
 }
 
-// notOfAnd reports a negated conjunction.
-func (p *parser) notOfAnd(pos Pos) {
-	p.addKind(`unsupported "not" of a conjunction`, pos, `"not" of a conjunction is a disjunction, which is not supported (:disjunctive-preconditions is not implemented)`)
-}
-
-// formula reads a precondition or goal: (and ...), (not A), atoms and
-// equalities. Anything else is reported and dropped. It recurses once
-// per nesting level, which read bounds by MaxDepth.
+// formula reads a precondition, goal, effect condition or derived
+// predicate's body: (and ...), (or ...), (not F), (imply F G), (exists
+// (VARS) F), (forall (VARS) F), atoms and equalities. (not (not F)) is F.
+// Anything else is reported and dropped. The terms are checked later, by
+// resolve, which knows the variables in scope. It recurses once per
+// nesting level, which read bounds by MaxDepth.
 func (p *parser) formula(n *node) *Formula {
 	if !n.isList {
 		p.add(n.pos, "expected a formula in parentheses, got %s", quote(n.describe()))
@@ -309,39 +263,67 @@ func (p *parser) formula(n *node) *Formula {
 	}
 	head := n.list[0]
 	if head.isList || (head.kind != tokName && head.kind != tokSymbol) {
-		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"=\", got %s", quote(head.describe()))
+		p.add(head.pos, "expected a predicate, \"and\", \"or\", \"not\", \"imply\", \"exists\", \"forall\" or \"=\", got %s", quote(head.describe()))
 		return nil
 	}
-	if p.refuse(n, false) {
+	if p.refuse(n) {
 		return nil
 	}
+	args := n.list[1:]
 	switch head.text {
-	case "and":
+	case "and", "or":
 		f := &Formula{Kind: And, Pos: n.pos}
-		for _, c := range n.list[1:] {
+		if head.text == "or" {
+			f.Kind = Or
+		}
+		for _, c := range args {
+			// A part that is wrong is reported and left out; the others
+			// are still checked, so that one run reports them all.
 			if sub := p.formula(c); sub != nil {
 				f.Sub = append(f.Sub, sub)
 			}
 		}
 		return f
 	case "not":
-		if len(n.list) != 2 {
-			p.add(n.pos, `"not" takes one formula, got %d`, len(n.list)-1)
+		if len(args) != 1 {
+			p.add(n.pos, `"not" takes one formula, got %d`, len(args))
 			return nil
 		}
-		sub := p.formula(n.list[1])
+		sub := p.formula(args[0])
 		if sub == nil {
 			return nil
 		}
-		switch sub.Kind {
-		case Atom, Equal:
-		case Not:
+		if sub.Kind == Not {
 			return sub.Sub[0] // double negation
-		default:
-			p.notOfAnd(n.list[1].pos)
-			return nil
 		}
 		return &Formula{Kind: Not, Sub: []*Formula{sub}, Pos: n.pos}
+	case "imply":
+		if len(args) != 2 {
+			p.add(n.pos, `"imply" takes two formulas, got %d`, len(args))
+			return nil
+		}
+		premise, conclusion := p.formula(args[0]), p.formula(args[1])
+		if premise == nil || conclusion == nil {
+			return nil
+		}
+		return &Formula{Kind: Imply, Sub: []*Formula{premise, conclusion}, Pos: n.pos}
+	case "exists", "forall":
+		vars, body, ok := p.quantifier(n, "formula")
+		if !ok {
+			return nil
+		}
+		sub := p.formula(body)
+		if sub == nil {
+			return nil
+		}
+		f := &Formula{Kind: Exists, Sub: []*Formula{sub}, Vars: vars, Pos: n.pos}
+		if head.text == "forall" {
+			f.Kind = Forall
+		}
+		return f
+	case "when":
+		p.add(head.pos, `"when" is a conditional effect: it cannot be part of a condition`)
+		return nil
 	case "=":
 		a, ok := p.atom(n)
 		if !ok {
@@ -354,7 +336,7 @@ func (p *parser) formula(n *node) *Formula {
 		return &Formula{Kind: Equal, Pred: a, Pos: n.pos}
 	}
 	if head.kind == tokSymbol {
-		p.add(head.pos, "expected a predicate, \"and\", \"not\" or \"=\", got %q", head.text)
+		p.add(head.pos, "expected a predicate, \"and\", \"or\", \"not\", \"imply\", \"exists\", \"forall\" or \"=\", got %q", head.text)
 		return nil
 	}
 	a, ok := p.atom(n)
@@ -362,6 +344,39 @@ func (p *parser) formula(n *node) *Formula {
 		return nil
 	}
 	return &Formula{Kind: Atom, Pred: a, Pos: n.pos}
+}
+
+// quantifier reads the variables and the body of n, (exists (VARS) BODY)
+// or (forall (VARS) BODY), BODY being a formula or an effect (what); ok
+// is false if n has not that shape. The variables are typed as
+// parameters are, either types included; their types are checked by
+// resolve, which has the domain.
+func (p *parser) quantifier(n *node, what string) (vars []Param, body *node, ok bool) {
+	name := n.list[0].text
+	if len(n.list) != 3 || !n.list[1].isList {
+		p.add(n.pos, "%q takes a variable list in parentheses and one %s, such as (%s (?x - t) (p ?x)), got %s",
+			name, what, name, describeArgs(n.list[1:]))
+		return nil, nil, false
+	}
+	seen := map[string]Pos{}
+	for _, v := range p.typedList(n.list[1].list, true, "the variables of "+quote(name)) {
+		if prev, dup := seen[v.name]; dup {
+			p.add(v.pos, "duplicate variable %q in %q (first at %s)", v.name, name, prev)
+			continue
+		}
+		seen[v.name] = v.pos
+		vars = append(vars, Param{Name: v.name, Type: v.typ, Either: v.either, Pos: v.pos, typePos: v.typePos})
+	}
+	return vars, n.list[2], true
+}
+
+// describeArgs says what a malformed construct was given: "nothing", or
+// how many arguments and the first.
+func describeArgs(args []*node) string {
+	if len(args) == 0 {
+		return "nothing"
+	}
+	return count(len(args), "argument") + ", the first " + quote(args[0].describe())
 }
 
 // atom reads (NAME term...), the terms being names or variables.

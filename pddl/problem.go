@@ -99,6 +99,10 @@ func (p *parser) problem(src []byte) *Problem {
 	return pr
 }
 
+// formulaWords are the heads of formulas and effects that are not atoms:
+// :init lists atoms only.
+var formulaWords = map[string]bool{"and": true, "or": true, "imply": true, "exists": true, "forall": true, "when": true}
+
 // init reads :init: atoms of objects, and (= (f objects) value).
 func (p *parser) init(pr *Problem, items []*node) {
 	for _, n := range items {
@@ -117,11 +121,11 @@ func (p *parser) init(pr *Problem, items []*node) {
 		case head.text == "=":
 			p.numericInit(pr, n)
 			continue
-		case head.kind == tokSymbol || head.text == "and":
+		case head.kind == tokSymbol || formulaWords[head.text]:
 			p.add(head.pos, "expected an atom in :init, got %q", head.text)
 			continue
 		}
-		if p.refuse(n, false) {
+		if p.refuse(n) {
 			continue
 		}
 		if a, ok := p.atom(n); ok {
@@ -175,13 +179,19 @@ func (pr *Problem) Check(d *Domain) error {
 		}
 		p.checkType(d, o.Type, o.Either, o.typePos)
 	}
+	objectsOnly := newScope(scopeObjects, nil)
 	for i := range pr.Init {
-		p.resolve(&Formula{Kind: Atom, Pred: pr.Init[i]}, d, nil, pr.objects)
+		a := pr.Init[i]
+		if r := d.derived[a.Name]; r != nil {
+			p.add(a.Pos, "derived predicate %q cannot be in :init: it holds exactly where its :derived rule (at %s:%s) says", a.Name, d.File, r.Pos)
+			continue
+		}
+		p.resolve(&Formula{Kind: Atom, Pred: a}, d, objectsOnly, pr.objects)
 	}
 	set := map[string]Pos{}
 	for i := range pr.NumericInit {
 		v := &pr.NumericInit[i]
-		if !p.resolveFunc(&v.Func, d, nil, pr.objects) {
+		if !p.resolveFunc(&v.Func, d, objectsOnly, pr.objects) {
 			continue
 		}
 		key := v.Func.Name
@@ -193,7 +203,7 @@ func (pr *Problem) Check(d *Domain) error {
 		}
 		set[key] = v.Pos
 	}
-	p.resolve(pr.Goal, d, nil, pr.objects)
+	p.resolve(pr.Goal, d, objectsOnly, pr.objects)
 	if pr.MinimizeTotalCost && d.funcs["total-cost"] == nil {
 		p.add(pr.metricPos, `the metric minimizes "total-cost", which the domain does not declare`)
 	}

@@ -179,8 +179,8 @@ func opsOf(t *strips.Task, prefix string) []string {
 // TestQuirkRequirementDeclaredUnused: :adl and the rest of PDDL's flags
 // are accepted when declared, as in data-network, labyrinth or
 // slitherlink, and the domain is planned with when it uses none of
-// their constructs; the constructs themselves are refused where they are
-// used (testdata/bad/adl-declared.txtar).
+// their constructs; a construct outside the language is refused where it
+// is used, whatever is declared (testdata/bad/nested.txtar).
 func TestQuirkRequirementDeclaredUnused(t *testing.T) {
 	dom := strings.Replace(zenoDomain, "(:requirements :strips)",
 		"(:requirements :adl :typing :derived-predicates :conditional-effects :universal-preconditions :negation)", 1)

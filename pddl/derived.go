@@ -1,0 +1,243 @@
+package pddl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// derivedRule reads (:derived (NAME ?v...) BODY): NAME a predicate of
+// :predicates, with as many variables, each distinct, typed as the
+// predicate's parameter unless the head gives it a type; BODY a formula
+// over them. It returns nil if the head is unusable.
+func (p *parser) derivedRule(d *Domain, s *node) *Derived {
+	items := s.list[1:]
+	if len(items) != 2 || !items[0].isList || len(items[0].list) == 0 ||
+		items[0].list[0].isList || items[0].list[0].kind != tokName {
+		p.add(s.pos, "expected (:derived (NAME ?variables...) FORMULA), got %s after :derived", describeArgs(items))
+		return nil
+	}
+	head := items[0]
+	name := head.list[0].text
+	pr := d.preds[name]
+	if pr == nil {
+		p.add(head.pos, "undefined predicate %q: a derived predicate is declared in :predicates too%s",
+			name, p.hint(name, func() []string { return predicateNames(d) }))
+		return nil
+	}
+	r := &Derived{Name: name, Pos: head.pos}
+	seen := map[string]Pos{}
+	errorsBefore := p.reported
+	vars := p.typedList(head.list[1:], true, "the head of derived predicate "+quote(name))
+	// The arity is checked on a well-formed head only: with a constant
+	// left out, the count would be a second error about the same thing.
+	if p.reported == errorsBefore && len(vars) != len(pr.Params) {
+		p.add(head.pos, "predicate %q takes %s, got %d", name, count(len(pr.Params), "argument"), len(vars))
+	}
+	for i, v := range vars {
+		if prev, dup := seen[v.name]; dup {
+			p.add(v.pos, "duplicate variable %q in the head of derived predicate %q (first at %s)", v.name, name, prev)
+			continue
+		}
+		seen[v.name] = v.pos
+		prm := Param{Name: v.name, Type: v.typ, Either: v.either, Pos: v.pos, typePos: v.typePos}
+		switch {
+		case v.typePos != Pos{}:
+			p.checkType(d, v.typ, v.either, v.typePos)
+		case i < len(pr.Params):
+			// Untyped in the head: the declaration's type, checked there.
+			prm.Type, prm.Either = pr.Params[i].Type, pr.Params[i].Either
+		}
+		r.Params = append(r.Params, prm)
+	}
+	r.Body = p.formula(items[1])
+	if r.Body == nil {
+		// Its error is reported; the rule still makes NAME derived, so
+		// that an effect on it is reported too.
+		r.Body = &Formula{Kind: And, Pos: items[1].pos}
+	} else {
+		p.resolve(r.Body, d, newScope(scopeDerived, r.Params), nil)
+	}
+	return r
+}
+
+func predicateNames(d *Domain) []string {
+	names := make([]string, len(d.Predicates))
+	for i, pr := range d.Predicates {
+		names[i] = pr.Name
+	}
+	return names
+}
+
+// dependency is one occurrence of a derived predicate in the body of a
+// rule: the rule's predicate depends on it, negatively under an odd
+// number of negations (a "not", or the first part of an "imply").
+type dependency struct {
+	on       int // the derived predicate used, by number
+	negative bool
+	at       Pos
+}
+
+// stratified reports derived predicates that depend on their own
+// negation, through the rules of derived predicates: such rules have no
+// single meaning (is a true where (not a) holds?), and the planners
+// evaluate rules stratum by stratum, each using only the negation of
+// lower strata. Predicates are nodes, occurrences in bodies edges; a
+// negative edge inside a strongly connected component closes such a
+// cycle. One cycle is named per component, found by a breadth-first walk
+// inside it; all of it is linear in the rules' size.
+func (p *parser) stratified(d *Domain) {
+	number := map[string]int{}
+	var names []string
+	for _, r := range d.Derived {
+		if _, ok := number[r.Name]; !ok {
+			number[r.Name] = len(names)
+			names = append(names, r.Name)
+		}
+	}
+	deps := make([][]dependency, len(names))
+	for _, r := range d.Derived {
+		from := number[r.Name]
+		var walk func(f *Formula, negative bool)
+		walk = func(f *Formula, negative bool) {
+			switch f.Kind {
+			case Atom:
+				if to, ok := number[f.Pred.Name]; ok {
+					deps[from] = append(deps[from], dependency{to, negative, f.Pred.Pos})
+				}
+			case Not:
+				walk(f.Sub[0], !negative)
+			case Imply:
+				walk(f.Sub[0], !negative)
+				walk(f.Sub[1], negative)
+			default:
+				for _, s := range f.Sub {
+					walk(s, negative)
+				}
+			}
+		}
+		walk(r.Body, false)
+	}
+	component := components(deps)
+	reported := map[int]bool{}
+	for from, ds := range deps {
+		for _, dep := range ds {
+			c := component[from]
+			if !dep.negative || component[dep.on] != c || reported[c] {
+				continue
+			}
+			reported[c] = true
+			p.add(dep.at, "derived predicate %q depends on its own negation (%s): the rules are not stratified, and have no single meaning",
+				names[from], cycle(deps, component, names, from, dep))
+		}
+	}
+}
+
+// cycle words the cycle that the negative dependency of from closes, as
+// "a needs not b, b needs a": the dependency, then the shortest way back
+// from its predicate to from within their component.
+func cycle(deps [][]dependency, component []int, names []string, from int, first dependency) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s needs not %s", names[from], names[first.on])
+	if first.on == from {
+		return sb.String()
+	}
+	// Breadth first from first.on to from, along dependencies inside the
+	// component; via[x] is the dependency that reached x, and whose.
+	type step struct {
+		by  int
+		dep dependency
+	}
+	via := map[int]step{first.on: {-1, dependency{}}}
+	queue := []int{first.on}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if x == from {
+			break
+		}
+		for _, dep := range deps[x] {
+			if _, seen := via[dep.on]; !seen && component[dep.on] == component[from] {
+				via[dep.on] = step{x, dep}
+				queue = append(queue, dep.on)
+			}
+		}
+	}
+	var path []step
+	for x := from; x != first.on; x = via[x].by {
+		path = append(path, via[x])
+	}
+	for i := len(path) - 1; i >= 0; i-- {
+		not := ""
+		if path[i].dep.negative {
+			not = "not "
+		}
+		fmt.Fprintf(&sb, ", %s needs %s%s", names[path[i].by], not, names[path[i].dep.on])
+	}
+	return sb.String()
+}
+
+// components numbers the strongly connected components of the graph whose
+// edges deps lists, by Tarjan's algorithm, without recursion (a file may
+// hold many thousand rules).
+func components(deps [][]dependency) []int {
+	n := len(deps)
+	const unvisited = -1
+	index := make([]int, n)
+	low := make([]int, n)
+	component := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i], component[i] = unvisited, unvisited
+	}
+	var stack []int
+	type frame struct{ v, next int }
+	var calls []frame
+	counter, components := 0, 0
+	for root := range n {
+		if index[root] != unvisited {
+			continue
+		}
+		calls = append(calls[:0], frame{root, 0})
+		index[root], low[root] = counter, counter
+		counter++
+		stack = append(stack, root)
+		onStack[root] = true
+		for len(calls) > 0 {
+			top := &calls[len(calls)-1]
+			v := top.v
+			if top.next < len(deps[v]) {
+				w := deps[v][top.next].on
+				top.next++
+				switch {
+				case index[w] == unvisited:
+					index[w], low[w] = counter, counter
+					counter++
+					stack = append(stack, w)
+					onStack[w] = true
+					calls = append(calls, frame{w, 0})
+				case onStack[w]:
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			calls = calls[:len(calls)-1]
+			if len(calls) > 0 {
+				parent := calls[len(calls)-1].v
+				low[parent] = min(low[parent], low[v])
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					component[w] = components
+					if w == v {
+						break
+					}
+				}
+				components++
+			}
+		}
+	}
+	return component
+}
