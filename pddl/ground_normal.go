@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Normalising ADL for the grounder. The join grounds rules whose
@@ -81,6 +82,13 @@ type normAxiom struct {
 // normalizer holds one domain and problem's normalisation.
 type normalizer struct {
 	d     *Domain
+	p     *Problem
+	// group is, while a derived predicate's body is normalised, the
+	// derived predicates of its recursion (its own included, if it
+	// reads itself): a universal condition that reads one of them is
+	// expanded over the objects rather than negated, which would put a
+	// negation inside the recursion.
+	group map[string]bool
 	fresh int
 	// types of every variable seen: renamed quantified ones are unique,
 	// action parameters and derived heads are added per rule.
@@ -93,8 +101,8 @@ type normalizer struct {
 	err         error
 }
 
-func newNormalizer(d *Domain, limit int64) *normalizer {
-	return &normalizer{d: d, types: map[string]Param{}, limit: limit}
+func newNormalizer(d *Domain, p *Problem, limit int64) *normalizer {
+	return &normalizer{d: d, p: p, types: map[string]Param{}, limit: limit}
 }
 
 // simpleFormula says whether f is a conjunction of literals: the
@@ -283,6 +291,9 @@ func (n *normalizer) dnf(f *Formula) []conj {
 	case Atom, Equal, Not:
 		return []conj{{lits: []*Formula{f}}}
 	case Forall:
+		if n.group != nil && n.reads(f.Sub[0]) {
+			return n.dnf(n.expand(f))
+		}
 		// (forall V F) is (not (exists V (not F))).
 		body := &Formula{Kind: Exists, Vars: f.Vars, Sub: []*Formula{negate(f.Sub[0])}, Pos: f.Pos}
 		lit := n.derive(f, n.dnf(body))
@@ -343,6 +354,122 @@ func (n *normalizer) dnf(f *Formula) []conj {
 	return out
 }
 
+// reads says whether f mentions a predicate of n.group.
+func (n *normalizer) reads(f *Formula) bool {
+	if f.Kind == Atom && n.group[f.Pred.Name] {
+		return true
+	}
+	for _, s := range f.Sub {
+		if n.reads(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// expand writes (forall V F) as the conjunction of F over every binding
+// of V to objects of their types: exact, and free of negation.
+func (n *normalizer) expand(f *Formula) *Formula {
+	out := &Formula{Kind: And, Pos: f.Pos}
+	bind := map[string]string{}
+	var rec func(i int)
+	rec = func(i int) {
+		if i == len(f.Vars) {
+			out.Sub = append(out.Sub, n.subst(f.Sub[0], bind))
+			return
+		}
+		for _, o := range n.objectsOf(f.Vars[i]) {
+			if !n.count(f.Pos) {
+				return
+			}
+			bind[f.Vars[i].Name] = o
+			rec(i + 1)
+		}
+	}
+	rec(0)
+	return out
+}
+
+// objectsOf lists the objects a variable of prm's type may stand for:
+// the problem's, then the domain's constants.
+func (n *normalizer) objectsOf(prm Param) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range [][]*Object{n.p.Objects, n.d.Constants} {
+		for _, o := range l {
+			if !seen[o.Name] && n.d.Fits(o, prm) {
+				seen[o.Name] = true
+				out = append(out, o.Name)
+			}
+		}
+	}
+	return out
+}
+
+// subst copies f with the variables of bind replaced by objects.
+func (n *normalizer) subst(f *Formula, bind map[string]string) *Formula {
+	if !n.count(f.Pos) {
+		return &Formula{Kind: And, Pos: f.Pos}
+	}
+	out := &Formula{Kind: f.Kind, Vars: f.Vars, Pos: f.Pos, Pred: f.Pred}
+	if len(f.Pred.Args) > 0 {
+		out.Pred.Args = make([]Term, len(f.Pred.Args))
+		for i, t := range f.Pred.Args {
+			if o, ok := bind[t.Name]; ok && t.IsVariable() {
+				t.Name = o
+			}
+			out.Pred.Args[i] = t
+		}
+	}
+	for _, s := range f.Sub {
+		out.Sub = append(out.Sub, n.subst(s, bind))
+	}
+	return out
+}
+
+// recursion finds, for each derived predicate that reads itself (through
+// others or not), the predicates of its recursion: the components of
+// the graph of which derived predicates each one's rules mention.
+func (n *normalizer) recursion() map[string]map[string]bool {
+	idx := map[string]int32{}
+	for _, dr := range n.d.Derived {
+		if _, ok := idx[dr.Name]; !ok {
+			idx[dr.Name] = int32(len(idx))
+		}
+	}
+	adj := make([][]int32, len(idx))
+	var walk func(h int32, f *Formula)
+	walk = func(h int32, f *Formula) {
+		if i, ok := idx[f.Pred.Name]; ok && f.Kind == Atom {
+			adj[h] = append(adj[h], i)
+		}
+		for _, s := range f.Sub {
+			walk(h, s)
+		}
+	}
+	names := make([]string, len(idx))
+	for _, dr := range n.d.Derived {
+		h := idx[dr.Name]
+		names[h] = dr.Name
+		walk(h, dr.Body)
+	}
+	_, comps := components(len(idx), func(int32) bool { return true }, func(v int32) []int32 { return adj[v] })
+	out := map[string]map[string]bool{}
+	for _, c := range comps {
+		if len(c) == 1 && !slices.Contains(adj[c[0]], c[0]) {
+			continue
+		}
+		group := map[string]bool{}
+		for _, v := range c {
+			group[names[v]] = true
+		}
+		for _, v := range c {
+			out[names[v]] = group
+		}
+	}
+	return out
+}
+
 // condition normalises a formula read under the parameters in scope
 // (already in n.types) into disjuncts.
 func (n *normalizer) condition(f *Formula, ren map[string]string) []conj {
@@ -387,7 +514,9 @@ func (n *normalizer) action(a *Action, pre *Formula) ([]normAction, []normEffect
 }
 
 // derived normalises a :derived rule into axioms.
-func (n *normalizer) derived(dr *Derived, pred *Predicate) {
+func (n *normalizer) derived(dr *Derived, pred *Predicate, group map[string]bool) {
+	n.group = group
+	defer func() { n.group = nil }()
 	n.scope(dr.Params)
 	for _, d := range n.condition(dr.Body, nil) {
 		n.axioms = append(n.axioms, normAxiom{pred: pred, params: append(slices.Clip(dr.Params), d.vars...), nHead: len(dr.Params), lits: d.lits, pos: dr.Pos})
@@ -435,7 +564,7 @@ func conjunction(lits []*Formula, pos Pos) *Formula {
 // an ADL one normalised. It sets g.preds and g.goalF.
 func (g *grounder) normalise() ([]rule, error) {
 	d, p := g.d, g.p
-	n := newNormalizer(d, g.lim.joinWork)
+	n := newNormalizer(d, p, g.lim.joinWork)
 	var rules []rule
 	for _, a := range d.Actions {
 		r := rule{kind: kindAction, a: a, what: fmt.Sprintf("action %q", a.Name), name: a.Name, pos: a.Pos,
@@ -461,12 +590,13 @@ func (g *grounder) normalise() ([]rule, error) {
 			rules = append(rules, r)
 		}
 	}
+	groups := n.recursion()
 	for _, dr := range d.Derived {
 		pred := d.Predicate(dr.Name)
 		if pred == nil {
 			return nil, &Error{File: d.File, Pos: dr.Pos, Msg: fmt.Sprintf("derived predicate %q is not declared in :predicates", dr.Name)}
 		}
-		n.derived(dr, pred)
+		n.derived(dr, pred, groups[dr.Name])
 	}
 	g.goalF = p.Goal
 	if !simpleFormula(p.Goal) {
@@ -487,44 +617,15 @@ func (g *grounder) normalise() ([]rule, error) {
 	return rules, nil
 }
 
-// stratify gives each derived predicate its layer: a body's derived
-// predicate is of the head's layer or lower, a negated one of a lower
-// layer. It finds the strongly connected components of the dependencies
-// (Tarjan's algorithm, without recursion), which come out bodies first,
-// so one pass over them sets the layers: linear in the axioms.
-func (g *grounder) stratify() error {
-	np := len(g.preds)
-	g.layers = make([]int32, np)
-	type edge struct {
-		to  int32
-		neg bool
-	}
-	var adj [][]edge
-	for _, s := range g.schemas {
-		if s.kind != kindAxiom {
-			continue
-		}
-		if adj == nil {
-			adj = make([][]edge, np)
-		}
-		h := s.add[0].pred
-		for _, l := range s.posFluent {
-			if g.derived[l.pred] {
-				adj[h] = append(adj[h], edge{l.pred, false})
-			}
-		}
-		for _, l := range s.negFluent {
-			if g.derived[l.pred] {
-				adj[h] = append(adj[h], edge{l.pred, true})
-			}
-		}
-	}
-	if adj == nil {
-		return nil
-	}
-	index := make([]int32, np)
-	low := make([]int32, np)
-	comp := make([]int32, np)
+// components finds the strongly connected components of the graph of n
+// vertices whose edges from v are out(v), among the vertices from which
+// keep is true (Tarjan's algorithm, without recursion, so that a long
+// chain cannot overflow the stack). Each component comes out after every
+// component it reaches: comp numbers them in that order.
+func components(n int, keep func(v int32) bool, out func(v int32) []int32) (comp []int32, comps [][]int32) {
+	index := make([]int32, n)
+	low := make([]int32, n)
+	comp = make([]int32, n)
 	for i := range index {
 		index[i], comp[i] = -1, -1
 	}
@@ -533,20 +634,19 @@ func (g *grounder) stratify() error {
 		v    int32
 		next int
 	}
-	var comps [][]int32
 	next := int32(0)
-	for root := range np {
-		if !g.derived[root] || index[root] >= 0 {
+	for root := range int32(n) {
+		if !keep(root) || index[root] >= 0 {
 			continue
 		}
-		calls := []frame{{int32(root), 0}}
+		calls := []frame{{root, 0}}
 		index[root], low[root] = next, next
 		next++
-		stack = append(stack, int32(root))
+		stack = append(stack, root)
 		for len(calls) > 0 {
 			f := &calls[len(calls)-1]
-			if f.next < len(adj[f.v]) {
-				w := adj[f.v][f.next].to
+			if edges := out(f.v); f.next < len(edges) {
+				w := edges[f.next]
 				f.next++
 				if index[w] < 0 {
 					index[w], low[w] = next, next
@@ -579,18 +679,54 @@ func (g *grounder) stratify() error {
 			}
 		}
 	}
+	return comp, comps
+}
+
+// stratify gives each derived predicate its layer: a body's derived
+// predicate is of the head's layer or lower, a negated one of a lower
+// layer. The dependencies' components come out bodies first, so one pass
+// over them sets the layers: linear in the axioms.
+func (g *grounder) stratify() error {
+	np := len(g.preds)
+	g.layers = make([]int32, np)
+	var adj, neg [][]int32 // each derived predicate's body predicates, and whether negated
+	for _, s := range g.schemas {
+		if s.kind != kindAxiom {
+			continue
+		}
+		if adj == nil {
+			adj, neg = make([][]int32, np), make([][]int32, np)
+		}
+		h := s.add[0].pred
+		for _, l := range s.posFluent {
+			if g.derived[l.pred] {
+				adj[h] = append(adj[h], l.pred)
+			}
+		}
+		for _, l := range s.negFluent {
+			if g.derived[l.pred] {
+				adj[h] = append(adj[h], l.pred)
+				neg[h] = append(neg[h], l.pred)
+			}
+		}
+	}
+	if adj == nil {
+		return nil
+	}
+	comp, comps := components(np, func(v int32) bool { return g.derived[v] }, func(v int32) []int32 { return adj[v] })
 	for ci, c := range comps {
 		layer := int32(0)
 		for _, v := range c {
-			for _, e := range adj[v] {
-				switch {
-				case comp[e.to] == int32(ci) && e.neg:
-					return g.fail(g.preds[v].Pos, "derived predicate %q depends on the negation of %q, which depends on it: the derived predicates are not stratified", g.preds[v].Name, g.preds[e.to].Name)
-				case comp[e.to] != int32(ci) && e.neg:
-					layer = max(layer, g.layers[e.to]+1)
-				case comp[e.to] != int32(ci):
-					layer = max(layer, g.layers[e.to])
+			for _, w := range adj[v] {
+				if comp[w] != int32(ci) {
+					layer = max(layer, g.layers[w])
 				}
+			}
+			for _, w := range neg[v] {
+				if comp[w] == int32(ci) {
+					return g.unstratified(v, w, c)
+				}
+				layer = max(layer, g.layers[w]+1)
 			}
 		}
 		for _, v := range c {
@@ -598,6 +734,22 @@ func (g *grounder) stratify() error {
 		}
 	}
 	return nil
+}
+
+// unstratified is the error for v reading the negation of w, both of
+// component c. The parser refuses a domain's own cycles through negation,
+// so one here comes from normalisation, which keeps recursion positive
+// (a universal condition over the predicate defined is expanded over the
+// objects): it is reported all the same, naming the file's predicates.
+func (g *grounder) unstratified(v, w int32, c []int32) error {
+	name := g.preds[v].Name
+	for _, u := range c {
+		if !strings.Contains(g.preds[u].Name, "@") {
+			name = g.preds[u].Name
+			break
+		}
+	}
+	return g.fail(g.preds[v].Pos, "derived predicate %q depends on the negation of %q, which depends on it: the derived predicates are not stratified", name, g.preds[w].Name)
 }
 
 // hasADL says whether the grounding has conditional effects or axioms.
