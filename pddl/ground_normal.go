@@ -81,8 +81,8 @@ type normAxiom struct {
 
 // normalizer holds one domain and problem's normalisation.
 type normalizer struct {
-	d     *Domain
-	p     *Problem
+	d *Domain
+	p *Problem
 	// group is, while a derived predicate's body is normalised, the
 	// derived predicates of its recursion (its own included, if it
 	// reads itself): a universal condition that reads one of them is
