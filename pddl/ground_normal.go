@@ -81,8 +81,8 @@ type normAxiom struct {
 
 // normalizer holds one domain and problem's normalisation.
 type normalizer struct {
-	d     *Domain
-	p     *Problem
+	d *Domain
+	p *Problem
 	// group is, while a derived predicate's body is normalised, the
 	// derived predicates of its recursion (its own included, if it
 	// reads itself): a universal condition that reads one of them is
@@ -453,7 +453,7 @@ func (n *normalizer) recursion() map[string]map[string]bool {
 		names[h] = dr.Name
 		walk(h, dr.Body)
 	}
-	_, comps := components(len(idx), func(int32) bool { return true }, func(v int32) []int32 { return adj[v] })
+	_, comps := sccs(len(idx), func(int32) bool { return true }, func(v int32) []int32 { return adj[v] })
 	out := map[string]map[string]bool{}
 	for _, c := range comps {
 		if len(c) == 1 && !slices.Contains(adj[c[0]], c[0]) {
@@ -617,12 +617,12 @@ func (g *grounder) normalise() ([]rule, error) {
 	return rules, nil
 }
 
-// components finds the strongly connected components of the graph of n
+// sccs finds the strongly connected components of the graph of n
 // vertices whose edges from v are out(v), among the vertices from which
 // keep is true (Tarjan's algorithm, without recursion, so that a long
 // chain cannot overflow the stack). Each component comes out after every
 // component it reaches: comp numbers them in that order.
-func components(n int, keep func(v int32) bool, out func(v int32) []int32) (comp []int32, comps [][]int32) {
+func sccs(n int, keep func(v int32) bool, out func(v int32) []int32) (comp []int32, comps [][]int32) {
 	index := make([]int32, n)
 	low := make([]int32, n)
 	comp = make([]int32, n)
@@ -713,7 +713,7 @@ func (g *grounder) stratify() error {
 	if adj == nil {
 		return nil
 	}
-	comp, comps := components(np, func(v int32) bool { return g.derived[v] }, func(v int32) []int32 { return adj[v] })
+	comp, comps := sccs(np, func(v int32) bool { return g.derived[v] }, func(v int32) []int32 { return adj[v] })
 	for ci, c := range comps {
 		layer := int32(0)
 		for _, v := range c {
