@@ -1,0 +1,136 @@
+package pddl_test
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ploy-ai/ploy/internal/testkit/race"
+	"github.com/ploy-ai/ploy/pddl"
+	"github.com/ploy-ai/ploy/search"
+	"github.com/ploy-ai/ploy/strips"
+)
+
+// adlDir holds the competition's ADL instances, ../shared/pddl-adl,
+// beside the STRIPS ones; "" where they are not there.
+var adlDir = func() string {
+	if sharedDir == "" {
+		return ""
+	}
+	dir := filepath.Join(filepath.Dir(sharedDir), "pddl-adl")
+	if !fileExists(filepath.Join(dir, "instances.tsv")) {
+		return ""
+	}
+	return dir
+}()
+
+// adlInstance is one line of pddl-adl/instances.tsv.
+type adlInstance struct {
+	dir, problem, domain string
+	optimal              int64
+	fdBlind, fdLMCut     int64 // -1: not given
+	features             string
+}
+
+func (in adlInstance) name() string { return in.dir + "/" + in.problem }
+
+func adlInstances(t testing.TB) []adlInstance {
+	if adlDir == "" {
+		t.Skip("no ../shared/pddl-adl beside this checkout: the competition instances are not in the repository")
+	}
+	tsv, err := os.ReadFile(filepath.Join(adlDir, "instances.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := func(line int, s string) int64 {
+		if s == "" {
+			return -1
+		}
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("instances.tsv line %d: %v", line, err)
+		}
+		return v
+	}
+	var out []adlInstance
+	for i, line := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
+		f := strings.Split(line, "\t")
+		if len(f) < 7 {
+			t.Fatalf("instances.tsv line %d: %d fields", i+2, len(f))
+		}
+		out = append(out, adlInstance{f[0], f[1], f[2], num(i+2, f[3]), num(i+2, f[4]), num(i+2, f[5]), f[6]})
+	}
+	return out
+}
+
+func loadADL(t testing.TB, in adlInstance) (*pddl.Domain, *pddl.Problem) {
+	t.Helper()
+	d, p, err := pddl.ReadPair(filepath.Join(adlDir, in.dir, in.domain), filepath.Join(adlDir, in.dir, in.problem))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, p
+}
+
+// quickADL are the ADL instances solved by default, each in well under
+// a second even under the race detector; .ci/run solves them all.
+var quickADL = map[string]bool{
+	"miconic-simpleadl/s1-0.pddl": true, "miconic-simpleadl/s2-0.pddl": true,
+	"miconic-fulladl/f1-0.pddl": true, "miconic-fulladl/f2-0.pddl": true,
+	"schedule/probschedule-2-0.pddl": true, "psr-middle/p01-s17-n2-l2-f30.pddl": true,
+	"psr-middle/p02-s23-n2-l3-f70.pddl": true, "pathways/p01.pddl": true,
+	"rubiks-cube-opt23-adl/p01.pddl": true, "rubiks-cube-opt23-adl/p02.pddl": true,
+	"trucks/p01.pddl": true,
+}
+
+// TestADLInstancesSolveOptimally solves the competition's ADL instances
+// with the default configuration, as `ploy plan` does, and checks each
+// plan three ways: its cost is the known optimum, it replays on the
+// grounded task, and it replays on the PDDL itself (pddl.Replay, which
+// shares no code with grounding). The time each takes is logged, never
+// asserted: docs/pddl.md gives the figures.
+func TestADLInstancesSolveOptimally(t *testing.T) {
+	all := adlInstances(t)
+	if len(all) != 26 {
+		t.Errorf("instances.tsv lists %d instances, want 26", len(all))
+	}
+	for _, in := range all {
+		t.Run(in.name(), func(t *testing.T) {
+			if !allInstances && !quickADL[in.name()] || race.Enabled && !quickADL[in.name()] {
+				t.Skip("set PLOY_PDDL_ALL=1 to solve every instance (.ci/run does)")
+			}
+			d, p := loadADL(t, in)
+			begin := time.Now()
+			g, err := pddl.Ground(d, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Task.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			res, err := strips.Search(g.Task, strips.Options{Limits: search.Limits{MaxBytes: 4 << 30}})
+			if err != nil || res.Status != strips.Found {
+				t.Fatalf("%s, %v after %d expansions", res.Status, err, res.Expanded)
+			}
+			took := time.Since(begin)
+			if res.Cost != in.optimal {
+				t.Errorf("cost %d, want the optimum %d", res.Cost, in.optimal)
+			}
+			if cost, err := g.Task.Replay(res.Plan); err != nil || cost != res.Cost {
+				t.Errorf("the plan replays on the grounded task to %d, %v; the search said %d", cost, err, res.Cost)
+			}
+			var lines []string
+			for _, a := range res.Plan {
+				lines = append(lines, g.Task.Ops[a].Name)
+			}
+			if cost, err := pddl.Replay(d, p, lines); err != nil || cost != res.Cost {
+				t.Errorf("the plan replays on the PDDL to %d, %v; the search said %d", cost, err, res.Cost)
+			}
+			t.Logf("cost %d by %s: %d expanded (reference blind %d, LM-cut %d), %d facts, %d operators, %d axioms, %v",
+				res.Cost, res.Heuristic, res.Expanded, in.fdBlind, in.fdLMCut, len(g.Task.Facts), len(g.Task.Ops), len(g.Task.Axioms), took.Round(time.Millisecond))
+		})
+	}
+}
