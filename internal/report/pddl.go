@@ -24,6 +24,9 @@ type PDDLPlanJSON struct {
 	Bytes     int64    `json:"bytes"`
 	Facts     int      `json:"facts"`
 	Actions   int      `json:"actions"`
+	// An ADL task's conditional effects and axioms (none: left out).
+	ConditionalEffects int `json:"conditional_effects,omitempty"`
+	Axioms             int `json:"axioms,omitempty"`
 }
 
 // PDDLStatus names a search's outcome as the state-space commands do.
@@ -55,7 +58,10 @@ func PDDLPlan(t *strips.Task, res strips.Result) PDDLPlanJSON {
 	out := PDDLPlanJSON{Plan: PlanLines(t, res.Plan), Cost: res.Cost, Expanded: res.Expanded,
 		Generated: res.Generated, Heuristic: res.Heuristic.String(), InitialH: res.InitialH,
 		Evaluated: res.Evaluated, Reopened: res.Reopened, DeadEnds: res.DeadEnds, States: res.States,
-		Bytes: res.Bytes, Facts: len(t.Facts), Actions: len(t.Ops)}
+		Bytes: res.Bytes, Facts: len(t.Facts), Actions: len(t.Ops), Axioms: len(t.Axioms)}
+	for i := range t.Ops {
+		out.ConditionalEffects += len(t.Ops[i].Effects)
+	}
 	out.Status, out.Bound = PDDLStatus(res)
 	if res.Status != strips.Found {
 		out.Cost = 0

@@ -258,7 +258,12 @@ func pddlPlan(e *env, pt *pddlTask, opt strips.Options, pf pddlFlags) int {
 		if opt.Heuristic == strips.Portfolio {
 			by = "portfolio (" + res.Heuristic.String() + " answered)"
 		}
-		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions; A* with %s:\n", pt.d.Name, pt.p.Name, len(t.Facts), len(t.Ops), by)
+		fmt.Fprintf(w, "%s, problem %s: %d facts, %d actions%s; A* with %s:\n", pt.d.Name, pt.p.Name, len(t.Facts), len(t.Ops), adlParts(t), by)
+		if len(t.Axioms) > 0 || t.HasConditionalEffects() {
+			// The estimators read a relaxation of the ADL task: say which,
+			// as a user comparing estimates with other planners needs to.
+			fmt.Fprintln(w, "  estimates on the delete relaxation with conditional effects split (an action's share its cost), axioms as free actions and negated derived facts ignored: admissible")
+		}
 		switch res.Status {
 		case strips.Found:
 			if len(res.Plan) == 0 {
@@ -483,4 +488,18 @@ func pddlWarnings(pt *pddlTask) []string {
 		out = append(out, (&pddl.Error{File: pt.problemPath, Pos: pt.p.Goal.Pos, Msg: fmt.Sprintf("goal atom %s cannot be reached, even ignoring deletes: the problem has no plan", u)}).Error())
 	}
 	return out
+}
+
+// adlParts counts what an ADL task has beyond STRIPS, for the plan's
+// header: ", 12 conditional effects, 106 axioms", or "".
+func adlParts(t *strips.Task) string {
+	j := report.PDDLPlan(t, strips.Result{})
+	var s string
+	if j.ConditionalEffects > 0 {
+		s += fmt.Sprintf(", %d conditional effects", j.ConditionalEffects)
+	}
+	if j.Axioms > 0 {
+		s += fmt.Sprintf(", %d axioms", j.Axioms)
+	}
+	return s
 }
