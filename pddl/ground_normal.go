@@ -38,6 +38,13 @@ import (
 // predicates made here end in "@" and a number, which no PDDL name can
 // hold, so they never clash with the file's.
 
+// maxExpansion is the most bindings of a universal condition's variables
+// for which it is written out as a conjunction over the objects, rather
+// than made a negated derived predicate: both are exact, but the
+// estimators see the conjunction's atoms, and ignore a negated derived
+// fact (goals such as "every room lit" are estimated, not 0).
+const maxExpansion = 16
+
 // maxDisjuncts is the most disjuncts a formula splits into before its ors
 // become derived predicates: each disjunct is a schema the join grounds
 // separately, and an exact split keeps the estimates informed, while an
@@ -93,6 +100,8 @@ type normalizer struct {
 	// types of every variable seen: renamed quantified ones are unique,
 	// action parameters and derived heads are added per rule.
 	types map[string]Param
+	// objs caches objectsOf's answers by type.
+	objs map[string][]string
 	// preds are the derived predicates made here, in order.
 	preds  []*Predicate
 	axioms []normAxiom
@@ -102,7 +111,7 @@ type normalizer struct {
 }
 
 func newNormalizer(d *Domain, p *Problem, limit int64) *normalizer {
-	return &normalizer{d: d, p: p, types: map[string]Param{}, limit: limit}
+	return &normalizer{d: d, p: p, types: map[string]Param{}, objs: map[string][]string{}, limit: limit}
 }
 
 // simpleFormula says whether f is a conjunction of literals: the
@@ -291,7 +300,7 @@ func (n *normalizer) dnf(f *Formula) []conj {
 	case Atom, Equal, Not:
 		return []conj{{lits: []*Formula{f}}}
 	case Forall:
-		if n.group != nil && n.reads(f.Sub[0]) {
+		if n.group != nil && n.reads(f.Sub[0]) || n.copies(f.Vars) <= maxExpansion {
 			return n.dnf(n.expand(f))
 		}
 		// (forall V F) is (not (exists V (not F))).
@@ -390,10 +399,24 @@ func (n *normalizer) expand(f *Formula) *Formula {
 	return out
 }
 
+// copies is how many bindings vars have, saturating past maxExpansion.
+func (n *normalizer) copies(vars []Param) int {
+	c := 1
+	for _, v := range vars {
+		c = min(c*len(n.objectsOf(v)), maxExpansion+1)
+	}
+	return c
+}
+
 // objectsOf lists the objects a variable of prm's type may stand for:
 // the problem's, then the domain's constants.
 func (n *normalizer) objectsOf(prm Param) []string {
-	var out []string
+	k := prm.Type + " " + strings.Join(prm.Either, " ")
+	if out, ok := n.objs[k]; ok {
+		return out
+	}
+	out := []string{}
+	defer func() { n.objs[k] = out }()
 	seen := map[string]bool{}
 	for _, l := range [][]*Object{n.p.Objects, n.d.Constants} {
 		for _, o := range l {
