@@ -429,12 +429,18 @@ func (n *normalizer) objectsOf(prm Param) []string {
 	return out
 }
 
-// subst copies f with the variables of bind replaced by objects.
+// subst copies f with the variables of bind replaced by objects. The
+// variables f's quantifiers bind are renamed apart in the copy, so that
+// copies of one body, each a conjunct, bind their own.
 func (n *normalizer) subst(f *Formula, bind map[string]string) *Formula {
 	if !n.count(f.Pos) {
 		return &Formula{Kind: And, Pos: f.Pos}
 	}
-	out := &Formula{Kind: f.Kind, Vars: f.Vars, Pos: f.Pos, Pred: f.Pred}
+	if len(f.Vars) > 0 {
+		vars, inner := n.renameVars(f.Vars, bind)
+		return &Formula{Kind: f.Kind, Vars: vars, Pos: f.Pos, Sub: []*Formula{n.subst(f.Sub[0], inner)}}
+	}
+	out := &Formula{Kind: f.Kind, Pos: f.Pos, Pred: f.Pred}
 	if len(f.Pred.Args) > 0 {
 		out.Pred.Args = make([]Term, len(f.Pred.Args))
 		for i, t := range f.Pred.Args {
