@@ -330,13 +330,18 @@ func (r *replay) stratify() error {
 	}
 	// Raise each head's stratum to what its uses ask until nothing
 	// changes. With n derived predicates a stratum never passes n-1
-	// unless a negation lies on a cycle, so passing it is the refusal,
-	// and the loop ends after at most n rounds of raises per predicate.
+	// unless a negation lies on a cycle, so passing it is the refusal.
+	// Stratified rules settle within n rounds; the rounds count as work
+	// all the same, as n is the file's to choose (the parser refuses
+	// unstratified rules before they get here).
 	stratum := map[string]int{}
 	n := len(r.isDerived)
 	for changed := true; changed; {
 		changed = false
 		for i, rule := range r.d.Derived {
+			if !r.spend(1 + len(uses[i])) {
+				return fmt.Errorf("pddl: ordering the derived predicates: %w", r.err)
+			}
 			for _, u := range uses[i] {
 				need := stratum[u.pred]
 				if u.negative {
@@ -346,7 +351,7 @@ func (r *replay) stratify() error {
 					continue
 				}
 				if need >= n {
-					return fmt.Errorf("pddl: %s:%d:%d: the derived predicates are not stratified: %s depends on the negation of %s, which depends on it", r.d.File, rule.Pos.Line, rule.Pos.Col, rule.Name, u.pred)
+					return fmt.Errorf("pddl: %s:%d:%d: the derived predicates are not stratified: some depend on their own negation (met at %s's use of %s)", r.d.File, rule.Pos.Line, rule.Pos.Col, rule.Name, u.pred)
 				}
 				stratum[rule.Name] = need
 				changed = true

@@ -319,3 +319,24 @@ func TestReplayNamesTheFalseConjunct(t *testing.T) {
 		t.Errorf("a long conjunct: %v", err)
 	}
 }
+
+// TestReplayDeepStrata: fifty derived predicates, each the negation of the
+// one before, listed last first, take fifty strata: p0 holds, p1 does
+// not, and so on. Ordering them is work like any other, under the limit.
+func TestReplayDeepStrata(t *testing.T) {
+	d, p := adlPair(t, "a - block", "")
+	for i := 49; i >= 0; i-- {
+		body := fAnd()
+		if i > 0 {
+			body = fNot(fAtom("p" + strconv.Itoa(i-1)))
+		}
+		d.Derived = append(d.Derived, &Derived{Name: "p" + strconv.Itoa(i), Body: body})
+	}
+	p.Goal = fAnd(fAtom("p48"), fNot(fAtom("p49")), fAtom("p0"), fNot(fAtom("p1")))
+	replayWants(t, d, p, nil, "")
+	p.Goal = fAtom("p49")
+	replayWants(t, d, p, nil, "the goal does not hold")
+	if _, err := replayWithin(d, p, nil, 1000); !stderrors.Is(err, ErrReplayLimit) || !strings.Contains(err.Error(), "ordering the derived predicates") {
+		t.Errorf("ordering fifty strata within 1 000 units: %v", err)
+	}
+}
