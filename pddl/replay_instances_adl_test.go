@@ -10,13 +10,14 @@ import (
 	"github.com/ploy-ai/ploy/pddl"
 )
 
-// adlDir is ../shared/pddl-adl, the competitions' ADL instances, beside
-// ../shared/pddl; "" where the shared folder is not there.
-func adlDir(t *testing.T) string {
-	if sharedDir == "" {
-		t.Skip("no ../shared beside this checkout: the competition instances are not in the repository")
+// replayADLDir is adl_test.go's adlDir, the test skipped where the shared
+// folder is not beside the checkout.
+func replayADLDir(t *testing.T) string {
+	dir := adlDir()
+	if dir == "" {
+		t.Skip("no ../shared/pddl-adl beside this checkout: the competition instances are not in the repository")
 	}
-	return filepath.Join(filepath.Dir(sharedDir), "pddl-adl")
+	return dir
 }
 
 // TestReplayADLInstances checks plans written by hand for competition
@@ -25,7 +26,7 @@ func adlDir(t *testing.T) string {
 // the step that goes wrong, each exercising a part of ADL the instance
 // uses.
 func TestReplayADLInstances(t *testing.T) {
-	dir := adlDir(t)
+	dir := replayADLDir(t)
 	miconic := []string{"(up f0 f1)", "(stop f1)", "(down f1 f0)", "(stop f0)"}
 	citycar := []string{
 		"(build_straight_oneway junction0-1 junction1-1 road0)",
@@ -111,7 +112,7 @@ func TestReplayADLInstances(t *testing.T) {
 // empty plan is refused for its goal (every optimum is above 0) well
 // within the checker's work limit, derived predicates and all.
 func TestReplayEveryADLInstance(t *testing.T) {
-	dir := adlDir(t)
+	dir := replayADLDir(t)
 	tsv, err := os.ReadFile(filepath.Join(dir, "instances.tsv"))
 	if err != nil {
 		t.Fatal(err)
