@@ -268,7 +268,7 @@ func TestReplayLimit(t *testing.T) {
 	wide := vars("?x", "block", "?y", "block", "?z", "block")
 	p.Goal = fForall(wide, fNot(fAtom("on", "?x", "?y")))
 	// 41³ bindings, each a unit and two nodes: near 200 000 units.
-	if _, err := replayWithin(d, p, nil, 300_000); err != nil {
+	if _, _, err := replayWithin(d, p, nil, 300_000); err != nil {
 		t.Fatalf("under the limit: %v", err)
 	}
 	for _, c := range []struct {
@@ -290,7 +290,7 @@ func TestReplayLimit(t *testing.T) {
 		}, []string{"(act b1)"}, "step 1 (act b1): deriving the state's derived predicates: the check passed its limit"},
 	} {
 		c.setup()
-		_, err := replayWithin(d, p, c.plan, 100_000)
+		_, _, err := replayWithin(d, p, c.plan, 100_000)
 		if !stderrors.Is(err, ErrReplayLimit) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want ErrReplayLimit and %q", c.plan, err, c.want)
 		}
@@ -336,7 +336,7 @@ func TestReplayDeepStrata(t *testing.T) {
 	replayWants(t, d, p, nil, "")
 	p.Goal = fAtom("p49")
 	replayWants(t, d, p, nil, "the goal does not hold")
-	if _, err := replayWithin(d, p, nil, 1000); !stderrors.Is(err, ErrReplayLimit) || !strings.Contains(err.Error(), "ordering the derived predicates") {
+	if _, _, err := replayWithin(d, p, nil, 1000); !stderrors.Is(err, ErrReplayLimit) || !strings.Contains(err.Error(), "ordering the derived predicates") {
 		t.Errorf("ordering fifty strata within 1 000 units: %v", err)
 	}
 }
