@@ -167,14 +167,25 @@ func cycle(deps [][]dependency, component []int, names []string, from int, first
 		path = append(path, via[x])
 	}
 	for i := len(path) - 1; i >= 0; i-- {
+		if shown := len(path) - 1 - i; shown == maxCycleShown && i > 0 {
+			// A cycle through thousands of rules would make a message
+			// of thousands of names: the last step closes it.
+			fmt.Fprintf(&sb, ", %s more", count(i, "step"))
+			i = 0
+		}
+		sb.WriteString(", ")
 		not := ""
 		if path[i].dep.negative {
 			not = "not "
 		}
-		fmt.Fprintf(&sb, ", %s needs %s%s", names[path[i].by], not, names[path[i].dep.on])
+		fmt.Fprintf(&sb, "%s needs %s%s", names[path[i].by], not, names[path[i].dep.on])
 	}
 	return sb.String()
 }
+
+// maxCycleShown is how many steps of a cycle an error names before the
+// last one.
+const maxCycleShown = 8
 
 // components numbers the strongly connected components of the graph whose
 // edges deps lists, by Tarjan's algorithm, without recursion (a file may

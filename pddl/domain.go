@@ -11,7 +11,7 @@ import (
 // refused: a caller reading from a file or network should stop reading at
 // MaxSize+1 bytes.
 func ParseDomain(name string, src []byte) (*Domain, error) {
-	p := &parser{errors{file: name}}
+	p := &parser{errors: errors{file: name}}
 	d := p.domain(src)
 	if err := p.err(); err != nil {
 		return nil, err
@@ -367,7 +367,7 @@ func (p *parser) action(d *Domain, s *node) *Action {
 		}
 	}
 	if eff != nil {
-		p.effect(d, sc, eff, &a.Effect, effectContext{slot: -1})
+		p.effect(d, sc, eff, &a.Effect, effectContext{slot: -1, taken: map[string]int{}})
 		// A forall or when with no atom of its own, such as one holding
 		// only other whens, (and), or atoms already reported, leaves an
 		// empty entry: it changes nothing, so it goes.
@@ -386,10 +386,21 @@ type effectContext struct {
 	vars  []Param
 	conds []*Formula
 	slot  int
-	// condVars counts the variables the conditions use free: a forall
-	// inside a when may not bind one of them again (see forallEffect).
-	condVars map[string]int
+	// taken counts the names the enclosing foralls bind and the
+	// enclosing whens' conditions use free, which a nested forall may
+	// not bind again (see forallEffect). One map serves the whole
+	// effect: each forall and when adds its names on entering and takes
+	// them back on leaving.
+	taken map[string]int
 }
+
+// maxFlattened bounds the variables and conditions copied into the
+// entries of Effect.Conditional, over a whole domain: each entry lists
+// those of every forall and when around it, so a file of many foralls
+// under a deep one would otherwise cost its depth (up to MaxDepth) times
+// its size. The ADL domains of ../shared/pddl-adl copy none: a when
+// directly in a forall shares its variables, and none nests deeper.
+const maxFlattened = 1 << 18
 
 // effect reads an effect into e: (and ...) of atoms, (not atom),
 // (increase (total-cost) X), (forall (VARS) EFFECT) and (when COND
@@ -504,15 +515,25 @@ func (p *parser) forallEffect(d *Domain, sc *scope, n *node, e *Effect, ctx effe
 	}
 	for _, v := range vars {
 		p.checkType(d, v.Type, v.Either, v.typePos)
-		if slices.ContainsFunc(ctx.vars, func(o Param) bool { return o.Name == v.Name }) || ctx.condVars[v.Name] > 0 {
+		if ctx.taken[v.Name] > 0 {
 			p.add(v.Pos, "variable %q of this forall is already used by an enclosing forall or when: give it another name (nested foralls and whens are read as one, where the two would be the same variable)", v.Name)
 		}
 	}
 	inner := ctx
-	inner.vars = append(slices.Clip(ctx.vars), vars...)
+	// The copies: the enclosing variables, and the conditions into the
+	// entry's conjunction.
+	if p.spend(len(ctx.vars)+len(ctx.conds), n.pos) {
+		inner.vars = append(slices.Clip(ctx.vars), vars...)
+	}
 	inner.slot = p.newCondEffect(e, inner, n.pos)
 	sc.push(vars)
+	for _, v := range vars {
+		ctx.taken[v.Name]++
+	}
 	p.effect(d, sc, body, e, inner)
+	for _, v := range vars {
+		ctx.taken[v.Name]--
+	}
 	sc.pop(vars)
 }
 
@@ -530,22 +551,19 @@ func (p *parser) whenEffect(d *Domain, sc *scope, n *node, e *Effect, ctx effect
 		cond = &Formula{Kind: And, Pos: n.list[1].pos} // its error is reported; the effect is still checked
 	}
 	inner := ctx
-	inner.conds = append(slices.Clip(ctx.conds), cond)
+	if p.spend(2*len(ctx.conds), n.pos) { // the list, and the entry's conjunction
+		inner.conds = append(slices.Clip(ctx.conds), cond)
+	}
 	inner.slot = p.newCondEffect(e, inner, n.pos)
-	// The condition's free variables are counted while its effect is
-	// read, for forallEffect; each is counted once, and given back after.
 	var free []string
 	freeVariables(cond, func(v string) { free = append(free, v) })
-	if len(free) > 0 {
-		inner.condVars = make(map[string]int, len(ctx.condVars)+len(free))
-		for v, k := range ctx.condVars {
-			inner.condVars[v] = k
-		}
-		for _, v := range free {
-			inner.condVars[v]++
-		}
+	for _, v := range free {
+		ctx.taken[v]++
 	}
 	p.effect(d, sc, n.list[2], e, inner)
+	for _, v := range free {
+		ctx.taken[v]--
+	}
 }
 
 // newCondEffect appends the entry of a forall or when whose variables and
@@ -553,19 +571,38 @@ func (p *parser) whenEffect(d *Domain, sc *scope, n *node, e *Effect, ctx effect
 // -1), and returns its index. The outermost
 // forall or when gives every entry nested in it its position.
 func (p *parser) newCondEffect(e *Effect, ctx effectContext, at Pos) int {
+	pos := at
 	if ctx.slot >= 0 {
-		at = e.Conditional[ctx.slot].Pos
+		pos = e.Conditional[ctx.slot].Pos
 	}
-	c := CondEffect{Vars: ctx.vars, Pos: at}
+	c := CondEffect{Vars: ctx.vars, Pos: pos}
 	switch len(ctx.conds) {
 	case 0:
 	case 1:
 		c.Cond = ctx.conds[0]
 	default:
+		if p.flattened > maxFlattened {
+			break // reported: no more copies
+		}
 		c.Cond = &Formula{Kind: And, Sub: slices.Clone(ctx.conds), Pos: ctx.conds[0].Pos}
 	}
 	e.Conditional = append(e.Conditional, c)
 	return len(e.Conditional) - 1
+}
+
+// spend counts n variables and conditions copied into flattened effects,
+// and says whether they are within maxFlattened; past it, the first
+// forall or when is reported, and the rest go uncopied (the file has
+// failed).
+func (p *parser) spend(n int, at Pos) bool {
+	if p.flattened > maxFlattened {
+		return false
+	}
+	if p.flattened += n; p.flattened > maxFlattened {
+		p.add(at, "the foralls and whens nest too much: read as one effect each, they would copy more than %d variables and conditions", maxFlattened)
+		return false
+	}
+	return true
 }
 
 // freeVariables calls visit with each variable f uses that no quantifier

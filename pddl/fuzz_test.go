@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -27,6 +28,21 @@ func seeds(f *testing.F, problems bool) {
 			}
 		}
 	}
+	if dir, adl := adlSeeds(f); dir != "" {
+		for _, in := range adl {
+			dom, prob := readADLInstance(f, dir, in)
+			if problems {
+				f.Add(prob)
+			} else {
+				f.Add(dom)
+			}
+		}
+	}
+	if problems {
+		f.Add([]byte(adlProblem))
+	} else {
+		f.Add([]byte(adlDomain))
+	}
 	want := "domain.pddl"
 	if problems {
 		want = "problem.pddl"
@@ -44,6 +60,32 @@ func seeds(f *testing.F, problems bool) {
 		}
 	}
 }
+
+// adlSeeds lists the ADL instances, or none where ../shared/pddl-adl is
+// not there (the fuzz targets still run on the other seeds).
+func adlSeeds(f *testing.F) (string, []adlInstance) {
+	if adlDir() == "" {
+		return "", nil
+	}
+	return adlInstances(f)
+}
+
+func readADLInstance(t testing.TB, dir string, in adlInstance) (domSrc, probSrc []byte) {
+	var err error
+	if domSrc, err = os.ReadFile(filepath.Join(dir, in.dir, in.domain)); err != nil {
+		t.Fatal(err)
+	}
+	if probSrc, err = os.ReadFile(filepath.Join(dir, in.dir, in.problem)); err != nil {
+		t.Fatal(err)
+	}
+	return domSrc, probSrc
+}
+
+// adlProblem is a problem of adlDomain that uses ADL in its goal.
+const adlProblem = `(define (problem g) (:domain adl)
+  (:objects o1 - t o2 - u)
+  (:init (p o1))
+  (:goal (and (forall (?x - t) (imply (p ?x) (exists (?y - u) (or (r ?y) (q ?x c0))))) (not (d o1 o2)))))`
 
 // checkResult fails on a result that is neither a value nor an error list
 // of positioned errors.
@@ -69,18 +111,28 @@ func FuzzParseDomain(f *testing.F) {
 }
 
 // FuzzParseProblem parses the input as a problem and, if it parses, checks
-// it against the example's domain.
+// it against the example's domain and against adlDomain, whose derived
+// predicate and types a quantified goal meets.
 func FuzzParseProblem(f *testing.F) {
 	seeds(f, true)
-	dom, err := pddl.ParseDomain("domain.pddl", []byte(exampleDomain))
-	if err != nil {
-		f.Fatal(err)
+	var doms []*pddl.Domain
+	for _, src := range []string{exampleDomain, adlDomain} {
+		dom, err := pddl.ParseDomain("domain.pddl", []byte(src))
+		if err != nil {
+			f.Fatal(err)
+		}
+		doms = append(doms, dom)
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p, err := pddl.ParseProblem("fuzz.pddl", src)
 		checkResult(t, p != nil, err)
-		if p != nil {
-			_ = p.Check(dom)
+		if p == nil {
+			return
+		}
+		for _, dom := range doms {
+			if err := p.Check(dom); err != nil {
+				checkResult(t, false, err)
+			}
 		}
 	})
 }
@@ -100,6 +152,13 @@ func FuzzGround(f *testing.F) {
 	f.Add([]byte(costsDomain), []byte(fmt.Sprintf(costsProblem, "(:metric minimize (total-cost))")))
 	f.Add([]byte(switchesDomain), []byte(switchesProblem("(and (not (on a)) (on b))")))
 	f.Add([]byte(zenoDomain), []byte(zenoProblem))
+	f.Add([]byte(adlDomain), []byte(adlProblem))
+	if dir, adl := adlSeeds(f); dir != "" {
+		for _, in := range adl {
+			dom, prob := readADLInstance(f, dir, in)
+			f.Add(dom, prob)
+		}
+	}
 	f.Add([]byte(storageDomain), []byte(storageProblem))
 	for seed := range 20 {
 		dom, prob := randomPDDL(rand.New(rand.NewPCG(uint64(seed), 7)))

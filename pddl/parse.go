@@ -44,9 +44,10 @@ var (
 	}
 )
 
-// parser holds one file's errors.
+// parser holds one file's errors, and what it has spent of a bound.
 type parser struct {
 	errors
+	flattened int // variables and conditions copied into flattened effects (maxFlattened)
 }
 
 // header reads src's one (define (KIND NAME) sections...) form and returns

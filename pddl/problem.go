@@ -19,7 +19,7 @@ var (
 // if any, is an ErrorList of every problem found; the limits are
 // ParseDomain's.
 func ParseProblem(name string, src []byte) (*Problem, error) {
-	p := &parser{errors{file: name}}
+	p := &parser{errors: errors{file: name}}
 	pr := p.problem(src)
 	if err := p.err(); err != nil {
 		return nil, err
@@ -169,7 +169,7 @@ func (p *parser) metric(pr *Problem, s *node) {
 // objects' types, and every atom's predicate, arity and objects. The
 // error, if any, is an ErrorList with positions in the problem file.
 func (pr *Problem) Check(d *Domain) error {
-	p := &parser{errors{file: pr.File}}
+	p := &parser{errors: errors{file: pr.File}}
 	if pr.Domain != d.Name {
 		p.add(pr.DomainPos, "the problem is for domain %q, but the domain is %q", pr.Domain, d.Name)
 	}

@@ -1,7 +1,7 @@
 package pddl
 
 import (
-	stderrors "errors" // the package's own type errors collects a file's
+	stderrors "errors" // "errors" names this package's own collector of a file's errors
 	"fmt"
 	"strings"
 	"unicode/utf8"
@@ -9,11 +9,13 @@ import (
 
 // MaxReplayWork bounds the work of one Replay call, counted in units: a
 // formula node evaluated, a binding of quantified variables tried, a
-// derived-predicate rule applied to a binding of its head, an effect atom
-// collected. A forall over a large type nested a few times, or a derived
-// predicate over many objects, would otherwise make the check run for
-// hours; past the limit Replay stops with ErrReplayLimit. 1<<26 units take
-// some seconds, and the competitions' plans need far fewer.
+// derived-predicate rule applied to a binding of its head (or looked at
+// while ordering the rules into strata), an effect atom collected. A
+// forall over a large type nested a few times, or a derived predicate
+// over many objects, would otherwise make the check run for hours; past
+// the limit Replay stops with ErrReplayLimit. 1<<26 units take 3 to 5 s
+// on the project's 2-core machine (BenchmarkReplayADL); a three-step plan of psr-middle, whose
+// derived predicates are recomputed before each step, takes about 1 M.
 const MaxReplayWork = 1 << 26
 
 // ErrReplayLimit is what Replay's error wraps when the check passed
@@ -41,11 +43,13 @@ var ErrReplayLimit = stderrors.New("the check passed its limit")
 // before it; then every delete applies, then every add. The work is
 // bounded by MaxReplayWork.
 func Replay(d *Domain, p *Problem, plan []string) (int64, error) {
-	return replayWithin(d, p, plan, MaxReplayWork)
+	cost, _, err := replayWithin(d, p, plan, MaxReplayWork)
+	return cost, err
 }
 
-// replayWithin is Replay with a smaller limit, for the tests.
-func replayWithin(d *Domain, p *Problem, plan []string, limit int64) (int64, error) {
+// replayWithin is Replay under another limit, for the tests, and says how
+// much work the check took.
+func replayWithin(d *Domain, p *Problem, plan []string, limit int64) (cost, work int64, err error) {
 	r := replay{
 		d: d, p: p, limit: limit,
 		state:   map[string]bool{},
@@ -53,6 +57,12 @@ func replayWithin(d *Domain, p *Problem, plan []string, limit int64) (int64, err
 		values:  map[string]int64{},
 		ofType:  map[string][]string{},
 	}
+	cost, err = r.run(plan)
+	return cost, r.work, err
+}
+
+func (r *replay) run(plan []string) (int64, error) {
+	p := r.p
 	if err := r.stratify(); err != nil {
 		return 0, err
 	}
@@ -330,13 +340,18 @@ func (r *replay) stratify() error {
 	}
 	// Raise each head's stratum to what its uses ask until nothing
 	// changes. With n derived predicates a stratum never passes n-1
-	// unless a negation lies on a cycle, so passing it is the refusal,
-	// and the loop ends after at most n rounds of raises per predicate.
+	// unless a negation lies on a cycle, so passing it is the refusal.
+	// Stratified rules settle within n rounds; the rounds count as work
+	// all the same, as n is the file's to choose (the parser refuses
+	// unstratified rules before they get here).
 	stratum := map[string]int{}
 	n := len(r.isDerived)
 	for changed := true; changed; {
 		changed = false
 		for i, rule := range r.d.Derived {
+			if !r.spend(1 + len(uses[i])) {
+				return fmt.Errorf("pddl: ordering the derived predicates: %w", r.err)
+			}
 			for _, u := range uses[i] {
 				need := stratum[u.pred]
 				if u.negative {
@@ -346,7 +361,7 @@ func (r *replay) stratify() error {
 					continue
 				}
 				if need >= n {
-					return fmt.Errorf("pddl: %s:%d:%d: the derived predicates are not stratified: %s depends on the negation of %s, which depends on it", r.d.File, rule.Pos.Line, rule.Pos.Col, rule.Name, u.pred)
+					return fmt.Errorf("pddl: %s:%d:%d: the derived predicates are not stratified: some depend on their own negation (met at %s's use of %s)", r.d.File, rule.Pos.Line, rule.Pos.Col, rule.Name, u.pred)
 				}
 				stratum[rule.Name] = need
 				changed = true

@@ -268,7 +268,7 @@ func TestReplayLimit(t *testing.T) {
 	wide := vars("?x", "block", "?y", "block", "?z", "block")
 	p.Goal = fForall(wide, fNot(fAtom("on", "?x", "?y")))
 	// 41³ bindings, each a unit and two nodes: near 200 000 units.
-	if _, err := replayWithin(d, p, nil, 300_000); err != nil {
+	if _, _, err := replayWithin(d, p, nil, 300_000); err != nil {
 		t.Fatalf("under the limit: %v", err)
 	}
 	for _, c := range []struct {
@@ -290,7 +290,7 @@ func TestReplayLimit(t *testing.T) {
 		}, []string{"(act b1)"}, "step 1 (act b1): deriving the state's derived predicates: the check passed its limit"},
 	} {
 		c.setup()
-		_, err := replayWithin(d, p, c.plan, 100_000)
+		_, _, err := replayWithin(d, p, c.plan, 100_000)
 		if !stderrors.Is(err, ErrReplayLimit) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want ErrReplayLimit and %q", c.plan, err, c.want)
 		}
@@ -317,5 +317,26 @@ func TestReplayNamesTheFalseConjunct(t *testing.T) {
 	_, err := Replay(d, p, []string{"(act a)"})
 	if err == nil || !strings.Contains(err.Error(), "(or (blue a) (blue a)") || !strings.HasSuffix(err.Error(), "... at d.pddl:0:0 is false") || len(err.Error()) > 300 {
 		t.Errorf("a long conjunct: %v", err)
+	}
+}
+
+// TestReplayDeepStrata: fifty derived predicates, each the negation of the
+// one before, listed last first, take fifty strata: p0 holds, p1 does
+// not, and so on. Ordering them is work like any other, under the limit.
+func TestReplayDeepStrata(t *testing.T) {
+	d, p := adlPair(t, "a - block", "")
+	for i := 49; i >= 0; i-- {
+		body := fAnd()
+		if i > 0 {
+			body = fNot(fAtom("p" + strconv.Itoa(i-1)))
+		}
+		d.Derived = append(d.Derived, &Derived{Name: "p" + strconv.Itoa(i), Body: body})
+	}
+	p.Goal = fAnd(fAtom("p48"), fNot(fAtom("p49")), fAtom("p0"), fNot(fAtom("p1")))
+	replayWants(t, d, p, nil, "")
+	p.Goal = fAtom("p49")
+	replayWants(t, d, p, nil, "the goal does not hold")
+	if _, _, err := replayWithin(d, p, nil, 1000); !stderrors.Is(err, ErrReplayLimit) || !strings.Contains(err.Error(), "ordering the derived predicates") {
+		t.Errorf("ordering fifty strata within 1 000 units: %v", err)
 	}
 }
