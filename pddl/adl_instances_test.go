@@ -14,30 +14,18 @@ import (
 	"github.com/ploy-ai/ploy/strips"
 )
 
-// adlDir holds the competition's ADL instances, ../shared/pddl-adl,
-// beside the STRIPS ones; "" where they are not there.
-var adlDir = func() string {
-	if sharedDir == "" {
-		return ""
-	}
-	dir := filepath.Join(filepath.Dir(sharedDir), "pddl-adl")
-	if !fileExists(filepath.Join(dir, "instances.tsv")) {
-		return ""
-	}
-	return dir
-}()
-
-// adlInstance is one line of pddl-adl/instances.tsv.
-type adlInstance struct {
+// adlCase is one line of pddl-adl/instances.tsv.
+type adlCase struct {
 	dir, problem, domain string
 	optimal              int64
 	fdBlind, fdLMCut     int64 // -1: not given
 	features             string
 }
 
-func (in adlInstance) name() string { return in.dir + "/" + in.problem }
+func (in adlCase) name() string { return in.dir + "/" + in.problem }
 
-func adlInstances(t testing.TB) []adlInstance {
+func solveADLInstances(t testing.TB) []adlCase {
+	adlDir := adlDir()
 	if adlDir == "" {
 		t.Skip("no ../shared/pddl-adl beside this checkout: the competition instances are not in the repository")
 	}
@@ -55,20 +43,20 @@ func adlInstances(t testing.TB) []adlInstance {
 		}
 		return v
 	}
-	var out []adlInstance
+	var out []adlCase
 	for i, line := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
 		f := strings.Split(line, "\t")
 		if len(f) < 7 {
 			t.Fatalf("instances.tsv line %d: %d fields", i+2, len(f))
 		}
-		out = append(out, adlInstance{f[0], f[1], f[2], num(i+2, f[3]), num(i+2, f[4]), num(i+2, f[5]), f[6]})
+		out = append(out, adlCase{f[0], f[1], f[2], num(i+2, f[3]), num(i+2, f[4]), num(i+2, f[5]), f[6]})
 	}
 	return out
 }
 
-func loadADL(t testing.TB, in adlInstance) (*pddl.Domain, *pddl.Problem) {
+func loadADL(t testing.TB, in adlCase) (*pddl.Domain, *pddl.Problem) {
 	t.Helper()
-	d, p, err := pddl.ReadPair(filepath.Join(adlDir, in.dir, in.domain), filepath.Join(adlDir, in.dir, in.problem))
+	d, p, err := pddl.ReadPair(filepath.Join(adlDir(), in.dir, in.domain), filepath.Join(adlDir(), in.dir, in.problem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +81,7 @@ var quickADL = map[string]bool{
 // shares no code with grounding). The time each takes is logged, never
 // asserted: docs/pddl.md gives the figures.
 func TestADLInstancesSolveOptimally(t *testing.T) {
-	all := adlInstances(t)
+	all := solveADLInstances(t)
 	if len(all) != 26 {
 		t.Errorf("instances.tsv lists %d instances, want 26", len(all))
 	}

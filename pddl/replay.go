@@ -76,10 +76,12 @@ func (r *replay) run(plan []string) (int64, error) {
 		r.values[r.key(v.Func.Name, v.Func.Args)] = v.Value
 	}
 	var cost int64
+	steps := 0
 	for i, line := range plan {
 		if line, _, _ = strings.Cut(line, ";"); strings.TrimSpace(line) == "" {
 			continue // a comment, such as "; cost = 8 (general cost)", or a blank line
 		}
+		steps++
 		c, err := r.step(line)
 		if err != nil {
 			return 0, fmt.Errorf("pddl: step %d %s: %w", i+1, line, err)
@@ -90,10 +92,10 @@ func (r *replay) run(plan []string) (int64, error) {
 	r.derive()
 	ok := r.err == nil && r.holds(p.Goal)
 	if r.err != nil {
-		return 0, fmt.Errorf("pddl: the goal after the plan's %d steps: %w", len(plan), r.err)
+		return 0, fmt.Errorf("pddl: the goal after the plan's %d steps: %w", steps, r.err)
 	}
 	if !ok {
-		return 0, fmt.Errorf("pddl: the goal does not hold after the plan's %d steps%s", len(plan), r.why(p.Goal, p.File))
+		return 0, fmt.Errorf("pddl: the goal does not hold after the plan's %d steps%s", steps, r.why(p.Goal, p.File))
 	}
 	return cost, nil
 }

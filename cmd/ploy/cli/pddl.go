@@ -168,43 +168,57 @@ func runPDDL(e *env, command string, args []string) int {
 // loadPDDL reads, parses, checks and grounds a domain and a problem,
 // printing the errors; the second result is the exit status, or -1.
 func loadPDDL(e *env, domainPath, problemPath string) (*pddlTask, int) {
-	pt := &pddlTask{domainPath: domainPath, problemPath: problemPath}
-	fail := func(err error) (*pddlTask, int) {
-		var list pddl.ErrorList
-		var one *pddl.Error
-		if errors.As(err, &list) {
-			for _, x := range list {
-				fmt.Fprintln(e.stderr, x.Error())
-			}
-		} else if errors.As(err, &one) {
-			fmt.Fprintln(e.stderr, one.Error())
-		} else if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
-			fmt.Fprintln(e.stderr, (&pddl.Error{File: pe.Path, Msg: pe.Err.Error()}).Error())
-		} else {
-			fmt.Fprintf(e.stderr, "ploy: %s\n", errorText(err))
-		}
-		return nil, exitInvalid
+	pt, st := readPDDL(e, domainPath, problemPath)
+	if st >= 0 {
+		return nil, st
 	}
-	src, err := pddl.ReadFile(domainPath)
-	if err != nil {
-		return fail(err)
-	}
-	if pt.d, err = pddl.ParseDomain(domainPath, src); err != nil {
-		return fail(err)
-	}
-	if src, err = pddl.ReadFile(problemPath); err != nil {
-		return fail(err)
-	}
-	if pt.p, err = pddl.ParseProblem(problemPath, src); err != nil {
-		return fail(err)
-	}
-	if err = pt.p.Check(pt.d); err != nil {
-		return fail(err)
-	}
+	var err error
 	if pt.g, err = pddl.Ground(pt.d, pt.p); err != nil {
-		return fail(err)
+		return nil, pddlFailed(e, err)
 	}
 	return pt, -1
+}
+
+// readPDDL reads, parses and checks a domain and a problem, printing the
+// errors; the second result is the exit status, or -1.
+func readPDDL(e *env, domainPath, problemPath string) (*pddlTask, int) {
+	pt := &pddlTask{domainPath: domainPath, problemPath: problemPath}
+	src, err := pddl.ReadFile(domainPath)
+	if err != nil {
+		return nil, pddlFailed(e, err)
+	}
+	if pt.d, err = pddl.ParseDomain(domainPath, src); err != nil {
+		return nil, pddlFailed(e, err)
+	}
+	if src, err = pddl.ReadFile(problemPath); err != nil {
+		return nil, pddlFailed(e, err)
+	}
+	if pt.p, err = pddl.ParseProblem(problemPath, src); err != nil {
+		return nil, pddlFailed(e, err)
+	}
+	if err = pt.p.Check(pt.d); err != nil {
+		return nil, pddlFailed(e, err)
+	}
+	return pt, -1
+}
+
+// pddlFailed prints a reading, parsing, checking or grounding error, one
+// positioned line each, and returns the exit status for invalid input.
+func pddlFailed(e *env, err error) int {
+	var list pddl.ErrorList
+	var one *pddl.Error
+	if errors.As(err, &list) {
+		for _, x := range list {
+			fmt.Fprintln(e.stderr, x.Error())
+		}
+	} else if errors.As(err, &one) {
+		fmt.Fprintln(e.stderr, one.Error())
+	} else if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		fmt.Fprintln(e.stderr, (&pddl.Error{File: pe.Path, Msg: pe.Err.Error()}).Error())
+	} else {
+		fmt.Fprintf(e.stderr, "ploy: %s\n", errorText(err))
+	}
+	return exitInvalid
 }
 
 // pddlSearch runs the search, and returns with the exit status to end

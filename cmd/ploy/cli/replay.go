@@ -137,6 +137,9 @@ func fileExists(name string) bool {
 }
 
 func runReplay(e *env, args []string) int {
+	if isPDDL(args) {
+		return runPDDLReplay(e, args)
+	}
 	var domainFlag string
 	var asJSON bool
 	var maxChanges int
