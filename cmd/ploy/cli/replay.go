@@ -136,8 +136,26 @@ func fileExists(name string) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
+// replaysPDDL says whether replay's arguments check a PDDL plan: the first
+// positional argument, the recording or the domain, names a .pddl file
+// (--domain's value may be a wrongly given .pddl file, which the
+// recording's replay refuses).
+func replaysPDDL(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--domain" || a == "-domain" || a == "--max-changes" || a == "-max-changes" {
+			i++ // the flag's value
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			return strings.HasSuffix(strings.ToLower(a), ".pddl")
+		}
+	}
+	return false
+}
+
 func runReplay(e *env, args []string) int {
-	if isPDDL(args) {
+	if replaysPDDL(args) {
 		return runPDDLReplay(e, args)
 	}
 	var domainFlag string
