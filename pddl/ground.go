@@ -42,7 +42,7 @@ const (
 	// (negation normal form, disjunctive splits, universal conditions
 	// written out over the objects): each takes some hundred bytes, so
 	// this keeps it within a few hundred MB. The shared ADL instances
-	// take at most 40 000 (rubiks-cube).
+	// take at most 663 (miconic-fulladl).
 	MaxNormalWork = 1 << 20
 )
 
