@@ -52,6 +52,43 @@ var groundAttacks = map[string]struct {
   (:action a :parameters (?a ?b ?c ?d) :precondition (and (t ?a) (s ?a ?b) (s ?c ?d)) :effect (u ?b ?d)))`,
 			objectsProblem(550, init.String()+" (t o1)")
 	}, "(pddl.MaxGroundActions"},
+	"a universal effect over 8 million bindings": {func() (string, string) {
+		return `(define (domain d) (:requirements :adl) (:predicates (p ?a ?b ?c))
+  (:action a :parameters () :effect (forall (?a ?b ?c) (p ?a ?b ?c))))`, objectsProblem(200, "")
+	}, "(pddl.MaxGround"},
+	"a conditional effect of five variables its condition does not bind": {func() (string, string) {
+		return `(define (domain d) (:requirements :adl) (:predicates (q ?a) (r ?a))
+  (:action a :parameters () :effect (forall (?a ?b ?c ?d ?e) (when (q ?a) (r ?a)))))`, objectsProblem(100, "(q o1)")
+	}, "(pddl.Max"},
+	// A static condition leaves a million unconditional instances, which
+	// join the action's own adds (once quadratic: a minute and more).
+	"a million instances of an effect whose condition is static": {func() (string, string) {
+		return `(define (domain d) (:requirements :adl) (:predicates (q ?a) (r ?a))
+  (:action a :parameters () :effect (forall (?a ?b ?c ?d) (when (q ?a) (r ?a)))))`, objectsProblem(100, "(q o1)")
+	}, ""},
+	"universal conditions six deep, each written out": {func() (string, string) {
+		return `(define (domain d) (:requirements :adl) (:predicates (p ?a ?b ?c ?d ?e ?f) (g))
+  (:action a :parameters () :precondition (forall (?a) (forall (?b) (forall (?c) (forall (?d) (forall (?e) (forall (?f) (p ?a ?b ?c ?d ?e ?f)))))))
+    :effect (g)))`, objectsProblem(16, "")
+	}, "(pddl.MaxNormalWork)"},
+	"an and of 60 disjunctions": {func() (string, string) {
+		var pre strings.Builder
+		for i := range 60 {
+			fmt.Fprintf(&pre, " (or (p o%d) (q o%d))", i, i+1)
+		}
+		return `(define (domain d) (:requirements :adl) (:predicates (p ?a) (q ?a) (g)) (:constants` + objectNames(61) + `)
+  (:action a :parameters () :precondition (and` + pre.String() + `) :effect (g)))`, "(define (problem p) (:domain d) (:init (p o1)) (:goal (g)))"
+	}, ""},
+	"a derived predicate of five free variables": {func() (string, string) {
+		return `(define (domain d) (:requirements :adl :derived-predicates) (:predicates (p ?a) (d ?a ?b ?c ?e ?f) (g))
+  (:derived (d ?a ?b ?c ?e ?f) (p ?a))
+  (:action a :parameters () :precondition (exists (?x) (d ?x ?x ?x ?x ?x)) :effect (g)))`, objectsProblem(100, "(p o1)")
+	}, "(pddl.Max"},
+	"a recursive definition under a universal over 100 objects, three deep": {func() (string, string) {
+		return `(define (domain d) (:requirements :adl :derived-predicates) (:predicates (e ?a ?b) (r ?a) (g))
+  (:derived (r ?x) (forall (?a) (forall (?b) (forall (?c) (or (e ?a ?b) (r ?c))))))
+  (:action a :parameters () :precondition (exists (?x) (r ?x)) :effect (g)))`, objectsProblem(100, "")
+	}, "(pddl.MaxNormalWork)"},
 	"a chain of 300 000 types": {func() (string, string) {
 		var sb strings.Builder
 		sb.WriteString("(define (domain d) (:requirements :typing) (:types")
@@ -71,6 +108,15 @@ func paramsDomain(n int, pre string) string {
 	}
 	return "(define (domain d) (:requirements :equality) (:predicates (p ?a))" +
 		" (:action a :parameters (" + params.String() + ") :precondition (and " + pre + ") :effect (p ?x0)))"
+}
+
+// objectNames is " o0 o1 ..." of n objects.
+func objectNames(n int) string {
+	var sb strings.Builder
+	for i := range n {
+		fmt.Fprintf(&sb, " o%d", i)
+	}
+	return sb.String()
 }
 
 func objectsProblem(n int, init string) string {
