@@ -15,7 +15,8 @@ import (
 const (
 	// MaxGroundActions is the most ground actions whose preconditions are
 	// reachable: a ground action costs a few hundred bytes in the task,
-	// and no optimal search gets far in a task of more.
+	// and no optimal search gets far in a task of more. Ground
+	// conditional effects and axioms count as actions.
 	MaxGroundActions = 1 << 20
 	// MaxGroundFacts is the most reachable ground atoms.
 	MaxGroundFacts = 1 << 20
@@ -139,11 +140,34 @@ type costTerm struct {
 	args  []term
 }
 
-// schema is an action compiled for grounding.
+// schemaKind says what a schema's instances are.
+type schemaKind uint8
+
+const (
+	kindAction schemaKind = iota // ground actions
+	kindEffect                   // a conditional effect's instances, each extending its action's
+	kindAxiom                    // axioms deriving add[0]
+)
+
+// schema is an action, a conditional effect or an axiom compiled for
+// grounding: a rule whose instances the join finds where its conditions
+// are reached.
 type schema struct {
-	a      *Action
-	idx    int
-	ranges [][2]int32 // each parameter's objects: ids lo..hi-1
+	a    *Action // the action; nil for an axiom
+	kind schemaKind
+	what string // for errors: `action "pick"`
+	pos  Pos
+	idx  int
+	// nameArgs is how many parameters an operator's name shows: the
+	// action's own, not the existential ones normalisation added.
+	nameArgs int
+	// kindAction: its conditional effects; kindEffect: its action, and
+	// the fluent literals of its own condition (its join also checks the
+	// action's precondition).
+	effects          []*schema
+	parent           *schema
+	condPos, condNeg []lit
+	ranges           [][2]int32 // each parameter's objects: ids lo..hi-1
 	// Preconditions, split.
 	posStatic, posFluent, negStatic, negFluent []lit
 	eqs                                        []eqCheck
@@ -176,8 +200,14 @@ type grounder struct {
 	// types gives the ids of a type's objects, subtypes' included.
 	types typeInfo
 
+	// preds are the domain's predicates, then the derived ones
+	// normalisation made; derived marks those axioms define.
+	preds   []*Predicate
 	predIdx map[string]int32
 	static  []bool
+	derived []bool
+	goalF   *Formula // the goal, as grounded
+	layers  []int32  // each derived predicate's layer
 	rels    []*relation
 	funcIdx map[string]int32
 	values  map[string]int64 // function index and argument ids -> value
@@ -228,6 +258,10 @@ func (g *grounder) setup() error {
 	d, p := g.d, g.p
 	if p.Goal == nil {
 		return fmt.Errorf("pddl: ground: the problem has no goal (it was not parsed by ParseProblem)")
+	}
+	rules, err := g.normalise()
+	if err != nil {
+		return err
 	}
 	// Types: 0 is object; preorder numbering with intervals.
 	typeIdx := map[string]int{"object": 0}
@@ -326,7 +360,7 @@ func (g *grounder) setup() error {
 		objType[id] = objs[i].types
 	}
 	g.types = typeInfo{idx: typeIdx, pre: pre, out: out, objPre: objPre, sets: map[string]*typeSet{}}
-	if g.types.general = usesGeneralTypes(d, p); g.types.general {
+	if g.types.general = usesGeneralTypes(d, p, rules); g.types.general {
 		g.types.objType = objType
 		g.types.down = make([][]int, len(d.Types)+1)
 		for i, t := range d.Types {
@@ -338,25 +372,40 @@ func (g *grounder) setup() error {
 		}
 	}
 
-	g.predIdx = make(map[string]int32, len(d.Predicates))
-	for i, pr := range d.Predicates {
+	g.predIdx = make(map[string]int32, len(g.preds))
+	for i, pr := range g.preds {
 		g.predIdx[pr.Name] = int32(i)
 	}
-	g.static = make([]bool, len(d.Predicates))
+	// A predicate is static if no effect adds or deletes it and no axiom
+	// derives it.
+	g.static = make([]bool, len(g.preds))
+	g.derived = make([]bool, len(g.preds))
 	for i := range g.static {
 		g.static[i] = true
 	}
-	for _, a := range d.Actions {
-		for _, l := range [][]AtomTerm{a.Effect.Add, a.Effect.Delete} {
-			for _, at := range l {
-				if i, ok := g.predIdx[at.Name]; ok {
-					g.static[i] = false
-				}
+	changes := func(l []AtomTerm) {
+		for _, at := range l {
+			if i, ok := g.predIdx[at.Name]; ok {
+				g.static[i] = false
 			}
 		}
 	}
-	g.rels = make([]*relation, len(d.Predicates))
-	for i, pr := range d.Predicates {
+	for _, a := range d.Actions {
+		changes(a.Effect.Add)
+		changes(a.Effect.Delete)
+		for _, ce := range a.Effect.Conditional {
+			changes(ce.Add)
+			changes(ce.Delete)
+		}
+	}
+	for i := range rules {
+		if r := &rules[i]; r.kind == kindAxiom {
+			h := g.predIdx[r.add[0].Name]
+			g.static[h], g.derived[h] = false, true
+		}
+	}
+	g.rels = make([]*relation, len(g.preds))
+	for i, pr := range g.preds {
 		g.rels[i] = newRelation(len(pr.Params), len(g.objNames))
 	}
 	g.funcIdx = make(map[string]int32, len(d.Functions))
@@ -390,14 +439,34 @@ func (g *grounder) setup() error {
 		g.values[string(g.funcKey(fi, args))] = v.Value
 	}
 
-	for i, a := range d.Actions {
-		s, err := g.compile(a, i)
+	for i := range rules {
+		r := &rules[i]
+		s, err := g.compile(r, len(g.schemas), true)
 		if err != nil {
 			return err
 		}
 		g.schemas = append(g.schemas, s)
+		for j := range r.effects {
+			e := &r.effects[j]
+			es, err := g.compile(e, len(g.schemas), true)
+			if err != nil {
+				return err
+			}
+			// The effect's own condition, without its action's
+			// precondition, is what the task's effect tests.
+			cond, err := g.compile(&rule{what: e.what, name: e.name, params: e.params, pre: e.cond}, -1, false)
+			if err != nil {
+				return err
+			}
+			es.parent, es.condPos, es.condNeg = s, cond.posFluent, cond.negFluent
+			if cond.dead {
+				es.dead = true
+			}
+			s.effects = append(s.effects, es)
+			g.schemas = append(g.schemas, es)
+		}
 	}
-	return nil
+	return g.stratify()
 }
 
 func (g *grounder) funcKey(fi int32, args []int32) []byte {
@@ -428,19 +497,19 @@ func (g *grounder) groundAtom(at AtomTerm) (int32, []int32, error) {
 	return pi, args, err
 }
 
-// compile reads an action schema: its preconditions split by kind, with
-// literals of objects only evaluated where static, its effects and costs,
-// and its join plans.
-func (g *grounder) compile(a *Action, idx int) (*schema, error) {
-	s := &schema{a: a, idx: idx}
+// compile reads a rule: its preconditions split by kind, with literals
+// of objects only evaluated where static, its effects and costs, and (if
+// plans) its join plans.
+func (g *grounder) compile(r *rule, idx int, plans bool) (*schema, error) {
+	s := &schema{a: r.a, kind: r.kind, what: r.what, pos: r.pos, idx: idx, nameArgs: r.nameArgs}
 	params := map[string]int{}
-	for i, prm := range a.Params {
+	for i, prm := range r.params {
 		set, ok, err := g.typeOf(prm.Type, prm.Either, prm.Pos)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
-			return nil, g.fail(prm.Pos, "undefined type %q of parameter %q of action %q", prm.Type, prm.Name, a.Name)
+			return nil, g.fail(prm.Pos, "undefined type %q of parameter %q of %s", prm.Type, prm.Name, r.what)
 		}
 		params[prm.Name] = i
 		s.ranges = append(s.ranges, [2]int32{set.lo, set.hi})
@@ -454,14 +523,14 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 			if t.IsVariable() {
 				v, ok := params[t.Name]
 				if !ok {
-					return nil, g.fail(t.Pos, "undefined variable %q in action %q", t.Name, a.Name)
+					return nil, g.fail(t.Pos, "undefined variable %q in %s", t.Name, r.what)
 				}
 				out[i] = term(v)
 				continue
 			}
 			id, ok := g.objByID[t.Name]
 			if !ok {
-				return nil, g.fail(t.Pos, "undefined constant %q in action %q", t.Name, a.Name)
+				return nil, g.fail(t.Pos, "undefined constant %q in %s", t.Name, r.what)
 			}
 			out[i] = ^term(id)
 		}
@@ -470,7 +539,7 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 	atom := func(at AtomTerm) (lit, error) {
 		pi, ok := g.predIdx[at.Name]
 		if !ok || len(at.Args) != g.rels[pi].arity {
-			return lit{}, g.fail(at.Pos, "undefined predicate or wrong arity in %s in action %q", quote(at.Name), a.Name)
+			return lit{}, g.fail(at.Pos, "undefined predicate or wrong arity in %s in %s", quote(at.Name), r.what)
 		}
 		args, err := terms(at.Args)
 		return lit{pi, args}, err
@@ -480,7 +549,7 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 		switch f.Kind {
 		case And:
 			if neg {
-				return g.fail(f.Pos, "a negated conjunction in action %q", a.Name)
+				return g.fail(f.Pos, "a negated conjunction in %s", r.what)
 			}
 			for _, sub := range f.Sub {
 				if err := walk(sub, false); err != nil {
@@ -490,12 +559,12 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 			return nil
 		case Not:
 			if neg || len(f.Sub) != 1 {
-				return g.fail(f.Pos, "a malformed negation in action %q", a.Name)
+				return g.fail(f.Pos, "a malformed negation in %s", r.what)
 			}
 			return walk(f.Sub[0], true)
 		case Equal:
 			if len(f.Pred.Args) != 2 {
-				return g.fail(f.Pos, "an equality of %d terms in action %q", len(f.Pred.Args), a.Name)
+				return g.fail(f.Pos, "an equality of %d terms in %s", len(f.Pred.Args), r.what)
 			}
 			ts, err := terms(f.Pred.Args)
 			if err != nil {
@@ -537,21 +606,21 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 			}
 			return nil
 		}
-		return g.fail(f.Pos, "an unknown formula in action %q", a.Name)
+		return g.fail(f.Pos, "an unknown formula in %s", r.what)
 	}
-	if a.Precondition != nil {
-		if err := walk(a.Precondition, false); err != nil {
+	if r.pre != nil {
+		if err := walk(r.pre, false); err != nil {
 			return nil, err
 		}
 	}
-	for _, at := range a.Effect.Add {
+	for _, at := range r.add {
 		l, err := atom(at)
 		if err != nil {
 			return nil, err
 		}
 		s.add = append(s.add, l)
 	}
-	for _, at := range a.Effect.Delete {
+	for _, at := range r.del {
 		l, err := atom(at)
 		if err != nil {
 			return nil, err
@@ -559,14 +628,14 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 		s.del = append(s.del, l)
 	}
 	if g.p.MinimizeTotalCost {
-		for _, c := range a.Effect.Cost {
+		for _, c := range r.costs {
 			if c.Func == nil {
 				s.costs = append(s.costs, costTerm{value: c.Value, fn: -1})
 				continue
 			}
 			fi, ok := g.funcIdx[c.Func.Name]
 			if !ok {
-				return nil, g.fail(c.Pos, "undefined function %q in action %q", c.Func.Name, a.Name)
+				return nil, g.fail(c.Pos, "undefined function %q in %s", c.Func.Name, r.what)
 			}
 			args, err := terms(c.Func.Args)
 			if err != nil {
@@ -577,7 +646,10 @@ func (g *grounder) compile(a *Action, idx int) (*schema, error) {
 	}
 	// An instance: its parameters, costs and list entries (4 bytes each,
 	// twice: as found, and in the task), the operator and its name.
-	s.size = 8*int64(len(s.ranges)+len(s.posFluent)+len(s.negFluent)+len(s.add)+len(s.del)) + 160 + int64(len(a.Name))
+	s.size = 8*int64(len(s.ranges)+len(s.posFluent)+len(s.negFluent)+len(s.add)+len(s.del)) + 160 + int64(len(r.name))
+	if !plans {
+		return s, nil
+	}
 	if len(s.posFluent) == 0 {
 		s.plans = []*plan{g.compilePlan(s, -1, true)}
 	} else {

@@ -33,11 +33,11 @@ func (g *grounder) most(s *schema) *schema {
 	return s
 }
 
-// emit records a ground action whose preconditions are reached, and
-// reaches its add effects.
+// emit records an instance whose conditions are reached: a ground
+// action, conditional effect or axiom; and reaches what it adds.
 func (g *grounder) emit(s *schema, b []int32) error {
 	cost, ok := int64(1), true
-	if g.p.MinimizeTotalCost {
+	if g.p.MinimizeTotalCost && s.kind == kindAction {
 		cost, ok = g.cost(s, b)
 	}
 	if !ok {
@@ -45,17 +45,17 @@ func (g *grounder) emit(s *schema, b []int32) error {
 		return nil
 	}
 	if cost > strips.MaxCost {
-		return g.fail(s.a.Pos, "the ground action %s costs %d, more than %d (strips.MaxCost)", g.opName(s, b), cost, int64(strips.MaxCost))
+		return g.fail(s.pos, "the ground action %s costs %d, more than %d (strips.MaxCost)", g.opName(s, b), cost, int64(strips.MaxCost))
 	}
 	if g.nInst >= g.lim.actions {
 		most := g.most(s)
-		return g.fail(most.a.Pos, "action %q has more than %d instantiations whose preconditions hold (pddl.MaxGroundActions counts all actions' together)", most.a.Name, len(most.costv))
+		return g.fail(most.pos, "%s has more than %d instantiations whose preconditions hold (pddl.MaxGroundActions counts all actions' together)", most.what, len(most.costv))
 	}
 	g.size += s.size + g.namesSize(b)
 	if g.size > g.lim.size {
 		most := g.most(s)
-		return g.fail(most.a.Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d instantiations of action %q among others",
-			bytesString(g.lim.size), len(most.costv), most.a.Name)
+		return g.fail(most.pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d instantiations of %s among others",
+			bytesString(g.lim.size), len(most.costv), most.what)
 	}
 	g.nInst++
 	s.insts = append(s.insts, b...)
@@ -102,7 +102,7 @@ func (g *grounder) opName(s *schema, b []int32) string {
 	var sb strings.Builder
 	sb.WriteString("(")
 	sb.WriteString(s.a.Name)
-	for _, o := range b[:len(s.ranges)] {
+	for _, o := range b[:s.nameArgs] {
 		sb.WriteString(" ")
 		sb.WriteString(g.objNames[o])
 	}
@@ -118,7 +118,7 @@ func (g *grounder) factName(f int32) string {
 func (g *grounder) atomName(pred int32, args []int32) string {
 	var sb strings.Builder
 	sb.WriteString("(")
-	sb.WriteString(g.d.Predicates[pred].Name)
+	sb.WriteString(g.preds[pred].Name)
 	for _, o := range args {
 		sb.WriteString(" ")
 		sb.WriteString(g.objNames[o])

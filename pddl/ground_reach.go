@@ -18,7 +18,11 @@ func (g *grounder) typedStage() Stage {
 		}
 		st.Facts = satAdd(st.Facts, n)
 	}
-	for _, s := range g.schemas {
+	for i, s := range g.schemas {
+		// An action normalisation split counts once.
+		if s.kind != kindAction || i > 0 && g.schemas[i-1].a == s.a {
+			continue
+		}
 		n := int64(1)
 		for _, prm := range s.a.Params {
 			n = satMul(n, g.typeCount(prm))
@@ -38,7 +42,7 @@ func (g *grounder) staticStage() Stage {
 	counts := make([]int64, len(g.schemas))
 	j := &joiner{g: g, count: true, limit: g.lim.counts}
 	for i, s := range g.schemas {
-		if s.dead {
+		if s.dead || s.kind != kindAction {
 			continue
 		}
 		plans[i] = g.compilePlan(s, -1, false)
@@ -97,7 +101,7 @@ func (g *grounder) staticStage() Stage {
 		return nil
 	}
 	for i, s := range g.schemas {
-		if s.dead || counts[i] == 0 {
+		if s.dead || s.kind != kindAction || counts[i] == 0 {
 			continue
 		}
 		pl := plans[i]
@@ -188,7 +192,7 @@ func (g *grounder) reach() error {
 
 func (g *grounder) joinErr(s *schema, err error) error {
 	if _, ok := err.(errWork); ok {
-		return g.fail(s.a.Pos, "grounding action %q takes more than %d steps (pddl.MaxJoinWork): its preconditions bind its parameters too loosely", s.a.Name, g.lim.joinWork)
+		return g.fail(s.pos, "grounding %s takes more than %d steps (pddl.MaxJoinWork): its preconditions bind its parameters too loosely", s.what, g.lim.joinWork)
 	}
 	return err
 }
@@ -201,14 +205,14 @@ func (g *grounder) reachAtom(pi int32, args []int32) error {
 		return nil
 	}
 	if len(g.facts) >= g.lim.facts {
-		return g.fail(g.d.Predicates[pi].Pos, "more than %d ground atoms are reachable (pddl.MaxGroundFacts), of predicate %q among others", g.lim.facts, g.d.Predicates[pi].Name)
+		return g.fail(g.preds[pi].Pos, "more than %d ground atoms are reachable (pddl.MaxGroundFacts), of predicate %q among others", g.lim.facts, g.preds[pi].Name)
 	}
 	r.facts = append(r.facts, int32(len(g.facts)))
 	g.facts = append(g.facts, reachedFact{pi, i})
-	g.size += 48 + 8*int64(len(args)) + int64(len(g.d.Predicates[pi].Name)) + g.namesSize(args)
+	g.size += 48 + 8*int64(len(args)) + int64(len(g.preds[pi].Name)) + g.namesSize(args)
 	if g.size > g.lim.size {
-		return g.fail(g.d.Predicates[pi].Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d atoms of predicate %q among others",
-			bytesString(g.lim.size), len(r.facts), g.d.Predicates[pi].Name)
+		return g.fail(g.preds[pi].Pos, "the ground atoms and actions take more than %s (pddl.MaxGroundSize), at %d atoms of predicate %q among others",
+			bytesString(g.lim.size), len(r.facts), g.preds[pi].Name)
 	}
 	return nil
 }

@@ -14,6 +14,114 @@ type gop struct {
 	inst                  int32
 	cost                  int64
 	pre, preNot, add, del []int32
+	effs                  []geff
+}
+
+// geff is a ground conditional effect of a gop.
+type geff struct {
+	cond, condNot, add, del []int32
+	relevant                bool
+}
+
+// gax is a ground axiom.
+type gax struct {
+	s             *schema
+	inst          int32
+	head          int32
+	body, bodyNot []int32
+	alive         bool
+}
+
+// factList is the sorted, distinct fact ids of ls bound by b; atoms never
+// reached are left out if skipMissing (they are always false), else -1.
+func (g *grounder) factList(ls []lit, b []int32, skipMissing bool) []int32 {
+	var out []int32
+	for _, l := range ls {
+		f := g.lookup(l, b)
+		if f < 0 && skipMissing {
+			continue
+		}
+		out = append(out, f)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// attachEffects gives each ground action of an ADL schema its ground
+// conditional effects: the instances of its effect schemas that extend
+// its binding. A condition already required by the action is dropped;
+// an effect the action's precondition contradicts is dropped; an effect
+// left without conditions joins the action's own adds and deletes.
+func (g *grounder) attachEffects(ops []gop) {
+	byPrefix := map[*schema]map[string][]int32{}
+	for _, e := range g.schemas {
+		if e.kind != kindEffect {
+			continue
+		}
+		m := map[string][]int32{}
+		k, pk := len(e.ranges), len(e.parent.ranges)
+		for i := range e.costv {
+			key := string(appendKey(nil, e.insts[i*k:i*k+pk]))
+			m[key] = append(m[key], int32(i))
+		}
+		byPrefix[e] = m
+	}
+	for i := range ops {
+		o := &ops[i]
+		if len(o.s.effects) == 0 {
+			continue
+		}
+		b := g.binding(o)
+		key := string(appendKey(nil, b))
+		merged := false
+		for _, e := range o.s.effects {
+			k := len(e.ranges)
+			for _, j := range byPrefix[e][key] {
+				eb := e.insts[int(j)*k : int(j+1)*k]
+				ef := geff{
+					cond:    minus(g.factList(e.condPos, eb, false), o.pre),
+					condNot: minus(g.factList(e.condNeg, eb, true), o.preNot),
+					add:     g.factList(e.add, eb, false),
+					del:     g.factList(e.del, eb, true),
+				}
+				if intersects(ef.cond, o.preNot) || intersects(ef.condNot, o.pre) {
+					continue
+				}
+				if len(ef.cond) == 0 && len(ef.condNot) == 0 {
+					o.add = append(slices.Clip(o.add), ef.add...)
+					o.del = append(slices.Clip(o.del), ef.del...)
+					merged = true
+					continue
+				}
+				// One effect's atom both added and deleted is added.
+				ef.del = minus(ef.del, ef.add)
+				o.effs = append(o.effs, ef)
+			}
+		}
+		if merged {
+			slices.Sort(o.add)
+			o.add = slices.Compact(o.add)
+			slices.Sort(o.del)
+			o.del = minus(slices.Compact(o.del), o.add)
+		}
+	}
+}
+
+// groundAxioms lists the reached axioms.
+func (g *grounder) groundAxioms() []gax {
+	var out []gax
+	for _, s := range g.schemas {
+		if s.kind != kindAxiom {
+			continue
+		}
+		k := len(s.ranges)
+		for i := range s.costv {
+			b := s.insts[i*k : (i+1)*k]
+			out = append(out, gax{s: s, inst: int32(i), head: g.lookup(s.add[0], b),
+				body: g.factList(s.posFluent, b, false), bodyNot: g.factList(s.negFluent, b, true), alive: true})
+		}
+	}
+	return out
 }
 
 func (g *grounder) binding(o *gop) []int32 {
@@ -53,6 +161,9 @@ func (g *grounder) ops() []gop {
 		arena = arena[:start+len(slices.Compact(l))]
 	}
 	for _, s := range g.schemas {
+		if s.kind != kindAction {
+			continue
+		}
 		k := len(s.ranges)
 		for i := range s.costv {
 			b := s.insts[i*k : (i+1)*k]
@@ -80,6 +191,7 @@ func (g *grounder) ops() []gop {
 		o.add = arena[sp.add:sp.del:sp.del]
 		o.del = arena[sp.del:sp.end:sp.end]
 	}
+	g.attachEffects(ops)
 	return ops
 }
 
@@ -128,7 +240,12 @@ const (
 // inapplicable (dropping those can make more atoms constant: a worklist
 // runs to the fixpoint). It says which atoms are constant, and marks the
 // actions dropped.
-func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
+//
+// With ADL: a derived atom is never a constant (axioms decide it in each
+// state); conditional effects count as adds and deletes; an effect whose
+// condition a constant decides is kept or dropped, its adds and deletes
+// of constants dropped, and an axiom likewise.
+func (g *grounder) simplify(ops []gop, alive []bool, axioms []gax) []uint8 {
 	n := len(g.facts)
 	for i := range ops {
 		o := &ops[i]
@@ -136,22 +253,41 @@ func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
 			alive[i] = false
 			continue
 		}
-		o.add = minus(o.add, o.pre)
+		// Adding an atom the action requires changes nothing, unless a
+		// conditional effect may delete it (an add wins over a delete).
+		// Deleting an atom required false never changes anything.
+		if len(o.effs) == 0 {
+			o.add = minus(o.add, o.pre)
+		}
 		o.del = minus(o.del, o.preNot)
-		if len(o.add) == 0 && len(o.del) == 0 {
+		for j := range o.effs {
+			o.effs[j].del = minus(o.effs[j].del, o.preNot)
+		}
+		if len(o.add) == 0 && len(o.del) == 0 && len(o.effs) == 0 {
 			alive[i] = false
 		}
 	}
 	addCnt := make([]int32, n)
 	delCnt := make([]int32, n)
+	count := func(o *gop, d int32) {
+		for _, f := range o.add {
+			addCnt[f] += d
+		}
+		for _, f := range o.del {
+			delCnt[f] += d
+		}
+		for j := range o.effs {
+			for _, f := range o.effs[j].add {
+				addCnt[f] += d
+			}
+			for _, f := range o.effs[j].del {
+				delCnt[f] += d
+			}
+		}
+	}
 	for i := range ops {
 		if alive[i] {
-			for _, f := range ops[i].add {
-				addCnt[f]++
-			}
-			for _, f := range ops[i].del {
-				delCnt[f]++
-			}
+			count(&ops[i], 1)
 		}
 	}
 	preOps := csr(n, ops, alive, func(o *gop) []int32 { return o.pre })
@@ -160,6 +296,8 @@ func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
 	var queue []int32
 	for f := range n {
 		switch {
+		case g.derived[g.facts[f].pred]:
+			continue
 		case f < g.nInit && delCnt[f] == 0:
 			konst[f] = alwaysTrue
 		case f >= g.nInit && addCnt[f] == 0:
@@ -181,16 +319,22 @@ func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
 				continue
 			}
 			alive[i] = false
-			for _, a := range ops[i].add {
-				if addCnt[a]--; addCnt[a] == 0 && int(a) >= g.nInit && konst[a] == varies {
-					konst[a] = alwaysFalse
-					queue = append(queue, a)
-				}
+			o := &ops[i]
+			count(o, -1)
+			lists := [][]int32{o.add, o.del}
+			for j := range o.effs {
+				lists = append(lists, o.effs[j].add, o.effs[j].del)
 			}
-			for _, d := range ops[i].del {
-				if delCnt[d]--; delCnt[d] == 0 && int(d) < g.nInit && konst[d] == varies {
-					konst[d] = alwaysTrue
-					queue = append(queue, d)
+			for k, l := range lists {
+				for _, f := range l {
+					switch {
+					case k%2 == 0 && addCnt[f] == 0 && int(f) >= g.nInit && konst[f] == varies && !g.derived[g.facts[f].pred]:
+						konst[f] = alwaysFalse
+						queue = append(queue, f)
+					case k%2 == 1 && delCnt[f] == 0 && int(f) < g.nInit && konst[f] == varies && !g.derived[g.facts[f].pred]:
+						konst[f] = alwaysTrue
+						queue = append(queue, f)
+					}
 				}
 			}
 		}
@@ -204,6 +348,16 @@ func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
 		}
 		return out
 	}
+	// decided says whether a condition on l (required true, or false
+	// if !holds) is decided false by a constant.
+	decided := func(l []int32, holds bool) bool {
+		for _, f := range l {
+			if konst[f] == alwaysFalse && holds || konst[f] == alwaysTrue && !holds {
+				return true
+			}
+		}
+		return false
+	}
 	for i := range ops {
 		if !alive[i] {
 			continue
@@ -213,9 +367,32 @@ func (g *grounder) simplify(ops []gop, alive []bool) []uint8 {
 		o.preNot = keep(o.preNot, alwaysFalse)
 		o.add = keep(o.add, alwaysTrue)
 		o.del = keep(o.del, alwaysFalse)
-		if len(o.add) == 0 && len(o.del) == 0 {
+		effs := o.effs[:0]
+		for _, e := range o.effs {
+			if decided(e.cond, true) || decided(e.condNot, false) {
+				continue
+			}
+			e.cond = keep(e.cond, alwaysTrue)
+			e.condNot = keep(e.condNot, alwaysFalse)
+			e.add = keep(e.add, alwaysTrue)
+			e.del = keep(e.del, alwaysFalse)
+			if len(e.add) > 0 || len(e.del) > 0 {
+				effs = append(effs, e)
+			}
+		}
+		o.effs = effs
+		if len(o.add) == 0 && len(o.del) == 0 && len(o.effs) == 0 {
 			alive[i] = false
 		}
+	}
+	for i := range axioms {
+		a := &axioms[i]
+		if decided(a.body, true) || decided(a.bodyNot, false) {
+			a.alive = false
+			continue
+		}
+		a.body = keep(a.body, alwaysTrue)
+		a.bodyNot = keep(a.bodyNot, alwaysFalse)
 	}
 	return konst
 }
@@ -307,7 +484,7 @@ func (g *grounder) goal() ([]goalLit, error) {
 		}
 		return fmt.Errorf("pddl: ground: an unknown formula in the goal")
 	}
-	return out, walk(g.p.Goal, false)
+	return out, walk(g.goalF, false)
 }
 
 // finish builds the task from the reached ground actions: simplified and
@@ -319,13 +496,14 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 		return err
 	}
 	ops := g.ops()
+	axioms := g.groundAxioms()
 	alive := make([]bool, len(ops))
 	for i := range alive {
 		alive[i] = true
 	}
 	konst := make([]uint8, len(g.facts))
 	if upTo == stageRelevant {
-		konst = g.simplify(ops, alive)
+		konst = g.simplify(ops, alive, axioms)
 	}
 
 	// The goal: literals decided by grounding are dropped, or make the
@@ -371,6 +549,11 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 			why = fmt.Sprintf("the goal %s is static (no action adds or deletes it) and false initially", name)
 		case l.static:
 			why = fmt.Sprintf("the goal (not %s) is static (no action adds or deletes it) and true initially", name)
+		case l.holds && l.fact < 0 && g.derived[l.pred]:
+			why = fmt.Sprintf("the goal %s is not reachable: no state that can be reached derives it", name)
+			if name == "(goal@)" {
+				why = "the goal is not reachable: it holds in no state that can be reached"
+			}
 		case l.holds && l.fact < 0:
 			why = fmt.Sprintf("the goal %s is not reachable: false initially, and no applicable action adds it", name)
 		case l.holds:
@@ -412,6 +595,46 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 				queue = append(queue, f)
 			}
 		}
+		// Conditional effects and axioms, by the facts they change or
+		// derive: (op, effect) pairs, axioms.
+		type effRef struct{ op, eff int32 }
+		condOf := make([][]effRef, 0)
+		axOf := make([][]int32, 0)
+		if g.hasADL() {
+			condOf = make([][]effRef, len(g.facts))
+			axOf = make([][]int32, len(g.facts))
+			for i := range ops {
+				if !alive[i] {
+					continue
+				}
+				for j := range ops[i].effs {
+					e := &ops[i].effs[j]
+					for _, l := range [2][]int32{e.add, e.del} {
+						for _, f := range l {
+							condOf[f] = append(condOf[f], effRef{int32(i), int32(j)})
+						}
+					}
+				}
+			}
+			for i := range axioms {
+				if axioms[i].alive {
+					axOf[axioms[i].head] = append(axOf[axioms[i].head], int32(i))
+				}
+			}
+		}
+		relAx := make([]bool, len(axioms))
+		useOp := func(i int32) {
+			if relOp[i] {
+				return
+			}
+			relOp[i] = true
+			for _, p := range ops[i].pre {
+				mark(p)
+			}
+			for _, p := range ops[i].preNot {
+				mark(p)
+			}
+		}
 		for _, f := range posGoal {
 			mark(f)
 		}
@@ -423,24 +646,52 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 			queue = queue[:len(queue)-1]
 			for _, idx := range [2]csrIndex{effOps, delOps} {
 				for _, i := range idx.of(f) {
-					if relOp[i] {
-						continue
-					}
-					relOp[i] = true
-					for _, p := range ops[i].pre {
-						mark(p)
-					}
-					for _, p := range ops[i].preNot {
-						mark(p)
-					}
+					useOp(i)
 				}
 			}
+			if len(condOf) == 0 {
+				continue
+			}
+			for _, r := range condOf[f] {
+				useOp(r.op)
+				e := &ops[r.op].effs[r.eff]
+				if e.relevant {
+					continue
+				}
+				e.relevant = true
+				for _, p := range e.cond {
+					mark(p)
+				}
+				for _, p := range e.condNot {
+					mark(p)
+				}
+			}
+			for _, i := range axOf[f] {
+				if relAx[i] {
+					continue
+				}
+				relAx[i] = true
+				for _, p := range axioms[i].body {
+					mark(p)
+				}
+				for _, p := range axioms[i].bodyNot {
+					mark(p)
+				}
+			}
+		}
+		for i := range axioms {
+			axioms[i].alive = relAx[i]
 		}
 	} else {
 		for i := range relevant {
 			relevant[i] = true
 		}
 		copy(relOp, alive)
+		for i := range ops {
+			for j := range ops[i].effs {
+				ops[i].effs[j].relevant = true
+			}
+		}
 	}
 
 	// The task: facts and operators in declaration order, renumbered.
@@ -474,6 +725,15 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 			order = append(order, int32(i))
 			o := &ops[i]
 			size += len(o.pre) + len(o.preNot) + len(o.add) + len(o.del)
+			for j := range o.effs {
+				e := &o.effs[j]
+				size += len(e.cond) + len(e.condNot) + len(e.add) + len(e.del)
+			}
+		}
+	}
+	for i := range axioms {
+		if a := &axioms[i]; a.alive {
+			size += len(a.body) + len(a.bodyNot)
 		}
 	}
 	// The lists share one array, each capped at its length.
@@ -505,6 +765,29 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 		o := &ops[i]
 		t.Ops[k] = strips.Op{Name: g.opName(o.s, g.binding(o)), Pre: mapped(o.pre), PreNot: mapped(o.preNot),
 			Add: mapped(o.add), Del: mapped(o.del), Cost: o.cost}
+		for j := range o.effs {
+			if e := &o.effs[j]; e.relevant {
+				t.Ops[k].Effects = append(t.Ops[k].Effects, strips.CondEffect{Cond: mapped(e.cond), CondNot: mapped(e.condNot), Add: mapped(e.add), Del: mapped(e.del)})
+			}
+		}
+	}
+	var axOrder []int32
+	for i := range axioms {
+		if axioms[i].alive {
+			axOrder = append(axOrder, int32(i))
+		}
+	}
+	slices.SortFunc(axOrder, func(a, b int32) int {
+		xa, xb := &axioms[a], &axioms[b]
+		if xa.s != xb.s {
+			return cmp.Compare(xa.s.idx, xb.s.idx)
+		}
+		k := len(xa.s.ranges)
+		return g.compareArgs(xa.s.insts[int(xa.inst)*k:int(xa.inst+1)*k], xb.s.insts[int(xb.inst)*k:int(xb.inst+1)*k])
+	})
+	for _, i := range axOrder {
+		a := &axioms[i]
+		t.Axioms = append(t.Axioms, strips.Axiom{Head: newID[a.head], Body: mapped(a.body), BodyNot: mapped(a.bodyNot), Layer: g.layers[g.facts[a.head].pred]})
 	}
 	res.Task = t
 	res.Stages = append(res.Stages, Stage{"relevant", int64(len(t.Facts)), int64(len(t.Ops))})

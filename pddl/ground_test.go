@@ -464,8 +464,11 @@ func dijkstra(t *strips.Task, maxStates int) (cost int64, states int, ok bool) {
 			if !o.Applicable(s) {
 				continue
 			}
-			next := slices.Clone(s)
-			o.Apply(next)
+			next := make([]uint64, len(s))
+			o.ApplyTo(next, s)
+			if len(t.Axioms) > 0 {
+				t.Derive(next)
+			}
 			k := key(next)
 			if g, seen := best[k]; !seen || it.g+o.Cost < g {
 				best[k] = it.g + o.Cost

@@ -35,7 +35,16 @@ type typeInfo struct {
 
 // usesGeneralTypes says whether d or p declares a type in two groups or
 // uses an either type anywhere grounding reads types.
-func usesGeneralTypes(d *Domain, p *Problem) bool {
+func usesGeneralTypes(d *Domain, p *Problem, rules []rule) bool {
+	for i := range rules {
+		for _, r := range append([]rule{rules[i]}, rules[i].effects...) {
+			for _, prm := range r.params {
+				if prm.Either != nil {
+					return true
+				}
+			}
+		}
+	}
 	for _, t := range d.Types {
 		if len(t.Parents) > 1 {
 			return true
