@@ -38,6 +38,12 @@ const (
 	// 800 000 ground actions of a dozen atoms fit. The shared
 	// competition instances take at most 2.3 MB (snake).
 	MaxGroundSize = 1 << 28
+	// MaxNormalWork bounds the formula nodes normalising ADL may build
+	// (negation normal form, disjunctive splits, universal conditions
+	// written out over the objects): each takes some hundred bytes, so
+	// this keeps it within a few hundred MB. The shared ADL instances
+	// take at most 663 (miconic-fulladl).
+	MaxNormalWork = 1 << 20
 )
 
 // Grounding is a problem ground into a STRIPS task, with what each stage

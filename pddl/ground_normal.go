@@ -141,7 +141,7 @@ func (n *normalizer) count(pos Pos) bool {
 		return false
 	}
 	if n.work++; n.work > n.limit {
-		n.err = &Error{File: n.d.File, Pos: pos, Msg: fmt.Sprintf("normalising the formulas takes more than %d steps (pddl.MaxJoinWork)", n.limit)}
+		n.err = &Error{File: n.d.File, Pos: pos, Msg: fmt.Sprintf("normalising the formulas takes more than %d steps (pddl.MaxNormalWork): a universal condition or a disjunction here multiplies out too far", n.limit)}
 		return false
 	}
 	return true
@@ -593,7 +593,7 @@ func conjunction(lits []*Formula, pos Pos) *Formula {
 // an ADL one normalised. It sets g.preds and g.goalF.
 func (g *grounder) normalise() ([]rule, error) {
 	d, p := g.d, g.p
-	n := newNormalizer(d, p, g.lim.joinWork)
+	n := newNormalizer(d, p, min(g.lim.joinWork, MaxNormalWork))
 	var rules []rule
 	for _, a := range d.Actions {
 		r := rule{kind: kindAction, a: a, what: fmt.Sprintf("action %q", a.Name), name: a.Name, pos: a.Pos,

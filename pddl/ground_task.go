@@ -74,6 +74,7 @@ func (g *grounder) attachEffects(ops []gop) {
 		b := g.binding(o)
 		key := string(appendKey(nil, b))
 		merged := false
+		add, del := slices.Clip(o.add), slices.Clip(o.del) // o's lists share an arena
 		for _, e := range o.s.effects {
 			k := len(e.ranges)
 			for _, j := range byPrefix[e][key] {
@@ -88,8 +89,8 @@ func (g *grounder) attachEffects(ops []gop) {
 					continue
 				}
 				if len(ef.cond) == 0 && len(ef.condNot) == 0 {
-					o.add = append(slices.Clip(o.add), ef.add...)
-					o.del = append(slices.Clip(o.del), ef.del...)
+					add = append(add, ef.add...)
+					del = append(del, ef.del...)
 					merged = true
 					continue
 				}
@@ -99,10 +100,10 @@ func (g *grounder) attachEffects(ops []gop) {
 			}
 		}
 		if merged {
-			slices.Sort(o.add)
-			o.add = slices.Compact(o.add)
-			slices.Sort(o.del)
-			o.del = minus(slices.Compact(o.del), o.add)
+			slices.Sort(add)
+			o.add = slices.Compact(add)
+			slices.Sort(del)
+			o.del = minus(slices.Compact(del), o.add)
 		}
 	}
 }
