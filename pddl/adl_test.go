@@ -81,6 +81,23 @@ func TestADLEffects(t *testing.T) {
 	}
 }
 
+// TestADLWhenInWhen: whens nest without a forall too, each entry's
+// condition the conjunction of those around it, its position the
+// outermost when's.
+func TestADLWhenInWhen(t *testing.T) {
+	d := mustDomain(t, `(define (domain w) (:predicates (p ?x) (s) (r))
+  (:action a :parameters (?x) :precondition (and)
+    :effect (and (r)
+      (when (s) (and (p ?x) (when (p ?x) (and (not (s)) (when (r) (not (r))))))))))`)
+	want := "add (r@3:18); " +
+		"{@4:7 vars () when (s@4:13) add (p@4:22 ?x@4:25); } " +
+		"{@4:7 vars () when (and@4:13 (s@4:13) (p@4:35 ?x@4:38)) del (s@4:52); } " +
+		"{@4:7 vars () when (and@4:13 (s@4:13) (p@4:35 ?x@4:38) (r@4:63)) del (r@4:72); }"
+	if got := renderEffect(d.Actions[0].Effect); got != want {
+		t.Errorf("effect:\n got %s\nwant %s", got, want)
+	}
+}
+
 // TestADLDerived checks :derived rules: the head's variables typed from
 // the predicate's declaration unless the head types them (the second
 // rule's "?a ?b - u" types both), the body, the

@@ -82,9 +82,10 @@ type dependency struct {
 // single meaning (is a true where (not a) holds?), and the planners
 // evaluate rules stratum by stratum, each using only the negation of
 // lower strata. Predicates are nodes, occurrences in bodies edges; a
-// negative edge inside a strongly connected component closes such a
-// cycle. One cycle is named per component, found by a breadth-first walk
-// inside it; all of it is linear in the rules' size.
+// negative edge inside a strongly connected component (sccs, which the
+// grounder's layers use too) closes such a cycle. One cycle is named per
+// component, found by a breadth-first walk inside it; all of it is linear
+// in the rules' size.
 func (p *parser) stratified(d *Domain) {
 	number := map[string]int{}
 	var names []string
@@ -95,6 +96,7 @@ func (p *parser) stratified(d *Domain) {
 		}
 	}
 	deps := make([][]dependency, len(names))
+	edges := make([][]int32, len(names)) // deps without their polarity, for sccs
 	for _, r := range d.Derived {
 		from := number[r.Name]
 		var walk func(f *Formula, negative bool)
@@ -103,6 +105,7 @@ func (p *parser) stratified(d *Domain) {
 			case Atom:
 				if to, ok := number[f.Pred.Name]; ok {
 					deps[from] = append(deps[from], dependency{to, negative, f.Pred.Pos})
+					edges[from] = append(edges[from], int32(to))
 				}
 			case Not:
 				walk(f.Sub[0], !negative)
@@ -117,8 +120,8 @@ func (p *parser) stratified(d *Domain) {
 		}
 		walk(r.Body, false)
 	}
-	component := components(deps)
-	reported := map[int]bool{}
+	component, _ := sccs(len(names), func(int32) bool { return true }, func(v int32) []int32 { return edges[v] })
+	reported := map[int32]bool{}
 	for from, ds := range deps {
 		for _, dep := range ds {
 			c := component[from]
@@ -135,7 +138,7 @@ func (p *parser) stratified(d *Domain) {
 // cycle words the cycle that the negative dependency of from closes, as
 // "a needs not b, b needs a": the dependency, then the shortest way back
 // from its predicate to from within their component.
-func cycle(deps [][]dependency, component []int, names []string, from int, first dependency) string {
+func cycle(deps [][]dependency, component []int32, names []string, from int, first dependency) string {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s needs not %s", names[from], names[first.on])
 	if first.on == from {
@@ -186,69 +189,3 @@ func cycle(deps [][]dependency, component []int, names []string, from int, first
 // maxCycleShown is how many steps of a cycle an error names before the
 // last one.
 const maxCycleShown = 8
-
-// components numbers the strongly connected components of the graph whose
-// edges deps lists, by Tarjan's algorithm, without recursion (a file may
-// hold many thousand rules).
-func components(deps [][]dependency) []int {
-	n := len(deps)
-	const unvisited = -1
-	index := make([]int, n)
-	low := make([]int, n)
-	component := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i], component[i] = unvisited, unvisited
-	}
-	var stack []int
-	type frame struct{ v, next int }
-	var calls []frame
-	counter, components := 0, 0
-	for root := range n {
-		if index[root] != unvisited {
-			continue
-		}
-		calls = append(calls[:0], frame{root, 0})
-		index[root], low[root] = counter, counter
-		counter++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(calls) > 0 {
-			top := &calls[len(calls)-1]
-			v := top.v
-			if top.next < len(deps[v]) {
-				w := deps[v][top.next].on
-				top.next++
-				switch {
-				case index[w] == unvisited:
-					index[w], low[w] = counter, counter
-					counter++
-					stack = append(stack, w)
-					onStack[w] = true
-					calls = append(calls, frame{w, 0})
-				case onStack[w]:
-					low[v] = min(low[v], index[w])
-				}
-				continue
-			}
-			calls = calls[:len(calls)-1]
-			if len(calls) > 0 {
-				parent := calls[len(calls)-1].v
-				low[parent] = min(low[parent], low[v])
-			}
-			if low[v] == index[v] {
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					component[w] = components
-					if w == v {
-						break
-					}
-				}
-				components++
-			}
-		}
-	}
-	return component
-}
