@@ -1,10 +1,7 @@
 package pddl_test
 
 import (
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -14,49 +11,9 @@ import (
 	"github.com/ploy-ai/ploy/strips"
 )
 
-// adlCase is one line of pddl-adl/instances.tsv.
-type adlCase struct {
-	dir, problem, domain string
-	optimal              int64
-	fdBlind, fdLMCut     int64 // -1: not given
-	features             string
-}
-
-func (in adlCase) name() string { return in.dir + "/" + in.problem }
-
-func solveADLInstances(t testing.TB) []adlCase {
-	adlDir := adlDir()
-	if adlDir == "" {
-		t.Skip("no ../shared/pddl-adl beside this checkout: the competition instances are not in the repository")
-	}
-	tsv, err := os.ReadFile(filepath.Join(adlDir, "instances.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	num := func(line int, s string) int64 {
-		if s == "" {
-			return -1
-		}
-		v, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			t.Fatalf("instances.tsv line %d: %v", line, err)
-		}
-		return v
-	}
-	var out []adlCase
-	for i, line := range strings.Split(strings.TrimSpace(string(tsv)), "\n")[1:] {
-		f := strings.Split(line, "\t")
-		if len(f) < 7 {
-			t.Fatalf("instances.tsv line %d: %d fields", i+2, len(f))
-		}
-		out = append(out, adlCase{f[0], f[1], f[2], num(i+2, f[3]), num(i+2, f[4]), num(i+2, f[5]), f[6]})
-	}
-	return out
-}
-
-func loadADL(t testing.TB, in adlCase) (*pddl.Domain, *pddl.Problem) {
+func loadADL(t testing.TB, dir string, in adlInstance) (*pddl.Domain, *pddl.Problem) {
 	t.Helper()
-	d, p, err := pddl.ReadPair(filepath.Join(adlDir(), in.dir, in.domain), filepath.Join(adlDir(), in.dir, in.problem))
+	d, p, err := pddl.ReadPair(filepath.Join(dir, in.dir, in.domain), filepath.Join(dir, in.dir, in.problem))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +38,7 @@ var quickADL = map[string]bool{
 // shares no code with grounding). The time each takes is logged, never
 // asserted: docs/pddl.md gives the figures.
 func TestADLInstancesSolveOptimally(t *testing.T) {
-	all := solveADLInstances(t)
+	dir, all := adlInstances(t)
 	if len(all) != 26 {
 		t.Errorf("instances.tsv lists %d instances, want 26", len(all))
 	}
@@ -90,7 +47,7 @@ func TestADLInstancesSolveOptimally(t *testing.T) {
 			if !allInstances && !quickADL[in.name()] || race.Enabled && !quickADL[in.name()] {
 				t.Skip("set PLOY_PDDL_ALL=1 to solve every instance (.ci/run does)")
 			}
-			d, p := loadADL(t, in)
+			d, p := loadADL(t, dir, in)
 			begin := time.Now()
 			g, err := pddl.Ground(d, p)
 			if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -189,10 +190,17 @@ func adlDir() string {
 	return dir
 }
 
+// adlInstance is one line of pddl-adl/instances.tsv.
 type adlInstance struct {
 	dir, problem, domain string
-	features             []string
+	// optimal is the instance's optimal cost; fdBlind and fdLMCut the
+	// reference planner's expansions with blind search and LM-cut, -1
+	// where not given.
+	optimal, fdBlind, fdLMCut int64
+	features                  []string
 }
+
+func (in adlInstance) name() string { return in.dir + "/" + in.problem }
 
 // adlInstances reads ../shared/pddl-adl/instances.tsv, whose features
 // column says which constructs each instance uses.
@@ -211,7 +219,17 @@ func adlInstances(t testing.TB) (string, []adlInstance) {
 		if len(f) < 7 {
 			t.Fatalf("instances.tsv line %d: %d fields", i+2, len(f))
 		}
-		out = append(out, adlInstance{f[0], f[1], f[2], strings.Fields(f[6])})
+		num := func(s string) int64 {
+			if s == "" {
+				return -1
+			}
+			v, err := strconv.ParseInt(s, 10, 64)
+			if err != nil {
+				t.Fatalf("instances.tsv line %d: %v", i+2, err)
+			}
+			return v
+		}
+		out = append(out, adlInstance{f[0], f[1], f[2], num(f[3]), num(f[4]), num(f[5]), strings.Fields(f[6])})
 	}
 	return dir, out
 }

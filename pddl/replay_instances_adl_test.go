@@ -10,23 +10,13 @@ import (
 	"github.com/ploy-ai/ploy/pddl"
 )
 
-// replayADLDir is adl_test.go's adlDir, the test skipped where the shared
-// folder is not beside the checkout.
-func replayADLDir(t *testing.T) string {
-	dir := adlDir()
-	if dir == "" {
-		t.Skip("no ../shared/pddl-adl beside this checkout: the competition instances are not in the repository")
-	}
-	return dir
-}
-
 // TestReplayADLInstances checks plans written by hand for competition
 // ADL instances, from their files: optimal plans at the optimum of
 // instances.tsv, a longer valid one at its cost, and wrong ones refused at
 // the step that goes wrong, each exercising a part of ADL the instance
 // uses.
 func TestReplayADLInstances(t *testing.T) {
-	dir := replayADLDir(t)
+	dir, _ := adlInstances(t)
 	miconic := []string{"(up f0 f1)", "(stop f1)", "(down f1 f0)", "(stop f0)"}
 	citycar := []string{
 		"(build_straight_oneway junction0-1 junction1-1 road0)",
@@ -112,7 +102,7 @@ func TestReplayADLInstances(t *testing.T) {
 // empty plan is refused for its goal (every optimum is above 0) well
 // within the checker's work limit, derived predicates and all.
 func TestReplayEveryADLInstance(t *testing.T) {
-	dir := replayADLDir(t)
+	dir, _ := adlInstances(t)
 	tsv, err := os.ReadFile(filepath.Join(dir, "instances.tsv"))
 	if err != nil {
 		t.Fatal(err)
