@@ -2,6 +2,7 @@ package strips
 
 import (
 	"fmt"
+	"github.com/ploy-ai/ploy/search"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -655,5 +656,30 @@ func TestLMCutBytesDoNotDrift(t *testing.T) {
 				t.Fatalf("round %d: LM-cut held %d bytes, then %d after an estimate", round, before, after)
 			}
 		}
+	}
+}
+
+// TestConditionalEffectsCountWork: applying an operator's conditional
+// effects is counted work, 32 steps a unit, so that an operator of many
+// effects cannot run a search past its MaxWork unseen.
+func TestConditionalEffectsCountWork(t *testing.T) {
+	// One operator of 6 400 effects, each read (1) and its one condition
+	// and one add (2): 19 200 steps, 600 units.
+	task := &Task{Facts: []string{"g", "x"}, Init: []Fact{1}, Goal: []Fact{0}}
+	op := Op{Name: "(a)", Cost: 1}
+	for range 6400 {
+		op.Effects = append(op.Effects, CondEffect{Cond: []Fact{1}, Add: []Fact{0}})
+	}
+	task.Ops = []Op{op}
+	if err := task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(task, Options{Heuristic: Blind})
+	if err != nil || res.Status != Found || res.Stats.Work < 600 {
+		t.Fatalf("%s, %v, work %d: want found, at least 600 units", res.Status, err, res.Stats.Work)
+	}
+	res, _ = Search(task, Options{Heuristic: Blind, Limits: search.Limits{MaxWork: 300}})
+	if res.Status != LimitReached {
+		t.Fatalf("%s under a work limit of 300, work %d: the effects' 600 units were not counted", res.Status, res.Stats.Work)
 	}
 }

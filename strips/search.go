@@ -304,6 +304,10 @@ type Searcher struct {
 	// derive computes successors' derived facts; nil for a task without
 	// axioms.
 	derive *deriver
+	// effectWork is each operator's work in applying its conditional
+	// effects, their conditions read and their facts written, 32 steps
+	// to a unit as the estimators count; nil for a task without them.
+	effectWork []int64
 	// progressF is the highest f expanded, for Options.Progress.
 	progressF int64
 
@@ -400,6 +404,17 @@ func newSearcher(t *Task, succ successors) *Searcher {
 	}
 	s.blind = blind{t: t, minCost: minCost(t)}
 	s.derive = newDeriver(t)
+	if t.HasConditionalEffects() {
+		s.effectWork = make([]int64, len(t.Ops))
+		for i := range t.Ops {
+			var steps int64
+			for j := range t.Ops[i].Effects {
+				e := &t.Ops[i].Effects[j]
+				steps += 1 + int64(len(e.Cond)+len(e.CondNot)+len(e.Add)+len(e.Del))
+			}
+			s.effectWork[i] = (steps + 31) / 32
+		}
+	}
 	return s
 }
 
@@ -569,6 +584,7 @@ func (s *Searcher) successors(cur []uint64, ops []int32) {
 			o.Apply(next)
 		} else {
 			o.ApplyTo(next, cur)
+			s.work += s.effectWork[a]
 		}
 		if s.derive != nil {
 			s.work += (s.derive.derive(next) + 31) / 32

@@ -132,7 +132,13 @@ func sampleFrequencies(t *Task, sc *successors) []int32 {
 			if len(app) == 0 {
 				break
 			}
-			t.Ops[app[rng.IntN(len(app))]].Apply(s)
+			if o := &t.Ops[app[rng.IntN(len(app))]]; len(o.Effects) == 0 {
+				o.Apply(s)
+			} else {
+				next := make([]uint64, len(s))
+				o.ApplyTo(next, s)
+				s = next
+			}
 			if d != nil {
 				d.derive(s)
 			}
