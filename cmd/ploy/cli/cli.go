@@ -32,7 +32,7 @@ const (
 	exitInvalid = 1 // invalid input: the domain file has errors (printed as FILE:LINE:COL)
 	exitUsage   = 2 // a usage error: unknown command or flag, missing or bad flag value
 	exitNoPlan  = 3 // the planner ran and found no plan (no plan, budget, depth, step limit)
-	exitChanged = 4 // replay: a decision came out otherwise against the domain given
+	exitChanged = 4 // replay: a decision came out otherwise against the domain given, or a PDDL plan is invalid
 )
 
 // env is what a subcommand runs with.
