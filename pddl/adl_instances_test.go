@@ -7,8 +7,6 @@ import (
 
 	"github.com/ploy-ai/ploy/internal/testkit/race"
 	"github.com/ploy-ai/ploy/pddl"
-	"github.com/ploy-ai/ploy/search"
-	"github.com/ploy-ai/ploy/strips"
 )
 
 func loadADL(t testing.TB, dir string, in adlInstance) (*pddl.Domain, *pddl.Problem) {
@@ -48,32 +46,7 @@ func TestADLInstancesSolveOptimally(t *testing.T) {
 				t.Skip("set PLOY_PDDL_ALL=1 to solve every instance (.ci/run does)")
 			}
 			d, p := loadADL(t, dir, in)
-			begin := time.Now()
-			g, err := pddl.Ground(d, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := g.Task.Validate(); err != nil {
-				t.Fatal(err)
-			}
-			res, err := strips.Search(g.Task, strips.Options{Limits: search.Limits{MaxBytes: 4 << 30}})
-			if err != nil || res.Status != strips.Found {
-				t.Fatalf("%s, %v after %d expansions", res.Status, err, res.Expanded)
-			}
-			took := time.Since(begin)
-			if res.Cost != in.optimal {
-				t.Errorf("cost %d, want the optimum %d", res.Cost, in.optimal)
-			}
-			if cost, err := g.Task.Replay(res.Plan); err != nil || cost != res.Cost {
-				t.Errorf("the plan replays on the grounded task to %d, %v; the search said %d", cost, err, res.Cost)
-			}
-			var lines []string
-			for _, a := range res.Plan {
-				lines = append(lines, g.Task.Ops[a].Name)
-			}
-			if cost, err := pddl.Replay(d, p, lines); err != nil || cost != res.Cost {
-				t.Errorf("the plan replays on the PDDL to %d, %v; the search said %d", cost, err, res.Cost)
-			}
+			g, res, took := solveChecked(t, d, p, in.optimal)
 			t.Logf("cost %d by %s: %d expanded (reference blind %d, LM-cut %d), %d facts, %d operators, %d axioms, %v",
 				res.Cost, res.Heuristic, res.Expanded, in.fdBlind, in.fdLMCut, len(g.Task.Facts), len(g.Task.Ops), len(g.Task.Axioms), took.Round(time.Millisecond))
 		})

@@ -87,24 +87,55 @@ type dependency struct {
 // component, found by a breadth-first walk inside it; all of it is linear
 // in the rules' size.
 func (p *parser) stratified(d *Domain) {
-	number := map[string]int{}
-	var names []string
-	for _, r := range d.Derived {
-		if _, ok := number[r.Name]; !ok {
-			number[r.Name] = len(names)
-			names = append(names, r.Name)
+	g := newDerivedGraph(d)
+	reported := map[int32]bool{}
+	for from, ds := range g.deps {
+		for _, dep := range ds {
+			c := g.component[from]
+			if !dep.negative || g.component[dep.on] != c || reported[c] {
+				continue
+			}
+			reported[c] = true
+			p.add(dep.at, "derived predicate %q depends on its own negation (%s): the rules are not stratified, and have no single meaning",
+				g.names[from], cycle(g.deps, g.component, g.names, from, dep))
 		}
 	}
-	deps := make([][]dependency, len(names))
-	edges := make([][]int32, len(names)) // deps without their polarity, for sccs
+}
+
+// derivedGraph is which derived predicates each one's rules use, and how:
+// the parser's stratification check, Replay's strata and the grounder's
+// recursion groups all read it. Building it is linear in the rules.
+type derivedGraph struct {
+	names  []string       // the derived predicates, numbered in order of their first rule
+	number map[string]int // name -> number
+	deps   [][]dependency // each one's uses of derived predicates, with their polarity
+	// component numbers each predicate's strongly connected component of
+	// the uses (sccs); comps lists them, each after those it uses.
+	component []int32
+	comps     [][]int32
+}
+
+func newDerivedGraph(d *Domain) *derivedGraph {
+	g := &derivedGraph{number: map[string]int{}}
 	for _, r := range d.Derived {
-		from := number[r.Name]
+		if _, ok := g.number[r.Name]; !ok {
+			g.number[r.Name] = len(g.names)
+			g.names = append(g.names, r.Name)
+		}
+	}
+	g.deps = make([][]dependency, len(g.names))
+	edges := make([][]int32, len(g.names)) // deps without their polarity, for sccs
+	for _, r := range d.Derived {
+		from := g.number[r.Name]
 		var walk func(f *Formula, negative bool)
 		walk = func(f *Formula, negative bool) {
+			if f == nil {
+				return
+			}
 			switch f.Kind {
 			case Atom:
-				if to, ok := number[f.Pred.Name]; ok {
-					deps[from] = append(deps[from], dependency{to, negative, f.Pred.Pos})
+				if to, ok := g.number[f.Pred.Name]; ok {
+					g.deps[from] = append(g.deps[from], dependency{to, negative, f.Pred.Pos})
 					edges[from] = append(edges[from], int32(to))
 				}
 			case Not:
@@ -120,19 +151,51 @@ func (p *parser) stratified(d *Domain) {
 		}
 		walk(r.Body, false)
 	}
-	component, _ := sccs(len(names), func(int32) bool { return true }, func(v int32) []int32 { return edges[v] })
-	reported := map[int32]bool{}
-	for from, ds := range deps {
-		for _, dep := range ds {
-			c := component[from]
-			if !dep.negative || component[dep.on] != c || reported[c] {
-				continue
+	g.component, g.comps = sccs(len(g.names), func(int32) bool { return true }, func(v int32) []int32 { return edges[v] })
+	return g
+}
+
+// strata orders d's rules into strata, lowest first: a rule comes in the
+// stratum of the predicates it uses positively or above, and above those
+// it uses under a negation (or in an imply's premise). The components
+// come out each after those it uses, so one pass sets the strata. ok is
+// false where a predicate depends on its own negation, and at names a
+// rule of such a cycle.
+func (g *derivedGraph) strata(d *Domain) (strata [][]*Derived, ok bool, at *Derived) {
+	level := make([]int, len(g.names))
+	top := 0
+	for ci, c := range g.comps {
+		l := 0
+		for _, v := range c {
+			for _, dep := range g.deps[v] {
+				switch {
+				case g.component[dep.on] == int32(ci) && dep.negative:
+					for _, r := range d.Derived {
+						if g.number[r.Name] == int(v) {
+							return nil, false, r
+						}
+					}
+				case g.component[dep.on] != int32(ci) && dep.negative:
+					l = max(l, level[dep.on]+1)
+				case g.component[dep.on] != int32(ci):
+					l = max(l, level[dep.on])
+				}
 			}
-			reported[c] = true
-			p.add(dep.at, "derived predicate %q depends on its own negation (%s): the rules are not stratified, and have no single meaning",
-				names[from], cycle(deps, component, names, from, dep))
 		}
+		for _, v := range c {
+			level[v] = l
+		}
+		top = max(top, l)
 	}
+	if len(g.names) == 0 {
+		return nil, true, nil
+	}
+	strata = make([][]*Derived, top+1)
+	for _, r := range d.Derived {
+		l := level[g.number[r.Name]]
+		strata[l] = append(strata[l], r)
+	}
+	return strata, true, nil
 }
 
 // cycle words the cycle that the negative dependency of from closes, as

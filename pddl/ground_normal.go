@@ -457,43 +457,21 @@ func (n *normalizer) subst(f *Formula, bind map[string]string) *Formula {
 }
 
 // recursion finds, for each derived predicate that reads itself (through
-// others or not), the predicates of its recursion: the components of
-// the graph of which derived predicates each one's rules mention.
+// others or not), the predicates of its recursion: its component of the
+// graph of which derived predicates each one's rules mention.
 func (n *normalizer) recursion() map[string]map[string]bool {
-	idx := map[string]int32{}
-	for _, dr := range n.d.Derived {
-		if _, ok := idx[dr.Name]; !ok {
-			idx[dr.Name] = int32(len(idx))
-		}
-	}
-	adj := make([][]int32, len(idx))
-	var walk func(h int32, f *Formula)
-	walk = func(h int32, f *Formula) {
-		if i, ok := idx[f.Pred.Name]; ok && f.Kind == Atom {
-			adj[h] = append(adj[h], i)
-		}
-		for _, s := range f.Sub {
-			walk(h, s)
-		}
-	}
-	names := make([]string, len(idx))
-	for _, dr := range n.d.Derived {
-		h := idx[dr.Name]
-		names[h] = dr.Name
-		walk(h, dr.Body)
-	}
-	_, comps := sccs(len(idx), func(int32) bool { return true }, func(v int32) []int32 { return adj[v] })
+	g := newDerivedGraph(n.d)
 	out := map[string]map[string]bool{}
-	for _, c := range comps {
-		if len(c) == 1 && !slices.Contains(adj[c[0]], c[0]) {
+	for _, c := range g.comps {
+		if len(c) == 1 && !slices.ContainsFunc(g.deps[c[0]], func(d dependency) bool { return d.on == int(c[0]) }) {
 			continue
 		}
 		group := map[string]bool{}
 		for _, v := range c {
-			group[names[v]] = true
+			group[g.names[v]] = true
 		}
 		for _, v := range c {
-			out[names[v]] = group
+			out[g.names[v]] = group
 		}
 	}
 	return out

@@ -624,16 +624,17 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 			}
 		}
 		relAx := make([]bool, len(axioms))
+		markAll := func(lists ...[]int32) {
+			for _, l := range lists {
+				for _, f := range l {
+					mark(f)
+				}
+			}
+		}
 		useOp := func(i int32) {
-			if relOp[i] {
-				return
-			}
-			relOp[i] = true
-			for _, p := range ops[i].pre {
-				mark(p)
-			}
-			for _, p := range ops[i].preNot {
-				mark(p)
+			if !relOp[i] {
+				relOp[i] = true
+				markAll(ops[i].pre, ops[i].preNot)
 			}
 		}
 		for _, f := range posGoal {
@@ -660,23 +661,12 @@ func (g *grounder) finish(res *Grounding, upTo int) error {
 					continue
 				}
 				e.relevant = true
-				for _, p := range e.cond {
-					mark(p)
-				}
-				for _, p := range e.condNot {
-					mark(p)
-				}
+				markAll(e.cond, e.condNot)
 			}
 			for _, i := range axOf[f] {
-				if relAx[i] {
-					continue
-				}
-				relAx[i] = true
-				for _, p := range axioms[i].body {
-					mark(p)
-				}
-				for _, p := range axioms[i].bodyNot {
-					mark(p)
+				if !relAx[i] {
+					relAx[i] = true
+					markAll(axioms[i].body, axioms[i].bodyNot)
 				}
 			}
 		}

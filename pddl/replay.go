@@ -311,74 +311,11 @@ func (r *replay) stratify() error {
 	if len(r.d.Derived) == 0 {
 		return nil
 	}
-	type use struct {
-		pred     string
-		negative bool
+	strata, ok, at := newDerivedGraph(r.d).strata(r.d)
+	if !ok {
+		return fmt.Errorf("pddl: %s:%d:%d: the derived predicates are not stratified: %s depends on its own negation, through the rules that use it", r.d.File, at.Pos.Line, at.Pos.Col, at.Name)
 	}
-	uses := make([][]use, len(r.d.Derived))
-	for i, rule := range r.d.Derived {
-		var walk func(f *Formula, negative bool)
-		walk = func(f *Formula, negative bool) {
-			if f == nil {
-				return
-			}
-			switch f.Kind {
-			case Atom:
-				if r.isDerived[f.Pred.Name] {
-					uses[i] = append(uses[i], use{f.Pred.Name, negative})
-				}
-			case Not:
-				walk(f.Sub[0], !negative)
-			case Imply:
-				walk(f.Sub[0], !negative)
-				walk(f.Sub[1], negative)
-			default:
-				for _, s := range f.Sub {
-					walk(s, negative)
-				}
-			}
-		}
-		walk(rule.Body, false)
-	}
-	// Raise each head's stratum to what its uses ask until nothing
-	// changes. With n derived predicates a stratum never passes n-1
-	// unless a negation lies on a cycle, so passing it is the refusal.
-	// Stratified rules settle within n rounds; the rounds count as work
-	// all the same, as n is the file's to choose (the parser refuses
-	// unstratified rules before they get here).
-	stratum := map[string]int{}
-	n := len(r.isDerived)
-	for changed := true; changed; {
-		changed = false
-		for i, rule := range r.d.Derived {
-			if !r.spend(1 + len(uses[i])) {
-				return fmt.Errorf("pddl: ordering the derived predicates: %w", r.err)
-			}
-			for _, u := range uses[i] {
-				need := stratum[u.pred]
-				if u.negative {
-					need++
-				}
-				if need <= stratum[rule.Name] {
-					continue
-				}
-				if need >= n {
-					return fmt.Errorf("pddl: %s:%d:%d: the derived predicates are not stratified: some depend on their own negation (met at %s's use of %s)", r.d.File, rule.Pos.Line, rule.Pos.Col, rule.Name, u.pred)
-				}
-				stratum[rule.Name] = need
-				changed = true
-			}
-		}
-	}
-	top := 0
-	for _, s := range stratum {
-		top = max(top, s)
-	}
-	r.strata = make([][]*Derived, top+1)
-	for _, rule := range r.d.Derived {
-		s := stratum[rule.Name]
-		r.strata[s] = append(r.strata[s], rule)
-	}
+	r.strata = strata
 	return nil
 }
 

@@ -51,31 +51,46 @@ func TestSharedInstancesSolveOptimally(t *testing.T) {
 			if err := p.Check(d); err != nil {
 				t.Fatal(err)
 			}
-			begin := time.Now()
-			g, err := pddl.Ground(d, p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := strips.Search(g.Task, strips.Options{Limits: search.Limits{MaxBytes: 4 << 30}}) // the pddl command's limit, not the library's smaller default
-			if err != nil || res.Status != strips.Found {
-				t.Fatalf("%s, %v after %d expansions", res.Status, err, res.Expanded)
-			}
-			took := time.Since(begin)
-			if want := optimal[name]; res.Cost != want {
-				t.Errorf("cost %d, want the optimum %d", res.Cost, want)
-			}
-			if cost, err := g.Task.Replay(res.Plan); err != nil || cost != res.Cost {
-				t.Errorf("the plan replays on the grounded task to %d, %v; the search said %d", cost, err, res.Cost)
-			}
-			var lines []string
-			for _, a := range res.Plan {
-				lines = append(lines, g.Task.Ops[a].Name)
-			}
-			if cost, err := pddl.Replay(d, p, lines); err != nil || cost != res.Cost {
-				t.Errorf("the plan replays on the PDDL to %d, %v; the search said %d", cost, err, res.Cost)
-			}
+			_, res, took := solveChecked(t, d, p, optimal[name])
 			t.Logf("cost %d by %s: %d expanded, %d evaluated, %d states, %d MiB, %v",
 				res.Cost, res.Heuristic, res.Expanded, res.Evaluated, res.States, res.Bytes>>20, took.Round(time.Millisecond))
 		})
 	}
+}
+
+// solveChecked grounds p and solves it with the default configuration,
+// under the pddl command's memory limit (not the library's smaller
+// default), and checks the plan three ways: its cost is want, it replays
+// on the grounded task, and it replays on the PDDL itself (pddl.Replay,
+// which shares no code with grounding). It returns the grounding, the
+// result and the time both took.
+func solveChecked(t *testing.T, d *pddl.Domain, p *pddl.Problem, want int64) (*pddl.Grounding, strips.Result, time.Duration) {
+	t.Helper()
+	begin := time.Now()
+	g, err := pddl.Ground(d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Task.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := strips.Search(g.Task, strips.Options{Limits: search.Limits{MaxBytes: 4 << 30}})
+	if err != nil || res.Status != strips.Found {
+		t.Fatalf("%s, %v after %d expansions", res.Status, err, res.Expanded)
+	}
+	took := time.Since(begin)
+	if res.Cost != want {
+		t.Errorf("cost %d, want the optimum %d", res.Cost, want)
+	}
+	if cost, err := g.Task.Replay(res.Plan); err != nil || cost != res.Cost {
+		t.Errorf("the plan replays on the grounded task to %d, %v; the search said %d", cost, err, res.Cost)
+	}
+	var lines []string
+	for _, a := range res.Plan {
+		lines = append(lines, g.Task.Ops[a].Name)
+	}
+	if cost, err := pddl.Replay(d, p, lines); err != nil || cost != res.Cost {
+		t.Errorf("the plan replays on the PDDL to %d, %v; the search said %d", cost, err, res.Cost)
+	}
+	return g, res, took
 }
