@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ploy-ai/ploy/bindings/host"
@@ -215,7 +216,7 @@ func TestSlicedWorldMakesTheSamePlans(t *testing.T) {
 
 // TestSetSliceErrors: a negative slice, a bad handle and a handle of
 // another kind are errors saying so, and leave the world's slice as it
-// was.
+// was; FrameStats says the slice the last frame ran with.
 func TestSetSliceErrors(t *testing.T) {
 	d := load(t, "survivor.yaml")
 	w := newWorld(t, d, 1)
@@ -237,12 +238,29 @@ func TestSetSliceErrors(t *testing.T) {
 			t.Errorf("SetSlice(%d, %d): %v, want %q", c.h, c.slice, err, c.says)
 		}
 	}
-	b, err := host.FrameStats(w)
-	if err != nil {
+	// The stats say the slice the last frame ran with: none before the
+	// first, then the 3 the errors left as it was.
+	for _, want := range []string{
+		`{"slice":0,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0}`,
+		`{"slice":3,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0}`,
+	} {
+		b, err := host.FrameStats(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != want {
+			t.Errorf("FrameStats: %s, want %s", b, want)
+		}
+		if _, err := host.Frame(w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A slice set after a frame is the next frame's, not that one's.
+	if err := host.SetSlice(w, 5); err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"slice":3,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0}`; string(b) != want {
-		t.Errorf("FrameStats: %s, want %s", b, want)
+	if b, _ := host.FrameStats(w); !strings.HasPrefix(string(b), `{"slice":3,`) {
+		t.Errorf("FrameStats after SetSlice(5): %s, want the last frame's slice, 3", b)
 	}
 	if _, err := host.FrameStats(d); err == nil || !strings.Contains(err.Error(), "is a domain, not a world") {
 		t.Errorf("FrameStats of a domain: %v", err)
@@ -255,4 +273,45 @@ func TestSetSliceErrors(t *testing.T) {
 	if err := host.SetSlice(w, 1); err == nil || !strings.Contains(err.Error(), "no such handle") {
 		t.Errorf("SetSlice on a released world: %v", err)
 	}
+}
+
+// TestSliceWhileFramesRun sets a world's slice and reads its stats from
+// one goroutine while another runs its frames, for the race detector:
+// each stats read says the slice its frame ran with, one of those set,
+// and no more chains than that slice allows.
+func TestSliceWhileFramesRun(t *testing.T) {
+	d := load(t, "survivor.yaml")
+	w := newWorld(t, d, 2)
+	newSurvivorCamp(t, w, 40)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for range 60 {
+			if _, err := host.Frame(w); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	wg.Go(func() {
+		for i := range 200 {
+			if err := host.SetSlice(w, int64(1+i%3)); err != nil {
+				t.Error(err)
+				return
+			}
+			b, err := host.FrameStats(w)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			var st host.FrameStatsJSON
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Error(err)
+				return
+			}
+			if st.Slice < 0 || st.Slice > 3 || (st.Slice > 0 && st.Chains > host.PlansPerFrame*st.Slice) {
+				t.Errorf("stats %s", b)
+			}
+		}
+	})
+	wg.Wait()
 }

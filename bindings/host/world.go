@@ -57,6 +57,9 @@ type World struct {
 	// its N from it, so that no two agents share one after some left.
 	added  int
 	frames int
+	// frameSlice is the slice the last Frame ran with, which FrameStats
+	// reports: SetSlice since then changes the next frame, not that one.
+	frameSlice int
 	// recorder holds the agents' decisions once Record is called.
 	recorder *agent.FlightRecorder
 	// broken is set when a frame panicked: the agents may be half-way
@@ -186,7 +189,7 @@ func SetSlice(w Handle, expansions int64) (err error) {
 // FrameStatsJSON is FrameStats' answer: what the last Frame did (the
 // runtime's agent.FrameStats), and the slice it ran with.
 type FrameStatsJSON struct {
-	// Slice is the world's slice (SetSlice), 0 for none.
+	// Slice is the slice (SetSlice) the last Frame ran with, 0 for none.
 	Slice int `json:"slice"`
 	// Taken is the requests the frame searched for, suspended searches it
 	// went on with included; Ended the searches that ended and Suspended
@@ -212,7 +215,7 @@ func FrameStats(w Handle) (out []byte, err error) {
 	defer unlock()
 	st := world.queue.LastFrame()
 	return json.Marshal(FrameStatsJSON{
-		Slice: world.queue.Slice(), Taken: st.Taken, Ended: st.Ended, Suspended: st.Suspended,
+		Slice: world.frameSlice, Taken: st.Taken, Ended: st.Ended, Suspended: st.Suspended,
 		Chains: st.Chains, States: st.States,
 	})
 }
@@ -240,6 +243,7 @@ func Frame(w Handle) (resolved int, err error) {
 	for _, a := range world.agents {
 		a.tick()
 	}
+	world.frameSlice = world.queue.Slice()
 	resolved = world.queue.Frame()
 	world.frames++
 	return resolved, nil
