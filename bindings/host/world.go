@@ -165,8 +165,7 @@ func Decisions(w Handle) (out []byte, err error) {
 // default, runs each search whole within its budget; a slice larger than
 // any budget does the same. Only resolver agents (an engine-model file's)
 // are sliced: on a state-space file the slice is kept and changes
-// nothing. A negative slice is an error, and so is a world stopped by an
-// internal error.
+// nothing. A negative slice is an error.
 func SetSlice(w Handle, expansions int64) (err error) {
 	defer protect(&err)
 	world, unlock, err := lockWorld(w)
@@ -177,11 +176,8 @@ func SetSlice(w Handle, expansions int64) (err error) {
 	if expansions < 0 {
 		return fmt.Errorf("slice %d: a slice is 0 (none) or a number of chain expansions a search may make per frame", expansions)
 	}
-	if world.broken != nil {
-		return world.broken
-	}
-	// On a 32-bit int (WebAssembly has a 64-bit int, but a C build
-	// might not) a slice past the largest int is as good as none.
+	// Where an int has 32 bits (GOARCH=386, arm) a slice past the
+	// largest int is as good as none.
 	world.queue.SetSlice(int(min(expansions, math.MaxInt)))
 	return nil
 }
