@@ -298,6 +298,18 @@ func ploy_world_frame(w C.uint64_t) (ret C.int) {
 	return C.int(n)
 }
 
+//export ploy_world_set_slice
+func ploy_world_set_slice(w C.uint64_t, expansions C.int64_t) (ret C.int) {
+	defer guard(&ret, -1)
+	return status(host.SetSlice(host.Handle(w), int64(expansions)))
+}
+
+//export ploy_world_frame_stats
+func ploy_world_frame_stats(w C.uint64_t) (out *C.char) {
+	defer guard(&out, nil)
+	return text(host.FrameStats(host.Handle(w)))
+}
+
 //export ploy_agent_new
 func ploy_agent_new(w C.uint64_t, kind *C.char, name *C.char, errOut **C.char) (h C.uint64_t) {
 	defer guardMaker(&h, errOut)

@@ -205,6 +205,32 @@ char *ploy_world_decisions(ploy_world w);
 int ploy_world_frame(ploy_world w);
 
 /*
+ * ploy_world_set_slice makes each engine-model agent's search in world w
+ * expand at most expansions partial chains per frame, from the next
+ * ploy_world_frame on. A search that reaches its slice is suspended and
+ * goes on in the next frame where it stopped, ahead of later requests:
+ * it ends with exactly the plan (chain, cost, counts) it would have found
+ * whole, some frames later. A frame then expands at most 256 (the plans a
+ * frame makes) x expansions chains between its searches, whatever the
+ * agents' budgets: ploy_world_frame_stats counts them. 0, the default,
+ * runs each search whole within its budget. State-space agents (GOAP,
+ * HTN, ...) are not sliced. 0, or -1 on error (a negative slice, a bad
+ * handle). Any thread.
+ */
+int ploy_world_set_slice(ploy_world w, int64_t expansions);
+
+/*
+ * ploy_world_frame_stats says what world w's last ploy_world_frame did,
+ * as JSON {"slice", "taken", "ended", "suspended", "chains", "states"}:
+ * the slice it ran with (0: none), the searches it ran (suspended ones it
+ * went on with included), those that ended and those suspended until the
+ * next frame, the chains its engine-model searches expanded and the
+ * states its GOAP searches expanded. All 0 before the first frame. The
+ * caller frees it; NULL on error. Any thread.
+ */
+char *ploy_world_frame_stats(ploy_world w);
+
+/*
  * ploy_agent_new adds an agent of kind (a name of the file's agents:
  * section) to world w, named name (NULL or "": KIND-N), and returns its
  * handle; 0 on error, with *error set as ploy_load sets it (an unknown

@@ -83,6 +83,12 @@ namespace Ploy
         public static extern int ploy_world_frame(ulong w);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int ploy_world_set_slice(ulong w, long expansions);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern IntPtr ploy_world_frame_stats(ulong w);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern ulong ploy_agent_new(ulong w, byte[] kind, byte[] name, out IntPtr error);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -255,6 +261,21 @@ namespace Ploy
             Check(n);
             return n;
         }
+
+        /// <summary>
+        /// Slices each engine-model agent's search to at most expansions
+        /// chains a frame (ploy_world_set_slice): a search that reaches it
+        /// goes on next frame and ends with the plan it would have found
+        /// whole. 0, the default, runs searches whole; a negative slice
+        /// throws.
+        /// </summary>
+        public void SetSlice(long expansions) { Check(Native.ploy_world_set_slice(Value, expansions)); }
+
+        /// <summary>
+        /// What the last frame did, as JSON {"slice", "taken", "ended",
+        /// "suspended", "chains", "states"} (ploy_world_frame_stats).
+        /// </summary>
+        public string FrameStats() { return Json(Native.ploy_world_frame_stats(Value)); }
 
         /// <summary>An agent of kind (a name of the file's agents: section); name may be null.</summary>
         public Agent NewAgent(string kind, string name)

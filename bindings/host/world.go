@@ -57,6 +57,9 @@ type World struct {
 	// its N from it, so that no two agents share one after some left.
 	added  int
 	frames int
+	// frameSlice is the slice the last Frame ran with, which FrameStats
+	// reports: SetSlice since then changes the next frame, not that one.
+	frameSlice int
 	// recorder holds the agents' decisions once Record is called.
 	recorder *agent.FlightRecorder
 	// broken is set when a frame panicked: the agents may be half-way
@@ -153,6 +156,66 @@ func Decisions(w Handle) (out []byte, err error) {
 	return buf.Bytes(), nil
 }
 
+// SetSlice makes each resolver agent's search of world w expand at most
+// expansions chains a frame, from the next Frame on: a search that
+// reaches its slice is suspended and goes on in the next frame, ending
+// with exactly the plan it would have found whole, maybe some frames
+// later. A frame's resolver searches then expand at most PlansPerFrame ×
+// expansions chains between them (FrameStats counts them). 0, the
+// default, runs each search whole within its budget; a slice larger than
+// any budget does the same. Only resolver agents (an engine-model file's)
+// are sliced: on a state-space file the slice is kept and changes
+// nothing. A negative slice is an error.
+func SetSlice(w Handle, expansions int64) (err error) {
+	defer protect(&err)
+	world, unlock, err := lockWorld(w)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if expansions < 0 {
+		return fmt.Errorf("slice %d: a slice is 0 (none) or a number of chain expansions a search may make per frame", expansions)
+	}
+	// Where an int has 32 bits (GOARCH=386, arm) a slice past the
+	// largest int is as good as none.
+	world.queue.SetSlice(int(min(expansions, math.MaxInt)))
+	return nil
+}
+
+// FrameStatsJSON is FrameStats' answer: what the last Frame did (the
+// runtime's agent.FrameStats), and the slice it ran with.
+type FrameStatsJSON struct {
+	// Slice is the slice (SetSlice) the last Frame ran with, 0 for none.
+	Slice int `json:"slice"`
+	// Taken is the requests the frame searched for, suspended searches it
+	// went on with included; Ended the searches that ended and Suspended
+	// those that reached their slice and go on next frame.
+	Taken     int `json:"taken"`
+	Ended     int `json:"ended"`
+	Suspended int `json:"suspended"`
+	// Chains is the chains the frame's resolver searches expanded: at
+	// most PlansPerFrame × Slice with a slice. States is the states its
+	// GOAP searches expanded, which are not sliced.
+	Chains int `json:"chains"`
+	States int `json:"states"`
+}
+
+// FrameStats says what world w's last Frame did, as JSON
+// (FrameStatsJSON): all zeros before the first.
+func FrameStats(w Handle) (out []byte, err error) {
+	defer protect(&err)
+	world, unlock, err := lockWorld(w)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	st := world.queue.LastFrame()
+	return json.Marshal(FrameStatsJSON{
+		Slice: world.frameSlice, Taken: st.Taken, Ended: st.Ended, Suspended: st.Suspended,
+		Chains: st.Chains, States: st.States,
+	})
+}
+
 // Frame runs one frame: every agent ticks, in the order they were added
 // (each senses what the engine pushed, checks its step, starts or goes on
 // with its action, or asks for a plan), then the queue resolves the plans
@@ -176,6 +239,7 @@ func Frame(w Handle) (resolved int, err error) {
 	for _, a := range world.agents {
 		a.tick()
 	}
+	world.frameSlice = world.queue.Slice()
 	resolved = world.queue.Frame()
 	world.frames++
 	return resolved, nil

@@ -132,6 +132,24 @@ func init() {
 		}
 		return host.Frame(w)
 	})
+	hostFunc("worldSetSlice", 2, func(a hostArgs) (any, error) {
+		w, err := a.handle(0, "world")
+		if err != nil {
+			return nil, err
+		}
+		slice, err := a.wholeNumber(1, "expansions")
+		if err != nil {
+			return nil, err
+		}
+		return nil, host.SetSlice(w, slice)
+	})
+	hostFunc("worldFrameStats", 1, func(a hostArgs) (any, error) {
+		w, err := a.handle(0, "world")
+		if err != nil {
+			return nil, err
+		}
+		return textResult(host.FrameStats(w))
+	})
 	hostFunc("worldDecisions", 1, func(a hostArgs) (any, error) {
 		w, err := a.handle(0, "world")
 		if err != nil {
@@ -514,6 +532,21 @@ func (a hostArgs) int(i int, name string) (int, error) {
 		return 0, a.wrong(name, "a whole number", v)
 	}
 	return int(f), nil
+}
+
+// wholeNumber reads a whole Number of at most 2^53 either way, where
+// every integer is a Number exactly: host judges its range (a slice of
+// -1 is its error, not a type error).
+func (a hostArgs) wholeNumber(i int, name string) (int64, error) {
+	v := a.at(i)
+	if v.Type() != js.TypeNumber {
+		return 0, a.wrong(name, "a whole number", v)
+	}
+	f := v.Float()
+	if f != math.Trunc(f) || f < -(1<<53) || f > 1<<53 {
+		return 0, a.wrong(name, "a whole number", v)
+	}
+	return int64(f), nil
 }
 
 func (a hostArgs) bool(i int, name string) (bool, error) {

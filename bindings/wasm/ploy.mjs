@@ -224,6 +224,16 @@ function isErrorAnswer(answer) {
  *   64 MiB); call it before adding agents.
  * @property {(world: Handle) => number} worldFrame One frame: every agent
  *   ticks, then the queue resolves the plans asked for. Returns how many.
+ * @property {(world: Handle, expansions: number) => void} worldSetSlice
+ *   Slices each engine-model agent's search to at most expansions chains
+ *   a frame, from the next frame on: a search that reaches it goes on in
+ *   the next frame and ends with the plan it would have found whole, so a
+ *   frame expands at most 256 × expansions chains. 0 (the default) runs
+ *   searches whole; a negative slice throws.
+ * @property {(world: Handle) => {slice: number, taken: number, ended: number, suspended: number, chains: number, states: number}} worldFrameStats
+ *   What the last frame did: its slice, the searches it ran, those that
+ *   ended and those suspended until the next frame, the chains its
+ *   engine-model searches expanded and the states its GOAP searches did.
  * @property {(world: Handle) => string} worldDecisions The recorded decisions
  *   as a decision recording (JSON Lines, docs/records.md), for `ploy why`
  *   and `ploy replay`.
@@ -305,6 +315,8 @@ function api(raw) {
     worldNew: (domain, workers = 1) => check(raw.worldNew(domain, workers)),
     worldRecord: (world, maxDecisions = 0, maxBytes = 0) => { check(raw.worldRecord(world, maxDecisions, maxBytes)); },
     worldFrame: (world) => check(raw.worldFrame(world)),
+    worldSetSlice: (world, expansions) => { check(raw.worldSetSlice(world, expansions)); },
+    worldFrameStats: (world) => JSON.parse(check(raw.worldFrameStats(world))),
     worldDecisions: (world) => check(raw.worldDecisions(world)),
 
     agentNew: (world, kind, name = '') => check(raw.agentNew(world, kind, name)),

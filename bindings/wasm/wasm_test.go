@@ -139,6 +139,10 @@ type nodeRun struct {
 		Warmth      float64
 		Events      []struct{ Kind, Action, Target, Reason string }
 	}
+	Sliced struct {
+		Slice         int
+		Whole, Sliced slicedCamp
+	}
 	PDDL            planAnswer
 	Errors          map[string]thrown
 	ReleasedText    string
@@ -150,6 +154,16 @@ type planAnswer struct {
 	Status string
 	Plan   []string
 	Cost   float64
+}
+
+// slicedCamp is a camp of survivors node_test.mjs ran: each frame's
+// plans made and stats, and each agent's plan_made and no_plan events.
+type slicedCamp struct {
+	Stats []struct {
+		Made int
+		host.FrameStatsJSON
+	}
+	Plans [][]string
 }
 
 // thrown is an error the script caught (or a raw function returned).
@@ -255,6 +269,11 @@ func TestNode(t *testing.T) {
 		"position of a GOAP agent":  {says: "positions are for an engine-model file's agents"},
 		"found not a boolean":       {says: `agentSetTarget: found must be true or false, not the string "yes"`},
 		"record late":               {says: "call Record before adding agents"},
+		"slice negative":            {says: "slice -1: a slice is 0 (none) or a number of chain expansions"},
+		"slice a fraction":          {says: "worldSetSlice: expansions must be a whole number, not 1.5"},
+		"slice a string":            {says: `worldSetSlice: expansions must be a whole number, not the string "4"`},
+		"slice of a domain":         {says: "is a domain, not a world"},
+		"stats of a domain":         {says: "is a domain, not a world"},
 		"decisions unrecorded":      {says: "records no decisions"},
 		"raw too many arguments":    {says: "version takes 0 arguments, not 1", returnedError: true},
 		"handle a BigInt":           {says: "worldFrame: argument 1 is a BigInt, which ploy takes nowhere (a handle or a number is a Number)"},
@@ -278,9 +297,10 @@ func TestNode(t *testing.T) {
 			t.Errorf("%s: field %q, status %d; want %q, %d", label, e.Field, e.Status, want.field, want.status)
 		}
 	}
-	if len(got.Errors) != 32 {
-		t.Errorf("%d errors tried, the test checks 32", len(got.Errors))
+	if len(got.Errors) != 37 {
+		t.Errorf("%d errors tried, the test checks 37", len(got.Errors))
 	}
+	checkSlicedCamps(t, got.Sliced.Slice, got.Sliced.Whole, got.Sliced.Sliced)
 	if !strings.Contains(got.ReleasedText, "no such handle") || !strings.HasSuffix(got.ReleasedText, `"status":404}`+"\n") {
 		t.Errorf("callText on a released domain: %q", got.ReleasedText)
 	}
@@ -290,6 +310,49 @@ func TestNode(t *testing.T) {
 	if got.Leaked == nil || *got.Leaked != 0 {
 		t.Errorf("handles leaked: %v", got.Leaked)
 	}
+}
+
+// checkSlicedCamps checks the survivors' camp node_test.mjs ran sliced
+// against the one it ran whole: each agent's plans are the same, in the
+// same order (the sliced camp ran three times the frames, and caught
+// up); no sliced frame expanded more than PlansPerFrame × slice chains,
+// though a whole frame did; searches were suspended, and the first
+// sliced frame made fewer plans.
+func checkSlicedCamps(t *testing.T, slice int, whole, sliced slicedCamp) {
+	t.Helper()
+	if len(whole.Stats) == 0 || len(sliced.Stats) == 0 || len(whole.Plans) != len(sliced.Plans) || slice < 1 {
+		t.Fatalf("the sliced camps: %d and %d frames, %d and %d agents, slice %d", len(whole.Stats), len(sliced.Stats), len(whole.Plans), len(sliced.Plans), slice)
+	}
+	bound := host.PlansPerFrame * slice
+	mostWhole, suspended := 0, 0
+	for _, st := range whole.Stats {
+		mostWhole = max(mostWhole, st.Chains)
+		if st.Slice != 0 || st.Suspended != 0 {
+			t.Fatalf("a whole frame: %+v", st)
+		}
+	}
+	for f, st := range sliced.Stats {
+		if st.Slice != slice || st.Chains > bound || st.Ended+st.Suspended != st.Taken {
+			t.Fatalf("sliced frame %d: %+v, want slice %d and at most %d chains", f, st, slice, bound)
+		}
+		suspended += st.Suspended
+	}
+	if mostWhole <= bound || suspended == 0 || sliced.Stats[0].Made >= whole.Stats[0].Made {
+		t.Fatalf("whole frames up to %d chains (bound %d); %d suspensions; first frames made %d sliced, %d whole",
+			mostWhole, bound, suspended, sliced.Stats[0].Made, whole.Stats[0].Made)
+	}
+	plans := 0
+	for i := range whole.Plans {
+		w, s := whole.Plans[i], sliced.Plans[i]
+		if len(s) < len(w) || !slices.Equal(w, s[:len(w)]) {
+			t.Fatalf("agent s%d's plans: whole\n%s\nsliced\n%s", i, strings.Join(w, "\n"), strings.Join(s, "\n"))
+		}
+		plans += len(w)
+	}
+	if plans < len(whole.Plans) {
+		t.Fatalf("only %d plans compared", plans)
+	}
+	t.Logf("sliced camp in Node: %d plans compared, %d suspensions, whole frames up to %d chains", plans, suspended, mostWhole)
 }
 
 // nativeEvents runs an agent of kind natively as node_test.mjs runs it in

@@ -101,6 +101,7 @@ func buildAll(cc, dir string) error {
 		c("battle", "examples/c/main.c"),
 		c("errors", "bindings/c/ctest/testdata/errors.c", "-pthread"),
 		c("bench", "bindings/c/ctest/testdata/bench.c"),
+		c("slice", "bindings/c/ctest/testdata/slice.c", "-lm"),
 		[]string{cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-o", filepath.Join(dir, "dlopen"), "bindings/c/ctest/testdata/dlopen.c", "-ldl"},
 	)
 	for _, args := range cmds {
@@ -189,6 +190,21 @@ func TestExampleFails(t *testing.T) {
 func TestErrorPaths(t *testing.T) {
 	if out := run(t, "errors", "domains/battlemage.yaml", "domains/survivor.yaml"); out != "ok\n" {
 		t.Errorf("errors: %s", out)
+	}
+}
+
+// TestSlicedWorld runs testdata/slice.c with slices of 1 and 2 chain
+// expansions: a camp of survivors sliced through ploy_world_set_slice
+// makes the same plans as a whole one, later; no frame expands more than
+// ploy_world_frame_stats allows; bad slices and handles fail with the
+// thread's last error.
+func TestSlicedWorld(t *testing.T) {
+	for _, slice := range []string{"1", "2"} {
+		out := run(t, "slice", "domains/survivor.yaml", slice)
+		if !strings.HasPrefix(out, "slice "+slice+": ") || !strings.HasSuffix(out, "\nok\n") {
+			t.Errorf("slice %s: %s", slice, out)
+		}
+		t.Logf("%s", strings.TrimSuffix(out, "ok\n"))
 	}
 }
 
@@ -400,11 +416,12 @@ func TestCSharpUnderMono(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mcs: %v\n%s", err, out)
 	}
-	cmd = exec.Command(mono, exe, "domains/battlemage.yaml")
+	cmd = exec.Command(mono, exe, "domains/battlemage.yaml", "domains/survivor.yaml")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "LD_LIBRARY_PATH="+dir)
 	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), `"cost":7`) || !strings.HasSuffix(string(out), "\nok\n") {
+	if err != nil || !strings.Contains(string(out), `"cost":7`) || !strings.Contains(string(out), "\nsliced: ") || !strings.HasSuffix(string(out), "\nok\n") {
 		t.Fatalf("mono PloyTest.exe: %v\n%s", err, out)
 	}
+	t.Logf("%s", out)
 }

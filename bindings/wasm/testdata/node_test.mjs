@@ -115,6 +115,59 @@ for (const kind of out.kinds) {
   p.release(w);
 }
 
+// A camp of survivors run whole and sliced (worldSetSlice), as
+// bindings/host's TestSlicedWorldMakesTheSamePlans runs it: each agent's
+// plans (plan_made and no_plan events, their tick dropped), and each
+// frame's plans made and worldFrameStats.
+{
+  const d = p.load(readFileSync(survivorFile, 'utf8'), 'survivor.yaml');
+  const camp = (slice, frames) => {
+    const w = p.worldNew(d, 2);
+    if (slice > 0) p.worldSetSlice(w, slice);
+    const agents = [];
+    for (let i = 0; i < 300; i++) {
+      const a = p.agentNew(w, i % 3 === 2 ? 'wounded' : 'survivor', `s${i}`);
+      const s = { a, at: [i % 7 - 3, i % 5 - 2], warmth: 10 + i % 40, hunger: 40 + i % 55, plans: [] };
+      p.agentSet(a, 'warmth', s.warmth);
+      p.agentSet(a, 'hunger', s.hunger);
+      p.agentSetPosition(a, s.at[0], s.at[1]);
+      agents.push(s);
+    }
+    const stats = [];
+    for (let f = 0; f < frames; f++) {
+      const made = p.worldFrame(w);
+      stats.push({ made, ...p.worldFrameStats(w) });
+      for (const s of agents) {
+        const { name, doing } = p.agentAction(s.a);
+        if (doing === 'walking') {
+          const to = p.agentDestination(s.a);
+          const dx = to.x - s.at[0];
+          const dy = to.y - s.at[1];
+          const n = Math.max(1, Math.abs(dx) + Math.abs(dy));
+          s.at = [s.at[0] + dx / n, s.at[1] + dy / n];
+          p.agentSetPosition(s.a, s.at[0], s.at[1]);
+        } else if (doing === 'acting') {
+          switch (name) {
+            case 'GatherWoodNorth': case 'GatherWoodSouth': p.agentSet(s.a, 'has_wood', 1); break;
+            case 'LightFire': p.agentSet(s.a, 'fire_lit', 1); p.agentSet(s.a, 'has_wood', 0); break;
+            case 'WarmUp': s.warmth += 10; p.agentSet(s.a, 'warmth', s.warmth); break;
+            case 'Forage': case 'Hunt': p.agentSet(s.a, 'has_food', 1); break;
+            case 'Eat': s.hunger = Math.max(0, s.hunger - 40); p.agentSet(s.a, 'hunger', s.hunger); p.agentSet(s.a, 'has_food', 0); break;
+          }
+          p.agentReport(s.a, 'success');
+        }
+        for (const { tick, ...e } of p.agentEvents(s.a).events) {
+          if (e.kind === 'plan_made' || e.kind === 'no_plan') s.plans.push(JSON.stringify(e));
+        }
+      }
+    }
+    p.release(w);
+    return { stats, plans: agents.map((s) => s.plans) };
+  };
+  out.sliced = { slice: 1, whole: camp(0, 150), sliced: camp(1, 450) };
+  p.release(d);
+}
+
 // A PDDL domain and problem.
 {
   const d = p.loadPDDL(
@@ -165,6 +218,11 @@ tryIt('position of a GOAP agent', () => p.agentSetPosition(a, 1, 2));
 tryIt('found not a boolean', () => p.agentSetTarget(a, 'wood_south', 1, 2, 'yes'));
 tryIt('record late', () => p.worldRecord(w));
 tryIt('decisions unrecorded', () => p.worldDecisions(w));
+tryIt('slice negative', () => p.worldSetSlice(w, -1));
+tryIt('slice a fraction', () => p.worldSetSlice(w, 1.5));
+tryIt('slice a string', () => p.worldSetSlice(w, '4'));
+tryIt('slice of a domain', () => p.worldSetSlice(mage, 4));
+tryIt('stats of a domain', () => p.worldFrameStats(mage));
 tryIt('handle a BigInt', () => p.worldFrame(BigInt(w)));
 const cycle = {};
 cycle.self = cycle;
