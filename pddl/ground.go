@@ -167,6 +167,7 @@ type schema struct {
 	// nameArgs is how many parameters an operator's name shows: the
 	// action's own, not the existential ones normalisation added.
 	nameArgs int
+	params   []Param // as the rule gives them
 	// kindAction: its conditional effects; kindEffect: its action, and
 	// the fluent literals of its own condition (its join also checks the
 	// action's precondition).
@@ -404,11 +405,16 @@ func (g *grounder) setup() error {
 			changes(ce.Delete)
 		}
 	}
-	for i := range rules {
-		if r := &rules[i]; r.kind == kindAxiom {
-			h := g.predIdx[r.add[0].Name]
-			g.static[h], g.derived[h] = false, true
-		}
+	// Derived: the file's derived predicates and those normalisation
+	// made, whether or not any rule defines them (a goal of (or) is the
+	// derived goal@ of no axiom: never true, not static).
+	for _, dr := range d.Derived {
+		h := g.predIdx[dr.Name]
+		g.static[h], g.derived[h] = false, true
+	}
+	for _, pr := range g.preds[len(d.Predicates):] {
+		h := g.predIdx[pr.Name]
+		g.static[h], g.derived[h] = false, true
 	}
 	g.rels = make([]*relation, len(g.preds))
 	for i, pr := range g.preds {
@@ -507,7 +513,7 @@ func (g *grounder) groundAtom(at AtomTerm) (int32, []int32, error) {
 // of objects only evaluated where static, its effects and costs, and (if
 // plans) its join plans.
 func (g *grounder) compile(r *rule, idx int, plans bool) (*schema, error) {
-	s := &schema{a: r.a, kind: r.kind, what: r.what, pos: r.pos, idx: idx, nameArgs: r.nameArgs}
+	s := &schema{a: r.a, kind: r.kind, what: r.what, pos: r.pos, idx: idx, nameArgs: r.nameArgs, params: r.params}
 	params := map[string]int{}
 	for i, prm := range r.params {
 		set, ok, err := g.typeOf(prm.Type, prm.Either, prm.Pos)

@@ -134,13 +134,16 @@ func simpleFormula(f *Formula) bool {
 	return false
 }
 
-// count charges n nodes of work; past the limit the normalisation stops
-// with an error at pos.
-func (n *normalizer) count(pos Pos) bool {
+// count charges one node of work (see charge).
+func (n *normalizer) count(pos Pos) bool { return n.charge(1, pos) }
+
+// charge counts k steps of copying; past the limit the normalisation
+// stops with an error at pos.
+func (n *normalizer) charge(k int, pos Pos) bool {
 	if n.err != nil {
 		return false
 	}
-	if n.work++; n.work > n.limit {
+	if n.work += int64(k); n.work > n.limit {
 		n.err = &Error{File: n.d.File, Pos: pos, Msg: fmt.Sprintf("normalising the formulas takes more than %d steps (pddl.MaxNormalWork): a universal condition or a disjunction here multiplies out too far", n.limit)}
 		return false
 	}
@@ -347,11 +350,28 @@ func (n *normalizer) dnf(f *Formula) []conj {
 			size = min(size*len(p), maxDisjuncts+1)
 		}
 	}
-	out := []conj{{}}
+	// The parts of one disjunct join one base, in one pass; only the
+	// parts of several (at most four, as the product is at most 16)
+	// multiply, and the base joins each product once: linear in the
+	// conjunction. Every literal copied is counted.
+	var base conj
+	var several [][]conj
 	for _, p := range parts {
+		if len(p) == 1 {
+			base.vars = append(base.vars, p[0].vars...)
+			base.lits = append(base.lits, p[0].lits...)
+		} else {
+			several = append(several, p)
+		}
+	}
+	out := []conj{base}
+	for _, p := range several {
 		next := make([]conj, 0, len(out)*len(p))
 		for _, a := range out {
 			for _, b := range p {
+				if !n.charge(len(a.lits)+len(b.lits), f.Pos) {
+					return []conj{{}}
+				}
 				next = append(next, conj{
 					vars: append(slices.Clip(a.vars), b.vars...),
 					lits: append(slices.Clip(a.lits), b.lits...),

@@ -8,7 +8,7 @@ import (
 // typedStage counts the instantiations by type.
 func (g *grounder) typedStage() Stage {
 	st := Stage{Name: "typed"}
-	for i, pr := range g.d.Predicates {
+	for i, pr := range g.preds {
 		if g.static[i] {
 			continue
 		}
@@ -18,13 +18,15 @@ func (g *grounder) typedStage() Stage {
 		}
 		st.Facts = satAdd(st.Facts, n)
 	}
-	for i, s := range g.schemas {
-		// An action normalisation split counts once.
-		if s.kind != kindAction || i > 0 && g.schemas[i-1].a == s.a {
+	// Each schema counts with its own parameters: an ADL action's
+	// existential ones too, and each schema its disjunctive split made,
+	// as the static stage counts them.
+	for _, s := range g.schemas {
+		if s.kind != kindAction {
 			continue
 		}
 		n := int64(1)
-		for _, prm := range s.a.Params {
+		for _, prm := range s.params {
 			n = satMul(n, g.typeCount(prm))
 		}
 		st.Actions = satAdd(st.Actions, n)

@@ -84,7 +84,11 @@ func (r *replay) run(plan []string) (int64, error) {
 		steps++
 		c, err := r.step(line)
 		if err != nil {
-			return 0, fmt.Errorf("pddl: step %d %s: %w", i+1, line, err)
+			where := fmt.Sprintf("step %d", steps)
+			if steps != i+1 { // comments or blank lines before it
+				where += fmt.Sprintf(" (line %d)", i+1)
+			}
+			return 0, fmt.Errorf("pddl: %s %s: %w", where, line, err)
 		}
 		cost += c
 	}
