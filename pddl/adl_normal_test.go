@@ -245,3 +245,62 @@ func TestADLContradictedEffectDropped(t *testing.T) {
 		}
 	}
 }
+
+// TestADLDroppedActionsEffectsPropagate: when simplification drops an
+// action whose precondition a constant contradicts, what only it added
+// (by its own adds or its conditional effects) becomes constant false,
+// what only it deleted and was true initially constant true, and the
+// actions needing the opposite are dropped in turn; a fact another action
+// still adds, or one false initially, is left alone. (x) requires (not
+// (k)), and (k) is true initially and deleted by no action that can
+// apply ((z) is never true), so (x) never applies; the grounder cannot
+// see that before simplification, as (k) is no static predicate.
+func TestADLDroppedActionsEffectsPropagate(t *testing.T) {
+	dom := `(define (domain prop)
+  (:requirements :adl)
+  (:predicates (k) (z) (m) (q) (r) (w) (v) (u) (done))
+  (:action delk :precondition (z) :effect (not (k)))
+  (:action x :precondition (not (k))
+    :effect (and (r) (not (w)) (not (u)) (when (m) (and (q) (not (v))))))
+  (:action setm :effect (m))
+  (:action setr :effect (r))
+  (:action setu :effect (u))
+  (:action b :precondition (q) :effect (done))
+  (:action bw :precondition (not (w)) :effect (done))
+  (:action bv :precondition (not (v)) :effect (done))
+  (:action c :precondition (and (m) (r) (u)) :effect (done)))`
+	prob := `(define (problem p) (:domain prop) (:init (k) (w) (v)) (:goal (done)))`
+	d, p := mustParse(t, dom, prob)
+	g := sameCostAsThePDDL(t, d, p, 4)
+	names := map[string]bool{}
+	for _, o := range g.Task.Ops {
+		names[o.Name] = true
+	}
+	for _, name := range []string{"(x)", "(b)", "(bw)", "(bv)"} {
+		if names[name] {
+			t.Errorf("%s is in the task: (x) never applies, so (q) is never added, (w) and (v) never deleted", name)
+		}
+	}
+	if !names["(c)"] {
+		t.Error("(c) was dropped: (r) and (u) are still added by (setr) and (setu)")
+	}
+}
+
+// TestGroundNilPrecondition: a Domain built in Go rather than parsed may
+// leave an action's Precondition nil, which means no precondition; the
+// parser writes an empty conjunction instead, so only this test passes
+// nil, for a STRIPS action and for one with a conditional effect.
+func TestGroundNilPrecondition(t *testing.T) {
+	dom := `(define (domain nilpre)
+  (:requirements :adl)
+  (:predicates (p) (q) (done))
+  (:action a :effect (p))
+  (:action b :effect (when (p) (q)))
+  (:action c :precondition (q) :effect (done)))`
+	prob := `(define (problem n) (:domain nilpre) (:init) (:goal (done)))`
+	d, p := mustParse(t, dom, prob)
+	for _, a := range d.Actions[:2] {
+		a.Precondition = nil
+	}
+	sameCostAsThePDDL(t, d, p, 3)
+}
