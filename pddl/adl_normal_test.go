@@ -304,3 +304,55 @@ func TestGroundNilPrecondition(t *testing.T) {
 	}
 	sameCostAsThePDDL(t, d, p, 3)
 }
+
+// TestADLDroppedActionsDeleteOfANewFact: a fact false initially that
+// only a dropped action deleted is not made constant true. (u) is the
+// first fact grounding reaches beyond :init (setu, first, adds it), the
+// edge of the initial facts' numbering; (x) never applies, as in
+// TestADLDroppedActionsEffectsPropagate.
+func TestADLDroppedActionsDeleteOfANewFact(t *testing.T) {
+	dom := `(define (domain newfact)
+  (:requirements :adl)
+  (:predicates (k) (z) (u) (done))
+  (:action setu :effect (u))
+  (:action delk :precondition (z) :effect (not (k)))
+  (:action x :precondition (not (k)) :effect (not (u)))
+  (:action c :precondition (u) :effect (done)))`
+	prob := `(define (problem n) (:domain newfact) (:init (k)) (:goal (done)))`
+	d, p := mustParse(t, dom, prob)
+	sameCostAsThePDDL(t, d, p, 2)
+}
+
+// TestADLRecursionExpandsOnlyWhatItReads: in the body of a recursive
+// derived predicate, a universal condition over its own recursion is
+// written out over the objects (a negation there would break the
+// strata), but one over basic facts only, too large to write out, is a
+// negated derived predicate as anywhere else.
+func TestADLRecursionExpandsOnlyWhatItReads(t *testing.T) {
+	dom := `(define (domain rec)
+  (:requirements :adl :derived-predicates)
+  (:types t)
+  (:predicates (ok ?x - t) (start ?x - t) (edge ?x ?y - t) (reach ?x - t))
+  (:derived (reach ?x - t) (or (start ?x)
+    (and (forall (?z - t) (ok ?z)) (exists (?y - t) (and (reach ?y) (edge ?y ?x))))))
+  (:action setok :parameters (?x - t) :precondition (not (ok ?x)) :effect (ok ?x)))`
+	var init strings.Builder
+	init.WriteString("(start o1) (edge o1 o2) (edge o2 o3) ")
+	for i := 1; i <= 17; i++ {
+		if i != 5 {
+			fmt.Fprintf(&init, "(ok o%d) ", i)
+		}
+	}
+	prob := fmt.Sprintf("(define (problem r) (:domain rec) (:objects %s) (:init %s) (:goal (reach o3)))", objectList(17), init.String())
+	d, p := mustParse(t, dom, prob)
+	g := sameCostAsThePDDL(t, d, p, 1)
+	made := 0
+	for _, a := range g.Task.Axioms {
+		if strings.HasPrefix(g.Task.Facts[a.Head], "(axiom@") {
+			made++
+		}
+	}
+	if made == 0 {
+		t.Error("no axiom@ predicate: the forall over 17 objects of (ok) was written out")
+	}
+}
