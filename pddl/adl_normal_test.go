@@ -356,3 +356,21 @@ func TestADLRecursionExpandsOnlyWhatItReads(t *testing.T) {
 		t.Error("no axiom@ predicate: the forall over 17 objects of (ok) was written out")
 	}
 }
+
+// TestADLRecursionWideForall: a universal condition over the recursion
+// of the derived predicate being defined is written out over the
+// objects even past 16 bindings, since a negated derived predicate there
+// would read its own recursion negated (not stratified). (all ?x): ?x is
+// a start, or every predecessor of ?x is (all); o1, o2, o3 form a cycle,
+// so nothing on it holds until one of them is made a start.
+func TestADLRecursionWideForall(t *testing.T) {
+	dom := `(define (domain recwide)
+  (:requirements :adl :derived-predicates)
+  (:types t)
+  (:predicates (start ?x - t) (edge ?x ?y - t) (all ?x - t))
+  (:derived (all ?x - t) (or (start ?x) (forall (?z - t) (or (not (edge ?z ?x)) (all ?z)))))
+  (:action mkstart :parameters (?x - t) :effect (start ?x)))`
+	prob := fmt.Sprintf("(define (problem r) (:domain recwide) (:objects %s) (:init (edge o1 o2) (edge o2 o3) (edge o3 o1)) (:goal (all o3)))", objectList(17))
+	d, p := mustParse(t, dom, prob)
+	sameCostAsThePDDL(t, d, p, 1)
+}
