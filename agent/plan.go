@@ -270,10 +270,10 @@ func (a *Agent) apply(r *request, res *result) {
 			// Fall back: let goal choice pass over this goal until the retry.
 			for i := range a.cfg.Goals {
 				if &a.cfg.Goals[i] == a.goal {
-					for len(a.blocked) < len(a.cfg.Goals) {
-						a.blocked = append(a.blocked, 0)
+					for len(a.goalMem) < len(a.cfg.Goals) {
+						a.goalMem = append(a.goalMem, goalMemory{})
 					}
-					a.blocked[i] = a.tick + max(a.cfg.RetryAfter, 1)
+					a.goalMem[i].blockedUntil = a.tick + max(a.cfg.RetryAfter, 1)
 				}
 			}
 			a.goal = nil

@@ -85,7 +85,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	// chain), made now: a warm colony's tick allocates nothing
 	// (TestColonyTickAllocatesNothing). The plan buffers hold a chain of
 	// the resolver's default depth; a deeper one grows them once.
-	a.blocked = make([]int, len(cfg.Goals))
+	a.goalMem = a.newGoalMemory()
 	depth := int(both.resolver.opt.Limits.MaxDepth)
 	if depth <= 0 || depth > resolver.DefaultMaxDepth {
 		depth = resolver.DefaultMaxDepth
