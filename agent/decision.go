@@ -370,10 +370,6 @@ type decisionLog struct {
 	// gameCode: the sink is the game's code (not a FlightRecorder), so a
 	// Queue delivers to the agent as to one with an event callback.
 	gameCode bool
-	// keyNames and stepCosts serve a resolver agent's records: the
-	// domain's key names in order, and a buffer for a chain's step costs.
-	keyNames  []string
-	stepCosts []float64
 	// trace: record what each search turned down (TraceDecisions), into
 	// rejected, which a worker fills while the request waits (the agent
 	// does not touch its log then).
