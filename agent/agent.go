@@ -202,7 +202,6 @@ func New(cfg Config) (*Agent, error) {
 	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
 	if a.log != nil {
 		a.log.kindGOAP = cfg.Profile
-		a.goalMem = a.newGoalMemory()
 	}
 	for name, b := range cfg.Behaviours {
 		id, _ := cfg.Domain.ActionByName(name)

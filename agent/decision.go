@@ -324,13 +324,37 @@ type DecisionStats struct {
 	Depth     int64 `json:"depth"`
 }
 
-// setDecisions readies the agent to record into sink, if not nil.
+// setDecisions readies the agent to record into sink, if not nil: its
+// log, and its goalMem with the element after the options, which holds
+// what its ticks read of the recording's settings (recordTrace,
+// recordGameCode) and the notes of the whole goal choice. Its goal
+// options must be set.
 func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 	if sink == nil {
 		return
 	}
-	_, ours := sink.(interface{ runsNoGameCode() })
-	a.log = &decisionLog{gameCode: !ours, trace: trace}
+	a.log = &decisionLog{}
+	a.goalMem = append(make([]goalMemory, 0, len(a.cfg.Goals)+1), a.goalMem...)[:len(a.cfg.Goals)+1]
+	n := a.choiceNotes()
+	if _, ours := sink.(interface{ runsNoGameCode() }); !ours {
+		n.notes |= recordGameCode
+	}
+	if trace {
+		n.notes |= recordTrace
+	}
+}
+
+// tracesDecisions reports whether the agent records what its searches
+// turn down (the trace level).
+func (a *Agent) tracesDecisions() bool {
+	return a.log != nil && a.choiceNotes().notes&recordTrace != 0
+}
+
+// recordsToGameCode reports whether the agent records into a sink of the
+// game's, not a FlightRecorder: a Queue then delivers to it as to an
+// agent with an event callback.
+func (a *Agent) recordsToGameCode() bool {
+	return a.log != nil && a.choiceNotes().notes&recordGameCode != 0
 }
 
 // SetTraceDecisions turns on or off recording what each search turned
@@ -340,7 +364,11 @@ func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 func (a *Agent) SetTraceDecisions(on bool) {
 	a.check()
 	if a.log != nil {
-		a.log.trace = on
+		n := a.choiceNotes()
+		n.notes &^= recordTrace
+		if on {
+			n.notes |= recordTrace
+		}
 	}
 }
 
@@ -367,13 +395,9 @@ var optionWhy = [...]string{
 type decisionLog struct {
 	d     Decision
 	state goap.State // a GOAP plan's states, step by step, for its costs
-	// gameCode: the sink is the game's code (not a FlightRecorder), so a
-	// Queue delivers to the agent as to one with an event callback.
-	gameCode bool
-	// trace: record what each search turned down (TraceDecisions), into
-	// rejected, which a worker fills while the request waits (the agent
-	// does not touch its log then).
-	trace    bool
+	// rejected is what a traced search turned down (TraceDecisions),
+	// which a worker fills while the request waits (the agent does not
+	// touch its log then).
 	rejected []DecisionRejected
 	// kindGOAP or kindResolver is the profile the agent was configured
 	// with, its agent kind's when it has one (Config.AgentKind): a record
@@ -395,8 +419,9 @@ type decisionLog struct {
 // every recording agent touched two cache lines of its own, about a
 // third of what recording cost a 600-agent crowd at 20 decisions a tick
 // (docs/records.md). A recording agent has one element more, after its
-// options, for the notes of the whole choice (onGoal, notedWeighed,
-// notedActing, notedHolding).
+// options (setDecisions), for the notes of the whole choice (onGoal,
+// notedWeighed, notedActing, notedHolding) and the recording's settings
+// (recordTrace, recordGameCode).
 type goalMemory struct {
 	blockedUntil int     // the tick before which it found no plan
 	score        float64 // its score, when it applied
@@ -421,20 +446,17 @@ const (
 	notedWeighed
 	notedActing
 	notedHolding
+	// Also there, the recording's settings that a tick or a request
+	// reads: what each search turns down is recorded (the trace level),
+	// and the sink is the game's code, not a FlightRecorder. Kept here,
+	// not in the agent's decisionLog, for the same reason as the notes.
+	recordTrace
+	recordGameCode
 )
 
-// newGoalMemory returns the agent's goalMem: one element per goal
-// option, and one more for an agent that records its decisions.
-func (a *Agent) newGoalMemory() []goalMemory {
-	n := len(a.cfg.Goals)
-	if a.log != nil {
-		n++
-	}
-	return make([]goalMemory, n)
-}
-
-// choiceNotes returns the notes of the whole goal choice, in the element
-// after the options: only an agent that records its decisions has it.
+// choiceNotes returns the element after the goal options: the notes of
+// the whole goal choice and the recording's settings. Only an agent that
+// records its decisions has it.
 func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] }
 
 // noteOption records goal option i as goal choice found it (its score
