@@ -92,7 +92,11 @@ type Agent struct {
 	goalSince uint32
 	queuedIn  *Queue // the queue it waits in
 	ticket    uint64 // its ticket there
-	blocked   []int  // per goal option: the tick before which it found no plan
+	// goalMem is what the agent keeps of each goal option between ticks
+	// (goalMemory): when it may be chosen again after finding no plan,
+	// and, for an agent that records its decisions, how goal choice last
+	// weighed it.
+	goalMem []goalMemory
 	// Buffers reused from plan to plan: the plan and MTR a search appends
 	// into.
 	resultPlan []goap.ActionID

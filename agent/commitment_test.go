@@ -40,6 +40,8 @@ type commitWorld struct {
 	off map[string]bool
 	// queue, if set, is where the agent asks for its plans
 	queue *agent.Queue
+	// trace: the agent records at the trace level (TraceDecisions)
+	trace bool
 }
 
 // keptDecisions is a decision sink that keeps copies of the decisions.
@@ -103,7 +105,7 @@ func (w *commitWorld) goapAgent(c *agent.Commitment) *agent.Agent {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue,
+	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue, TraceDecisions: w.trace,
 		Sensor: func(_ *agent.Agent, facts goap.State) {
 			for f := range goap.Fact(d.NumFacts()) {
 				facts.Set(f, w.facts[d.FactName(f)])
@@ -151,7 +153,7 @@ func (w *commitWorld) resolverAgent(c *agent.Commitment) *agent.ResolverAgent {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue,
+	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue, TraceDecisions: w.trace,
 		Sensor: func(_ *agent.ResolverAgent, s *resolver.Snapshot) {
 			for k, name := range d.Keys() {
 				s.Values[k] = 0
@@ -448,6 +450,63 @@ func TestCommitmentInDecisions(t *testing.T) {
 			}
 			if w.goal() != "A" {
 				t.Errorf("goal %q, want A kept within the margin", w.goal())
+			}
+		})
+	}
+}
+
+// TestTraceLevelOutlastsGoalChoice: the trace level is kept beside the
+// notes goal choice writes every tick (goalMemory), which the commitment's
+// rules set and clear as they hold an option off and let it go: every
+// plan the agent asks for, before, while and after commitment holds, is
+// still traced, and turning the trace off is seen from the next request.
+func TestTraceLevelOutlastsGoalChoice(t *testing.T) {
+	for _, k := range []struct {
+		name string
+		make func(w *commitWorld, c *agent.Commitment) *agent.Agent
+	}{
+		{"goap", (*commitWorld).goapAgent},
+		{"resolver", func(w *commitWorld, c *agent.Commitment) *agent.Agent { return w.resolverAgent(c).Agent() }},
+	} {
+		t.Run(k.name, func(t *testing.T) {
+			w := newCommitWorld(t)
+			w.trace = true
+			a := k.make(w, &agent.Commitment{MinTicks: 10, FinishAction: true})
+			w.run(3)
+			w.score["B"] = 9
+			w.run(3) // held off by the running step: a "goal" decision
+			w.dur, w.left = 1, 1
+			for range 30 { // A's step again and again, B held off by min_ticks
+				w.facts["a1"], w.facts["a"] = false, false
+				w.tick()
+			}
+			plans, held := 0, false
+			for _, d := range w.sink.d {
+				held = held || d.Reason == agent.ReasonCommitment
+				if d.Decided != "plan" {
+					continue
+				}
+				plans++
+				if !d.Traced {
+					t.Errorf("tick %d: a plan for %s recorded untraced, at the trace level", d.Tick, d.Goal)
+				}
+			}
+			if plans < 3 || !held {
+				t.Fatalf("%d plans, commitment held: %v: the game does not test what it should", plans, held)
+			}
+			w.sink.d = nil
+			a.SetTraceDecisions(false)
+			for range 10 {
+				w.facts["a1"], w.facts["a"] = false, false
+				w.tick()
+			}
+			if len(w.sink.d) == 0 {
+				t.Fatal("no decision after SetTraceDecisions(false)")
+			}
+			for _, d := range w.sink.d {
+				if d.Traced {
+					t.Errorf("tick %d: a plan recorded traced after SetTraceDecisions(false)", d.Tick)
+				}
 			}
 		})
 	}

@@ -324,13 +324,37 @@ type DecisionStats struct {
 	Depth     int64 `json:"depth"`
 }
 
-// setDecisions readies the agent to record into sink, if not nil.
+// setDecisions readies the agent to record into sink, if not nil: its
+// log, and its goalMem with the element after the options, which holds
+// what its ticks read of the recording's settings (recordTrace,
+// recordGameCode) and the notes of the whole goal choice. Its goal
+// options must be set.
 func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 	if sink == nil {
 		return
 	}
-	_, ours := sink.(interface{ runsNoGameCode() })
-	a.log = &decisionLog{gameCode: !ours, trace: trace}
+	a.log = &decisionLog{}
+	a.goalMem = append(make([]goalMemory, 0, len(a.cfg.Goals)+1), a.goalMem...)[:len(a.cfg.Goals)+1]
+	n := a.choiceNotes()
+	if _, ours := sink.(interface{ runsNoGameCode() }); !ours {
+		n.notes |= recordGameCode
+	}
+	if trace {
+		n.notes |= recordTrace
+	}
+}
+
+// tracesDecisions reports whether the agent records what its searches
+// turn down (the trace level).
+func (a *Agent) tracesDecisions() bool {
+	return a.log != nil && a.choiceNotes().notes&recordTrace != 0
+}
+
+// recordsToGameCode reports whether the agent records into a sink of the
+// game's, not a FlightRecorder: a Queue then delivers to it as to an
+// agent with an event callback.
+func (a *Agent) recordsToGameCode() bool {
+	return a.log != nil && a.choiceNotes().notes&recordGameCode != 0
 }
 
 // SetTraceDecisions turns on or off recording what each search turned
@@ -340,7 +364,11 @@ func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 func (a *Agent) SetTraceDecisions(on bool) {
 	a.check()
 	if a.log != nil {
-		a.log.trace = on
+		n := a.choiceNotes()
+		n.notes &^= recordTrace
+		if on {
+			n.notes |= recordTrace
+		}
 	}
 }
 
@@ -360,35 +388,16 @@ var optionWhy = [...]string{
 	optionBlocked:   "no plan until a later tick",
 }
 
-// decisionLog is what an agent that records its decisions keeps between
-// goal choice and the plan's result: the options as weighed (cheaply, every
-// tick: a state and a score each; names and reasons are made only when a
-// decision is recorded), and the record it fills and hands to the sink.
+// decisionLog is what an agent that records its decisions keeps for its
+// records: the record it fills and hands to the sink, and buffers. How
+// goal choice weighed the options is not here but in Agent.goalMem
+// (goalMemory), which goal choice reads every tick anyway.
 type decisionLog struct {
-	weighed []weighedOption
-	current int  // the option pursued when goal choice began, -1 for none
-	chosen  int  // the option chosen, -1 for none
-	kept    bool // the current goal kept at an equal or higher score
-	// onGoal and acting are what a Commitment's rules were applied to:
-	// the ticks on the current goal, and whether a step was under way.
-	onGoal int
-	acting bool
-	// holding: commitment held the current goal against another option
-	// on the last goal choice (its first such tick was recorded).
-	holding bool
-	d       Decision
-	state   goap.State // a GOAP plan's states, step by step, for its costs
-	// gameCode: the sink is the game's code (not a FlightRecorder), so a
-	// Queue delivers to the agent as to one with an event callback.
-	gameCode bool
-	// keyNames and stepCosts serve a resolver agent's records: the
-	// domain's key names in order, and a buffer for a chain's step costs.
-	keyNames  []string
-	stepCosts []float64
-	// trace: record what each search turned down (TraceDecisions), into
-	// rejected, which a worker fills while the request waits (the agent
-	// does not touch its log then).
-	trace    bool
+	d     Decision
+	state goap.State // a GOAP plan's states, step by step, for its costs
+	// rejected is what a traced search turned down (TraceDecisions),
+	// which a worker fills while the request waits (the agent does not
+	// touch its log then).
 	rejected []DecisionRejected
 	// kindGOAP or kindResolver is the profile the agent was configured
 	// with, its agent kind's when it has one (Config.AgentKind): a record
@@ -397,16 +406,68 @@ type decisionLog struct {
 	kindResolver *resolver.Profile
 }
 
-type weighedOption struct {
-	state optionState
-	held  uint8 // the commitment rule that held it off (heldNot: none)
-	score float64
+// goalMemory is what an agent keeps of one goal option between ticks
+// (Agent.goalMem): the tick before which goal choice passes over it after
+// it found no plan and, for an agent that records its decisions, how the
+// last goal choice weighed it, cheaply (a state and a score; names and
+// reasons are made only when a decision is recorded), for the decision
+// that choice may lead to, which is recorded that tick or when the plan
+// it asks for comes back.
+//
+// The notes are here, beside what goal choice reads every tick anyway,
+// rather than in the agent's decisionLog: noted there, every tick of
+// every recording agent touched two cache lines of its own, about a
+// third of what recording cost a 600-agent crowd at 20 decisions a tick
+// (docs/records.md). A recording agent has one element more, after its
+// options (setDecisions), for the notes of the whole choice (onGoal,
+// notedWeighed, notedActing, notedHolding) and the recording's settings
+// (recordTrace, recordGameCode).
+type goalMemory struct {
+	blockedUntil int     // the tick before which it found no plan
+	score        float64 // its score, when it applied
+	// onGoal, in the element after the options: the ticks the agent had
+	// pursued its current goal when a Commitment's rules were applied.
+	onGoal uint32
+	state  optionState
+	held   uint8 // the commitment rule that held it off (heldNot: none)
+	notes  uint8 // notedCurrent, notedChosen, notedKept; after the options the others
 }
 
+// goalMemory.notes.
+const (
+	notedCurrent = 1 << iota // the option pursued when goal choice began
+	notedChosen              // the option chosen
+	notedKept                // chosen: the current goal kept at an equal or higher score
+	// The element after the options: goal choice has weighed the
+	// options (an HTN or tree agent never does); a step of the plan was
+	// under way (what a Commitment's rules were applied to); commitment
+	// held the current goal against another option on the last goal
+	// choice (its first such tick was recorded).
+	notedWeighed
+	notedActing
+	notedHolding
+	// Also there, the recording's settings that a tick or a request
+	// reads: what each search turns down is recorded (the trace level),
+	// and the sink is the game's code, not a FlightRecorder. Kept here,
+	// not in the agent's decisionLog, for the same reason as the notes.
+	recordTrace
+	recordGameCode
+)
+
+// choiceNotes returns the element after the goal options: the notes of
+// the whole goal choice and the recording's settings. Only an agent that
+// records its decisions has it.
+func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] }
+
 // noteOption records goal option i as goal choice found it (its score
-// only when it applies, and the commitment rule that held it off).
-func (a *Agent) noteOption(st optionState, score float64, held uint8) {
-	a.log.weighed = append(a.log.weighed, weighedOption{st, held, score})
+// only when it applies, and the commitment rule that held it off), and
+// whether it is the one the agent pursued as the choice began.
+func (a *Agent) noteOption(i int, st optionState, score float64, held uint8) {
+	m := &a.goalMem[i]
+	m.state, m.held, m.score, m.notes = st, held, score, 0
+	if &a.cfg.Goals[i] == a.goal {
+		m.notes = notedCurrent
+	}
 }
 
 // The whys of options that outscored the current goal and were held off
@@ -419,49 +480,72 @@ const (
 
 var heldWhy = [...]string{heldFinishAction: WhyHeldFinishAction, heldMinTicks: WhyHeldMinTicks, heldMargin: WhyHeldMargin}
 
-// noteCurrent records the option pursued as goal choice begins.
-func (a *Agent) noteCurrent() {
-	a.log.weighed = a.log.weighed[:0]
-	a.log.current = a.goalIndex()
+// noteChoice records the option chosen (-1 for none), and whether it was
+// the current goal kept at an equal or higher score, after every option
+// was noted.
+func (a *Agent) noteChoice(chosen int, kept bool) {
+	a.choiceNotes().notes |= notedWeighed
+	if chosen < 0 {
+		return
+	}
+	m := &a.goalMem[chosen]
+	m.notes |= notedChosen
+	if kept {
+		m.notes |= notedKept
+	}
 }
 
-// noteChoice records the option chosen (-1 for none), and whether it was
-// the current goal kept at an equal or higher score.
-func (a *Agent) noteChoice(chosen int, kept bool) {
-	a.log.chosen, a.log.kept = chosen, kept
+// weighed returns the options as the last goal choice weighed them
+// (none if the agent never chose a goal), and the one chosen and the one
+// pursued as it began (-1 for none).
+func (a *Agent) weighed() (options []goalMemory, chosen, current int) {
+	n := len(a.cfg.Goals)
+	if len(a.goalMem) <= n || a.goalMem[n].notes&notedWeighed == 0 {
+		return nil, -1, -1
+	}
+	options, chosen, current = a.goalMem[:n], -1, -1
+	for i := range options {
+		if options[i].notes&notedChosen != 0 {
+			chosen = i
+		}
+		if options[i].notes&notedCurrent != 0 {
+			current = i
+		}
+	}
+	return options, chosen, current
 }
 
 // goalScores appends the options as weighed to dst as the record's
 // GoalScores.
 func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
-	l := a.log
-	chosenScore := math.NaN()
-	if l.chosen >= 0 && l.chosen < len(l.weighed) {
-		chosenScore = l.weighed[l.chosen].score
+	weighed, chosen, _ := a.weighed()
+	chosenScore, kept := math.NaN(), false
+	if chosen >= 0 {
+		chosenScore, kept = weighed[chosen].score, weighed[chosen].notes&notedKept != 0
 	}
 	held := false
-	for _, w := range l.weighed {
+	for _, w := range weighed {
 		held = held || w.held != heldNot
 	}
-	for i, w := range l.weighed {
+	for i, w := range weighed {
 		name, priority, utility := a.world.goalInfo(a, i)
-		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility, Current: i == l.current}
+		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility, Current: w.notes&notedCurrent != 0}
 		switch {
 		case w.state != optionApplies:
 			g.Why = optionWhy[w.state]
 		case math.IsNaN(w.score):
-			g.Chosen, g.Why = i == l.chosen, "score is not a number"
+			g.Chosen, g.Why = i == chosen, "score is not a number"
 		case w.held != heldNot:
 			g.Score, g.Why = w.score, heldWhy[w.held]
-		case i == l.chosen && l.kept && held:
+		case i == chosen && kept && held:
 			g.Score, g.Chosen, g.Why = w.score, true, "kept: committed to the current goal"
-		case i == l.chosen && held && a.cfg.Commitment.exempt[i]:
+		case i == chosen && held && a.cfg.Commitment.exempt[i]:
 			g.Score, g.Chosen, g.Why = w.score, true, "exempt from commitment: replaces the current goal"
-		case i == l.chosen && l.kept:
+		case i == chosen && kept:
 			g.Score, g.Chosen, g.Why = w.score, true, "kept: the current goal at an equal or higher score"
-		case i == l.chosen:
+		case i == chosen:
 			g.Score, g.Chosen, g.Why = w.score, true, "highest score"
-		case w.score == chosenScore && l.kept:
+		case w.score == chosenScore && kept:
 			g.Score, g.Why = w.score, "equal score: the current goal kept"
 		case w.score == chosenScore:
 			g.Score, g.Why = w.score, "equal score: an earlier option first"
@@ -482,7 +566,8 @@ func (a *Agent) recordedCommitment() DecisionCommitment {
 	if c == nil {
 		return DecisionCommitment{}
 	}
-	return DecisionCommitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction, OnGoal: a.log.onGoal, Acting: a.log.acting}
+	n := a.choiceNotes()
+	return DecisionCommitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction, OnGoal: int(n.onGoal), Acting: n.notes&notedActing != 0}
 }
 
 // finite is f, with ±Inf as ±math.MaxFloat64 and NaN as 0: JSON has no
@@ -533,7 +618,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 		d.Goal = r.goal.Name() // a tree's Plan leaf
 	case a.goal != nil:
 		d.Goal = a.goalName()
-		if i := l.current; i >= 0 && i < len(a.cfg.Goals) {
+		if _, _, i := a.weighed(); i >= 0 {
 			d.Current = a.world.goalName(a, &a.cfg.Goals[i])
 		}
 	}

@@ -134,7 +134,7 @@ func cached[D comparable, P any](m *map[D]P, d D, newPlanner func(D) P) P {
 // request asks for a plan: inline, or through the agent's queue.
 func (a *Agent) request(r request) {
 	r.agent, r.planner, r.asked = a, a.planner, a.tick
-	r.traced = a.log != nil && a.log.trace
+	r.traced = a.tracesDecisions()
 	if r.byTask {
 		r.planner = htnPlanner{}
 	}
@@ -188,7 +188,7 @@ const noStep goap.ActionID = -1
 // it touches its plan.
 func (a *Agent) noteReach(r *request) {
 	switch {
-	case a.cfg.OnEvent != nil || a.log != nil && a.log.gameCode:
+	case a.cfg.OnEvent != nil || a.recordsToGameCode():
 		r.reach = uint8(chunkGameCode)
 	case a.log != nil:
 		r.reach = uint8(chunkOrdered)
@@ -270,10 +270,10 @@ func (a *Agent) apply(r *request, res *result) {
 			// Fall back: let goal choice pass over this goal until the retry.
 			for i := range a.cfg.Goals {
 				if &a.cfg.Goals[i] == a.goal {
-					for len(a.blocked) < len(a.cfg.Goals) {
-						a.blocked = append(a.blocked, 0)
+					for len(a.goalMem) < len(a.cfg.Goals) {
+						a.goalMem = append(a.goalMem, goalMemory{})
 					}
-					a.blocked[i] = a.tick + max(a.cfg.RetryAfter, 1)
+					a.goalMem[i].blockedUntil = a.tick + max(a.cfg.RetryAfter, 1)
 				}
 			}
 			a.goal = nil

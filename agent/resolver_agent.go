@@ -64,10 +64,6 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 		headOnly:   true,
 		stats:      Stats{ReplanReasons: map[string]int{}},
 	}
-	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
-	if a.log != nil {
-		a.log.kindResolver = cfg.Profile
-	}
 	// The adapters are one allocation, not one per action.
 	adapters := make([]resolverBehaviour, d.NumActions())
 	for id := range d.NumActions() {
@@ -85,7 +81,11 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	// chain), made now: a warm colony's tick allocates nothing
 	// (TestColonyTickAllocatesNothing). The plan buffers hold a chain of
 	// the resolver's default depth; a deeper one grows them once.
-	a.blocked = make([]int, len(cfg.Goals))
+	a.goalMem = make([]goalMemory, len(cfg.Goals))
+	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
+	if a.log != nil {
+		a.log.kindResolver = cfg.Profile
+	}
 	depth := int(both.resolver.opt.Limits.MaxDepth)
 	if depth <= 0 || depth > resolver.DefaultMaxDepth {
 		depth = resolver.DefaultMaxDepth

@@ -233,12 +233,13 @@ func (w *resolverWorld) goalInfo(_ *Agent, i int) (string, float64, bool) {
 }
 
 // record: the snapshot the resolve read (the request's copy, taken at
-// submit), and each step's share of the chain's cost.
+// submit), and each step's share of the chain's cost. It does not touch
+// the agent's decisionLog unless the agent has an agent kind: in a crowd,
+// where an agent decides every few dozen ticks, its log is a cache miss.
 func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	c := r.chain
 	snap := &c.snap
-	l := a.log
-	w.snapshotInto(a, d, snap)
+	w.snapshotInto(d, snap)
 	d.Profile.resolver, d.Limits = c.opt.Profile, limitsOf(c.opt.Limits)
 	d.OwnProfile = a.cfg.AgentKind != "" && c.opt.Profile != a.log.kindResolver
 	if c.opt.Distance != nil {
@@ -247,9 +248,12 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	if len(plan) == 0 {
 		return
 	}
-	l.stepCosts = w.domain.StepCosts(l.stepCosts[:0], chainOf(plan), snap, *c.opt)
+	// The costs are computed into an array on the stack, big enough for
+	// a chain of the resolver's default depth (a longer one's, on the heap).
+	var costs [resolver.DefaultMaxDepth]float64
+	stepCosts := w.domain.StepCosts(costs[:0], chainOf(plan), snap, *c.opt)
 	for i, act := range plan {
-		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: l.stepCosts[i]})
+		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: stepCosts[i]})
 	}
 }
 
@@ -297,19 +301,13 @@ func (w *resolverWorld) effectsHold(a *Agent, act goap.ActionID) bool {
 
 func (w *resolverWorld) recordLive(a *Agent, d *Decision) {
 	w.senseTargets(a, true)
-	w.snapshotInto(a, d, a.live)
+	w.snapshotInto(d, a.live)
 }
 
 // snapshotInto writes snap as d's snapshot: every key's value, the
 // agent's position, the targets found.
-func (w *resolverWorld) snapshotInto(a *Agent, d *Decision, snap *resolver.Snapshot) {
-	l := a.log
-	if l.keyNames == nil {
-		for _, k := range w.domain.Keys() {
-			l.keyNames = append(l.keyNames, k.Name)
-		}
-	}
-	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, l.keyNames, snap.At
+func (w *resolverWorld) snapshotInto(d *Decision, snap *resolver.Snapshot) {
+	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, w.domain.KeyNames(), snap.At
 	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
 	for t, name := range w.domain.Targets() {
 		if tg := snap.Targets[t]; tg.Found {

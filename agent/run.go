@@ -136,9 +136,6 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt := -1
-	if a.log != nil {
-		a.noteCurrent()
-	}
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
 		st := a.world.goalApplies(a, i)
@@ -151,13 +148,13 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 				tally |= tallySatisfied
 			}
 			if a.log != nil {
-				a.noteOption(st, 0, heldNot)
+				a.noteOption(i, st, 0, heldNot)
 			}
 			continue
 		}
 		score := a.world.goalScore(a, i)
 		if a.log != nil {
-			a.noteOption(st, score, heldNot)
+			a.noteOption(i, st, score, heldNot)
 		}
 		if o == a.goal {
 			currentScore, current = score, true
@@ -186,9 +183,6 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt := -1
-	if a.log != nil {
-		a.noteCurrent()
-	}
 	// With a commitment, the current goal's score is needed before the
 	// options are compared with it: weighed first, once.
 	c := a.cfg.Commitment
@@ -202,7 +196,12 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 		}
 	}
 	if a.log != nil {
-		a.log.onGoal, a.log.acting = onGoal, a.running && a.goal != nil
+		n := a.choiceNotes()
+		n.onGoal = uint32(onGoal)
+		n.notes &^= notedActing
+		if a.running && a.goal != nil {
+			n.notes |= notedActing
+		}
 	}
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
@@ -219,7 +218,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 				tally |= tallySatisfied
 			}
 			if a.log != nil {
-				a.noteOption(st, 0, heldNot)
+				a.noteOption(i, st, 0, heldNot)
 			}
 			continue
 		}
@@ -228,7 +227,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			held = c.holds(i, score, atScore, onGoal, a.running)
 		}
 		if a.log != nil {
-			a.noteOption(st, score, held)
+			a.noteOption(i, st, score, held)
 		}
 		if held != heldNot {
 			anyHeld = true
@@ -246,16 +245,20 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			a.noteChoice(a.goalIndex(), true)
 			// The first tick commitment holds off an option that would
 			// have replaced the goal is a decision of its own.
-			if anyHeld && !a.log.holding {
+			n := a.choiceNotes()
+			if anyHeld && n.notes&notedHolding == 0 {
 				a.recordKept()
 			}
-			a.log.holding = anyHeld
+			n.notes &^= notedHolding
+			if anyHeld {
+				n.notes |= notedHolding
+			}
 		}
 		return a.goal, tally
 	}
 	if a.log != nil {
 		a.noteChoice(bestAt, false)
-		a.log.holding = false
+		a.choiceNotes().notes &^= notedHolding
 	}
 	return best, tally
 }
@@ -324,10 +327,10 @@ func (t noGoalTally) why() string {
 }
 
 func (a *Agent) blockedUntil(option int) int {
-	if option >= len(a.blocked) {
+	if option >= len(a.goalMem) {
 		return 0
 	}
-	return a.blocked[option]
+	return a.goalMem[option].blockedUntil
 }
 
 // goalIndex returns the index of the current goal among the agent's goal

@@ -47,8 +47,8 @@ func TestResolverAgentPreallocates(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := ra.Agent()
-	if len(a.blocked) != 2 || cap(a.resultPlan) != resolver.DefaultMaxDepth || cap(a.planStore) != resolver.DefaultMaxDepth {
-		t.Errorf("blocked %d, plan buffers of %d and %d: want 2, and %d each", len(a.blocked), cap(a.resultPlan), cap(a.planStore), resolver.DefaultMaxDepth)
+	if len(a.goalMem) != 2 || cap(a.resultPlan) != resolver.DefaultMaxDepth || cap(a.planStore) != resolver.DefaultMaxDepth {
+		t.Errorf("blocked %d, plan buffers of %d and %d: want 2, and %d each", len(a.goalMem), cap(a.resultPlan), cap(a.planStore), resolver.DefaultMaxDepth)
 	}
 }
 

@@ -85,7 +85,8 @@ type action struct {
 type Domain struct {
 	name         string
 	keys         []KeySpec
-	boolKeys     []KeyID // for CheckSnapshot
+	keyNames     []string // the keys' names, in order (KeyNames)
+	boolKeys     []KeyID  // for CheckSnapshot
 	keyIndex     map[string]KeyID
 	targets      []string
 	targetIndex  map[string]TargetID
@@ -227,6 +228,7 @@ func NewDomain(spec Spec) (*Domain, error) {
 			}
 		}
 		d.keys = append(d.keys, k)
+		d.keyNames = append(d.keyNames, k.Name)
 	}
 	for i, a := range spec.Actions {
 		path := fmt.Sprintf("actions[%d]", i)
@@ -397,6 +399,11 @@ func (d *Domain) Name() string { return d.name }
 
 // Keys returns the declared keys, in order. The slice must not be changed.
 func (d *Domain) Keys() []KeySpec { return d.keys }
+
+// KeyNames returns the declared keys' names, in order: one slice for
+// every caller (an agent's decision records share it), which must not be
+// changed.
+func (d *Domain) KeyNames() []string { return d.keyNames }
 
 // Key returns the key named name.
 func (d *Domain) Key(name string) (KeyID, bool) {
