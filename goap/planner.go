@@ -325,8 +325,15 @@ type Planner struct {
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
-	chain        chainBound     // GoalCost's second bound, forward
-	levels       achieverLevels // and backward
+	// path names the search paths the last search took (a delayed one
+	// that handed over names both), for the tests that must cover each.
+	path   string
+	chain  chainBound     // GoalCost's second bound, forward
+	levels achieverLevels // and backward
+	// slicer runs the search Begin started, nil when none is under way;
+	// slicing is its storage, kept for the next (slice.go).
+	slicer  *slicer
+	slicing slicer
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -411,6 +418,13 @@ func (p *Planner) enter() {
 func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
 	p.enter()
 	defer p.busy.Store(false)
+	p.abandon() // the arena is this search's now
+	return p.plan(dst, start, goal, opt)
+}
+
+// plan is Plan's search, run by Plan at once and by Begin's coroutine a
+// slice at a time; its caller has entered the planner.
+func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
 	opt.applyLimits()
@@ -441,6 +455,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	var res Result
 	var err error
 	var peak int64 // the most bytes held, over the searches made
+	p.path = ""
 	if opt.Search == Backward {
 		if prof.funcAction != NoAction {
 			res = Result{Status: Unsupported, Plan: dst}
@@ -449,10 +464,12 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			done := false
 			if delayed {
 				res, done = p.delayed.backward(p, dst, start.words, goal, prof)
+				p.tookPath("delayed.backward")
 				peak = p.held(len(p.delayed.wideNodes), nil)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt)
+				p.tookPath("backward")
 				peak = max(peak, p.held(len(p.nodes), opt.Trace))
 			}
 		}
@@ -466,26 +483,32 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		switch {
 		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash32.forward(p, dst, uint32(start.words[0]), goal, prof)
+			p.tookPath("hash32")
 			peak = p.held(len(p.hash32.nodes), nil)
 		case delayed && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash64.forward(p, dst, start.words[0], goal, prof)
+			p.tookPath("hash64")
 			peak = p.held(len(p.hash64.nodes), nil)
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
+			p.tookPath("dense")
 			peak = p.held(len(p.dense.nodes), nil)
 		}
 		if !done {
 			res = p.word.forward(p, dst, start.words[0], goal, prof)
+			p.tookPath("word")
 			peak = max(peak, p.held(len(p.word.nodes), nil))
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
 			res, done = p.delayed.forwardWide(p, dst, start.words, goal, prof)
+			p.tookPath("delayed.forwardWide")
 			peak = p.held(len(p.delayed.wideNodes), nil)
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, opt)
+			p.tookPath("forward")
 			peak = max(peak, p.held(len(p.nodes), opt.Trace))
 		}
 	}
@@ -503,6 +526,15 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		opt.Trace.Cost = res.Cost
 	}
 	return res, err
+}
+
+// tookPath notes that the search took path, after the one it handed over
+// from if any.
+func (p *Planner) tookPath(path string) {
+	if p.path != "" {
+		p.path += " then "
+	}
+	p.path += path
 }
 
 // prepareEstimates fills the estimate tables of a search: the goal count
