@@ -89,6 +89,8 @@ type meter struct {
 	// For a traced search, whose trace shares the memory ceiling: bytes per
 	// node, and the most bytes an expansion can add, trace included.
 	perNode, worstBytes int
+	// fixed is the bytes the search holds whatever its size.
+	fixed int
 	// ctx is Options.Context, nil when there is none; the search looks at
 	// it once its work passes nextCheck. stop is the lesser of workCap and
 	// nextCheck, so that over's common case stays three comparisons.
@@ -156,7 +158,7 @@ func (p *Planner) meter(perNode, fixed, maxSucc, perExpansion, perSuccessor int)
 	m.expandCap = min(m.budget, m.pauseAt)
 	p.perExpansion, p.perSuccessor = perExpansion, perSuccessor
 	p.nodeBytes, p.fixedBytes = perNode, fixed
-	m.perNode = perNode
+	m.perNode, m.fixed = perNode, fixed
 	m.worstBytes = fixed + maxSucc*perNode
 	return m
 }
@@ -205,7 +207,7 @@ func (m *meter) over(res *Result, nodes int) bool {
 		return true
 	}
 	if res.Expanded >= m.pauseAt {
-		if !m.pause(res.Expanded) {
+		if !m.pause(res.Expanded, nodes) {
 			// Abandoned while paused: end the search now, as a
 			// canceled one ends, so that its coroutine returns.
 			res.Status, res.Bound = LimitReached, BoundCanceled
@@ -225,12 +227,13 @@ func (m *meter) over(res *Result, nodes int) bool {
 }
 
 // pause hands control back to the Continue that ran the slice now spent,
-// after expanded states, and sets the next pause when the next Continue
+// after expanded states and with nodes nodes, and sets the next pause when the next Continue
 // resumes the search. It reports false if the search was abandoned
 // instead.
-func (m *meter) pause(expanded int) bool {
+func (m *meter) pause(expanded, nodes int) bool {
 	s := m.slicer
 	s.expanded = s.handed + expanded
+	s.held = int64(nodes)*int64(m.perNode) + int64(m.fixed)
 	if !s.yield(struct{}{}) {
 		return false
 	}

@@ -3,6 +3,9 @@ package goap
 import (
 	"fmt"
 	"iter"
+	"unsafe"
+
+	"github.com/ploy-ai/ploy/internal/pq"
 )
 
 // Searches that span frames: Begin starts a search that Continue carries
@@ -34,6 +37,10 @@ type slicer struct {
 	// pause or its end: handed those of a delayed search that handed
 	// over, which Result.Expanded does not count, plus the search's own.
 	expanded, handed int
+	// held is the bytes the paused search's meter counts for its nodes:
+	// its loop holds them in slices it has not yet stored back in the
+	// planner.
+	held int64
 	// start is the planner's copy of the start state, which a game may
 	// change between two slices.
 	start []uint64
@@ -75,7 +82,7 @@ func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
 	s.start = append(s.start[:0], start.words...)
 	from := State{words: s.start}
 	s.ended, s.res, s.err = false, Result{}, nil
-	s.expanded, s.handed = 0, 0
+	s.expanded, s.handed, s.held = 0, 0, 0
 	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
 		s.yield = yield
 		s.res, s.err = p.plan(dst, from, goal, opt)
@@ -174,4 +181,38 @@ func (p *Planner) abandon() {
 		stop()
 	}
 	s.ended, s.res, s.err = false, Result{}, nil
+}
+
+// Bytes returns the memory the planner's search storage holds, at its
+// capacity: its node arenas, state tables and open lists, whichever
+// search paths have grown them (not the estimate tables, a few per
+// goal), and for a suspended search what its meter counts against
+// Options.Limits.MaxBytes (a bound: some of it may be counted twice). A
+// suspended search holds it until it ends: a game that keeps searches
+// across frames holds this much per search it keeps.
+func (p *Planner) Bytes() int64 {
+	p.check()
+	var n int64
+	if p.slicer != nil {
+		n = p.slicing.held
+	}
+	n += p.tab.Bytes() + p.delayed.closedWide.Bytes() + p.buckets.Bytes()
+	n += sliceBytes(p.nodes) + int64(p.open.Cap())*int64(unsafe.Sizeof(pq.Entry{}))
+	n += sliceBytes(p.succ) + sliceBytes(p.succWords)
+	n += sliceBytes(p.word.dense) + sliceBytes(p.word.nodes) + sliceBytes(p.word.table.slots) + sliceBytes(p.word.table.used)
+	n += sliceBytes(p.dense.table) + sliceBytes(p.dense.nodes)
+	n += p.hash32.bytes() + p.hash64.bytes()
+	n += sliceBytes(p.delayed.wideNodes) + sliceBytes(p.delayed.wideWords)
+	return n
+}
+
+// bytes returns what the search's slices hold, at their capacity.
+func (hs *hashSearch[K]) bytes() int64 {
+	return sliceBytes(hs.slots) + sliceBytes(hs.used) + sliceBytes(hs.nodes) + sliceBytes(hs.succ)
+}
+
+// sliceBytes returns the bytes s's backing array holds.
+func sliceBytes[E any](s []E) int64 {
+	var e E
+	return int64(cap(s)) * int64(unsafe.Sizeof(e))
 }

@@ -173,6 +173,18 @@ func TestSlicedSearchLifecycle(t *testing.T) {
 	if errW != nil || want.Expanded < 4 {
 		t.Fatalf("the whole search: %+v %v; want one of several expansions", want, errW)
 	}
+	// A suspended search's nodes count in Bytes, though its loop has not
+	// yet stored the arena it grew back in the planner.
+	big, bigStart := random32()
+	bp := goap.NewPlanner(big)
+	fresh := bp.Bytes()
+	bp.Begin(nil, bigStart, big.Goals()[0], goap.Options{Heuristic: goap.Blind})
+	if bp.Continue(2000) {
+		t.Fatal("a blind search on a 32-fact domain ended within 2000 expansions")
+	}
+	if bp.Bytes() < fresh+2000*16 {
+		t.Fatalf("a planner suspended after 2000 expansions holds %d bytes, a new one %d", bp.Bytes(), fresh)
+	}
 	p := goap.NewPlanner(d)
 	before := runtime.NumGoroutine()
 	drops := []func(){
