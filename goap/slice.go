@@ -174,6 +174,9 @@ func (p *Planner) Suspended() bool { return p != nil && p.slicer != nil }
 // LimitReached, a result nobody reads). A result not taken is dropped.
 func (p *Planner) abandon() {
 	s := &p.slicing
+	if p.slicer == nil && !s.ended {
+		return // Plan's common case: nothing to drop
+	}
 	if p.slicer != nil {
 		p.slicer = nil
 		stop := s.stop
