@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
 )
@@ -42,31 +44,61 @@ func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.
 	return agents, most
 }
 
+// slicedMages is n battle mages resolving through q, as crowd makes
+// them, each with a random node budget of 1 to 12 states (Kill takes 7),
+// so that some searches span frames and some run out. It returns the
+// agents and the largest budget.
+func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.Agent, int) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mages []*agent.Agent
+	most := 0
+	for i := range n {
+		w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+		cfg := goapConfig(w, d, nil)
+		cfg.Name = fmt.Sprintf("mage%02d", i)
+		budget := 1 + rng.IntN(12)
+		most = max(most, budget)
+		cfg.Limits = search.Limits{Budget: int64(budget)}
+		cfg.Queue = q
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mages = append(mages, a)
+	}
+	return mages, most
+}
+
 // TestSlicedQueueKeepsItsBoundsAndPromises runs crowds of survivors, with
-// battle mages among them, through queues of 1 and 2 workers, 1 to 5
-// requests a frame and slices of 1 to 7 chains, and checks what
-// Queue.SetSlice promises: no frame's resolver searches expand more than
-// PerFrame × Slice chains; every chain a frame expanded reaches an agent
-// (the frames' sum is the agents' once the line is drained); and a
-// request with p − 1 others ahead of it when asked is answered within
-// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget; and that
-// some requests wait that long: the bound is the worst case, not a guess.
+// battle mages among them (both with node budgets of a few expansions),
+// through queues of 1 and 2 workers, 1 to 5 requests a frame and slices
+// of 1 to 7 expansions, and checks what Queue.SetSlice promises: no
+// frame's searches expand more than PerFrame × Slice chains and states;
+// every chain and state a frame expanded reaches an agent (the frames'
+// sums are the agents' once the line is drained); and a request with
+// p − 1 others ahead of it when asked is answered within
+// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget (the mages'
+// small searches never hand over, so B is not doubled); and that some
+// requests wait that long: the bound is the worst case, not a guess.
 func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 26))
 	tightest := 0.0 // the longest wait seen, as a fraction of its bound
-	spanned := 0
+	spanned, mageStates, mageSpanned := 0, 0, 0
 	for round := range 24 {
 		workers, perFrame, slice := 1+rng.IntN(2), 1+rng.IntN(5), []int{1, 2, 3, 7}[rng.IntN(4)]
 		q := agent.NewQueue(workers, perFrame)
 		q.SetSlice(slice)
 		survivors, most := slicedCrowd(t, 6+rng.IntN(20), q, rng)
-		mages, _ := crowd(t, rng.IntN(4), q, nil)
-		perSearch := (most + slice - 1) / slice
+		mages, mostMage := slicedMages(t, rng.IntN(4), q, rng)
+		perSearch := (max(most, mostMage) + slice - 1) / slice
 		type asked struct {
 			frame, place, plans int
 		}
 		waiting := map[*agent.Agent]asked{}
-		frame, chains := 0, 0
+		frame, chains, states := 0, 0, 0
 		tick := func(a *agent.Agent) {
 			plans, before := a.Stats().Plans, q.Len()
 			a.Tick()
@@ -79,13 +111,14 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 			frame++
 			st := q.LastFrame()
 			where := fmt.Sprintf("round %d (%d workers, %d a frame, slice %d), frame %d", round, workers, perFrame, slice, frame)
-			if st.Chains > perFrame*slice {
-				t.Fatalf("%s: %d chains expanded, more than %d × %d", where, st.Chains, perFrame, slice)
+			if st.Chains+st.States > perFrame*slice {
+				t.Fatalf("%s: %d chains and %d states expanded, more than %d × %d", where, st.Chains, st.States, perFrame, slice)
 			}
 			if st.Taken > perFrame || st.Ended+st.Suspended != st.Taken {
 				t.Fatalf("%s: %+v", where, st)
 			}
 			chains += st.Chains
+			states += st.States
 			for a, w := range waiting {
 				if a.Stats().Plans == w.plans {
 					continue
@@ -98,6 +131,9 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 				tightest = max(tightest, float64(waited)/float64(bound))
 				if waited > 1 {
 					spanned++
+					if strings.HasPrefix(a.Name(), "mage") {
+						mageSpanned++
+					}
 				}
 			}
 		}
@@ -126,6 +162,17 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 		if expanded != chains {
 			t.Fatalf("round %d: the frames expanded %d chains, the agents were answered with %d", round, chains, expanded)
 		}
+		expanded = 0
+		for _, m := range mages {
+			expanded += m.Stats().Expanded
+		}
+		if expanded != states {
+			t.Fatalf("round %d: the frames expanded %d states, the mages were answered with %d", round, states, expanded)
+		}
+		mageStates += states
+	}
+	if mageStates == 0 || mageSpanned == 0 {
+		t.Errorf("the mages' searches expanded %d states, %d answers waited more than a frame: the test sliced no GOAP search", mageStates, mageSpanned)
 	}
 	t.Logf("longest wait %.2f of its bound; %d answers waited more than a frame", tightest, spanned)
 	if spanned < 200 || tightest < 0.9 {
@@ -350,14 +397,26 @@ func TestCancelDuringDeliveryDropsASuspendedSearch(t *testing.T) {
 	}
 	asked := q.Len()
 	cancelled := 0
-	mages, _ := crowdWith(t, 1, q, func(int) func(agent.Event) {
-		return func(e agent.Event) {
-			if e.Kind == agent.PlanMade && q.Cancel(target) {
-				cancelled++
-			}
+	// A mage whose search ends in its first slice of one state (its
+	// budget is one), so that its delivery runs the callback this frame.
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+	cfg := goapConfig(w, d, nil)
+	cfg.Limits = search.Limits{Budget: 1}
+	cfg.Queue = q
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.NoPlanFound && q.Cancel(target) {
+			cancelled++
 		}
-	})
-	mages[0].Tick()
+	}
+	mage, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mage.Tick()
 	if target == nil || q.Len() != asked+1 {
 		t.Fatalf("%d waiting; want the survivors' %d requests (one at least) and the mage's", q.Len(), asked)
 	}
