@@ -231,6 +231,11 @@ func planGoapSlice(p *planners, r *request, out *result) {
 			tr = p.slicedGoapTrace
 			opt.Trace = tr
 		}
+		// A sliced search runs on whichever planner the worker holds,
+		// dealt from the reserves however the frames went: its Work, for
+		// the decision record, must not depend on what that planner
+		// searched before.
+		gp.ForgetStateEstimates()
 		gp.Begin(r.plan, r.facts, r.goal, opt)
 	}
 	if !gp.Continue(slice) {

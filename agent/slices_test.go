@@ -48,7 +48,7 @@ func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.
 // them, each with a random node budget of 1 to 12 states (Kill takes 7),
 // so that some searches span frames and some run out. It returns the
 // agents and the largest budget.
-func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.Agent, int) {
+func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand, with ...func(i int, cfg *agent.Config)) ([]*agent.Agent, int) {
 	d, err := goap.NewDomain(domains.BattleMage())
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +63,9 @@ func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.
 		most = max(most, budget)
 		cfg.Limits = search.Limits{Budget: int64(budget)}
 		cfg.Queue = q
+		for _, f := range with {
+			f(i, &cfg)
+		}
 		a, err := agent.New(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -518,7 +521,8 @@ func TestSlicedQueueWorkersRecordAsOne(t *testing.T) {
 	for _, workers := range []int{2, 4} {
 		r := record(workers)
 		if !bytes.Equal(r.decisions, one.decisions) {
-			t.Errorf("%d workers: the recording differs from one worker's at line %d", workers, firstDifferentLine(r.decisions, one.decisions))
+			l := firstDifferentLine(r.decisions, one.decisions)
+			t.Errorf("%d workers: the recording differs from one worker's at line %d:\n%s\none worker's:\n%s", workers, l, lineOf(r.decisions, l), lineOf(one.decisions, l))
 		}
 		if !bytes.Equal(r.events, one.events) {
 			t.Errorf("%d workers: the events differ from one worker's at line %d", workers, firstDifferentLine(r.events, one.events))
@@ -533,4 +537,121 @@ func TestSlicedQueueWorkersRecordAsOne(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSlicedGoapQueueWorkersRecordAsOne is TestSlicedQueueWorkersRecordAsOne
+// with battle mages beside the survivors in one queue, a slice of 2
+// expansions (a mage's Kill takes 7 states): some mages record their
+// decisions, traced, into a FlightRecorder, some listen to their own
+// events; every mage's world changes as its plan runs. On 2 and 4 workers
+// the mages' recording, the events, what each frame did and what each
+// agent was answered are those of 1 worker, and every state the frames
+// expanded reached a mage.
+func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
+	const n, perFrame = 240, 60
+	type run struct {
+		decisions, events []byte
+		frames            []agent.FrameStats
+		answers           []string
+	}
+	record := func(workers int) run {
+		recorder := agent.NewFlightRecorder(100_000, 256<<20)
+		var rec agent.Recorder
+		q := agent.NewQueue(workers, perFrame)
+		q.SetSlice(2)
+		survivors, _ := resolverCrowd(t, n/4, q, nil, 7, func(i int, cfg *agent.ResolverConfig) { cfg.OnEvent = nil })
+		mages, _ := slicedMages(t, n, q, rand.New(rand.NewPCG(7, 7)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{Budget: int64(4 + i%40)} // some run out
+			if (i/20)%2 == 1 {
+				cfg.Decisions = recorder
+				cfg.TraceDecisions = i%3 == 0
+			}
+			if i%5 == 0 {
+				cfg.OnEvent = rec.Record
+			}
+		})
+		var r run
+		states := 0
+		frame := func() {
+			q.Frame()
+			st := q.LastFrame()
+			r.frames = append(r.frames, st)
+			states += st.States
+		}
+		for range 40 {
+			for i, a := range mages {
+				a.Tick()
+				if i < len(survivors) {
+					survivors[i].Tick()
+				}
+			}
+			frame()
+		}
+		for q.Len() > 0 {
+			frame()
+		}
+		expanded := 0
+		for _, a := range mages {
+			st := a.Stats()
+			expanded += st.Expanded
+			r.answers = append(r.answers, fmt.Sprintf("%s %v plans %d expanded %d no plan %d steps %d", a.Name(), a.Plan(), st.Plans, st.Expanded, st.NoPlan, st.StepsDone))
+		}
+		for _, a := range survivors {
+			st := a.Stats()
+			r.answers = append(r.answers, fmt.Sprintf("%s %v plans %d expanded %d", a.Name(), a.Chain(), st.Plans, st.Expanded))
+		}
+		if expanded != states {
+			t.Errorf("%d workers: the frames expanded %d states, the mages were answered with %d", workers, states, expanded)
+		}
+		var dec, ev bytes.Buffer
+		if err := recorder.WriteJSONL(&dec, agent.RecordHeader{Domain: "battle_mage"}); err != nil {
+			t.Fatal(err)
+		}
+		rec.WriteJSONL(&ev)
+		r.decisions, r.events = dec.Bytes(), ev.Bytes()
+		return r
+	}
+	one := record(1)
+	suspended, plans := 0, 0
+	for _, st := range one.frames {
+		suspended += st.Suspended
+	}
+	for _, a := range one.answers {
+		if strings.Contains(a, " plans ") && !strings.Contains(a, " plans 0 ") {
+			plans++
+		}
+	}
+	lines := bytes.Count(one.decisions, []byte("\n"))
+	t.Logf("one worker: %d frames, %d searches suspended, %d lines recorded, %d bytes of events", len(one.frames), suspended, lines, len(one.events))
+	if lines < n/4 || len(one.events) == 0 || suspended < n || !bytes.Contains(one.decisions, []byte("rejected")) {
+		t.Fatal("too little to compare")
+	}
+	for _, workers := range []int{2, 4} {
+		r := record(workers)
+		if !bytes.Equal(r.decisions, one.decisions) {
+			l := firstDifferentLine(r.decisions, one.decisions)
+			t.Errorf("%d workers: the recording differs from one worker's at line %d:\n%s\none worker's:\n%s", workers, l, lineOf(r.decisions, l), lineOf(one.decisions, l))
+		}
+		if !bytes.Equal(r.events, one.events) {
+			t.Errorf("%d workers: the events differ from one worker's at line %d", workers, firstDifferentLine(r.events, one.events))
+		}
+		if !slices.Equal(r.frames, one.frames) {
+			t.Errorf("%d workers: the frames did %v, one worker's %v", workers, r.frames, one.frames)
+		}
+		for i := range r.answers {
+			if r.answers[i] != one.answers[i] {
+				t.Errorf("%d workers: %s; one worker's %s", workers, r.answers[i], one.answers[i])
+				break
+			}
+		}
+	}
+}
+
+// lineOf returns line l (from 1) of b.
+func lineOf(b []byte, l int) string {
+	lines := bytes.Split(b, []byte("\n"))
+	if l < 1 || l > len(lines) {
+		return ""
+	}
+	return string(lines[l-1])
 }

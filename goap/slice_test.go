@@ -286,3 +286,49 @@ func TestSlicedSearchPanicAndContext(t *testing.T) {
 		t.Fatalf("canceled between slices: %+v %v; want LimitReached, BoundCanceled after 1 expansion", res, err)
 	}
 }
+
+// TestForgetStateEstimates checks that after ForgetStateEstimates a
+// planner's search counts the Work of a new planner's, whatever it searched
+// before (on domains small enough to keep state estimates, and larger),
+// and that without it the history shows in Work at least once: the test
+// would catch a ForgetStateEstimates that forgot nothing.
+func TestForgetStateEstimates(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 12))
+	differed := 0
+	for i := 0; i < 120; i++ {
+		cfg := randdomain.Small
+		cfg.Facts = 4 + r.IntN(12)
+		cfg.Goals = 3
+		d := mustDomain(t, randdomain.Spec(r, cfg))
+		old := goap.NewPlanner(d)
+		opt := goap.Options{Heuristic: []goap.Heuristic{goap.GoalCount, goap.GoalCost}[r.IntN(2)]}
+		start := func() goap.State {
+			s := d.NewState()
+			for f := 0; f < cfg.Facts; f++ {
+				s.Set(goap.Fact(f), r.IntN(2) == 0)
+			}
+			return s
+		}
+		for range 1 + r.IntN(12) { // a history of searches of the domain's goals
+			old.Plan(nil, start(), d.Goals()[r.IntN(3)], opt)
+		}
+		s, goal := start(), d.Goals()[r.IntN(3)]
+		warm, _ := old.Plan(nil, s, goal, opt)
+		old.ForgetStateEstimates()
+		// Every goal after it, the one in use and those the planner put
+		// away, counts a new planner's Work.
+		for k, g := range d.Goals() {
+			got, _ := old.Plan(nil, s, g, opt)
+			want, _ := goap.NewPlanner(d).Plan(nil, s, g, opt)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("domain %d goal %d: after ForgetStateEstimates %+v, a new planner's %+v", i, k, got, want)
+			}
+			if g == goal && warm.Stats.Work != want.Stats.Work {
+				differed++
+			}
+		}
+	}
+	if differed == 0 {
+		t.Fatal("a warm planner's Work never differed from a new one's: the test shows nothing")
+	}
+}
