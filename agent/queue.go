@@ -412,6 +412,11 @@ func (q *Queue) Frame() int {
 			if a := batch[i].agent; a != nil {
 				a.withdraw(q)
 			}
+			if s := batch[i].search; s != nil {
+				// Let its search go: a GOAP planner's suspended search
+				// lives in a coroutine until it is abandoned.
+				q.idleSearch(s)
+			}
 		}
 		q.dropFrame()
 		clear(batch)
