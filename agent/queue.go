@@ -35,8 +35,8 @@ import (
 //
 // A frame's planning work is bounded by PerFrame × the agents' search
 // budgets (for resolver agents, resolves per frame × node budget):
-// neither number bounds anything alone. SetSlice bounds resolver agents'
-// by PerFrame × a slice of expansions per search, suspending a search
+// neither number bounds anything alone. SetSlice bounds resolver and
+// GOAP agents' by PerFrame × a slice of expansions per search, suspending a search
 // that reaches it until the next frame. Its bookkeeping does not
 // depend on how many requests wait: the waiting requests are a ring.
 type Queue struct {
