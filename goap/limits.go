@@ -227,9 +227,9 @@ func (m *meter) over(res *Result, nodes int) bool {
 }
 
 // pause hands control back to the Continue that ran the slice now spent,
-// after expanded states and with nodes nodes, and sets the next pause when the next Continue
-// resumes the search. It reports false if the search was abandoned
-// instead.
+// after expanded states and with nodes nodes, and sets the next pause
+// when the next Continue resumes the search. It reports false if the
+// search was abandoned instead.
 func (m *meter) pause(expanded, nodes int) bool {
 	s := m.slicer
 	s.expanded = s.handed + expanded
