@@ -325,15 +325,15 @@ type Planner struct {
 	// forceGeneral disables every fast path, for the test that compares
 	// them with the general searches.
 	forceGeneral bool
-	// path names the search paths the last search took (a delayed one
-	// that handed over names both), for the tests that must cover each.
-	path   string
-	chain  chainBound     // GoalCost's second bound, forward
-	levels achieverLevels // and backward
+	chain        chainBound     // GoalCost's second bound, forward
+	levels       achieverLevels // and backward
 	// slicer runs the search Begin started, nil when none is under way;
-	// slicing is its storage, kept for the next (slice.go).
-	slicer  *slicer
-	slicing slicer
+	// slicing is its storage, made by the first Begin and kept for the
+	// next (slice.go).
+	slicer, slicing *slicer
+	// path is the search paths the last search took (a delayed one that
+	// handed over, both), for the tests that must cover each.
+	path searchPath
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -455,7 +455,7 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	var res Result
 	var err error
 	var peak int64 // the most bytes held, over the searches made
-	p.path = ""
+	p.path = 0
 	if opt.Search == Backward {
 		if prof.funcAction != NoAction {
 			res = Result{Status: Unsupported, Plan: dst}
@@ -464,12 +464,12 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			done := false
 			if delayed {
 				res, done = p.delayed.backward(p, dst, start.words, goal, prof)
-				p.tookPath("delayed.backward")
+				p.path |= pathDelayedBackward
 				peak = p.held(len(p.delayed.wideNodes), nil)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt)
-				p.tookPath("backward")
+				p.path |= pathBackward
 				peak = max(peak, p.held(len(p.nodes), opt.Trace))
 			}
 		}
@@ -483,32 +483,32 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		switch {
 		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash32.forward(p, dst, uint32(start.words[0]), goal, prof)
-			p.tookPath("hash32")
+			p.path |= pathHash32
 			peak = p.held(len(p.hash32.nodes), nil)
 		case delayed && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash64.forward(p, dst, start.words[0], goal, prof)
-			p.tookPath("hash64")
+			p.path |= pathHash64
 			peak = p.held(len(p.hash64.nodes), nil)
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
-			p.tookPath("dense")
+			p.path |= pathDense
 			peak = p.held(len(p.dense.nodes), nil)
 		}
 		if !done {
 			res = p.word.forward(p, dst, start.words[0], goal, prof)
-			p.tookPath("word")
+			p.path |= pathWord
 			peak = max(peak, p.held(len(p.word.nodes), nil))
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
 			res, done = p.delayed.forwardWide(p, dst, start.words, goal, prof)
-			p.tookPath("delayed.forwardWide")
+			p.path |= pathDelayedForwardWide
 			peak = p.held(len(p.delayed.wideNodes), nil)
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, opt)
-			p.tookPath("forward")
+			p.path |= pathForward
 			peak = max(peak, p.held(len(p.nodes), opt.Trace))
 		}
 	}
@@ -528,14 +528,20 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	return res, err
 }
 
-// tookPath notes that the search took path, after the one it handed over
-// from if any.
-func (p *Planner) tookPath(path string) {
-	if p.path != "" {
-		p.path += " then "
-	}
-	p.path += path
-}
+// searchPath is a set of the search paths a search took: one, or a
+// delayed search and the general one it handed over to.
+type searchPath uint8
+
+const (
+	pathForward searchPath = 1 << iota
+	pathBackward
+	pathWord
+	pathDense
+	pathHash32
+	pathHash64
+	pathDelayedForwardWide
+	pathDelayedBackward
+)
 
 // prepareEstimates fills the estimate tables of a search: the goal count
 // by number of wrong facts, in the costs' units and, when they are whole

@@ -78,7 +78,10 @@ func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
 	if opt.Profile != nil && opt.Profile.domain != p.d {
 		panic("goap: profile belongs to another domain")
 	}
-	s := &p.slicing
+	if p.slicing == nil {
+		p.slicing = new(slicer)
+	}
+	s := p.slicing
 	s.start = append(s.start[:0], start.words...)
 	from := State{words: s.start}
 	s.ended, s.res, s.err = false, Result{}, nil
@@ -105,7 +108,7 @@ func (p *Planner) Continue(expansions int) bool {
 	defer p.busy.Store(false)
 	s := p.slicer
 	if s == nil {
-		if p.slicing.ended {
+		if p.slicing != nil && p.slicing.ended {
 			return true
 		}
 		panic("goap: Continue without a search begun: call Begin first")
@@ -139,8 +142,8 @@ func (p *Planner) Continue(expansions int) bool {
 // panics if the search has not ended.
 func (p *Planner) Result() (Result, error) {
 	p.check()
-	s := &p.slicing
-	if !s.ended {
+	s := p.slicing
+	if s == nil || !s.ended {
 		panic("goap: Result before the search ended: call Continue until it returns true")
 	}
 	res, err := s.res, s.err
@@ -164,7 +167,12 @@ func (p *Planner) Abandon() {
 // Result.Expanded does not, so that a game that gives each frame a
 // budget of expansions counts what each slice spent: every slice but the
 // last spends exactly its expansions.
-func (p *Planner) Expanded() int { return p.slicing.expanded }
+func (p *Planner) Expanded() int {
+	if p.slicing == nil {
+		return 0
+	}
+	return p.slicing.expanded
+}
 
 // Suspended reports whether a search has been begun and has not ended.
 func (p *Planner) Suspended() bool { return p != nil && p.slicer != nil }
@@ -173,8 +181,8 @@ func (p *Planner) Suspended() bool { return p != nil && p.slicer != nil }
 // it waits in reports it abandoned, and the search returns at once (with
 // LimitReached, a result nobody reads). A result not taken is dropped.
 func (p *Planner) abandon() {
-	s := &p.slicing
-	if p.slicer == nil && !s.ended {
+	s := p.slicing
+	if p.slicer == nil && (s == nil || !s.ended) {
 		return // Plan's common case: nothing to drop
 	}
 	if p.slicer != nil {
@@ -197,7 +205,7 @@ func (p *Planner) Bytes() int64 {
 	p.check()
 	var n int64
 	if p.slicer != nil {
-		n = p.slicing.held
+		n = p.slicer.held
 	}
 	n += p.tab.Bytes() + p.delayed.closedWide.Bytes() + p.buckets.Bytes()
 	n += sliceBytes(p.nodes) + int64(p.open.Cap())*int64(unsafe.Sizeof(pq.Entry{}))
