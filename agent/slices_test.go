@@ -383,6 +383,60 @@ func BenchmarkSlicedQueue(b *testing.B) {
 	}
 }
 
+// BenchmarkSlicedGoapQueue is BenchmarkSlicedQueue for battle mages: three
+// crowds of 2 000 on one-worker queues of 500 a frame, with no slice, a
+// slice of 16 (which every mage's search fits: each still runs through
+// Begin, in a coroutine) and a slice of 2, interleaved.
+func BenchmarkSlicedGoapQueue(b *testing.B) {
+	type crowd struct {
+		slice   int
+		q       *agent.Queue
+		agents  []*agent.Agent
+		inFrame []time.Duration
+		states  int
+	}
+	var crowds []*crowd
+	for _, slice := range []int{0, 16, 2} {
+		q := agent.NewQueue(1, 500)
+		q.SetSlice(slice)
+		agents, _ := slicedMages(b, 2000, q, rand.New(rand.NewPCG(9, 9)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{}
+		})
+		crowds = append(crowds, &crowd{slice: slice, q: q, agents: agents})
+	}
+	frame := func(c *crowd) time.Duration {
+		for _, a := range c.agents {
+			a.RequestReplan()
+			a.Tick()
+		}
+		start := time.Now()
+		c.q.Frame()
+		c.states += c.q.LastFrame().States
+		return time.Since(start)
+	}
+	for range 20 {
+		for _, c := range crowds {
+			frame(c)
+		}
+	}
+	for _, c := range crowds {
+		c.states = 0
+	}
+	b.ReportAllocs()
+	for op := 0; b.Loop(); op++ {
+		for k := range crowds {
+			c := crowds[(op+k)%len(crowds)]
+			c.inFrame = append(c.inFrame, frame(c))
+		}
+	}
+	for _, c := range crowds {
+		slices.Sort(c.inFrame)
+		median := c.inFrame[len(c.inFrame)/2]
+		b.ReportMetric(float64(median.Nanoseconds())/1e3, fmt.Sprintf("frame-µs/slice=%d", c.slice))
+		b.ReportMetric(float64(c.states)/float64(len(c.inFrame)), fmt.Sprintf("states/slice=%d", c.slice))
+	}
+}
+
 // TestCancelDuringDeliveryDropsASuspendedSearch: an event callback that
 // cancels, while Frame delivers, an agent whose search the same frame
 // suspended drops that search too: it is not carried into the next frame.
