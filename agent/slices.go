@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -345,6 +346,46 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		}
 	}
 	q.fillReserves()
+	q.noteSuspendedGoap()
+}
+
+// suspendedPlanners lists the GOAP planners holding the searches a queue
+// carries to its next frame, for the queue's cleanup: a suspended GOAP
+// search waits in a coroutine, a goroutine that holds its planner, and a
+// game that drops a queue with searches suspended (and its agents with
+// it) would otherwise leave them parked for good. It holds no pointer to
+// the queue, so that the queue can be collected.
+type suspendedPlanners struct{ planners []*goap.Planner }
+
+// noteSuspendedGoap lists the planners of the carried GOAP searches, once
+// a frame, making the list and registering the cleanup that abandons
+// them the first time there are any. A planner whose search ended or was
+// dropped since stays listed until the next frame: abandoning it then
+// does nothing.
+func (q *Queue) noteSuspendedGoap() {
+	l := q.goapCarried
+	if l == nil {
+		found := false
+		for i := range q.carried {
+			found = found || q.carried[i].search.gp != nil
+		}
+		if !found {
+			return
+		}
+		l = &suspendedPlanners{}
+		q.goapCarried = l
+		runtime.AddCleanup(q, func(l *suspendedPlanners) {
+			for _, p := range l.planners {
+				p.Abandon()
+			}
+		}, l)
+	}
+	l.planners = l.planners[:0]
+	for i := range q.carried {
+		if gp := q.carried[i].search.gp; gp != nil {
+			l.planners = append(l.planners, gp)
+		}
+	}
 }
 
 // dropFrame forgets a frame a worker's panic cut short: its counts, and

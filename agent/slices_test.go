@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -708,4 +709,36 @@ func lineOf(b []byte, l int) string {
 		return ""
 	}
 	return string(lines[l-1])
+}
+
+// TestADroppedQueueEndsItsSuspendedGoapSearches: a game that drops a
+// queue, and its agents, while GOAP searches are suspended leaves no
+// goroutine behind: each suspended search's coroutine is abandoned by the
+// queue's cleanup once the queue is collected.
+func TestADroppedQueueEndsItsSuspendedGoapSearches(t *testing.T) {
+	const n = 40
+	base := runtime.NumGoroutine()
+	func() {
+		q := agent.NewQueue(1, n)
+		q.SetSlice(1)
+		mages, _ := slicedMages(t, n, q, rand.New(rand.NewPCG(4, 4)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{}
+		})
+		for _, m := range mages {
+			m.Tick()
+		}
+		q.Frame()
+		if st := q.LastFrame(); st.Suspended != n || runtime.NumGoroutine() < base+n {
+			t.Fatalf("%+v, %d goroutines (%d before): want %d searches suspended, each in its coroutine", st, runtime.NumGoroutine(), base, n)
+		}
+	}()
+	// The cleanup runs after a collection finds the queue unreachable, on
+	// the runtime's cleanup goroutine: give it a bounded number of turns.
+	for i := 0; i < 1000 && runtime.NumGoroutine() > base+1; i++ {
+		runtime.GC()
+		runtime.Gosched()
+	}
+	if now := runtime.NumGoroutine(); now > base+1 {
+		t.Fatalf("%d goroutines after the queue was dropped, %d before it: the suspended searches' coroutines live on", now, base)
+	}
 }
