@@ -3,7 +3,6 @@ package agent_test
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -225,7 +224,7 @@ func TestAWorkerPanicWithdrawsSuspendedGoapSearches(t *testing.T) {
 		cq.Frame()
 	}
 
-	base := runtime.NumGoroutine()
+	base := settledCount()
 	q := newQueue()
 	agents := mages(q)
 	tickAll(agents)
@@ -250,7 +249,7 @@ func TestAWorkerPanicWithdrawsSuspendedGoapSearches(t *testing.T) {
 	// A suspended GOAP search runs in a coroutine, a goroutine until the
 	// search ends or is abandoned: the withdrawn ones must be abandoned,
 	// not dropped. (The queue's second worker is one more goroutine.)
-	if now := runtime.NumGoroutine(); now > base+3 {
+	if now := settledCount(); now > base+1 {
 		t.Fatalf("%d goroutines after the panic, %d before the queue: the withdrawn searches' coroutines live on", now, base)
 	}
 	failing = false

@@ -717,7 +717,7 @@ func lineOf(b []byte, l int) string {
 // queue's cleanup once the queue is collected.
 func TestADroppedQueueEndsItsSuspendedGoapSearches(t *testing.T) {
 	const n = 40
-	base := runtime.NumGoroutine()
+	base := settledCount()
 	func() {
 		q := agent.NewQueue(1, n)
 		q.SetSlice(1)
@@ -733,12 +733,29 @@ func TestADroppedQueueEndsItsSuspendedGoapSearches(t *testing.T) {
 		}
 	}()
 	// The cleanup runs after a collection finds the queue unreachable, on
-	// the runtime's cleanup goroutine: give it a bounded number of turns.
-	for i := 0; i < 1000 && runtime.NumGoroutine() > base+1; i++ {
-		runtime.GC()
-		runtime.Gosched()
-	}
-	if now := runtime.NumGoroutine(); now > base+1 {
+	// the runtime's cleanup goroutine.
+	if now := settledCount(); now > base {
 		t.Fatalf("%d goroutines after the queue was dropped, %d before it: the suspended searches' coroutines live on", now, base)
 	}
+}
+
+// settledCount returns the number of goroutines once it has stopped
+// falling (settledGoroutines, for this package's external tests): earlier
+// tests' dropped queues end their helpers, and their searches'
+// coroutines, only after a collection.
+func settledCount() int {
+	n, same := runtime.NumGoroutine(), 0
+	for range 500 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+		m := runtime.NumGoroutine()
+		if m == n {
+			if same++; same == 10 {
+				break
+			}
+			continue
+		}
+		n, same = m, 0
+	}
+	return n
 }
