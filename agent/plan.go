@@ -51,10 +51,11 @@ type request struct {
 	// chain is a resolver agent's snapshot, goal and options, in its
 	// buffer (facts and goal are unused then).
 	chain *chainRequest
-	// slice is the most chains a resolver agent's search may expand in
-	// this frame (0: the whole search); search holds it while it is
-	// suspended from frame to frame; sliced counts the chains it expanded
-	// in earlier frames (see Queue.SetSlice, slices.go).
+	// slice is the most chains a resolver agent's search, or states a
+	// GOAP agent's, may expand in this frame (0: the whole search);
+	// search holds it while it is suspended from frame to frame; sliced
+	// counts what it expanded in earlier frames (see Queue.SetSlice,
+	// slices.go).
 	slice  int
 	sliced int
 	search *slicedSearch
@@ -95,12 +96,14 @@ type planners struct {
 	// goapTrace and resolverTrace serve traced requests (TraceDecisions).
 	goapTrace     goap.Trace
 	resolverTrace resolver.Trace
-	// slicedTrace traces a traced search the queue slices, and reserve
-	// holds per domain what a worker gives a search that reaches its
-	// slice (slices.go).
-	slicedTrace *resolver.Trace
-	reserve     map[*resolver.Domain][]*slicedSearch
-	tally       frameTally
+	// slicedTrace and slicedGoapTrace trace a traced search the queue
+	// slices, and reserve holds per domain (a *resolver.Domain or a
+	// *goap.Domain) what a worker gives a search that reaches its slice
+	// (slices.go).
+	slicedTrace     *resolver.Trace
+	slicedGoapTrace *goap.Trace
+	reserve         map[any][]*slicedSearch
+	tally           frameTally
 	// request and result are an agent's inline request and its answer.
 	request request
 	result  result

@@ -20,20 +20,41 @@ type planner interface {
 type goapPlanner struct{}
 
 func (goapPlanner) plan(p *planners, r *request, out *result) {
+	if r.slice > 0 || r.search != nil {
+		planGoapSlice(p, r, out)
+		return
+	}
 	cfg := &r.agent.cfg
-	opt := goap.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context}
+	opt := goapOptions(cfg)
 	if r.traced {
 		opt.Trace = &p.goapTrace
 	}
 	res, err := p.goapFor(cfg.Domain).Plan(r.plan, r.facts, r.goal, opt)
 	if r.traced {
-		l := r.agent.log
-		var plan []goap.ActionID
-		if res.Status == goap.Found {
-			plan = res.Plan
-		}
-		l.rejected = GOAPRejected(l.rejected[:0], cfg.Domain, &p.goapTrace, plan)
+		goapRejected(r, &p.goapTrace, res)
 	}
+	goapAnswer(out, res, err)
+	p.tally.states += res.Expanded
+}
+
+// goapOptions returns the options of a GOAP agent's search.
+func goapOptions(cfg *Config) goap.Options {
+	return goap.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context}
+}
+
+// goapRejected fills a traced agent's rejected list from the trace tr of
+// its search, which returned res.
+func goapRejected(r *request, tr *goap.Trace, res goap.Result) {
+	l := r.agent.log
+	var plan []goap.ActionID
+	if res.Status == goap.Found {
+		plan = res.Plan
+	}
+	l.rejected = GOAPRejected(l.rejected[:0], r.agent.cfg.Domain, tr, plan)
+}
+
+// goapAnswer fills out with a GOAP search's result.
+func goapAnswer(out *result, res goap.Result, err error) {
 	out.found = res.Status == goap.Found
 	out.limited = err != nil
 	out.status, out.bound, out.stats = res.Status, res.Bound, res.Stats
@@ -42,7 +63,6 @@ func (goapPlanner) plan(p *planners, r *request, out *result) {
 	if out.found {
 		out.plan = res.Plan
 	}
-	p.tally.states += res.Expanded
 }
 
 // htnPlanner decomposes the agent's root task (HTNRoot, or the HTN's), or

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/ploy-ai/ploy/goap"
-	"github.com/ploy-ai/ploy/resolver"
 )
 
 // Queue resolves agents' planning requests on worker goroutines, a bounded
@@ -36,8 +35,8 @@ import (
 //
 // A frame's planning work is bounded by PerFrame × the agents' search
 // budgets (for resolver agents, resolves per frame × node budget):
-// neither number bounds anything alone. SetSlice bounds resolver agents'
-// by PerFrame × a slice of expansions per search, suspending a search
+// neither number bounds anything alone. SetSlice bounds resolver and
+// GOAP agents' by PerFrame × a slice of expansions per search, suspending a search
 // that reaches it until the next frame. Its bookkeeping does not
 // depend on how many requests wait: the waiting requests are a ring.
 type Queue struct {
@@ -63,17 +62,21 @@ type Queue struct {
 	// that a frame's cost does not grow with the backlog.
 	slotsVisited int
 
-	// slice is the most chains a resolver search expands per frame (0:
-	// no limit); carried holds the searches suspended at the end of the
+	// slice is the most chains a resolver search, or states a GOAP
+	// search, expands per frame (0: no limit); carried holds the searches suspended at the end of the
 	// last frame, oldest first, which the next frame takes before the
 	// ring's requests; lastFrame is what the last frame did; idle holds
-	// per domain (domains, in the order first seen) the suspended
-	// searches' holders that no request holds now (slices.go).
+	// per domain (a *resolver.Domain or a *goap.Domain; domains, in the
+	// order first seen) the suspended searches' holders that no request
+	// holds now (slices.go).
 	slice     int
 	carried   []request
 	lastFrame FrameStats
-	idle      map[*resolver.Domain][]*slicedSearch
-	domains   []*resolver.Domain
+	idle      map[any][]*slicedSearch
+	domains   []any
+	// goapCarried lists the carried GOAP searches' planners for the
+	// cleanup that abandons them if the queue is dropped (slices.go).
+	goapCarried *suspendedPlanners
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;
@@ -348,8 +351,8 @@ func (q *Queue) Remove(a Queued) {
 
 // Frame resolves up to PerFrame of the oldest requests, spread over the
 // workers, delivers each result to its agent, and returns how many it
-// resolved. With a slice (SetSlice) a resolver search that reaches it is
-// suspended rather than resolved: it goes on in the next Frame, first.
+// resolved. With a slice (SetSlice) a resolver or GOAP search that reaches
+// it is suspended rather than resolved: it goes on in the next Frame, first.
 func (q *Queue) Frame() int {
 	q.enter("Frame")
 	if q.delivering {
@@ -411,6 +414,11 @@ func (q *Queue) Frame() int {
 		for i := range batch {
 			if a := batch[i].agent; a != nil {
 				a.withdraw(q)
+			}
+			if s := batch[i].search; s != nil {
+				// Let its search go: a GOAP planner's suspended search
+				// lives in a coroutine until it is abandoned.
+				q.idleSearch(s)
 			}
 		}
 		q.dropFrame()

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -161,6 +163,103 @@ func TestAWorkerPanicWithdrawsSuspendedSearches(t *testing.T) {
 		got := fmt.Sprint(a.Chain(), goalName(a.Goal()))
 		if want := fmt.Sprint(control.agents[i].Chain(), goalName(control.agents[i].Goal())); got != want || a.Stats().Plans == 0 {
 			t.Fatalf("agent %d after the queue recovered: %s (%d answers), want %s", i, got, a.Stats().Plans, want)
+		}
+	}
+}
+
+// TestAWorkerPanicWithdrawsSuspendedGoapSearches is
+// TestAWorkerPanicWithdrawsSuspendedSearches for battle mages: a slice of
+// 2 states (Kill takes 7) suspends every mage's search in the first frame;
+// in a later frame, as the searches go on, a cost function of the game's
+// panics in the last mages' searches. Frame raises that panic, no search
+// stays suspended or waiting (their planners let go), and once the cost
+// function mends, the mages ask again and are answered as a queue that
+// never failed answered them.
+func TestAWorkerPanicWithdrawsSuspendedGoapSearches(t *testing.T) {
+	const n, failFrom, slice = 48, 36, 2
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	failing := false
+	mages := func(q *agent.Queue) []*agent.Agent {
+		var out []*agent.Agent
+		for i := range n {
+			cost := goap.Func(1, func(goap.State) float64 {
+				if failing && i >= failFrom {
+					panic("the game's cost function failed")
+				}
+				return 1
+			})
+			prof, err := d.NewProfile(goap.ProfileSpec{Costs: map[string]goap.Cost{"Recharge": cost}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+			cfg := goapConfig(w, d, nil)
+			cfg.Name = fmt.Sprintf("mage%02d", i)
+			cfg.Profile, cfg.Queue = prof, q
+			a, err := agent.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, a)
+		}
+		return out
+	}
+	newQueue := func() *agent.Queue {
+		q := agent.NewQueue(2, n)
+		q.SetSlice(slice)
+		return q
+	}
+	tickAll := func(agents []*agent.Agent) {
+		for _, a := range agents {
+			a.Tick()
+		}
+	}
+	cq := newQueue()
+	control := mages(cq)
+	tickAll(control)
+	for cq.Len() > 0 {
+		cq.Frame()
+	}
+
+	base := settledCount()
+	q := newQueue()
+	agents := mages(q)
+	tickAll(agents)
+	q.Frame()
+	if st := q.LastFrame(); st.Suspended != n {
+		t.Fatalf("first frame %+v: want all %d searches suspended", st, n)
+	}
+	failing = true
+	got := func() (p any) {
+		defer func() { p = recover() }()
+		for q.Len() > 0 {
+			q.Frame()
+		}
+		return nil
+	}()
+	if s, _ := got.(string); !strings.Contains(s, "the game's cost function failed") {
+		t.Fatalf("Frame raised %v, want the cost function's panic", got)
+	}
+	if searches, _ := q.Suspended(); searches != 0 || q.Len() != 0 {
+		t.Fatalf("after the panic: %d searches suspended, %d waiting; want none", searches, q.Len())
+	}
+	// A suspended GOAP search runs in a coroutine, a goroutine until the
+	// search ends or is abandoned: the withdrawn ones must be abandoned,
+	// not dropped. (The queue's second worker is one more goroutine.)
+	if now := settledCount(); now > base+1 {
+		t.Fatalf("%d goroutines after the panic, %d before the queue: the withdrawn searches' coroutines live on", now, base)
+	}
+	failing = false
+	tickAll(agents)
+	for q.Len() > 0 {
+		q.Frame()
+	}
+	for i, a := range agents {
+		if got, want := fmt.Sprint(a.Plan()), fmt.Sprint(control[i].Plan()); got != want || a.Stats().Plans == 0 {
+			t.Fatalf("mage %d after the queue recovered: %s (%d answers), want %s", i, got, a.Stats().Plans, want)
 		}
 	}
 }

@@ -3,38 +3,46 @@ package agent
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
 // Searches that span frames: a queue with a slice (SetSlice) gives each
-// resolver agent's search at most that many chain expansions per frame. A
-// search that reaches its slice is suspended, its open list and chains
-// kept in the resolver it ran on (resolver.Resolver.Begin, Continue), and
-// goes on in the next frame from where it stopped, ahead of every request
-// asked after it. It ends with exactly the chain, cost and counts the
-// whole search would have.
+// resolver agent's search at most that many chain expansions per frame,
+// and each GOAP agent's search at most that many state expansions. A
+// search that reaches its slice is suspended, its open list and nodes
+// kept in the resolver or GOAP planner it ran on (resolver.Resolver.Begin,
+// goap.Planner.Begin, and their Continue), and goes on in the next frame
+// from where it stopped, ahead of every request asked after it. It ends
+// with exactly the plan, cost and counts the whole search would have.
 
-// SetSlice sets the most chains one resolver agent's search may expand in
-// one Frame, from the next Frame on; 0, the default, lets each search run
-// whole within its own node budget, as before. With a slice S the
-// frame's planning cost is bounded: the resolver searches of a Frame
-// expand at most PerFrame × S chains between them. A search of node
-// budget B (its Limits.Budget, resolver.DefaultBudget if unset) ends
-// within ⌈B / S⌉ frames, and the queue answers requests in the order they
-// were asked, PerFrame at a time, a suspended search keeping its place:
-// so a request with p − 1 others ahead of it when asked (suspended
-// searches included, Len counts them all) is answered within
-// ⌈p / PerFrame⌉ × ⌈B / S⌉ frames, B the largest budget of the resolver
-// agents ahead of it and its own (a GOAP or HTN request ahead counts as
-// one frame: their searches are not sliced and run whole within their own
-// limits, beside the resolver agents' budget).
+// SetSlice sets the most chains one resolver agent's search, and the most
+// states one GOAP agent's search, may expand in one Frame, from the next
+// Frame on; 0, the default, lets each search run whole within its own
+// node budget, as before. With a slice S the frame's planning cost is
+// bounded: the searches of a Frame expand at most PerFrame × S chains and
+// states between them. A resolver search of node budget B (its
+// Limits.Budget, resolver.DefaultBudget if unset) ends within ⌈B / S⌉
+// frames; a GOAP search within ⌈E / S⌉, E the states it expands, at most
+// its budget B (goap.DefaultBudget if unset), or 2B for a search whose
+// delayed search hands over and starts again (goap.Planner says when).
+// The queue answers requests in the order they were asked, PerFrame at a
+// time, a suspended search keeping its place: so a request with p − 1
+// others ahead of it when asked (suspended searches included, Len counts
+// them all) is answered within ⌈p / PerFrame⌉ × ⌈B / S⌉ frames, B the
+// largest budget of the agents ahead of it and its own, a GOAP agent's
+// counted twice where its search may hand over (an HTN request ahead
+// counts as one frame: its decomposition is not sliced and runs whole
+// within its own limits, beside the others' budget).
 //
-// A suspended search holds its resolver (Suspended reports how many and
-// their bytes): at most PerFrame are suspended at once, each bounded by
-// its own work limit as a whole search is. Cancel and Remove drop an
-// agent's suspended search. SetSlice panics on a negative slice.
+// A suspended search holds its resolver or GOAP planner (Suspended
+// reports how many and their bytes): at most PerFrame are suspended at
+// once, each bounded by its own memory and work limits as a whole search
+// is. Cancel and Remove drop an agent's suspended search. SetSlice panics
+// on a negative slice.
 func (q *Queue) SetSlice(expansions int) {
 	q.enter("SetSlice")
 	defer q.leave()
@@ -53,39 +61,49 @@ type FrameStats struct {
 	// it went on with and the requests it took from the line.
 	Taken int
 	// Ended is the searches that ended (answered, or cancelled meanwhile);
-	// Suspended the resolver searches that reached their slice and go on
-	// in the next frame.
+	// Suspended the resolver and GOAP searches that reached their slice
+	// and go on in the next frame.
 	Ended, Suspended int
-	// Chains is the chains the frame's resolver searches expanded: at
-	// most PerFrame × Slice with a slice. States is the states its GOAP
-	// searches expanded, which are not sliced (HTN decompositions count
-	// steps, not expansions, and are in neither).
+	// Chains is the chains the frame's resolver searches expanded, States
+	// the states its GOAP searches expanded (a sliced search's count
+	// includes those of a delayed search that handed over, which
+	// goap.Result.Expanded does not): with a slice, Chains + States is at
+	// most PerFrame × Slice. HTN decompositions count steps, not
+	// expansions, and are in neither.
 	Chains, States int
 }
 
 // LastFrame returns what the last Frame did.
 func (q *Queue) LastFrame() FrameStats { return q.lastFrame }
 
-// Suspended returns how many resolver searches are suspended, waiting for
-// the next Frame, and the bytes their resolvers hold.
+// Suspended returns how many resolver and GOAP searches are suspended,
+// waiting for the next Frame, and the bytes their resolvers and planners
+// hold.
 func (q *Queue) Suspended() (searches int, bytes int64) {
 	for i := range q.carried {
-		bytes += q.carried[i].search.rs.Bytes()
+		if s := q.carried[i].search; s.rs != nil {
+			bytes += s.rs.Bytes()
+		} else {
+			bytes += s.gp.Bytes()
+		}
 	}
 	return len(q.carried), bytes
 }
 
-// slicedSearch is a resolver agent's search suspended at the end of a
-// frame: the resolver that holds its open list and chains, and the trace
-// of a traced agent's search. A search begins on the worker's own
-// resolver, as a whole one does; only when it reaches its slice does the
-// worker hand that resolver to the request, in a slicedSearch from its
-// reserve, and take the reserve's resolver as its own. The request
-// carries it to whichever worker takes it next frame; when it ends, the
-// queue takes it back and deals it out again between frames.
+// slicedSearch is a resolver or GOAP agent's search suspended at the end
+// of a frame: the resolver or planner that holds its open list and nodes
+// (rs or gp, the other nil), and the trace of a traced agent's search. A
+// search begins on the worker's own resolver or planner, as a whole one
+// does; only when it reaches its slice does the worker hand that one to
+// the request, in a slicedSearch from its reserve, and take the
+// reserve's as its own. The request carries it to whichever worker takes
+// it next frame; when it ends, the queue takes it back and deals it out
+// again between frames.
 type slicedSearch struct {
-	rs *resolver.Resolver
-	tr *resolver.Trace
+	rs  *resolver.Resolver
+	tr  *resolver.Trace
+	gp  *goap.Planner
+	gtr *goap.Trace
 }
 
 // planSlice runs a slice of a resolver agent's search: it begins the
@@ -148,14 +166,7 @@ func planSlice(p *planners, r *request, out *result) {
 // worker takes as its own in their place (a new resolver, made when next
 // needed, if the reserve has none of d).
 func (p *planners) suspend(d *resolver.Domain, rs *resolver.Resolver, tr *resolver.Trace) *slicedSearch {
-	var s *slicedSearch
-	if n := len(p.reserve[d]); n > 0 {
-		s = p.reserve[d][n-1]
-		p.reserve[d][n-1] = nil
-		p.reserve[d] = p.reserve[d][:n-1]
-	} else {
-		s = &slicedSearch{}
-	}
+	s := p.fromReserve(d)
 	if s.rs != nil {
 		p.resolvers[d] = s.rs
 	} else {
@@ -168,13 +179,103 @@ func (p *planners) suspend(d *resolver.Domain, rs *resolver.Resolver, tr *resolv
 	return s
 }
 
+// fromReserve takes a slicedSearch for domain d (a *resolver.Domain or a
+// *goap.Domain) from the worker's reserve, or a new empty one.
+func (p *planners) fromReserve(d any) *slicedSearch {
+	if n := len(p.reserve[d]); n > 0 {
+		s := p.reserve[d][n-1]
+		p.reserve[d][n-1] = nil
+		p.reserve[d] = p.reserve[d][:n-1]
+		return s
+	}
+	return &slicedSearch{}
+}
+
+// suspendGoap is suspend for a GOAP agent's search, on the worker's
+// planner gp for d: the worker takes the reserve's planner and trace in
+// place of gp and tr.
+func (p *planners) suspendGoap(d *goap.Domain, gp *goap.Planner, tr *goap.Trace) *slicedSearch {
+	s := p.fromReserve(d)
+	if s.gp != nil {
+		p.goap[d] = s.gp
+	} else {
+		delete(p.goap, d)
+	}
+	p.lastDomain, p.lastGoap = nil, nil // goapFor's shortcut held gp
+	if tr != nil {
+		p.slicedGoapTrace, s.gtr = s.gtr, tr
+	}
+	s.gp = gp
+	return s
+}
+
+// planGoapSlice runs a slice of a GOAP agent's search: it begins the
+// search on the worker's planner, or goes on with the one suspended in an
+// earlier frame.
+func planGoapSlice(p *planners, r *request, out *result) {
+	d := r.agent.cfg.Domain
+	slice := r.slice
+	if slice == 0 { // SetSlice(0) while the search was suspended: finish it
+		slice = math.MaxInt
+	}
+	var gp *goap.Planner
+	var tr *goap.Trace
+	if s := r.search; s != nil {
+		gp, tr = s.gp, s.gtr
+	} else {
+		gp = p.goapFor(d)
+		opt := goapOptions(&r.agent.cfg)
+		if r.traced {
+			if p.slicedGoapTrace == nil {
+				p.slicedGoapTrace = new(goap.Trace)
+			}
+			tr = p.slicedGoapTrace
+			opt.Trace = tr
+		}
+		// A sliced search runs on whichever planner the worker holds,
+		// dealt from the reserves however the frames went: its Work, for
+		// the decision record, must not depend on what that planner
+		// searched before.
+		gp.ForgetStateEstimates()
+		gp.Begin(r.plan, r.facts, r.goal, opt)
+	}
+	if !gp.Continue(slice) {
+		if r.search == nil {
+			r.search = p.suspendGoap(d, gp, tr)
+		}
+		// Every slice but a search's last expands exactly its states.
+		r.sliced += slice
+		out.suspended, out.frameExpanded = true, slice
+		p.tally.states += slice
+		p.tally.suspended++
+		return
+	}
+	expanded := gp.Expanded()
+	res, err := gp.Result()
+	if r.traced {
+		goapRejected(r, tr, res)
+	}
+	goapAnswer(out, res, err)
+	out.frameExpanded = expanded - r.sliced
+	p.tally.states += out.frameExpanded
+	if r.search != nil {
+		p.tally.resumed++
+	}
+}
+
 // idleSearch takes back a search no request holds any more, dropping
 // what it held of its agent's.
 func (q *Queue) idleSearch(s *slicedSearch) {
-	s.rs.Abandon()
-	d := s.rs.Domain()
+	var d any
+	if s.rs != nil {
+		s.rs.Abandon()
+		d = s.rs.Domain()
+	} else {
+		s.gp.Abandon()
+		d = s.gp.Domain()
+	}
 	if q.idle == nil {
-		q.idle = map[*resolver.Domain][]*slicedSearch{}
+		q.idle = map[any][]*slicedSearch{}
 	}
 	if _, ok := q.idle[d]; !ok {
 		q.domains = append(q.domains, d)
@@ -195,7 +296,7 @@ func (q *Queue) fillReserves() {
 		idle := q.idle[d]
 		for _, w := range q.planners {
 			if w.reserve == nil {
-				w.reserve = map[*resolver.Domain][]*slicedSearch{}
+				w.reserve = map[any][]*slicedSearch{}
 			}
 			for len(w.reserve[d]) < want && len(idle) > 0 {
 				w.reserve[d] = append(w.reserve[d], idle[len(idle)-1])
@@ -245,6 +346,46 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		}
 	}
 	q.fillReserves()
+	q.noteSuspendedGoap()
+}
+
+// suspendedPlanners lists the GOAP planners holding the searches a queue
+// carries to its next frame, for the queue's cleanup: a suspended GOAP
+// search waits in a coroutine, a goroutine that holds its planner, and a
+// game that drops a queue with searches suspended (and its agents with
+// it) would otherwise leave them parked for good. It holds no pointer to
+// the queue, so that the queue can be collected.
+type suspendedPlanners struct{ planners []*goap.Planner }
+
+// noteSuspendedGoap lists the planners of the carried GOAP searches, once
+// a frame, making the list and registering the cleanup that abandons
+// them the first time there are any. A planner whose search ended or was
+// dropped since stays listed until the next frame: abandoning it then
+// does nothing.
+func (q *Queue) noteSuspendedGoap() {
+	l := q.goapCarried
+	if l == nil {
+		found := false
+		for i := range q.carried {
+			found = found || q.carried[i].search.gp != nil
+		}
+		if !found {
+			return
+		}
+		l = &suspendedPlanners{}
+		q.goapCarried = l
+		runtime.AddCleanup(q, func(l *suspendedPlanners) {
+			for _, p := range l.planners {
+				p.Abandon()
+			}
+		}, l)
+	}
+	l.planners = l.planners[:0]
+	for i := range q.carried {
+		if gp := q.carried[i].search.gp; gp != nil {
+			l.planners = append(l.planners, gp)
+		}
+	}
 }
 
 // dropFrame forgets a frame a worker's panic cut short: its counts, and

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
 )
@@ -42,31 +45,64 @@ func slicedCrowd(t testing.TB, n int, q *agent.Queue, rng *rand.Rand) ([]*agent.
 	return agents, most
 }
 
+// slicedMages is n battle mages resolving through q, as crowd makes
+// them, each with a random node budget of 1 to 12 states (Kill takes 7),
+// so that some searches span frames and some run out. It returns the
+// agents and the largest budget.
+func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand, with ...func(i int, cfg *agent.Config)) ([]*agent.Agent, int) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mages []*agent.Agent
+	most := 0
+	for i := range n {
+		w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+		cfg := goapConfig(w, d, nil)
+		cfg.Name = fmt.Sprintf("mage%02d", i)
+		budget := 1 + rng.IntN(12)
+		most = max(most, budget)
+		cfg.Limits = search.Limits{Budget: int64(budget)}
+		cfg.Queue = q
+		for _, f := range with {
+			f(i, &cfg)
+		}
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mages = append(mages, a)
+	}
+	return mages, most
+}
+
 // TestSlicedQueueKeepsItsBoundsAndPromises runs crowds of survivors, with
-// battle mages among them, through queues of 1 and 2 workers, 1 to 5
-// requests a frame and slices of 1 to 7 chains, and checks what
-// Queue.SetSlice promises: no frame's resolver searches expand more than
-// PerFrame × Slice chains; every chain a frame expanded reaches an agent
-// (the frames' sum is the agents' once the line is drained); and a
-// request with p − 1 others ahead of it when asked is answered within
-// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget; and that
-// some requests wait that long: the bound is the worst case, not a guess.
+// battle mages among them (both with node budgets of a few expansions),
+// through queues of 1 and 2 workers, 1 to 5 requests a frame and slices
+// of 1 to 7 expansions, and checks what Queue.SetSlice promises: no
+// frame's searches expand more than PerFrame × Slice chains and states;
+// every chain and state a frame expanded reaches an agent (the frames'
+// sums are the agents' once the line is drained); and a request with
+// p − 1 others ahead of it when asked is answered within
+// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget (the mages'
+// small searches never hand over, so B is not doubled); and that some
+// requests wait that long: the bound is the worst case, not a guess.
 func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 26))
 	tightest := 0.0 // the longest wait seen, as a fraction of its bound
-	spanned := 0
+	spanned, mageStates, mageSpanned := 0, 0, 0
 	for round := range 24 {
 		workers, perFrame, slice := 1+rng.IntN(2), 1+rng.IntN(5), []int{1, 2, 3, 7}[rng.IntN(4)]
 		q := agent.NewQueue(workers, perFrame)
 		q.SetSlice(slice)
 		survivors, most := slicedCrowd(t, 6+rng.IntN(20), q, rng)
-		mages, _ := crowd(t, rng.IntN(4), q, nil)
-		perSearch := (most + slice - 1) / slice
+		mages, mostMage := slicedMages(t, rng.IntN(4), q, rng)
+		perSearch := (max(most, mostMage) + slice - 1) / slice
 		type asked struct {
 			frame, place, plans int
 		}
 		waiting := map[*agent.Agent]asked{}
-		frame, chains := 0, 0
+		frame, chains, states := 0, 0, 0
 		tick := func(a *agent.Agent) {
 			plans, before := a.Stats().Plans, q.Len()
 			a.Tick()
@@ -79,13 +115,14 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 			frame++
 			st := q.LastFrame()
 			where := fmt.Sprintf("round %d (%d workers, %d a frame, slice %d), frame %d", round, workers, perFrame, slice, frame)
-			if st.Chains > perFrame*slice {
-				t.Fatalf("%s: %d chains expanded, more than %d × %d", where, st.Chains, perFrame, slice)
+			if st.Chains+st.States > perFrame*slice {
+				t.Fatalf("%s: %d chains and %d states expanded, more than %d × %d", where, st.Chains, st.States, perFrame, slice)
 			}
 			if st.Taken > perFrame || st.Ended+st.Suspended != st.Taken {
 				t.Fatalf("%s: %+v", where, st)
 			}
 			chains += st.Chains
+			states += st.States
 			for a, w := range waiting {
 				if a.Stats().Plans == w.plans {
 					continue
@@ -98,6 +135,9 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 				tightest = max(tightest, float64(waited)/float64(bound))
 				if waited > 1 {
 					spanned++
+					if strings.HasPrefix(a.Name(), "mage") {
+						mageSpanned++
+					}
 				}
 			}
 		}
@@ -126,6 +166,17 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 		if expanded != chains {
 			t.Fatalf("round %d: the frames expanded %d chains, the agents were answered with %d", round, chains, expanded)
 		}
+		expanded = 0
+		for _, m := range mages {
+			expanded += m.Stats().Expanded
+		}
+		if expanded != states {
+			t.Fatalf("round %d: the frames expanded %d states, the mages were answered with %d", round, states, expanded)
+		}
+		mageStates += states
+	}
+	if mageStates == 0 || mageSpanned == 0 {
+		t.Errorf("the mages' searches expanded %d states, %d answers waited more than a frame: the test sliced no GOAP search", mageStates, mageSpanned)
 	}
 	t.Logf("longest wait %.2f of its bound; %d answers waited more than a frame", tightest, spanned)
 	if spanned < 200 || tightest < 0.9 {
@@ -333,6 +384,60 @@ func BenchmarkSlicedQueue(b *testing.B) {
 	}
 }
 
+// BenchmarkSlicedGoapQueue is BenchmarkSlicedQueue for battle mages: three
+// crowds of 2 000 on one-worker queues of 500 a frame, with no slice, a
+// slice of 16 (which every mage's search fits: each still runs through
+// Begin, in a coroutine) and a slice of 2, interleaved.
+func BenchmarkSlicedGoapQueue(b *testing.B) {
+	type crowd struct {
+		slice   int
+		q       *agent.Queue
+		agents  []*agent.Agent
+		inFrame []time.Duration
+		states  int
+	}
+	var crowds []*crowd
+	for _, slice := range []int{0, 16, 2} {
+		q := agent.NewQueue(1, 500)
+		q.SetSlice(slice)
+		agents, _ := slicedMages(b, 2000, q, rand.New(rand.NewPCG(9, 9)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{}
+		})
+		crowds = append(crowds, &crowd{slice: slice, q: q, agents: agents})
+	}
+	frame := func(c *crowd) time.Duration {
+		for _, a := range c.agents {
+			a.RequestReplan()
+			a.Tick()
+		}
+		start := time.Now()
+		c.q.Frame()
+		c.states += c.q.LastFrame().States
+		return time.Since(start)
+	}
+	for range 20 {
+		for _, c := range crowds {
+			frame(c)
+		}
+	}
+	for _, c := range crowds {
+		c.states = 0
+	}
+	b.ReportAllocs()
+	for op := 0; b.Loop(); op++ {
+		for k := range crowds {
+			c := crowds[(op+k)%len(crowds)]
+			c.inFrame = append(c.inFrame, frame(c))
+		}
+	}
+	for _, c := range crowds {
+		slices.Sort(c.inFrame)
+		median := c.inFrame[len(c.inFrame)/2]
+		b.ReportMetric(float64(median.Nanoseconds())/1e3, fmt.Sprintf("frame-µs/slice=%d", c.slice))
+		b.ReportMetric(float64(c.states)/float64(len(c.inFrame)), fmt.Sprintf("states/slice=%d", c.slice))
+	}
+}
+
 // TestCancelDuringDeliveryDropsASuspendedSearch: an event callback that
 // cancels, while Frame delivers, an agent whose search the same frame
 // suspended drops that search too: it is not carried into the next frame.
@@ -350,14 +455,26 @@ func TestCancelDuringDeliveryDropsASuspendedSearch(t *testing.T) {
 	}
 	asked := q.Len()
 	cancelled := 0
-	mages, _ := crowdWith(t, 1, q, func(int) func(agent.Event) {
-		return func(e agent.Event) {
-			if e.Kind == agent.PlanMade && q.Cancel(target) {
-				cancelled++
-			}
+	// A mage whose search ends in its first slice of one state (its
+	// budget is one), so that its delivery runs the callback this frame.
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+	cfg := goapConfig(w, d, nil)
+	cfg.Limits = search.Limits{Budget: 1}
+	cfg.Queue = q
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.NoPlanFound && q.Cancel(target) {
+			cancelled++
 		}
-	})
-	mages[0].Tick()
+	}
+	mage, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mage.Tick()
 	if target == nil || q.Len() != asked+1 {
 		t.Fatalf("%d waiting; want the survivors' %d requests (one at least) and the mage's", q.Len(), asked)
 	}
@@ -459,7 +576,8 @@ func TestSlicedQueueWorkersRecordAsOne(t *testing.T) {
 	for _, workers := range []int{2, 4} {
 		r := record(workers)
 		if !bytes.Equal(r.decisions, one.decisions) {
-			t.Errorf("%d workers: the recording differs from one worker's at line %d", workers, firstDifferentLine(r.decisions, one.decisions))
+			l := firstDifferentLine(r.decisions, one.decisions)
+			t.Errorf("%d workers: the recording differs from one worker's at line %d:\n%s\none worker's:\n%s", workers, l, lineOf(r.decisions, l), lineOf(one.decisions, l))
 		}
 		if !bytes.Equal(r.events, one.events) {
 			t.Errorf("%d workers: the events differ from one worker's at line %d", workers, firstDifferentLine(r.events, one.events))
@@ -474,4 +592,170 @@ func TestSlicedQueueWorkersRecordAsOne(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSlicedGoapQueueWorkersRecordAsOne is TestSlicedQueueWorkersRecordAsOne
+// with battle mages beside the survivors in one queue, a slice of 2
+// expansions (a mage's Kill takes 7 states): some mages record their
+// decisions, traced, into a FlightRecorder, some listen to their own
+// events; every mage's world changes as its plan runs. On 2 and 4 workers
+// the mages' recording, the events, what each frame did and what each
+// agent was answered are those of 1 worker, and every state the frames
+// expanded reached a mage.
+func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
+	const n, perFrame = 240, 60
+	type run struct {
+		decisions, events []byte
+		frames            []agent.FrameStats
+		answers           []string
+	}
+	record := func(workers int) run {
+		recorder := agent.NewFlightRecorder(100_000, 256<<20)
+		var rec agent.Recorder
+		q := agent.NewQueue(workers, perFrame)
+		q.SetSlice(2)
+		survivors, _ := resolverCrowd(t, n/4, q, nil, 7, func(i int, cfg *agent.ResolverConfig) { cfg.OnEvent = nil })
+		mages, _ := slicedMages(t, n, q, rand.New(rand.NewPCG(7, 7)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{Budget: int64(4 + i%40)} // some run out
+			if (i/20)%2 == 1 {
+				cfg.Decisions = recorder
+				cfg.TraceDecisions = i%3 == 0
+			}
+			if i%5 == 0 {
+				cfg.OnEvent = rec.Record
+			}
+		})
+		var r run
+		states := 0
+		frame := func() {
+			q.Frame()
+			st := q.LastFrame()
+			r.frames = append(r.frames, st)
+			states += st.States
+		}
+		for range 40 {
+			for i, a := range mages {
+				a.Tick()
+				if i < len(survivors) {
+					survivors[i].Tick()
+				}
+			}
+			frame()
+		}
+		for q.Len() > 0 {
+			frame()
+		}
+		expanded := 0
+		for _, a := range mages {
+			st := a.Stats()
+			expanded += st.Expanded
+			r.answers = append(r.answers, fmt.Sprintf("%s %v plans %d expanded %d no plan %d steps %d", a.Name(), a.Plan(), st.Plans, st.Expanded, st.NoPlan, st.StepsDone))
+		}
+		for _, a := range survivors {
+			st := a.Stats()
+			r.answers = append(r.answers, fmt.Sprintf("%s %v plans %d expanded %d", a.Name(), a.Chain(), st.Plans, st.Expanded))
+		}
+		if expanded != states {
+			t.Errorf("%d workers: the frames expanded %d states, the mages were answered with %d", workers, states, expanded)
+		}
+		var dec, ev bytes.Buffer
+		if err := recorder.WriteJSONL(&dec, agent.RecordHeader{Domain: "battle_mage"}); err != nil {
+			t.Fatal(err)
+		}
+		rec.WriteJSONL(&ev)
+		r.decisions, r.events = dec.Bytes(), ev.Bytes()
+		return r
+	}
+	one := record(1)
+	suspended, plans := 0, 0
+	for _, st := range one.frames {
+		suspended += st.Suspended
+	}
+	for _, a := range one.answers {
+		if strings.Contains(a, " plans ") && !strings.Contains(a, " plans 0 ") {
+			plans++
+		}
+	}
+	lines := bytes.Count(one.decisions, []byte("\n"))
+	t.Logf("one worker: %d frames, %d searches suspended, %d lines recorded, %d bytes of events", len(one.frames), suspended, lines, len(one.events))
+	if lines < n/4 || len(one.events) == 0 || suspended < n || !bytes.Contains(one.decisions, []byte("rejected")) {
+		t.Fatal("too little to compare")
+	}
+	for _, workers := range []int{2, 4} {
+		r := record(workers)
+		if !bytes.Equal(r.decisions, one.decisions) {
+			l := firstDifferentLine(r.decisions, one.decisions)
+			t.Errorf("%d workers: the recording differs from one worker's at line %d:\n%s\none worker's:\n%s", workers, l, lineOf(r.decisions, l), lineOf(one.decisions, l))
+		}
+		if !bytes.Equal(r.events, one.events) {
+			t.Errorf("%d workers: the events differ from one worker's at line %d", workers, firstDifferentLine(r.events, one.events))
+		}
+		if !slices.Equal(r.frames, one.frames) {
+			t.Errorf("%d workers: the frames did %v, one worker's %v", workers, r.frames, one.frames)
+		}
+		for i := range r.answers {
+			if r.answers[i] != one.answers[i] {
+				t.Errorf("%d workers: %s; one worker's %s", workers, r.answers[i], one.answers[i])
+				break
+			}
+		}
+	}
+}
+
+// lineOf returns line l (from 1) of b.
+func lineOf(b []byte, l int) string {
+	lines := bytes.Split(b, []byte("\n"))
+	if l < 1 || l > len(lines) {
+		return ""
+	}
+	return string(lines[l-1])
+}
+
+// TestADroppedQueueEndsItsSuspendedGoapSearches: a game that drops a
+// queue, and its agents, while GOAP searches are suspended leaves no
+// goroutine behind: each suspended search's coroutine is abandoned by the
+// queue's cleanup once the queue is collected.
+func TestADroppedQueueEndsItsSuspendedGoapSearches(t *testing.T) {
+	const n = 40
+	base := settledCount()
+	func() {
+		q := agent.NewQueue(1, n)
+		q.SetSlice(1)
+		mages, _ := slicedMages(t, n, q, rand.New(rand.NewPCG(4, 4)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{}
+		})
+		for _, m := range mages {
+			m.Tick()
+		}
+		q.Frame()
+		if st := q.LastFrame(); st.Suspended != n || runtime.NumGoroutine() < base+n {
+			t.Fatalf("%+v, %d goroutines (%d before): want %d searches suspended, each in its coroutine", st, runtime.NumGoroutine(), base, n)
+		}
+	}()
+	// The cleanup runs after a collection finds the queue unreachable, on
+	// the runtime's cleanup goroutine.
+	if now := settledCount(); now > base {
+		t.Fatalf("%d goroutines after the queue was dropped, %d before it: the suspended searches' coroutines live on", now, base)
+	}
+}
+
+// settledCount returns the number of goroutines once it has stopped
+// falling (settledGoroutines, for this package's external tests): earlier
+// tests' dropped queues end their helpers, and their searches'
+// coroutines, only after a collection.
+func settledCount() int {
+	n, same := runtime.NumGoroutine(), 0
+	for range 500 {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+		m := runtime.NumGoroutine()
+		if m == n {
+			if same++; same == 10 {
+				break
+			}
+			continue
+		}
+		n, same = m, 0
+	}
+	return n
 }

@@ -1,6 +1,8 @@
 package goap_test
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"sync"
@@ -299,4 +301,57 @@ func BenchmarkCyclingGoals(b *testing.B) {
 			b.ReportMetric(float64(expanded)/float64(b.N), "expanded/op")
 		})
 	}
+}
+
+// BenchmarkSliced runs random32's search with Begin and Continue, a slice
+// of 1 state, of 64, or the whole search in one Continue: against
+// BenchmarkRandom32Forward, the cost of a pause (one switch out and one
+// back in per slice; switches/op is the pauses a search made); and the
+// battle mage's Kill with Plan and with Begin, the cost of the coroutine a
+// Begin makes.
+func BenchmarkSliced(b *testing.B) {
+	d, start := random32()
+	goal := d.Goals()[0]
+	for _, slice := range []int{1, 64, math.MaxInt} {
+		name := fmt.Sprintf("slice=%d", slice)
+		if slice == math.MaxInt {
+			name = "slice=whole"
+		}
+		b.Run(name, func(b *testing.B) {
+			p := goap.NewPlanner(d)
+			plan := make([]goap.ActionID, 0, 64)
+			switches := 0
+			b.ReportAllocs()
+			for b.Loop() {
+				p.Begin(plan[:0], start, goal, goap.Options{})
+				for !p.Continue(slice) {
+					switches++
+				}
+				if res, err := p.Result(); err != nil || res.Status != goap.Found {
+					b.Fatalf("%v %v", res.Status, err)
+				}
+			}
+			b.ReportMetric(float64(switches)/float64(b.N), "switches/op")
+		})
+	}
+	// A search of a few states, whole, with and without Begin: what making
+	// and ending the coroutine costs a search that fits in its slice.
+	mage := mustDomain(b, domains.BattleMage())
+	kill, from := mage.Goal("Kill"), mage.Initial()
+	p := goap.NewPlanner(mage)
+	plan := make([]goap.ActionID, 0, 64)
+	b.Run("mage/plan", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p.Plan(plan[:0], from, kill, goap.Options{})
+		}
+	})
+	b.Run("mage/begin", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p.Begin(plan[:0], from, kill, goap.Options{})
+			p.Continue(math.MaxInt)
+			p.Result()
+		}
+	})
 }

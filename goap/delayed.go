@@ -51,6 +51,12 @@ func settleDelayed[N any, P interface {
 // the work it spent to the search that takes over from the start.
 func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
 	p.spent, p.estWork = m.work(res.Expanded, res.Generated), 0
+	if m.slicer != nil {
+		// The search that takes over counts its expansions from 0: it
+		// pauses after what is left of this slice.
+		m.slicer.left = m.pauseAt - res.Expanded
+		m.slicer.handed += res.Expanded
+	}
 	return Result{Plan: dst}, false
 }
 

@@ -51,4 +51,11 @@
 //
 // A [Trace] passed in [Options] records every expansion and what each action
 // did there; it costs nothing when absent.
+//
+// A search that must fit a frame's budget runs in slices: [Planner.Begin]
+// starts it, [Planner.Continue] expands up to n more states and reports
+// whether it ended, and [Planner.Result] returns exactly what Plan would
+// have, statistics and trace included. Between slices the search waits in
+// a coroutine (iter.Pull) inside the planner; [Planner.Abandon] ends one
+// no longer wanted.
 package goap

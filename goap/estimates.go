@@ -138,7 +138,11 @@ func (p *Planner) swapEstimates(s *estimateTables) {
 // After 2^32 of them the numbers come round: every dense table's kept
 // estimates are then forgotten, and the cache's slots emptied, since
 // their epochs could be handed out again.
-func (p *Planner) newEstimateEpoch() {
+func (p *Planner) newEstimateEpoch() { p.estEpoch = p.issueEstimateEpoch() }
+
+// issueEstimateEpoch returns a new estimate epoch, forgetting every kept
+// estimate when the numbers come round (newEstimateEpoch).
+func (p *Planner) issueEstimateEpoch() uint32 {
 	c := &p.estimates
 	c.issued++
 	if c.issued == 0 {
@@ -154,5 +158,26 @@ func (p *Planner) newEstimateEpoch() {
 		}
 		c.issued = 1
 	}
-	p.estEpoch = c.issued
+	return c.issued
+}
+
+// ForgetStateEstimates forgets the estimates of single states the planner
+// kept from its earlier searches (domains of at most 12 facts keep them:
+// see Planner), keeping its estimate tables. A kept estimate costs no
+// Work, so a search's Work depends on what the planner searched before;
+// after ForgetStateEstimates it is what a planner that never searched
+// would count. A game that records Work and runs each search on whichever
+// planner is free (agent.Queue's workers, whose sliced searches change
+// planners) calls it before each search, so that its record is the same
+// however the searches were dealt out. Plans and every other statistic
+// never depend on it.
+func (p *Planner) ForgetStateEstimates() {
+	p.enter()
+	defer p.busy.Store(false)
+	p.newEstimateEpoch()
+	for i := range p.estimates.slots {
+		if s := &p.estimates.slots[i]; s.key.goal != nil {
+			s.epoch = p.issueEstimateEpoch()
+		}
+	}
 }

@@ -7,3 +7,26 @@ func ForceGeneral(p *Planner, on bool) { p.forceGeneral = on }
 // SetDelayedLimit sets how many entries the delayed-duplicate search may queue
 // before it hands over to the eager one.
 func SetDelayedLimit(p *Planner, n int) { p.delayed.limit = n }
+
+// SearchPath names the search paths p's last search took: one, or a
+// delayed search's "then" the one it handed over to.
+func SearchPath(p *Planner) string {
+	names := []struct {
+		path searchPath
+		name string
+	}{
+		{pathDelayedBackward, "delayed.backward"}, {pathDelayedForwardWide, "delayed.forwardWide"},
+		{pathDense, "dense"}, {pathHash32, "hash32"}, {pathHash64, "hash64"},
+		{pathWord, "word"}, {pathBackward, "backward"}, {pathForward, "forward"},
+	}
+	out := ""
+	for _, n := range names {
+		if p.path&n.path != 0 {
+			if out != "" {
+				out += " then "
+			}
+			out += n.name
+		}
+	}
+	return out
+}

@@ -89,11 +89,20 @@ type meter struct {
 	// For a traced search, whose trace shares the memory ceiling: bytes per
 	// node, and the most bytes an expansion can add, trace included.
 	perNode, worstBytes int
+	// fixed is the bytes the search holds whatever its size.
+	fixed int
 	// ctx is Options.Context, nil when there is none; the search looks at
 	// it once its work passes nextCheck. stop is the lesser of workCap and
 	// nextCheck, so that over's common case stays three comparisons.
 	ctx             context.Context
 	nextCheck, stop int
+	// pauseAt is the expansion count at which a sliced search (Begin,
+	// Continue) pauses, math.MaxInt when it is not sliced; expandCap is
+	// the lesser of it and budget, so that pausing adds nothing to over's
+	// common case. slicer is the sliced search's pause hook, nil when
+	// none.
+	pauseAt, expandCap int
+	slicer             *slicer
 }
 
 // validate panics on options no caller should pass, and returns the
@@ -139,9 +148,17 @@ func (p *Planner) meter(perNode, fixed, maxSucc, perExpansion, perSuccessor int)
 		m.ctx, m.nextCheck = p.ctx, m.work(0, 0)-1
 		m.stop = min(m.workCap, m.nextCheck)
 	}
+	m.pauseAt = math.MaxInt
+	if s := p.slicer; s != nil {
+		// A sliced search pauses after what is left of the slice: all of
+		// it as a search starts, the rest of it when a delayed search
+		// hands over (handOver) and the search starts again.
+		m.slicer, m.pauseAt = s, s.left
+	}
+	m.expandCap = min(m.budget, m.pauseAt)
 	p.perExpansion, p.perSuccessor = perExpansion, perSuccessor
 	p.nodeBytes, p.fixedBytes = perNode, fixed
-	m.perNode = perNode
+	m.perNode, m.fixed = perNode, fixed
 	m.worstBytes = fixed + maxSucc*perNode
 	return m
 }
@@ -169,24 +186,59 @@ func (m *meter) work(expanded, generated int) int {
 
 // over reports whether a search of res's counts and nodes nodes must stop
 // before its next expansion; if so it sets res's status and bound. The
-// common case, nothing spent, costs three comparisons.
+// common case, nothing spent and no pause due, costs three comparisons.
+// A sliced search pauses here, inside over, when its slice is spent and
+// no limit ends it: the loops that call over need not know of slices.
 func (m *meter) over(res *Result, nodes int) bool {
-	if res.Expanded < m.budget && nodes <= m.nodeCap && m.work(res.Expanded, res.Generated) <= m.stop {
+	if res.Expanded < m.expandCap && nodes <= m.nodeCap && m.work(res.Expanded, res.Generated) <= m.stop {
 		return false
 	}
-	if w := m.work(res.Expanded, res.Generated); res.Expanded < m.budget && nodes <= m.nodeCap && w <= m.workCap {
-		// Only the time to look at the context has come.
+	w := m.work(res.Expanded, res.Generated)
+	if res.Expanded >= m.budget || nodes > m.nodeCap || w > m.workCap {
+		res.Status = LimitReached
+		switch {
+		case res.Expanded >= m.budget:
+			res.Bound = BoundStates
+		case nodes > m.nodeCap:
+			res.Bound = BoundBytes
+		default:
+			res.Bound = BoundWork
+		}
+		return true
+	}
+	if res.Expanded >= m.pauseAt {
+		if !m.pause(res.Expanded, nodes) {
+			// Abandoned while paused: end the search now, as a
+			// canceled one ends, so that its coroutine returns.
+			res.Status, res.Bound = LimitReached, BoundCanceled
+			return true
+		}
+		if m.ctx != nil {
+			// The context may have been done while the search was
+			// paused: look at it before the next expansion, as every
+			// slice starts, rather than contextCheckWork later.
+			m.nextCheck = min(m.nextCheck, w-1)
+		}
+	}
+	if m.ctx != nil && w > m.nextCheck {
 		return m.canceled(res, w)
 	}
-	res.Status = LimitReached
-	switch {
-	case res.Expanded >= m.budget:
-		res.Bound = BoundStates
-	case nodes > m.nodeCap:
-		res.Bound = BoundBytes
-	default:
-		res.Bound = BoundWork
+	return false
+}
+
+// pause hands control back to the Continue that ran the slice now spent,
+// after expanded states and with nodes nodes, and sets the next pause
+// when the next Continue resumes the search. It reports false if the
+// search was abandoned instead.
+func (m *meter) pause(expanded, nodes int) bool {
+	s := m.slicer
+	s.expanded = s.handed + expanded
+	s.held = int64(nodes)*int64(m.perNode) + int64(m.fixed)
+	if !s.yield(struct{}{}) {
+		return false
 	}
+	m.pauseAt = expanded + min(s.left, math.MaxInt-expanded)
+	m.expandCap = min(m.budget, m.pauseAt)
 	return true
 }
 

@@ -327,6 +327,13 @@ type Planner struct {
 	forceGeneral bool
 	chain        chainBound     // GoalCost's second bound, forward
 	levels       achieverLevels // and backward
+	// slicer runs the search Begin started, nil when none is under way;
+	// slicing is its storage, made by the first Begin and kept for the
+	// next (slice.go).
+	slicer, slicing *slicer
+	// path is the search paths the last search took (a delayed one that
+	// handed over, both), for the tests that must cover each.
+	path searchPath
 }
 
 // stateInfo is what a search knows of an interned state, kept in the state
@@ -411,6 +418,13 @@ func (p *Planner) enter() {
 func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
 	p.enter()
 	defer p.busy.Store(false)
+	p.abandon() // the arena is this search's now
+	return p.plan(dst, start, goal, opt)
+}
+
+// plan is Plan's search, run by Plan at once and by Begin's coroutine a
+// slice at a time; its caller has entered the planner.
+func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt Options) (Result, error) {
 	p.d.checkState(start)
 	p.d.checkGoal(goal)
 	opt.applyLimits()
@@ -441,6 +455,7 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	var res Result
 	var err error
 	var peak int64 // the most bytes held, over the searches made
+	p.path = 0
 	if opt.Search == Backward {
 		if prof.funcAction != NoAction {
 			res = Result{Status: Unsupported, Plan: dst}
@@ -449,10 +464,12 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 			done := false
 			if delayed {
 				res, done = p.delayed.backward(p, dst, start.words, goal, prof)
+				p.path |= pathDelayedBackward
 				peak = p.held(len(p.delayed.wideNodes), nil)
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, opt)
+				p.path |= pathBackward
 				peak = max(peak, p.held(len(p.nodes), opt.Trace))
 			}
 		}
@@ -466,26 +483,32 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 		switch {
 		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash32.forward(p, dst, uint32(start.words[0]), goal, prof)
+			p.path |= pathHash32
 			peak = p.held(len(p.hash32.nodes), nil)
 		case delayed && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash64.forward(p, dst, start.words[0], goal, prof)
+			p.path |= pathHash64
 			peak = p.held(len(p.hash64.nodes), nil)
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
+			p.path |= pathDense
 			peak = p.held(len(p.dense.nodes), nil)
 		}
 		if !done {
 			res = p.word.forward(p, dst, start.words[0], goal, prof)
+			p.path |= pathWord
 			peak = max(peak, p.held(len(p.word.nodes), nil))
 		}
 	} else {
 		done := false
 		if delayed && p.d.words > 1 {
 			res, done = p.delayed.forwardWide(p, dst, start.words, goal, prof)
+			p.path |= pathDelayedForwardWide
 			peak = p.held(len(p.delayed.wideNodes), nil)
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, opt)
+			p.path |= pathForward
 			peak = max(peak, p.held(len(p.nodes), opt.Trace))
 		}
 	}
@@ -504,6 +527,21 @@ func (p *Planner) Plan(dst []ActionID, start State, goal *Goal, opt Options) (Re
 	}
 	return res, err
 }
+
+// searchPath is a set of the search paths a search took: one, or a
+// delayed search and the general one it handed over to.
+type searchPath uint8
+
+const (
+	pathForward searchPath = 1 << iota
+	pathBackward
+	pathWord
+	pathDense
+	pathHash32
+	pathHash64
+	pathDelayedForwardWide
+	pathDelayedBackward
+)
 
 // prepareEstimates fills the estimate tables of a search: the goal count
 // by number of wrong facts, in the costs' units and, when they are whole

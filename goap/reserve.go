@@ -23,6 +23,7 @@ const reserveChainWork = 1 << 24
 func (p *Planner) Reserve(n int) {
 	p.enter()
 	defer p.busy.Store(false)
+	p.abandon() // Reserve rewrites the arena a suspended search holds
 	d := p.d
 	W := d.words
 	whole := d.base.costScale > 0

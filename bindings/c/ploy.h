@@ -206,15 +206,16 @@ int ploy_world_frame(ploy_world w);
 
 /*
  * ploy_world_set_slice makes each engine-model agent's search in world w
- * expand at most expansions partial chains per frame, from the next
+ * expand at most expansions partial chains per frame, and each GOAP
+ * search at most expansions states, from the next
  * ploy_world_frame on. A search that reaches its slice is suspended and
  * goes on in the next frame where it stopped, ahead of later requests:
  * it ends with exactly the plan (chain, cost, counts) it would have found
  * whole, some frames later. A frame then expands at most 256 (the plans a
- * frame makes) x expansions chains between its searches, whatever the
- * agents' budgets: ploy_world_frame_stats counts them. 0, the default,
- * runs each search whole within its budget. State-space agents (GOAP,
- * HTN, ...) are not sliced. 0, or -1 on error (a negative slice, a bad
+ * frame makes) x expansions chains and states between its searches,
+ * whatever the agents' budgets: ploy_world_frame_stats counts them. 0,
+ * the default, runs each search whole within its budget. HTN
+ * decompositions are not sliced. 0, or -1 on error (a negative slice, a bad
  * handle). Any thread.
  */
 int ploy_world_set_slice(ploy_world w, int64_t expansions);

@@ -157,15 +157,15 @@ func Decisions(w Handle) (out []byte, err error) {
 }
 
 // SetSlice makes each resolver agent's search of world w expand at most
-// expansions chains a frame, from the next Frame on: a search that
-// reaches its slice is suspended and goes on in the next frame, ending
-// with exactly the plan it would have found whole, maybe some frames
-// later. A frame's resolver searches then expand at most PlansPerFrame ×
-// expansions chains between them (FrameStats counts them). 0, the
-// default, runs each search whole within its budget; a slice larger than
-// any budget does the same. Only resolver agents (an engine-model file's)
-// are sliced: on a state-space file the slice is kept and changes
-// nothing. A negative slice is an error.
+// expansions chains a frame, and each GOAP search (a GOAP agent's, or a
+// tree's GOAP leaf's) at most expansions states, from the next Frame on:
+// a search that reaches its slice is suspended and goes on in the next
+// frame, ending with exactly the plan it would have found whole, maybe
+// some frames later. A frame's searches then expand at most PlansPerFrame
+// × expansions chains and states between them (FrameStats counts them).
+// 0, the default, runs each search whole within its budget; a slice
+// larger than any budget does the same. HTN decompositions are not
+// sliced. A negative slice is an error.
 func SetSlice(w Handle, expansions int64) (err error) {
 	defer protect(&err)
 	world, unlock, err := lockWorld(w)
@@ -193,9 +193,9 @@ type FrameStatsJSON struct {
 	Taken     int `json:"taken"`
 	Ended     int `json:"ended"`
 	Suspended int `json:"suspended"`
-	// Chains is the chains the frame's resolver searches expanded: at
-	// most PlansPerFrame × Slice with a slice. States is the states its
-	// GOAP searches expanded, which are not sliced.
+	// Chains is the chains the frame's resolver searches expanded, States
+	// the states its GOAP searches expanded: with a slice, together at
+	// most PlansPerFrame × Slice.
 	Chains int `json:"chains"`
 	States int `json:"states"`
 }

@@ -15,6 +15,7 @@ package intern
 import (
 	"math/bits"
 	"slices"
+	"unsafe"
 )
 
 // slot holds a key's first word inline, so that a probe usually settles
@@ -194,4 +195,11 @@ func (t *Table[V]) Reserve(width, n int) {
 		clear(t.keys) // fault the pages in now
 	}
 	t.Reset(width)
+}
+
+// Bytes returns the memory the table holds: its keys and slots, at their
+// capacity.
+func (t *Table[V]) Bytes() int64 {
+	var s slot[V]
+	return int64(cap(t.keys))*8 + int64(cap(t.slots))*int64(unsafe.Sizeof(s))
 }

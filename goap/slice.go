@@ -1,0 +1,229 @@
+package goap
+
+import (
+	"fmt"
+	"iter"
+	"unsafe"
+
+	"github.com/ploy-ai/ploy/internal/pq"
+)
+
+// Searches that span frames: Begin starts a search that Continue carries
+// out a slice of expansions at a time, so that a game that gives planning
+// a fixed budget per frame can spread one large search over several
+// frames, and Result returns exactly what Plan would have.
+//
+// The search is Plan's own code, run in a coroutine (iter.Pull): every
+// search loop asks its meter before each expansion whether a limit ends
+// the search (meter.over), and a sliced search's meter also pauses there
+// once the slice is spent, handing control back to Continue with the
+// loop's open list, nodes and counts left where they are, on the
+// coroutine's stack and in the planner. A coroutine switch is a plain
+// hand-over on one thread: no other goroutine runs the search, so a
+// sliced search is as deterministic as a whole one.
+
+// slicer is the search Begin started: the coroutine that runs it, the
+// expansions the slice under way has left, and the outcome once it ends.
+type slicer struct {
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+	// left is the expansions the slice has left when a search loop makes
+	// its meter: the whole slice as the search starts, the rest of it when
+	// a delayed search hands over (handOver). The meter reads it again as
+	// each slice starts.
+	left int
+	// expanded is the states the search has expanded, as of its last
+	// pause or its end: handed those of a delayed search that handed
+	// over, which Result.Expanded does not count, plus the search's own.
+	expanded, handed int
+	// held is the bytes the paused search's meter counts for its nodes:
+	// its loop holds them in slices it has not yet stored back in the
+	// planner.
+	held int64
+	// start is the planner's copy of the start state, which a game may
+	// change between two slices.
+	start []uint64
+	ended bool
+	res   Result
+	err   error
+}
+
+// Begin starts a search for a least-cost plan from start to goal, as
+// Plan's, that Continue carries out a slice at a time: a search that must
+// fit in a frame's budget expands a slice of states per frame and goes on
+// in the next frame exactly where it stopped, its open list, nodes and
+// counts kept in the Planner. Result then returns exactly what Plan would
+// have: the same plan, cost, status, bound, error and statistics
+// (Expanded, Generated, Work, PeakBytes, Depth), and the same Trace,
+// however the search was sliced. Options.Context is looked at as each
+// slice starts, so a context done between two slices stops the search
+// before its next expansion.
+//
+// Begin copies start; the goal, profile and trace must not change until
+// Result has been called, since the search reads them at every slice.
+// Begin abandons a search that has not ended (Abandon drops one without
+// starting another, and Plan and Reserve drop one too: they reuse the
+// storage it holds). It panics as Plan does, at once.
+func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
+	p.enter()
+	defer p.busy.Store(false)
+	p.abandon()
+	// Misuse panics here, in the caller's call, not at the first Continue.
+	p.d.checkState(start)
+	p.d.checkGoal(goal)
+	checked := opt
+	checked.applyLimits()
+	checked.validate()
+	if opt.Profile != nil && opt.Profile.domain != p.d {
+		panic("goap: profile belongs to another domain")
+	}
+	if p.slicing == nil {
+		p.slicing = new(slicer)
+	}
+	s := p.slicing
+	s.start = append(s.start[:0], start.words...)
+	from := State{words: s.start}
+	s.ended, s.res, s.err = false, Result{}, nil
+	s.expanded, s.handed, s.held = 0, 0, 0
+	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
+		s.yield = yield
+		s.res, s.err = p.plan(dst, from, goal, opt)
+		s.expanded = s.handed + s.res.Expanded
+	})
+	p.slicer = s
+}
+
+// Continue goes on with the search Begin started, expanding at most
+// expansions more states, and reports whether the search has ended
+// (Result is then ready). A search of node budget B ends within
+// ⌈B / expansions⌉ + 1 calls: every call but the last expands exactly
+// expansions states (the last may expand none: the search found its end
+// before the next expansion), and a call made after the search ended
+// returns true at once. A panic in the search (a cost function's, say)
+// comes out of Continue as it would out of Plan, and ends the search.
+// Continue panics on expansions below 1, or without a search begun.
+func (p *Planner) Continue(expansions int) bool {
+	p.enter()
+	defer p.busy.Store(false)
+	s := p.slicer
+	if s == nil {
+		if p.slicing != nil && p.slicing.ended {
+			return true
+		}
+		panic("goap: Continue without a search begun: call Begin first")
+	}
+	if expansions < 1 {
+		panic(fmt.Sprintf("goap: Continue(%d): a slice expands at least one state", expansions))
+	}
+	s.left = expansions
+	returned := false
+	defer func() {
+		if !returned {
+			// The search panicked: its coroutine is over, and so is
+			// the search, as a Plan that panicked.
+			p.slicer = nil
+			s.next, s.stop, s.yield = nil, nil, nil
+		}
+	}()
+	_, paused := s.next()
+	returned = true
+	if paused {
+		return false
+	}
+	p.slicer = nil
+	s.ended = true
+	s.next, s.stop, s.yield = nil, nil, nil
+	return true
+}
+
+// Result returns the outcome of the search that Continue reported ended,
+// as Plan would have returned it, and lets go of its goal and options. It
+// panics if the search has not ended.
+func (p *Planner) Result() (Result, error) {
+	p.check()
+	s := p.slicing
+	if s == nil || !s.ended {
+		panic("goap: Result before the search ended: call Continue until it returns true")
+	}
+	res, err := s.res, s.err
+	s.ended, s.res, s.err = false, Result{}, nil
+	return res, err
+}
+
+// Abandon drops the search under way, if any, with its references to the
+// goal and options; the planner's storage stays for the next. A game
+// abandons a suspended search it no longer wants (its agent left) so that
+// the search keeps nothing of it alive and its coroutine ends.
+func (p *Planner) Abandon() {
+	p.enter()
+	defer p.busy.Store(false)
+	p.abandon()
+}
+
+// Expanded returns the states the search Begin started has expanded so
+// far, until Result is called: as of the last Continue. It counts those
+// of a delayed search that handed over to another (see Planner), which
+// Result.Expanded does not, so that a game that gives each frame a
+// budget of expansions counts what each slice spent: every slice but the
+// last spends exactly its expansions.
+func (p *Planner) Expanded() int {
+	if p.slicing == nil {
+		return 0
+	}
+	return p.slicing.expanded
+}
+
+// Suspended reports whether a search has been begun and has not ended.
+func (p *Planner) Suspended() bool { return p != nil && p.slicer != nil }
+
+// abandon ends the search Begin started, if it has not ended: the pause
+// it waits in reports it abandoned, and the search returns at once (with
+// LimitReached, a result nobody reads). A result not taken is dropped.
+func (p *Planner) abandon() {
+	s := p.slicing
+	if p.slicer == nil && (s == nil || !s.ended) {
+		return // Plan's common case: nothing to drop
+	}
+	if p.slicer != nil {
+		p.slicer = nil
+		stop := s.stop
+		s.next, s.stop, s.yield = nil, nil, nil
+		stop()
+	}
+	s.ended, s.res, s.err = false, Result{}, nil
+}
+
+// Bytes returns the memory the planner's search storage holds, at its
+// capacity: its node arenas, state tables and open lists, whichever
+// search paths have grown them (not the estimate tables, a few per
+// goal), and for a suspended search what its meter counts against
+// Options.Limits.MaxBytes (a bound: some of it may be counted twice). A
+// suspended search holds it until it ends: a game that keeps searches
+// across frames holds this much per search it keeps.
+func (p *Planner) Bytes() int64 {
+	p.check()
+	var n int64
+	if p.slicer != nil {
+		n = p.slicer.held
+	}
+	n += p.tab.Bytes() + p.delayed.closedWide.Bytes() + p.buckets.Bytes()
+	n += sliceBytes(p.nodes) + int64(p.open.Cap())*int64(unsafe.Sizeof(pq.Entry{}))
+	n += sliceBytes(p.succ) + sliceBytes(p.succWords)
+	n += sliceBytes(p.word.dense) + sliceBytes(p.word.nodes) + sliceBytes(p.word.table.slots) + sliceBytes(p.word.table.used)
+	n += sliceBytes(p.dense.table) + sliceBytes(p.dense.nodes)
+	n += p.hash32.bytes() + p.hash64.bytes()
+	n += sliceBytes(p.delayed.wideNodes) + sliceBytes(p.delayed.wideWords)
+	return n
+}
+
+// bytes returns what the search's slices hold, at their capacity.
+func (hs *hashSearch[K]) bytes() int64 {
+	return sliceBytes(hs.slots) + sliceBytes(hs.used) + sliceBytes(hs.nodes) + sliceBytes(hs.succ)
+}
+
+// sliceBytes returns the bytes s's backing array holds.
+func sliceBytes[E any](s []E) int64 {
+	var e E
+	return int64(cap(s)) * int64(unsafe.Sizeof(e))
+}
