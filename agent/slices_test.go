@@ -335,53 +335,14 @@ func TestSlicedQueueIsDeterministic(t *testing.T) {
 // of slicing is slice=4's rise over slice=0, and that of suspending and
 // resuming slice=1's time per chain.
 func BenchmarkSlicedQueue(b *testing.B) {
-	type crowd struct {
-		slice   int
-		q       *agent.Queue
-		agents  []*agent.ResolverAgent
-		inFrame []time.Duration
-		chains  int
-	}
-	var crowds []*crowd
-	for _, slice := range []int{0, 4, 1} {
-		q := agent.NewQueue(1, 500)
-		q.SetSlice(slice)
+	benchSlicedCrowds(b, []int{0, 4, 1}, "chains", func(q *agent.Queue) []ticker {
 		agents, _ := resolverCrowd(b, 2000, q, nil, 9)
-		crowds = append(crowds, &crowd{slice: slice, q: q, agents: agents})
-	}
-	frame := func(c *crowd) time.Duration {
-		for _, a := range c.agents {
-			a.RequestReplan()
-			a.Tick()
+		out := make([]ticker, len(agents))
+		for i, a := range agents {
+			out[i] = a
 		}
-		start := time.Now()
-		c.q.Frame()
-		c.chains += c.q.LastFrame().Chains
-		return time.Since(start)
-	}
-	for range 20 {
-		for _, c := range crowds {
-			frame(c)
-		}
-	}
-	for _, c := range crowds {
-		c.chains = 0
-	}
-	b.ReportAllocs()
-	// Each op starts with the next crowd: the one run first runs after
-	// the others touched other memory, which made it 10 % slower or faster.
-	for op := 0; b.Loop(); op++ {
-		for k := range crowds {
-			c := crowds[(op+k)%len(crowds)]
-			c.inFrame = append(c.inFrame, frame(c))
-		}
-	}
-	for _, c := range crowds {
-		slices.Sort(c.inFrame)
-		median := c.inFrame[len(c.inFrame)/2]
-		b.ReportMetric(float64(median.Nanoseconds())/1e3, fmt.Sprintf("frame-µs/slice=%d", c.slice))
-		b.ReportMetric(float64(c.chains)/float64(len(c.inFrame)), fmt.Sprintf("chains/slice=%d", c.slice))
-	}
+		return out
+	}, func(s agent.FrameStats) int { return s.Chains })
 }
 
 // BenchmarkSlicedGoapQueue is BenchmarkSlicedQueue for battle mages: three
@@ -389,52 +350,74 @@ func BenchmarkSlicedQueue(b *testing.B) {
 // slice of 16 (which every mage's search fits: each still runs through
 // Begin, in a coroutine) and a slice of 2, interleaved.
 func BenchmarkSlicedGoapQueue(b *testing.B) {
-	type crowd struct {
-		slice   int
-		q       *agent.Queue
-		agents  []*agent.Agent
-		inFrame []time.Duration
-		states  int
-	}
-	var crowds []*crowd
-	for _, slice := range []int{0, 16, 2} {
-		q := agent.NewQueue(1, 500)
-		q.SetSlice(slice)
+	benchSlicedCrowds(b, []int{0, 16, 2}, "states", func(q *agent.Queue) []ticker {
 		agents, _ := slicedMages(b, 2000, q, rand.New(rand.NewPCG(9, 9)), func(i int, cfg *agent.Config) {
 			cfg.Limits = search.Limits{}
 		})
-		crowds = append(crowds, &crowd{slice: slice, q: q, agents: agents})
+		out := make([]ticker, len(agents))
+		for i, a := range agents {
+			out[i] = a
+		}
+		return out
+	}, func(s agent.FrameStats) int { return s.States })
+}
+
+// ticker is an agent of either kind, as the benchmarks drive them.
+type ticker interface {
+	RequestReplan()
+	Tick()
+}
+
+// benchSlicedCrowds runs one crowd per slice, each on a one-worker queue
+// of 500 requests a frame, made by crowd; each op ticks and frames every
+// crowd in turn, starting with the next one each op (the one run first
+// runs after the others touched other memory, which made it 10 % slower
+// or faster). It reports each queue's median time in Frame and its work
+// per frame, as counted names it.
+func benchSlicedCrowds(b *testing.B, sliceSizes []int, counted string, crowd func(q *agent.Queue) []ticker, count func(agent.FrameStats) int) {
+	type run struct {
+		slice   int
+		q       *agent.Queue
+		agents  []ticker
+		inFrame []time.Duration
+		work    int
 	}
-	frame := func(c *crowd) time.Duration {
+	var runs []*run
+	for _, slice := range sliceSizes {
+		q := agent.NewQueue(1, 500)
+		q.SetSlice(slice)
+		runs = append(runs, &run{slice: slice, q: q, agents: crowd(q)})
+	}
+	frame := func(c *run) time.Duration {
 		for _, a := range c.agents {
 			a.RequestReplan()
 			a.Tick()
 		}
 		start := time.Now()
 		c.q.Frame()
-		c.states += c.q.LastFrame().States
+		c.work += count(c.q.LastFrame())
 		return time.Since(start)
 	}
 	for range 20 {
-		for _, c := range crowds {
+		for _, c := range runs {
 			frame(c)
 		}
 	}
-	for _, c := range crowds {
-		c.states = 0
+	for _, c := range runs {
+		c.work = 0
 	}
 	b.ReportAllocs()
 	for op := 0; b.Loop(); op++ {
-		for k := range crowds {
-			c := crowds[(op+k)%len(crowds)]
+		for k := range runs {
+			c := runs[(op+k)%len(runs)]
 			c.inFrame = append(c.inFrame, frame(c))
 		}
 	}
-	for _, c := range crowds {
+	for _, c := range runs {
 		slices.Sort(c.inFrame)
 		median := c.inFrame[len(c.inFrame)/2]
 		b.ReportMetric(float64(median.Nanoseconds())/1e3, fmt.Sprintf("frame-µs/slice=%d", c.slice))
-		b.ReportMetric(float64(c.states)/float64(len(c.inFrame)), fmt.Sprintf("states/slice=%d", c.slice))
+		b.ReportMetric(float64(c.work)/float64(len(c.inFrame)), fmt.Sprintf("%s/slice=%d", counted, c.slice))
 	}
 }
 

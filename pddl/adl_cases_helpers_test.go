@@ -41,6 +41,14 @@ func adlCheck(t *testing.T, dom, prob string) (want int64) {
 	if want < 0 {
 		return want
 	}
+	searchAndReplay(t, d, p, g, want)
+	return want
+}
+
+// searchAndReplay solves g's task with the default configuration, which
+// must find a plan of cost want that replays on the PDDL at that cost.
+func searchAndReplay(t *testing.T, d *pddl.Domain, p *pddl.Problem, g *pddl.Grounding, want int64) {
+	t.Helper()
 	res, err := strips.Search(g.Task, strips.Options{})
 	if err != nil || res.Status != strips.Found || res.Cost != want {
 		t.Fatalf("search: %s, cost %d, %v; want %d", res.Status, res.Cost, err, want)
@@ -50,9 +58,8 @@ func adlCheck(t *testing.T, dom, prob string) (want int64) {
 		lines = append(lines, g.Task.Ops[a].Name)
 	}
 	if cost, err := pddl.Replay(d, p, lines); err != nil || cost != want {
-		t.Fatalf("the plan %v replays to %d, %v; want %d", lines, cost, err, want)
+		t.Fatalf("the plan %v replays on the PDDL to %d, %v; want %d", lines, cost, err, want)
 	}
-	return want
 }
 
 // objs names n objects "o0 ... o(n-1)".

@@ -263,17 +263,7 @@ func TestADLGroundingMatchesTheSemantics(t *testing.T) {
 				return
 			}
 			solved++
-			res, err := strips.Search(g.Task, strips.Options{})
-			if err != nil || res.Status != strips.Found || res.Cost != want {
-				t.Fatalf("search: %s, cost %d, %v; want %d", res.Status, res.Cost, err, want)
-			}
-			var lines []string
-			for _, a := range res.Plan {
-				lines = append(lines, g.Task.Ops[a].Name)
-			}
-			if cost, err := pddl.Replay(d, p, lines); err != nil || cost != want {
-				t.Fatalf("the plan %v replays on the PDDL to %d, %v; want %d", lines, cost, err, want)
-			}
+			searchAndReplay(t, d, p, g, want)
 		})
 		if !ok {
 			t.Logf("seed %d:\n%s\n%s", seed, dom, prob)
