@@ -38,6 +38,10 @@ type options struct {
 	// senseFixedEveryTick, for a test, senses the places that never move
 	// as often as the others: the game must come out the same.
 	senseFixedEveryTick bool
+	// recordBound, for a benchmark, bounds the flight recorder to that
+	// many decisions (0: the game's bound), so that a short warm-up fills
+	// it and the timed ticks reuse its slots, as a long game's do.
+	recordBound int
 }
 
 // The kinds, as the file names them, in the summary's order.
@@ -223,6 +227,9 @@ func newColony(o options, out io.Writer) (*colony, error) {
 		// some three times longer keeps its latest 128 MiB of them and
 		// says how many were dropped.
 		c.flight = agent.NewFlightRecorder(1<<18, 128<<20)
+		if o.recordBound > 0 {
+			c.flight = agent.NewFlightRecorder(o.recordBound, 128<<20)
+		}
 	}
 	if o.inspect != "" {
 		// The inspector keeps each settler's recent decisions and passes

@@ -36,6 +36,47 @@ func BenchmarkColonyTick600(b *testing.B) {
 	}
 }
 
+// BenchmarkColonyTick600Decisions is BenchmarkColonyTick600 recording
+// nothing (decisions=off, the default) and recording every decision at
+// summary level into a FlightRecorder of 20 000 decisions
+// (decisions=summary; the 1 000 ticks of warm-up fill it, about 25 a tick,
+// so that the timed ticks reuse its slots, as a long game's do): what
+// recording costs a game's tick, its world and its settlers' behaviour
+// included (docs/records.md; agent.BenchmarkCrowdTick600Decisions
+// measures it against the runtime's own work alone).
+func BenchmarkColonyTick600Decisions(b *testing.B) {
+	for _, level := range []string{"off", "summary"} {
+		b.Run("decisions="+level, func(b *testing.B) {
+			o := options{agents: 600, seed: 1, workers: 2}
+			if level == "summary" {
+				o.record, o.recordBound = "unwritten", 20000
+			}
+			c, err := newColony(o, new(bytes.Buffer))
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range 1000 {
+				c.step()
+			}
+			decided := func() int64 {
+				if c.flight == nil {
+					return 0
+				}
+				held, dropped := c.flight.Len()
+				return int64(held) + dropped
+			}
+			before := decided()
+			b.ReportAllocs()
+			for b.Loop() {
+				c.step()
+			}
+			if c.flight != nil {
+				b.ReportMetric(float64(decided()-before)/float64(b.N), "decisions/tick")
+			}
+		})
+	}
+}
+
 // warmColony returns a 600-settler colony on a queue of workers that has
 // played ticks.
 func warmColony(t testing.TB, workers, ticks int) *colony {
