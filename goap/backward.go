@@ -21,7 +21,8 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 	// An expansion tests every action's relevance and regresses every case
 	// of the relevant ones, each over keys of 2W words.
 	nActions, nCases := len(d.actions), len(prof.cases)
-	m := p.meter(generalNodeBytes+32*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
+	var m meter
+	p.meter(&m, generalNodeBytes+32*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
 	if tr != nil {
 		m.traced(nActions+nCases, nCases, 2*W)
 	}

@@ -54,7 +54,7 @@ func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool)
 	if m.slicer != nil {
 		// The search that takes over counts its expansions from 0: it
 		// pauses after what is left of this slice.
-		m.slicer.left = m.pauseAt - res.Expanded
+		m.slicer.left = m.slicer.pauseAt - res.Expanded
 		m.slicer.handed += res.Expanded
 	}
 	return Result{Plan: dst}, false
@@ -90,7 +90,8 @@ func (n *wideNode) link() (int32, ActionID) { return n.parent, n.action }
 func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	W := d.words
-	m := p.meter(wideNodeBytes+32*W, 0, len(d.actions), len(d.actions)*W, W+1)
+	var m meter
+	p.meter(&m, wideNodeBytes+32*W, 0, len(d.actions), len(d.actions)*W, W+1)
 	dl.closedWide.Reset(W)
 	gm, gv := goal.cond.mask, goal.cond.value
 	scale := prof.costScale
@@ -196,7 +197,8 @@ func (dl *delayedSearch) backward(p *Planner, dst []ActionID, start []uint64, go
 	d := p.d
 	W := d.words
 	nActions, nCases := len(d.actions), len(prof.cases)
-	m := p.meter(wideNodeBytes+64*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
+	var m meter
+	p.meter(&m, wideNodeBytes+64*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
 	dl.closedWide.Reset(2 * W)
 	hOf := p.hOf
 	scale := prof.costScale

@@ -53,7 +53,8 @@ func (n *denseNode) link() (int32, ActionID) { return n.parent, n.action }
 // memory ceiling above 8 GiB and millions of actions).
 func (ds *denseSearch) forward(p *Planner, dst []ActionID, start uint64, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
-	m := p.meter(denseNodeBytes, 0, len(d.actions), len(d.actions), 2)
+	var m meter
+	p.meter(&m, denseNodeBytes, 0, len(d.actions), len(d.actions), 2)
 	if len(ds.table) != 1<<len(d.facts) {
 		ds.table = make([]wholeSlot, 1<<len(d.facts))
 		ds.epoch = 0

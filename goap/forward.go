@@ -38,7 +38,8 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	per := goal.mostFixed()
 	heur := opt.Heuristic
 	nActions := len(d.actions)
-	m := p.meter(generalNodeBytes+16*W, nActions*(successorBytes+16*W), nActions, nActions*W, W+1)
+	var m meter
+	p.meter(&m, generalNodeBytes+16*W, nActions*(successorBytes+16*W), nActions, nActions*W, W+1)
 	if tr != nil {
 		m.traced(nActions, nActions, W)
 	}

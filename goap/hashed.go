@@ -161,7 +161,8 @@ func (hs *hashSearch[K]) slot(key K, i uint64) *hashSlot[K] {
 func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal, prof *Profile) (Result, bool) {
 	d := p.d
 	succBytes := len(d.actions) * int(unsafe.Sizeof(hashSucc[K]{}))
-	m := p.meter(hs.nodeBytes(), succBytes, len(d.actions), len(d.actions), 2)
+	var m meter
+	p.meter(&m, hs.nodeBytes(), succBytes, len(d.actions), len(d.actions), 2)
 	gm, gv := goal.cond.mask[0], goal.cond.value[0]
 	hOf := &p.hOfWord
 	hs.reset()

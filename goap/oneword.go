@@ -53,7 +53,8 @@ func (n *wordNode) link() (int32, ActionID) { return n.parent, n.action }
 func (ws *wordSearch) forward(p *Planner, dst []ActionID, start uint64, goal *Goal, prof *Profile) Result {
 	d := p.d
 	useDense := len(d.facts) <= maxDenseFacts
-	m := p.meter(wordNodeBytes, 0, len(d.actions), len(d.actions), 2)
+	var m meter
+	p.meter(&m, wordNodeBytes, 0, len(d.actions), len(d.actions), 2)
 	var dense []denseSlot
 	var ep uint32
 	if useDense {

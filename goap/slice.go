@@ -33,6 +33,11 @@ type slicer struct {
 	// a delayed search hands over (handOver). The meter reads it again as
 	// each slice starts.
 	left int
+	// pauseAt is the expansion count, in the running search loop's own
+	// count, at which the slice is spent; perNode and fixed are that
+	// loop's bytes per node and whatever its size, for held. The meter
+	// sets them as the loop starts (Planner.meter).
+	pauseAt, perNode, fixed int
 	// expanded is the states the search has expanded, as of its last
 	// pause or its end: handed those of a delayed search that handed
 	// over, which Result.Expanded does not count, plus the search's own.
@@ -88,7 +93,7 @@ func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
 	s.expanded, s.handed, s.held = 0, 0, 0
 	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
 		s.yield = yield
-		s.res, s.err = p.plan(dst, from, goal, opt)
+		s.res, s.err = p.plan(dst, from, goal, &opt)
 		s.expanded = s.handed + s.res.Expanded
 	})
 	p.slicer = s
@@ -181,10 +186,15 @@ func (p *Planner) Suspended() bool { return p != nil && p.slicer != nil }
 // it waits in reports it abandoned, and the search returns at once (with
 // LimitReached, a result nobody reads). A result not taken is dropped.
 func (p *Planner) abandon() {
-	s := p.slicing
-	if p.slicer == nil && (s == nil || !s.ended) {
-		return // Plan's common case: nothing to drop
+	if p.slicer == nil && (p.slicing == nil || !p.slicing.ended) {
+		return // Plan's common case: nothing to drop (inlined)
 	}
+	p.dropSlices()
+}
+
+// dropSlices is abandon's work when there is some.
+func (p *Planner) dropSlices() {
+	s := p.slicing
 	if p.slicer != nil {
 		p.slicer = nil
 		stop := s.stop
