@@ -3,6 +3,7 @@ package htn
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strconv"
@@ -308,6 +309,10 @@ type Planner struct {
 	openCount []int32 // per compound task, filled only when a limit is hit
 	inChain   []int32 // per compound task, filled only when a limit is hit
 	chain     []int32 // the choices in progress, outermost first, when a limit is hit
+	// slicer runs the decomposition Begin started, nil when none is under
+	// way; slicing is its storage, made by the first Begin and kept for
+	// the next (slice.go).
+	slicer, slicing *slicer
 }
 
 // Sizes of what the memory cap counts, per element.
@@ -390,8 +395,16 @@ func (p *Planner) check() {
 // count cannot be told apart, and is taken as it is.
 func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	p.check()
-	d := p.d
+	p.abandon() // the planner's storage is this decomposition's now
 	p.checkState(s)
+	root := p.checkOptions(&opt)
+	return p.plan(res, s, &opt, root)
+}
+
+// checkOptions panics on options of another domain, and returns the task
+// they decompose.
+func (p *Planner) checkOptions(opt *Options) Task {
+	d := p.d
 	if opt.Profile != nil && opt.Profile.Domain() != d.g {
 		panic("htn: profile belongs to another domain")
 	}
@@ -402,7 +415,25 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			panic(fmt.Sprintf("htn: Options.Root %d is not a compound task of the domain (it has %d, numbered from 0)", root, len(d.tasks)))
 		}
 	}
+	return root
+}
+
+// plan is Plan's decomposition of root, run by Plan at once and by
+// Begin's coroutine a slice at a time (slice.go): its caller has checked
+// the state and options.
+func (p *Planner) plan(res *Result, s goap.State, opt *Options, root Task) error {
+	d := p.d
 	maxSteps, maxMemory := opt.limits()
+	// stepCap is the step count at which the loop must look up from its
+	// work: the step cap, or sooner the end of a sliced decomposition's
+	// slice, where it pauses (pause), so that a whole decomposition's
+	// loop tests one count, as before slicing.
+	stepCap := maxSteps
+	sl := p.slicer
+	if sl != nil {
+		sl.pauseAt = sl.left
+		stepCap = min(maxSteps, sl.pauseAt)
+	}
 	tr := opt.Trace
 	if tr != nil {
 		tr.reset(d)
@@ -440,10 +471,29 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 	popped, poppedTask := false, Task(-1)
 	ctx, nextCheck := opt.Context, 0
 	var ctxErr error // the context's, once it stopped the decomposition
+	// pause hands control back to the Continue whose slice is spent, and
+	// reports false if the decomposition must end: it was abandoned (it
+	// ends at once, as one that reached its step cap; nobody reads it), or
+	// its context is done, which is looked at as every slice starts.
+	pause := func() bool {
+		sl.steps = steps
+		if !sl.yield(struct{}{}) {
+			return false
+		}
+		sl.pauseAt = steps + min(sl.left, math.MaxInt-steps)
+		stepCap = min(maxSteps, sl.pauseAt)
+		if ctx != nil {
+			if ctxErr = ctx.Err(); ctxErr != nil {
+				return false
+			}
+			nextCheck = steps + contextCheckSteps
+		}
+		return true
+	}
 	tryMethods := func(t Task, from int32) bool {
 		c := &d.tasks[t]
 		for m := c.firstMethod + from; m < c.endMethod; m++ {
-			if steps >= maxSteps {
+			if steps >= stepCap && (steps >= maxSteps || !pause()) {
 				limited, popped, poppedTask = true, true, t
 				return false
 			}
@@ -486,7 +536,7 @@ func (p *Planner) Plan(res *Result, s goap.State, opt Options) error {
 			res.Status = Found
 			break
 		}
-		if steps >= maxSteps {
+		if steps >= stepCap && (steps >= maxSteps || !pause()) {
 			limited = true
 		} else if ctx != nil && steps >= nextCheck {
 			if ctxErr = ctx.Err(); ctxErr != nil {

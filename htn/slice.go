@@ -1,0 +1,178 @@
+package htn
+
+import (
+	"fmt"
+	"iter"
+
+	"github.com/ploy-ai/ploy/goap"
+)
+
+// Decompositions that span frames: Begin starts a decomposition that
+// Continue carries out a slice of steps at a time, so that a game that
+// gives planning a fixed budget per frame can spread one long
+// decomposition over several frames, and Result returns exactly what
+// Plan would have.
+//
+// The decomposition is Plan's own loop, run in a coroutine (iter.Pull):
+// the loop already compares its step count with the step cap before every
+// step, and a sliced decomposition compares it with the end of its slice
+// there too (the lesser of the two), pausing when the slice is spent with
+// its task stack, undo log and choice points left where they are, in the
+// planner. A coroutine switch is a plain hand-over on one thread, so a
+// sliced decomposition is as deterministic as a whole one.
+
+// slicer is the decomposition Begin started: the coroutine that runs it,
+// the steps its slice has left, and the outcome once it ends.
+type slicer struct {
+	next  func() (struct{}, bool)
+	stop  func()
+	yield func(struct{}) bool
+	// left is the steps the slice under way may take, set by Continue;
+	// pauseAt is the step count at which it is spent.
+	left, pauseAt int
+	// steps is the steps taken, as of the last pause or the end.
+	steps int
+	// start is the planner's copy of the state decomposed from, which a
+	// game may change between two slices.
+	start []uint64
+	ended bool
+	res   Result
+	err   error
+}
+
+// Begin starts a decomposition from s, as Plan's, that Continue carries
+// out a slice of steps at a time: one that must fit in a frame's budget
+// takes a slice of steps per frame and goes on in the next frame exactly
+// where it stopped, its task stack, undo log and choice points kept in
+// the Planner. Result then gives exactly what Plan would have: the same
+// status, bound, plan, MTR, tasks, steps, backtracks, statistics and
+// error, and the same Trace, however the decomposition was sliced.
+// Options.Context is looked at as each slice starts, so a context done
+// between two slices stops the decomposition before its next step.
+//
+// Begin copies s; the options' profile and trace must not change until
+// Result has been called, since the decomposition reads them at every
+// slice. Begin abandons a decomposition that has not ended (Abandon drops
+// one without starting another, and Plan drops one too: it reuses the
+// storage it holds). It panics as Plan does, at once.
+func (p *Planner) Begin(s goap.State, opt Options) {
+	p.check()
+	p.abandon()
+	// Misuse panics here, in the caller's call, not at the first Continue.
+	p.checkState(s)
+	root := p.checkOptions(&opt)
+	if p.slicing == nil {
+		p.slicing = new(slicer)
+	}
+	sl := p.slicing
+	sl.start = append(sl.start[:0], s.Words()...)
+	sl.ended, sl.err, sl.steps = false, nil, 0
+	from := goap.StateFromWords(sl.start)
+	sl.next, sl.stop = iter.Pull(func(yield func(struct{}) bool) {
+		sl.yield = yield
+		sl.err = p.plan(&sl.res, from, &opt, root)
+		sl.steps = sl.res.Steps
+	})
+	p.slicer = sl
+}
+
+// Continue goes on with the decomposition Begin started, taking at most
+// steps more steps, and reports whether it has ended (Result is then
+// ready). A decomposition of step cap S ends within ⌈S / steps⌉ + 1
+// calls: every call but the last takes exactly steps steps (the last may
+// take none: the decomposition found its end before the next step), and
+// a call made after it ended returns true at once. A panic in the
+// decomposition comes out of Continue as it would out of Plan, and ends
+// it. Continue panics on steps below 1, or without a decomposition begun.
+func (p *Planner) Continue(steps int) bool {
+	p.check()
+	sl := p.slicer
+	if sl == nil {
+		if p.slicing != nil && p.slicing.ended {
+			return true
+		}
+		panic("htn: Continue without a decomposition begun: call Begin first")
+	}
+	if steps < 1 {
+		panic(fmt.Sprintf("htn: Continue(%d): a slice takes at least one step", steps))
+	}
+	sl.left = steps
+	returned := false
+	defer func() {
+		if !returned {
+			// The decomposition panicked: its coroutine is over, and so
+			// is the decomposition, as a Plan that panicked.
+			p.slicer = nil
+			sl.next, sl.stop, sl.yield = nil, nil, nil
+		}
+	}()
+	_, paused := sl.next()
+	returned = true
+	if paused {
+		return false
+	}
+	p.slicer = nil
+	sl.ended = true
+	sl.next, sl.stop, sl.yield = nil, nil, nil
+	return true
+}
+
+// Result fills res with the outcome of the decomposition that Continue
+// reported ended, as Plan would have filled it (reusing res.Plan, res.MTR
+// and res.Tasks), and returns Plan's error. It panics if the
+// decomposition has not ended.
+func (p *Planner) Result(res *Result) error {
+	p.check()
+	sl := p.slicing
+	if sl == nil || !sl.ended {
+		panic("htn: Result before the decomposition ended: call Continue until it returns true")
+	}
+	out := sl.res
+	out.Plan = append(res.Plan[:0], out.Plan...)
+	out.MTR = append(res.MTR[:0], out.MTR...)
+	out.Tasks = append(res.Tasks[:0], out.Tasks...)
+	*res = out
+	err := sl.err
+	sl.ended, sl.err = false, nil
+	return err
+}
+
+// Abandon drops the decomposition under way, if any; the planner's
+// storage stays for the next. A game abandons a suspended decomposition
+// it no longer wants (its agent left) so that its coroutine ends.
+func (p *Planner) Abandon() {
+	p.check()
+	p.abandon()
+}
+
+// Steps returns the steps the decomposition Begin started has taken so
+// far, until Result is called: as of the last Continue. Every slice but
+// the last takes exactly its steps.
+func (p *Planner) Steps() int {
+	p.check()
+	if p.slicing == nil {
+		return 0
+	}
+	return p.slicing.steps
+}
+
+// Suspended reports whether a decomposition has been begun and has not
+// ended.
+func (p *Planner) Suspended() bool { return p != nil && p.slicer != nil }
+
+// abandon ends the decomposition Begin started, if it has not ended: the
+// pause it waits in reports it abandoned, and it returns at once. A
+// result not taken is dropped.
+func (p *Planner) abandon() {
+	if p.slicer == nil && (p.slicing == nil || !p.slicing.ended) {
+		return // Plan's common case: nothing to drop
+	}
+	sl := p.slicing
+	if p.slicer != nil {
+		p.slicer = nil
+		stop := sl.stop
+		sl.next, sl.stop, sl.yield = nil, nil, nil
+		stop()
+	}
+	sl.ended, sl.err = false, nil
+}
