@@ -71,6 +71,17 @@ func goapAnswer(out *result, res goap.Result, err error) {
 type htnPlanner struct{}
 
 func (htnPlanner) plan(p *planners, r *request, out *result) {
+	if r.slice > 0 || r.search != nil {
+		planHTNSlice(p, r, out)
+		return
+	}
+	err := p.htnFor(r.agent.cfg.HTN).Plan(&p.res, r.facts, htnOptions(r))
+	htnAnswer(r, out, &p.res, err)
+	p.tally.steps += p.res.Steps
+}
+
+// htnOptions returns the options of the decomposition r asks for.
+func htnOptions(r *request) htn.Options {
 	cfg := &r.agent.cfg
 	opt := htn.Options{Profile: cfg.Profile, Limits: cfg.Limits, Context: cfg.Context}
 	if r.byTask {
@@ -79,19 +90,23 @@ func (htnPlanner) plan(p *planners, r *request, out *result) {
 		opt.Root, _ = cfg.HTN.TaskByName(cfg.HTNRoot) // checked by New
 		opt.HasRoot = true
 	}
-	err := p.htnFor(cfg.HTN).Plan(&p.res, r.facts, opt)
+	return opt
+}
+
+// htnAnswer fills out with the decomposition res that r asked for.
+func htnAnswer(r *request, out *result, res *htn.Result, err error) {
 	if r.traced {
 		// A decomposition's methods passed over are not recorded as the
 		// game runs: ploy why finds them from the record.
 		r.agent.log.rejected = r.agent.log.rejected[:0]
 	}
-	out.found = err == nil && p.res.Status == htn.Found
+	out.found = err == nil && res.Status == htn.Found
 	out.limited = err != nil
-	out.status, out.bound, out.stats = p.res.Status, p.res.Bound, p.res.Stats
-	out.steps = p.res.Steps
+	out.status, out.bound, out.stats = res.Status, res.Bound, res.Stats
+	out.steps = res.Steps
 	if out.found {
-		out.plan = append(r.plan, p.res.Plan...)
-		out.mtr = append(r.mtr, p.res.MTR...)
+		out.plan = append(r.plan, res.Plan...)
+		out.mtr = append(r.mtr, res.MTR...)
 		out.replace = r.kind == interruptRequest && out.mtr.Less(r.running)
 	}
 }

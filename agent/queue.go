@@ -74,9 +74,10 @@ type Queue struct {
 	lastFrame FrameStats
 	idle      map[any][]*slicedSearch
 	domains   []any
-	// goapCarried lists the carried GOAP searches' planners for the
-	// cleanup that abandons them if the queue is dropped (slices.go).
-	goapCarried *suspendedPlanners
+	// coroutinesCarried lists the planners of the carried GOAP searches
+	// and HTN decompositions, for the cleanup that abandons them if the
+	// queue is dropped (slices.go).
+	coroutinesCarried *suspendedPlanners
 }
 
 // crew is what a frame shares with the helper goroutines (workers 1 on;

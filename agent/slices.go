@@ -7,41 +7,45 @@ import (
 	"slices"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
 // Searches that span frames: a queue with a slice (SetSlice) gives each
 // resolver agent's search at most that many chain expansions per frame,
-// and each GOAP agent's search at most that many state expansions. A
-// search that reaches its slice is suspended, its open list and nodes
-// kept in the resolver or GOAP planner it ran on (resolver.Resolver.Begin,
-// goap.Planner.Begin, and their Continue), and goes on in the next frame
-// from where it stopped, ahead of every request asked after it. It ends
-// with exactly the plan, cost and counts the whole search would have.
+// each GOAP agent's search at most that many state expansions, and each
+// HTN agent's decomposition at most that many steps. A search that
+// reaches its slice is suspended, its open list and nodes (or task stack
+// and choice points) kept in the resolver or planner it ran on
+// (resolver.Resolver.Begin, goap.Planner.Begin, htn.Planner.Begin, and
+// their Continue), and goes on in the next frame from where it stopped,
+// ahead of every request asked after it. It ends with exactly the plan,
+// cost and counts the whole search would have.
 
-// SetSlice sets the most chains one resolver agent's search, and the most
-// states one GOAP agent's search, may expand in one Frame, from the next
-// Frame on; 0, the default, lets each search run whole within its own
-// node budget, as before. With a slice S the frame's planning cost is
-// bounded: the searches of a Frame expand at most PerFrame × S chains and
-// states between them. A resolver search of node budget B (its
+// SetSlice sets the most chains one resolver agent's search, the most
+// states one GOAP agent's search, and the most steps one HTN agent's
+// decomposition may spend in one Frame, from the next Frame on; 0, the
+// default, lets each search run whole within its own limits, as before.
+// With a slice S the frame's planning cost is bounded: the searches of a
+// Frame spend at most PerFrame × S chains, states and steps between them
+// (LastFrame counts each). A resolver search of node budget B (its
 // Limits.Budget, resolver.DefaultBudget if unset) ends within ⌈B / S⌉
 // frames; a GOAP search within ⌈E / S⌉, E the states it expands, at most
 // its budget B (goap.DefaultBudget if unset), or 2B for a search whose
-// delayed search hands over and starts again (goap.Planner says when).
-// The queue answers requests in the order they were asked, PerFrame at a
-// time, a suspended search keeping its place: so a request with p − 1
-// others ahead of it when asked (suspended searches included, Len counts
-// them all) is answered within ⌈p / PerFrame⌉ × ⌈B / S⌉ frames, B the
-// largest budget of the agents ahead of it and its own, a GOAP agent's
-// counted twice where its search may hand over (an HTN request ahead
-// counts as one frame: its decomposition is not sliced and runs whole
-// within its own limits, beside the others' budget).
+// delayed search hands over and starts again (goap.Planner says when); an
+// HTN decomposition of step cap B (its Limits.MaxSteps,
+// htn.DefaultMaxSteps if unset) within ⌈B / S⌉. The queue answers
+// requests in the order they were asked, PerFrame at a time, a suspended
+// search keeping its place: so a request with p − 1 others ahead of it
+// when asked (suspended searches included, Len counts them all) is
+// answered within ⌈p / PerFrame⌉ × ⌈B / S⌉ frames, B the largest budget
+// or step cap of the agents ahead of it and its own, a GOAP agent's
+// counted twice where its search may hand over.
 //
-// A suspended search holds its resolver or GOAP planner (Suspended
-// reports how many and their bytes): at most PerFrame are suspended at
-// once, each bounded by its own memory and work limits as a whole search
-// is. Cancel and Remove drop an agent's suspended search. SetSlice panics
+// A suspended search holds its resolver or planner (Suspended reports how
+// many and their bytes): at most PerFrame are suspended at once, each
+// bounded by its own memory and work limits as a whole search is. Cancel
+// and Remove drop an agent's suspended search. SetSlice panics
 // on a negative slice.
 func (q *Queue) SetSlice(expansions int) {
 	q.enter("SetSlice")
@@ -67,24 +71,27 @@ type FrameStats struct {
 	// Chains is the chains the frame's resolver searches expanded, States
 	// the states its GOAP searches expanded (a sliced search's count
 	// includes those of a delayed search that handed over, which
-	// goap.Result.Expanded does not): with a slice, Chains + States is at
-	// most PerFrame × Slice. HTN decompositions count steps, not
-	// expansions, and are in neither.
-	Chains, States int
+	// goap.Result.Expanded does not), and Steps the steps its HTN
+	// decompositions took: with a slice, Chains + States + Steps is at
+	// most PerFrame × Slice.
+	Chains, States, Steps int
 }
 
 // LastFrame returns what the last Frame did.
 func (q *Queue) LastFrame() FrameStats { return q.lastFrame }
 
-// Suspended returns how many resolver and GOAP searches are suspended,
-// waiting for the next Frame, and the bytes their resolvers and planners
-// hold.
+// Suspended returns how many resolver and GOAP searches and HTN
+// decompositions are suspended, waiting for the next Frame, and the bytes
+// their resolvers and planners hold.
 func (q *Queue) Suspended() (searches int, bytes int64) {
 	for i := range q.carried {
-		if s := q.carried[i].search; s.rs != nil {
+		switch s := q.carried[i].search; {
+		case s.rs != nil:
 			bytes += s.rs.Bytes()
-		} else {
+		case s.gp != nil:
 			bytes += s.gp.Bytes()
+		default:
+			bytes += s.hp.Bytes()
 		}
 	}
 	return len(q.carried), bytes
@@ -104,7 +111,24 @@ type slicedSearch struct {
 	tr  *resolver.Trace
 	gp  *goap.Planner
 	gtr *goap.Trace
+	hp  *htn.Planner // an HTN agent's decomposition (the others nil)
 }
+
+// coroutine returns the GOAP or HTN planner whose suspended search waits
+// in a coroutine (goap.Planner.Begin, htn.Planner.Begin), nil for a
+// resolver's.
+func (s *slicedSearch) coroutine() abandoner {
+	switch {
+	case s.gp != nil:
+		return s.gp
+	case s.hp != nil:
+		return s.hp
+	}
+	return nil
+}
+
+// abandoner is a planner whose suspended search can be dropped.
+type abandoner interface{ Abandon() }
 
 // planSlice runs a slice of a resolver agent's search: it begins the
 // search on the worker's resolver, or goes on with the one suspended in
@@ -263,16 +287,71 @@ func planGoapSlice(p *planners, r *request, out *result) {
 	}
 }
 
+// planHTNSlice runs a slice of an HTN agent's decomposition (its steps,
+// the slice counting steps as it counts a GOAP search's states): it
+// begins the decomposition on the worker's planner, or goes on with the
+// one suspended in an earlier frame.
+func planHTNSlice(p *planners, r *request, out *result) {
+	d := r.agent.cfg.HTN
+	slice := r.slice
+	if slice == 0 { // SetSlice(0) while it was suspended: finish it
+		slice = math.MaxInt
+	}
+	var hp *htn.Planner
+	if s := r.search; s != nil {
+		hp = s.hp
+	} else {
+		hp = p.htnFor(d)
+		hp.Begin(r.facts, htnOptions(r))
+	}
+	if !hp.Continue(slice) {
+		if r.search == nil {
+			r.search = p.suspendHTN(d, hp)
+		}
+		// Every slice but a decomposition's last takes exactly its steps.
+		r.sliced += slice
+		out.suspended, out.frameExpanded = true, slice
+		p.tally.steps += slice
+		p.tally.suspended++
+		return
+	}
+	steps := hp.Steps()
+	err := hp.Result(&p.res)
+	htnAnswer(r, out, &p.res, err)
+	out.frameExpanded = steps - r.sliced
+	p.tally.steps += out.frameExpanded
+	if r.search != nil {
+		p.tally.resumed++
+	}
+}
+
+// suspendHTN is suspend for an HTN agent's decomposition, on the worker's
+// planner hp for d: the worker takes the reserve's planner in its place.
+func (p *planners) suspendHTN(d *htn.Domain, hp *htn.Planner) *slicedSearch {
+	s := p.fromReserve(d)
+	if s.hp != nil {
+		p.htn[d] = s.hp
+	} else {
+		delete(p.htn, d)
+	}
+	s.hp = hp
+	return s
+}
+
 // idleSearch takes back a search no request holds any more, dropping
 // what it held of its agent's.
 func (q *Queue) idleSearch(s *slicedSearch) {
 	var d any
-	if s.rs != nil {
+	switch {
+	case s.rs != nil:
 		s.rs.Abandon()
 		d = s.rs.Domain()
-	} else {
+	case s.gp != nil:
 		s.gp.Abandon()
 		d = s.gp.Domain()
+	default:
+		s.hp.Abandon()
+		d = s.hp.Domain()
 	}
 	if q.idle == nil {
 		q.idle = map[any][]*slicedSearch{}
@@ -321,6 +400,7 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		t := &w.tally
 		st.Chains += t.chains
 		st.States += t.states
+		st.Steps += t.steps
 		st.Suspended += t.suspended
 		resumed += t.resumed
 		*t = frameTally{}
@@ -346,34 +426,35 @@ func (q *Queue) keepSuspended(batch []request, results []result) {
 		}
 	}
 	q.fillReserves()
-	q.noteSuspendedGoap()
+	q.noteSuspendedCoroutines()
 }
 
-// suspendedPlanners lists the GOAP planners holding the searches a queue
-// carries to its next frame, for the queue's cleanup: a suspended GOAP
-// search waits in a coroutine, a goroutine that holds its planner, and a
-// game that drops a queue with searches suspended (and its agents with
-// it) would otherwise leave them parked for good. It holds no pointer to
-// the queue, so that the queue can be collected.
-type suspendedPlanners struct{ planners []*goap.Planner }
+// suspendedPlanners lists the GOAP and HTN planners holding the searches
+// a queue carries to its next frame, for the queue's cleanup: a suspended
+// GOAP search or HTN decomposition waits in a coroutine, a goroutine that
+// holds its planner, and a game that drops a queue with searches
+// suspended (and its agents with it) would otherwise leave them parked
+// for good. It holds no pointer to the queue, so that the queue can be
+// collected.
+type suspendedPlanners struct{ planners []abandoner }
 
-// noteSuspendedGoap lists the planners of the carried GOAP searches, once
-// a frame, making the list and registering the cleanup that abandons
-// them the first time there are any. A planner whose search ended or was
-// dropped since stays listed until the next frame: abandoning it then
-// does nothing.
-func (q *Queue) noteSuspendedGoap() {
-	l := q.goapCarried
+// noteSuspendedCoroutines lists the planners of the carried GOAP searches
+// and HTN decompositions, once a frame, making the list and registering
+// the cleanup that abandons them the first time there are any. A planner
+// whose search ended or was dropped since stays listed until the next
+// frame: abandoning it then does nothing.
+func (q *Queue) noteSuspendedCoroutines() {
+	l := q.coroutinesCarried
 	if l == nil {
 		found := false
 		for i := range q.carried {
-			found = found || q.carried[i].search.gp != nil
+			found = found || q.carried[i].search.coroutine() != nil
 		}
 		if !found {
 			return
 		}
 		l = &suspendedPlanners{}
-		q.goapCarried = l
+		q.coroutinesCarried = l
 		runtime.AddCleanup(q, func(l *suspendedPlanners) {
 			for _, p := range l.planners {
 				p.Abandon()
@@ -382,8 +463,8 @@ func (q *Queue) noteSuspendedGoap() {
 	}
 	l.planners = l.planners[:0]
 	for i := range q.carried {
-		if gp := q.carried[i].search.gp; gp != nil {
-			l.planners = append(l.planners, gp)
+		if c := q.carried[i].search.coroutine(); c != nil {
+			l.planners = append(l.planners, c)
 		}
 	}
 }
@@ -402,7 +483,7 @@ func (q *Queue) dropFrame() {
 // Queue.LastFrame between frames (by the worker, so that a frame need not
 // read its batch again to count).
 type frameTally struct {
-	chains, states int
+	chains, states, steps int
 	// suspended counts the searches that reached their slice, resumed
 	// those suspended in an earlier frame that ended in this one.
 	suspended, resumed int

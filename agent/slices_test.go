@@ -13,6 +13,7 @@ import (
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
 )
@@ -76,33 +77,71 @@ func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand, with ...fu
 	return mages, most
 }
 
+// slicedKnights is n battle mages that decompose the battle mage's HTN
+// through q, each with a random step cap of 1 to 40 steps, so that some
+// decompositions span frames and some run out. It returns the agents and
+// the largest step cap.
+func slicedKnights(t testing.TB, n int, q *agent.Queue, rng *rand.Rand, with ...func(i int, cfg *agent.Config)) ([]*agent.Agent, int) {
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := htn.NewDomain(d, domains.BattleMageHTN())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var knights []*agent.Agent
+	most := 0
+	for i := range n {
+		w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+		cfg := goapConfig(w, d, nil)
+		cfg.Name, cfg.HTN, cfg.Goals = fmt.Sprintf("knight%02d", i), h, nil
+		steps := 1 + rng.IntN(40)
+		most = max(most, steps)
+		cfg.Limits = search.Limits{MaxSteps: int64(steps)}
+		cfg.Queue = q
+		for _, f := range with {
+			f(i, &cfg)
+		}
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		knights = append(knights, a)
+	}
+	return knights, most
+}
+
 // TestSlicedQueueKeepsItsBoundsAndPromises runs crowds of survivors, with
-// battle mages among them (both with node budgets of a few expansions),
+// battle mages among them (both with node budgets of a few expansions)
+// and HTN knights (with step caps of a few dozen steps),
 // through queues of 1 and 2 workers, 1 to 5 requests a frame and slices
 // of 1 to 7 expansions, and checks what Queue.SetSlice promises: no
-// frame's searches expand more than PerFrame × Slice chains and states;
-// every chain and state a frame expanded reaches an agent (the frames'
-// sums are the agents' once the line is drained); and a request with
-// p − 1 others ahead of it when asked is answered within
-// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget (the mages'
-// small searches never hand over, so B is not doubled); and that some
-// requests wait that long: the bound is the worst case, not a guess.
+// frame's searches expand more than PerFrame × Slice chains, states and
+// steps; every chain, state and step a frame spent reaches an agent (the
+// frames' sums are the agents' once the line is drained); and a request
+// with p − 1 others ahead of it when asked is answered within
+// ⌈p / PerFrame⌉ × ⌈B / Slice⌉ frames, B the largest budget or step cap
+// (the mages' small searches never hand over, so B is not doubled); and
+// that some requests wait that long: the bound is the worst case, not a
+// guess.
 func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 	rng := rand.New(rand.NewPCG(26, 26))
 	tightest := 0.0 // the longest wait seen, as a fraction of its bound
-	spanned, mageStates, mageSpanned := 0, 0, 0
+	spanned, mageStates, mageSpanned, knightSteps, knightSpanned := 0, 0, 0, 0, 0
 	for round := range 24 {
 		workers, perFrame, slice := 1+rng.IntN(2), 1+rng.IntN(5), []int{1, 2, 3, 7}[rng.IntN(4)]
 		q := agent.NewQueue(workers, perFrame)
 		q.SetSlice(slice)
 		survivors, most := slicedCrowd(t, 6+rng.IntN(20), q, rng)
 		mages, mostMage := slicedMages(t, rng.IntN(4), q, rng)
-		perSearch := (max(most, mostMage) + slice - 1) / slice
+		knights, mostKnight := slicedKnights(t, rng.IntN(4), q, rng)
+		perSearch := (max(most, mostMage, mostKnight) + slice - 1) / slice
 		type asked struct {
 			frame, place, plans int
 		}
 		waiting := map[*agent.Agent]asked{}
-		frame, chains, states := 0, 0, 0
+		frame, chains, states, steps := 0, 0, 0, 0
 		tick := func(a *agent.Agent) {
 			plans, before := a.Stats().Plans, q.Len()
 			a.Tick()
@@ -115,14 +154,15 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 			frame++
 			st := q.LastFrame()
 			where := fmt.Sprintf("round %d (%d workers, %d a frame, slice %d), frame %d", round, workers, perFrame, slice, frame)
-			if st.Chains+st.States > perFrame*slice {
-				t.Fatalf("%s: %d chains and %d states expanded, more than %d × %d", where, st.Chains, st.States, perFrame, slice)
+			if st.Chains+st.States+st.Steps > perFrame*slice {
+				t.Fatalf("%s: %d chains, %d states and %d steps spent, more than %d × %d", where, st.Chains, st.States, st.Steps, perFrame, slice)
 			}
 			if st.Taken > perFrame || st.Ended+st.Suspended != st.Taken {
 				t.Fatalf("%s: %+v", where, st)
 			}
 			chains += st.Chains
 			states += st.States
+			steps += st.Steps
 			for a, w := range waiting {
 				if a.Stats().Plans == w.plans {
 					continue
@@ -138,6 +178,9 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 					if strings.HasPrefix(a.Name(), "mage") {
 						mageSpanned++
 					}
+					if strings.HasPrefix(a.Name(), "knight") {
+						knightSpanned++
+					}
 				}
 			}
 		}
@@ -147,6 +190,9 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 			}
 			for _, m := range mages {
 				tick(m)
+			}
+			for _, k := range knights {
+				tick(k)
 			}
 			runFrame()
 		}
@@ -174,9 +220,20 @@ func TestSlicedQueueKeepsItsBoundsAndPromises(t *testing.T) {
 			t.Fatalf("round %d: the frames expanded %d states, the mages were answered with %d", round, states, expanded)
 		}
 		mageStates += states
+		spent := 0
+		for _, k := range knights {
+			spent += k.Stats().Steps
+		}
+		if spent != steps {
+			t.Fatalf("round %d: the frames took %d steps, the knights were answered with %d", round, steps, spent)
+		}
+		knightSteps += steps
 	}
 	if mageStates == 0 || mageSpanned == 0 {
 		t.Errorf("the mages' searches expanded %d states, %d answers waited more than a frame: the test sliced no GOAP search", mageStates, mageSpanned)
+	}
+	if knightSteps == 0 || knightSpanned == 0 {
+		t.Errorf("the knights' decompositions took %d steps, %d answers waited more than a frame: the test sliced no HTN decomposition", knightSteps, knightSpanned)
 	}
 	t.Logf("longest wait %.2f of its bound; %d answers waited more than a frame", tightest, spanned)
 	if spanned < 200 || tightest < 0.9 {
@@ -578,8 +635,9 @@ func TestSlicedQueueWorkersRecordAsOne(t *testing.T) {
 }
 
 // TestSlicedGoapQueueWorkersRecordAsOne is TestSlicedQueueWorkersRecordAsOne
-// with battle mages beside the survivors in one queue, a slice of 2
-// expansions (a mage's Kill takes 7 states): some mages record their
+// with battle mages and HTN knights beside the survivors in one queue, a
+// slice of 2 expansions or steps (a mage's Kill takes 7 states, a
+// knight's decomposition a few dozen steps): some mages and knights record their
 // decisions, traced, into a FlightRecorder, some listen to their own
 // events; every mage's world changes as its plan runs. On 2 and 4 workers
 // the mages' recording, the events, what each frame did and what each
@@ -608,6 +666,15 @@ func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
 				cfg.OnEvent = rec.Record
 			}
 		})
+		knights, _ := slicedKnights(t, n/4, q, rand.New(rand.NewPCG(8, 8)), func(i int, cfg *agent.Config) {
+			cfg.Name = fmt.Sprintf("knight%03d", i)
+			if i%2 == 1 {
+				cfg.Decisions = recorder
+			}
+			if i%5 == 0 {
+				cfg.OnEvent = rec.Record
+			}
+		})
 		var r run
 		states := 0
 		frame := func() {
@@ -621,6 +688,9 @@ func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
 				a.Tick()
 				if i < len(survivors) {
 					survivors[i].Tick()
+				}
+				if i < len(knights) {
+					knights[i].Tick()
 				}
 			}
 			frame()
@@ -637,6 +707,10 @@ func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
 		for _, a := range survivors {
 			st := a.Stats()
 			r.answers = append(r.answers, fmt.Sprintf("%s %v plans %d expanded %d", a.Name(), a.Chain(), st.Plans, st.Expanded))
+		}
+		for _, a := range knights {
+			st := a.Stats()
+			r.answers = append(r.answers, fmt.Sprintf("%s %v plans %d steps %d no plan %d done %d", a.Name(), a.Plan(), st.Plans, st.Steps, st.NoPlan, st.StepsDone))
 		}
 		if expanded != states {
 			t.Errorf("%d workers: the frames expanded %d states, the mages were answered with %d", workers, states, expanded)
@@ -661,7 +735,7 @@ func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
 	}
 	lines := bytes.Count(one.decisions, []byte("\n"))
 	t.Logf("one worker: %d frames, %d searches suspended, %d lines recorded, %d bytes of events", len(one.frames), suspended, lines, len(one.events))
-	if lines < n/4 || len(one.events) == 0 || suspended < n || !bytes.Contains(one.decisions, []byte("rejected")) {
+	if lines < n/4 || len(one.events) == 0 || suspended < n || !bytes.Contains(one.decisions, []byte("rejected")) || !bytes.Contains(one.decisions, []byte(`"agent":"knight`)) {
 		t.Fatal("too little to compare")
 	}
 	for _, workers := range []int{2, 4} {
@@ -694,25 +768,29 @@ func lineOf(b []byte, l int) string {
 	return string(lines[l-1])
 }
 
-// TestADroppedQueueEndsItsSuspendedGoapSearches: a game that drops a
-// queue, and its agents, while GOAP searches are suspended leaves no
-// goroutine behind: each suspended search's coroutine is abandoned by the
-// queue's cleanup once the queue is collected.
-func TestADroppedQueueEndsItsSuspendedGoapSearches(t *testing.T) {
+// TestADroppedQueueEndsItsSuspendedCoroutines: a game that drops a queue,
+// and its agents, while GOAP searches and HTN decompositions are
+// suspended leaves no goroutine behind: each one's coroutine is abandoned
+// by the queue's cleanup once the queue is collected.
+func TestADroppedQueueEndsItsSuspendedCoroutines(t *testing.T) {
 	const n = 40
 	base := settledCount()
 	func() {
-		q := agent.NewQueue(1, n)
+		q := agent.NewQueue(1, 2*n)
 		q.SetSlice(1)
 		mages, _ := slicedMages(t, n, q, rand.New(rand.NewPCG(4, 4)), func(i int, cfg *agent.Config) {
 			cfg.Limits = search.Limits{}
 		})
-		for _, m := range mages {
-			m.Tick()
+		knights, _ := slicedKnights(t, n, q, rand.New(rand.NewPCG(4, 4)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{}
+		})
+		for i := range mages {
+			mages[i].Tick()
+			knights[i].Tick()
 		}
 		q.Frame()
-		if st := q.LastFrame(); st.Suspended != n || runtime.NumGoroutine() < base+n {
-			t.Fatalf("%+v, %d goroutines (%d before): want %d searches suspended, each in its coroutine", st, runtime.NumGoroutine(), base, n)
+		if st := q.LastFrame(); st.Suspended != 2*n || runtime.NumGoroutine() < base+2*n {
+			t.Fatalf("%+v, %d goroutines (%d before): want %d searches and decompositions suspended, each in its coroutine", st, runtime.NumGoroutine(), base, 2*n)
 		}
 	}()
 	// The cleanup runs after a collection finds the queue unreachable, on

@@ -3,6 +3,7 @@ package htn
 import (
 	"fmt"
 	"iter"
+	"unsafe"
 
 	"github.com/ploy-ai/ploy/goap"
 )
@@ -175,4 +176,26 @@ func (p *Planner) abandon() {
 		stop()
 	}
 	sl.ended, sl.err = false, nil
+}
+
+// Bytes returns the memory the planner's decomposition storage holds, at
+// its capacity: its task stack, undo log, saved facts, choice points and
+// the lists a step-cap error's diagnosis fills, and a suspended or ended
+// decomposition's plan, MTR and tasks. A suspended decomposition holds it
+// until it ends: a game that keeps decompositions across frames holds
+// this much per decomposition it keeps.
+func (p *Planner) Bytes() int64 {
+	p.check()
+	n := sliceBytes(p.facts) + sliceBytes(p.stack) + sliceBytes(p.log) + sliceBytes(p.saved) + sliceBytes(p.choices)
+	n += sliceBytes(p.openCount) + sliceBytes(p.inChain) + sliceBytes(p.chain)
+	if sl := p.slicing; sl != nil {
+		n += sliceBytes(sl.start) + sliceBytes(sl.res.Plan) + sliceBytes(sl.res.MTR) + sliceBytes(sl.res.Tasks)
+	}
+	return n
+}
+
+// sliceBytes returns the bytes s's backing array holds.
+func sliceBytes[E any](s []E) int64 {
+	var e E
+	return int64(cap(s)) * int64(unsafe.Sizeof(e))
 }
