@@ -207,26 +207,26 @@ int ploy_world_frame(ploy_world w);
 /*
  * ploy_world_set_slice makes each engine-model agent's search in world w
  * expand at most expansions partial chains per frame, and each GOAP
- * search at most expansions states, from the next
- * ploy_world_frame on. A search that reaches its slice is suspended and
+ * search at most expansions states, and each HTN decomposition at most
+ * expansions steps, from the next ploy_world_frame on. A search that reaches its slice is suspended and
  * goes on in the next frame where it stopped, ahead of later requests:
  * it ends with exactly the plan (chain, cost, counts) it would have found
  * whole, some frames later. A frame then expands at most 256 (the plans a
- * frame makes) x expansions chains and states between its searches,
- * whatever the agents' budgets: ploy_world_frame_stats counts them. 0,
- * the default, runs each search whole within its budget. HTN
- * decompositions are not sliced. 0, or -1 on error (a negative slice, a bad
- * handle). Any thread.
+ * frame makes) x expansions chains, states and steps between its
+ * searches, whatever the agents' budgets: ploy_world_frame_stats counts
+ * them. 0, the default, runs each search whole within its budget. 0, or
+ * -1 on error (a negative slice, a bad handle). Any thread.
  */
 int ploy_world_set_slice(ploy_world w, int64_t expansions);
 
 /*
  * ploy_world_frame_stats says what world w's last ploy_world_frame did,
- * as JSON {"slice", "taken", "ended", "suspended", "chains", "states"}:
- * the slice it ran with (0: none), the searches it ran (suspended ones it
- * went on with included), those that ended and those suspended until the
- * next frame, the chains its engine-model searches expanded and the
- * states its GOAP searches expanded. All 0 before the first frame. The
+ * as JSON {"slice", "taken", "ended", "suspended", "chains", "states",
+ * "steps"}: the slice it ran with (0: none), the searches it ran
+ * (suspended ones it went on with included), those that ended and those
+ * suspended until the next frame, the chains its engine-model searches
+ * expanded, the states its GOAP searches expanded and the steps its HTN
+ * decompositions took. All 0 before the first frame. The
  * caller frees it; NULL on error. Any thread.
  */
 char *ploy_world_frame_stats(ploy_world w);

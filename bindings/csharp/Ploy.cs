@@ -273,7 +273,7 @@ namespace Ploy
 
         /// <summary>
         /// What the last frame did, as JSON {"slice", "taken", "ended",
-        /// "suspended", "chains", "states"} (ploy_world_frame_stats).
+        /// "suspended", "chains", "states", "steps"} (ploy_world_frame_stats).
         /// </summary>
         public string FrameStats() { return Json(Native.ploy_world_frame_stats(Value)); }
 

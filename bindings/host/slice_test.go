@@ -241,8 +241,8 @@ func TestSetSliceErrors(t *testing.T) {
 	// The stats say the slice the last frame ran with: none before the
 	// first, then the 3 the errors left as it was.
 	for _, want := range []string{
-		`{"slice":0,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0}`,
-		`{"slice":3,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0}`,
+		`{"slice":0,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0,"steps":0}`,
+		`{"slice":3,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0,"steps":0}`,
 	} {
 		b, err := host.FrameStats(w)
 		if err != nil {
@@ -314,4 +314,70 @@ func TestSliceWhileFramesRun(t *testing.T) {
 		}
 	})
 	wg.Wait()
+}
+
+// TestSlicedWorldSlicesDecompositions: a world of battlemage.yaml's HTN
+// agents sliced to 2 steps a frame spends at most PlansPerFrame × 2 steps
+// a frame (FrameStats' steps), suspends decompositions, and makes each
+// agent's first plan, the same plan as a whole world's, some frames later.
+func TestSlicedWorldSlicesDecompositions(t *testing.T) {
+	const agents = 40
+	d := load(t, "battlemage.yaml")
+	firstPlans := func(slice int) ([]string, int, int) {
+		w := newWorld(t, d, 2)
+		if err := host.SetSlice(w, int64(slice)); err != nil {
+			t.Fatal(err)
+		}
+		var as []host.Handle
+		for i := range agents {
+			as = append(as, newAgent(t, w, "htn", fmt.Sprintf("k%d", i)))
+		}
+		plans := make([]string, agents)
+		steps, suspended := 0, 0
+		for f := range 60 {
+			if _, err := host.Frame(w); err != nil {
+				t.Fatal(err)
+			}
+			var st host.FrameStatsJSON
+			if b, err := host.FrameStats(w); err != nil {
+				t.Fatal(err)
+			} else if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatalf("%s: %v", b, err)
+			}
+			if slice > 0 && st.Steps > host.PlansPerFrame*slice {
+				t.Fatalf("frame %d took %d steps, past %d × %d: %+v", f, st.Steps, host.PlansPerFrame, slice, st)
+			}
+			steps += st.Steps
+			suspended += st.Suspended
+			for i, a := range as {
+				b, err := host.Events(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got struct{ Events []map[string]any }
+				if err := json.Unmarshal(b, &got); err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range got.Events {
+					if e["kind"] == "plan_made" && plans[i] == "" {
+						delete(e, "tick")
+						line, _ := json.Marshal(e)
+						plans[i] = string(line)
+					}
+				}
+			}
+		}
+		return plans, steps, suspended
+	}
+	whole, wholeSteps, _ := firstPlans(0)
+	sliced, slicedSteps, suspended := firstPlans(2)
+	if suspended == 0 || slicedSteps == 0 || wholeSteps == 0 {
+		t.Fatalf("%d steps sliced (%d suspensions), %d whole: nothing sliced", slicedSteps, suspended, wholeSteps)
+	}
+	for i := range agents {
+		if whole[i] == "" || sliced[i] != whole[i] {
+			t.Fatalf("agent k%d's first plan: sliced %s, whole %s", i, sliced[i], whole[i])
+		}
+	}
+	t.Logf("%d suspensions; %d steps sliced, %d whole; first plan %s", suspended, slicedSteps, wholeSteps, whole[0])
 }

@@ -163,9 +163,10 @@ func Decisions(w Handle) (out []byte, err error) {
 // frame, ending with exactly the plan it would have found whole, maybe
 // some frames later. A frame's searches then expand at most PlansPerFrame
 // × expansions chains and states between them (FrameStats counts them).
-// 0, the default, runs each search whole within its budget; a slice
-// larger than any budget does the same. HTN decompositions are not
-// sliced. A negative slice is an error.
+// An HTN agent's decomposition takes at most expansions steps a frame in
+// the same way, its steps counted beside the chains and states. 0, the
+// default, runs each search whole within its budget; a slice larger than
+// any budget does the same. A negative slice is an error.
 func SetSlice(w Handle, expansions int64) (err error) {
 	defer protect(&err)
 	world, unlock, err := lockWorld(w)
@@ -194,10 +195,12 @@ type FrameStatsJSON struct {
 	Ended     int `json:"ended"`
 	Suspended int `json:"suspended"`
 	// Chains is the chains the frame's resolver searches expanded, States
-	// the states its GOAP searches expanded: with a slice, together at
-	// most PlansPerFrame × Slice.
+	// the states its GOAP searches expanded, and Steps the steps its HTN
+	// decompositions took: with a slice, together at most PlansPerFrame ×
+	// Slice.
 	Chains int `json:"chains"`
 	States int `json:"states"`
+	Steps  int `json:"steps"`
 }
 
 // FrameStats says what world w's last Frame did, as JSON
@@ -212,7 +215,7 @@ func FrameStats(w Handle) (out []byte, err error) {
 	st := world.queue.LastFrame()
 	return json.Marshal(FrameStatsJSON{
 		Slice: world.frameSlice, Taken: st.Taken, Ended: st.Ended, Suspended: st.Suspended,
-		Chains: st.Chains, States: st.States,
+		Chains: st.Chains, States: st.States, Steps: st.Steps,
 	})
 }
 

@@ -144,7 +144,7 @@ static class PloyTest
                 w.SetSlice(3);
                 Throws(() => w.SetSlice(-1), "slice -1: a slice is 0 (none) or a number of chain expansions", "a negative slice");
                 w.Frame();
-                Check(w.FrameStats() == "{\"slice\":3,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0}",
+                Check(w.FrameStats() == "{\"slice\":3,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0}",
                     "a frame's stats: " + w.FrameStats());
             }
             const long slice = 1;
