@@ -82,33 +82,21 @@ func slicedMages(t testing.TB, n int, q *agent.Queue, rng *rand.Rand, with ...fu
 // decompositions span frames and some run out. It returns the agents and
 // the largest step cap.
 func slicedKnights(t testing.TB, n int, q *agent.Queue, rng *rand.Rand, with ...func(i int, cfg *agent.Config)) ([]*agent.Agent, int) {
-	d, err := goap.NewDomain(domains.BattleMage())
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := htn.NewDomain(d, domains.BattleMageHTN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var knights []*agent.Agent
+	var h *htn.Domain
 	most := 0
-	for i := range n {
-		w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
-		cfg := goapConfig(w, d, nil)
+	knight := func(i int, cfg *agent.Config) {
+		if h == nil {
+			var err error
+			if h, err = htn.NewDomain(cfg.Domain, domains.BattleMageHTN()); err != nil {
+				t.Fatal(err)
+			}
+		}
 		cfg.Name, cfg.HTN, cfg.Goals = fmt.Sprintf("knight%02d", i), h, nil
 		steps := 1 + rng.IntN(40)
 		most = max(most, steps)
 		cfg.Limits = search.Limits{MaxSteps: int64(steps)}
-		cfg.Queue = q
-		for _, f := range with {
-			f(i, &cfg)
-		}
-		a, err := agent.New(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		knights = append(knights, a)
 	}
+	knights, _ := slicedMages(t, n, q, rng, append([]func(int, *agent.Config){knight}, with...)...)
 	return knights, most
 }
 

@@ -235,7 +235,7 @@ func (m *meter) pause(expanded, nodes int) bool {
 	s := m.slicer
 	s.expanded = s.handed + expanded
 	s.held = int64(nodes)*int64(s.perNode) + int64(s.fixed)
-	if !s.yield(struct{}{}) {
+	if !s.run.Pause() {
 		return false
 	}
 	s.pauseAt = expanded + min(s.left, math.MaxInt-expanded)

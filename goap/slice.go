@@ -2,8 +2,9 @@ package goap
 
 import (
 	"fmt"
-	"iter"
 	"unsafe"
+
+	"github.com/ploy-ai/ploy/internal/coroutine"
 
 	"github.com/ploy-ai/ploy/internal/pq"
 )
@@ -25,9 +26,7 @@ import (
 // slicer is the search Begin started: the coroutine that runs it, the
 // expansions the slice under way has left, and the outcome once it ends.
 type slicer struct {
-	next  func() (struct{}, bool)
-	stop  func()
-	yield func(struct{}) bool
+	run coroutine.Run
 	// left is the expansions the slice has left when a search loop makes
 	// its meter: the whole slice as the search starts, the rest of it when
 	// a delayed search hands over (handOver). The meter reads it again as
@@ -91,8 +90,7 @@ func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
 	from := State{words: s.start}
 	s.ended, s.res, s.err = false, Result{}, nil
 	s.expanded, s.handed, s.held = 0, 0, 0
-	s.next, s.stop = iter.Pull(func(yield func(struct{}) bool) {
-		s.yield = yield
+	s.run.Start(func() {
 		s.res, s.err = p.plan(dst, from, goal, &opt)
 		s.expanded = s.handed + s.res.Expanded
 	})
@@ -125,20 +123,16 @@ func (p *Planner) Continue(expansions int) bool {
 	returned := false
 	defer func() {
 		if !returned {
-			// The search panicked: its coroutine is over, and so is
-			// the search, as a Plan that panicked.
-			p.slicer = nil
-			s.next, s.stop, s.yield = nil, nil, nil
+			p.slicer = nil // the search panicked: it is over, as a Plan that panicked
 		}
 	}()
-	_, paused := s.next()
+	ended := s.run.Resume()
 	returned = true
-	if paused {
+	if !ended {
 		return false
 	}
 	p.slicer = nil
 	s.ended = true
-	s.next, s.stop, s.yield = nil, nil, nil
 	return true
 }
 
@@ -197,9 +191,7 @@ func (p *Planner) dropSlices() {
 	s := p.slicing
 	if p.slicer != nil {
 		p.slicer = nil
-		stop := s.stop
-		s.next, s.stop, s.yield = nil, nil, nil
-		stop()
+		s.run.Stop()
 	}
 	s.ended, s.res, s.err = false, Result{}, nil
 }

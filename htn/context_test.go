@@ -16,21 +16,10 @@ import (
 // a step cap it would take seconds to reach) stops soon after, with Status Canceled
 // and the context's error.
 func TestContextStopsADecomposition(t *testing.T) {
-	g := oneAction(t)
 	// Root is 40 choices of two methods, then a task that never applies:
 	// 2^40 combinations to backtrack through, in constant memory.
-	subtasks := []string{}
-	for range 40 {
-		subtasks = append(subtasks, "Choose")
-	}
-	d, err := htn.NewDomain(g, htn.Spec{Root: "Root", Tasks: []htn.TaskSpec{
-		{Name: "Root", Methods: []htn.MethodSpec{{Name: "all", Subtasks: append(subtasks, "Never")}}},
-		{Name: "Choose", Methods: []htn.MethodSpec{{Name: "one"}, {Name: "other"}}},
-		{Name: "Never", Methods: []htn.MethodSpec{{Name: "if_a", Conditions: map[string]bool{"a": true}}}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := chooser(t, 40)
+	g := d.GOAP()
 	p := htn.NewPlanner(d)
 	var res htn.Result
 	// A step cap some 7 s of work away (at about 80 million steps a
@@ -42,7 +31,7 @@ func TestContextStopsADecomposition(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	opt.Context = ctx
-	err = p.Plan(&res, g.Initial(), opt)
+	err := p.Plan(&res, g.Initial(), opt)
 	var ce *htn.CanceledError
 	if !errors.As(err, &ce) || !errors.Is(err, context.Canceled) || res.Status != htn.LimitReached || res.Bound != search.Canceled || !errors.Is(err, search.ErrLimit) || res.Steps != 0 || htn.StatusName(res.Status, res.Bound) != "canceled" {
 		t.Fatalf("a canceled context: %v after %d steps, %v; want Canceled before the first step", res.Status, res.Steps, err)

@@ -477,7 +477,7 @@ func (p *Planner) plan(res *Result, s goap.State, opt *Options, root Task) error
 	// its context is done, which is looked at as every slice starts.
 	pause := func() bool {
 		sl.steps = steps
-		if !sl.yield(struct{}{}) {
+		if !sl.run.Pause() {
 			return false
 		}
 		sl.pauseAt = steps + min(sl.left, math.MaxInt-steps)

@@ -2,10 +2,10 @@ package htn
 
 import (
 	"fmt"
-	"iter"
 	"unsafe"
 
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/coroutine"
 )
 
 // Decompositions that span frames: Begin starts a decomposition that
@@ -25,9 +25,7 @@ import (
 // slicer is the decomposition Begin started: the coroutine that runs it,
 // the steps its slice has left, and the outcome once it ends.
 type slicer struct {
-	next  func() (struct{}, bool)
-	stop  func()
-	yield func(struct{}) bool
+	run coroutine.Run
 	// left is the steps the slice under way may take, set by Continue;
 	// pauseAt is the step count at which it is spent.
 	left, pauseAt int
@@ -69,8 +67,7 @@ func (p *Planner) Begin(s goap.State, opt Options) {
 	sl.start = append(sl.start[:0], s.Words()...)
 	sl.ended, sl.err, sl.steps = false, nil, 0
 	from := goap.StateFromWords(sl.start)
-	sl.next, sl.stop = iter.Pull(func(yield func(struct{}) bool) {
-		sl.yield = yield
+	sl.run.Start(func() {
 		sl.err = p.plan(&sl.res, from, &opt, root)
 		sl.steps = sl.res.Steps
 	})
@@ -101,20 +98,16 @@ func (p *Planner) Continue(steps int) bool {
 	returned := false
 	defer func() {
 		if !returned {
-			// The decomposition panicked: its coroutine is over, and so
-			// is the decomposition, as a Plan that panicked.
-			p.slicer = nil
-			sl.next, sl.stop, sl.yield = nil, nil, nil
+			p.slicer = nil // it panicked: it is over, as a Plan that panicked
 		}
 	}()
-	_, paused := sl.next()
+	ended := sl.run.Resume()
 	returned = true
-	if paused {
+	if !ended {
 		return false
 	}
 	p.slicer = nil
 	sl.ended = true
-	sl.next, sl.stop, sl.yield = nil, nil, nil
 	return true
 }
 
@@ -171,9 +164,7 @@ func (p *Planner) abandon() {
 	sl := p.slicing
 	if p.slicer != nil {
 		p.slicer = nil
-		stop := sl.stop
-		sl.next, sl.stop, sl.yield = nil, nil, nil
-		stop()
+		sl.run.Stop()
 	}
 	sl.ended, sl.err = false, nil
 }

@@ -70,21 +70,27 @@ func (c *survivorCamp) frame() (int, host.FrameStatsJSON) {
 	}
 	for i, a := range c.agents {
 		c.act(i, a)
-		b, err := host.Events(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got struct{ Events []map[string]any }
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range got.Events {
+		for _, e := range events(t, a) {
 			delete(e, "tick") // the frame it happened in, which a slice may delay
 			line, _ := json.Marshal(e)
 			c.events[i] = append(c.events[i], line)
 		}
 	}
 	return made, st
+}
+
+// events returns the events agent a has had since it was last asked.
+func events(t *testing.T, a host.Handle) []map[string]any {
+	t.Helper()
+	b, err := host.Events(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Events []map[string]any }
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	return got.Events
 }
 
 func (c *survivorCamp) act(i int, a host.Handle) {
@@ -350,15 +356,7 @@ func TestSlicedWorldSlicesDecompositions(t *testing.T) {
 			steps += st.Steps
 			suspended += st.Suspended
 			for i, a := range as {
-				b, err := host.Events(a)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got struct{ Events []map[string]any }
-				if err := json.Unmarshal(b, &got); err != nil {
-					t.Fatal(err)
-				}
-				for _, e := range got.Events {
+				for _, e := range events(t, a) {
 					if e["kind"] == "plan_made" && plans[i] == "" {
 						delete(e, "tick")
 						line, _ := json.Marshal(e)

@@ -1,0 +1,78 @@
+package coroutine
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestRunSlices: a search that pauses after each of its steps runs one
+// step a Resume, in order, and Resume reports its end once it returns.
+func TestRunSlices(t *testing.T) {
+	var r Run
+	var did []int
+	r.Start(func() {
+		for i := range 3 {
+			did = append(did, i)
+			if !r.Pause() {
+				return
+			}
+		}
+	})
+	if !r.Running() || len(did) != 0 {
+		t.Fatalf("after Start: running %v, did %v; want a run not yet begun", r.Running(), did)
+	}
+	for want := 1; want <= 3; want++ {
+		if r.Resume() || len(did) != want {
+			t.Fatalf("Resume %d: did %v, want %d steps and a pause", want, did, want)
+		}
+	}
+	if !r.Resume() || r.Running() || !slices.Equal(did, []int{0, 1, 2}) {
+		t.Fatalf("the last Resume: running %v, did %v; want the end", r.Running(), did)
+	}
+}
+
+// TestStopEndsTheSearch: Stop makes the waiting Pause return false, and
+// the search has returned when Stop does; a stopped or ended run stops
+// again harmlessly.
+func TestStopEndsTheSearch(t *testing.T) {
+	var r Run
+	paused, returned := 0, false
+	r.Start(func() {
+		for r.Pause() {
+			paused++
+		}
+		returned = true
+	})
+	r.Resume()
+	r.Resume()
+	r.Stop()
+	if !returned || r.Running() || paused != 1 {
+		t.Fatalf("after Stop: returned %v, running %v, %d pauses resumed; want the search over after 1", returned, r.Running(), paused)
+	}
+	r.Stop()
+	var never Run
+	never.Stop()
+}
+
+// TestPanicEndsTheRun: a panic in the search comes out of Resume and the
+// run is over.
+func TestPanicEndsTheRun(t *testing.T) {
+	var r Run
+	r.Start(func() {
+		r.Pause()
+		panic("a cost function's")
+	})
+	r.Resume()
+	func() {
+		defer func() {
+			if p := recover(); p != "a cost function's" {
+				t.Fatalf("recovered %v", p)
+			}
+		}()
+		r.Resume()
+		t.Fatal("Resume did not panic")
+	}()
+	if r.Running() {
+		t.Fatal("a run whose search panicked still runs")
+	}
+}
