@@ -160,11 +160,7 @@ func planSlice(p *planners, r *request, out *result) {
 		if r.search == nil {
 			r.search = p.suspend(d, rs, tr)
 		}
-		// Every slice but a search's last expands exactly its chains.
-		r.sliced += slice
-		out.suspended, out.frameExpanded = true, slice
-		p.tally.chains += slice
-		p.tally.suspended++
+		p.spentSlice(r, out, slice, &p.tally.chains)
 		return
 	}
 	res, err := rs.Result()
@@ -182,6 +178,16 @@ func planSlice(p *planners, r *request, out *result) {
 	if r.search != nil {
 		p.tally.resumed++
 	}
+}
+
+// spentSlice counts a search that spent its slice and goes on next
+// frame (r.search holds it): every slice but a search's last spends
+// exactly its chains, states or steps, which the tally spent counts.
+func (p *planners) spentSlice(r *request, out *result, slice int, spent *int) {
+	r.sliced += slice
+	out.suspended, out.frameExpanded = true, slice
+	*spent += slice
+	p.tally.suspended++
 }
 
 // suspend hands the worker's resolver for d, which holds a search that
@@ -267,11 +273,7 @@ func planGoapSlice(p *planners, r *request, out *result) {
 		if r.search == nil {
 			r.search = p.suspendGoap(d, gp, tr)
 		}
-		// Every slice but a search's last expands exactly its states.
-		r.sliced += slice
-		out.suspended, out.frameExpanded = true, slice
-		p.tally.states += slice
-		p.tally.suspended++
+		p.spentSlice(r, out, slice, &p.tally.states)
 		return
 	}
 	expanded := gp.Expanded()
@@ -308,11 +310,7 @@ func planHTNSlice(p *planners, r *request, out *result) {
 		if r.search == nil {
 			r.search = p.suspendHTN(d, hp)
 		}
-		// Every slice but a decomposition's last takes exactly its steps.
-		r.sliced += slice
-		out.suspended, out.frameExpanded = true, slice
-		p.tally.steps += slice
-		p.tally.suspended++
+		p.spentSlice(r, out, slice, &p.tally.steps)
 		return
 	}
 	steps := hp.Steps()

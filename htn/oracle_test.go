@@ -117,6 +117,23 @@ func factsByName(spec goap.Spec, s goap.State) map[string]bool {
 // randomHTN draws compound tasks over a random GOAP domain. Subtasks mostly
 // name later tasks, so most domains terminate; some recurse, and the step
 // cap stops those in both planners alike.
+// randomHTNDomain returns a random GOAP domain of cfg and a random HTN
+// over it, or nil if NewDomain refuses the HTN (it has no base case: a
+// domain refused statically, as it should be).
+func randomHTNDomain(t *testing.T, r *rand.Rand, cfg randdomain.Config) *htn.Domain {
+	t.Helper()
+	gspec := randdomain.Spec(r, cfg)
+	g, err := goap.NewDomain(gspec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := htn.NewDomain(g, randomHTN(r, gspec))
+	if err != nil {
+		return nil
+	}
+	return d
+}
+
 func randomHTN(r *rand.Rand, g goap.Spec) htn.Spec {
 	n := 2 + r.IntN(5)
 	spec := htn.Spec{Root: "T0"}

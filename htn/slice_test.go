@@ -55,15 +55,11 @@ func TestSlicedDecompositionIsPlans(t *testing.T) {
 	var whole, part htn.Result
 	var wholeTrace, partTrace htn.Trace
 	for i := range domains {
-		gspec := randdomain.Spec(r, cfg)
-		g, err := goap.NewDomain(gspec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := htn.NewDomain(g, randomHTN(r, gspec))
-		if err != nil {
+		d := randomHTNDomain(t, r, cfg)
+		if d == nil {
 			continue
 		}
+		g := d.GOAP()
 		p, q := htn.NewPlanner(d), htn.NewPlanner(d)
 		for trial := range 4 {
 			s := g.NewState()

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
 	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
@@ -119,15 +118,11 @@ func TestStopPointAgreesWithTheTrace(t *testing.T) {
 		domains = 100
 	}
 	for i := 0; i < domains; i++ {
-		gspec := randdomain.Spec(r, cfg)
-		g, err := goap.NewDomain(gspec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d, err := htn.NewDomain(g, randomHTN(r, gspec))
-		if err != nil {
+		d := randomHTNDomain(t, r, cfg)
+		if d == nil {
 			continue
 		}
+		g := d.GOAP()
 		p := htn.NewPlanner(d)
 		s := g.NewState()
 		s.Words()[0] = uint64(r.IntN(1 << cfg.Facts))
