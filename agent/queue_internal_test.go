@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"runtime"
 	"strings"
 	"testing"
@@ -200,22 +201,7 @@ func TestAbandonedQueueLetsItsWorkersGo(t *testing.T) {
 // settledGoroutines returns the number of goroutines once it has stopped
 // falling: earlier tests' abandoned queues end their workers only after a
 // collection, and a count taken while they wind down would be too high.
-func settledGoroutines() int {
-	n, same := runtime.NumGoroutine(), 0
-	for range 500 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-		m := runtime.NumGoroutine()
-		if m == n {
-			if same++; same == 10 {
-				break
-			}
-			continue
-		}
-		n, same = m, 0
-	}
-	return n
-}
+func settledGoroutines() int { return goroutines.Settled(0) }
 
 // TestQueueStartsOneHelperPerExtraWorker checks that a queue of three
 // workers starts two helper goroutines: the goroutine calling Frame is

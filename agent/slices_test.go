@@ -3,6 +3,7 @@ package agent_test
 import (
 	"bytes"
 	"fmt"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -322,6 +323,47 @@ func TestWarmSlicedQueueAllocatesNothing(t *testing.T) {
 		}
 		if ended < 500 || suspended < 500 {
 			t.Errorf("%d workers: %d searches ended and %d suspended: too few to test", workers, ended, suspended)
+		}
+	}
+}
+
+// TestWarmSlicedGoapQueueAllocatesNothing: battle mages and HTN knights
+// whose searches fit in the queue's slice (Kill expands 7 states, the
+// knights' decompositions take 13 steps) run sliced, each search begun
+// on the worker's planner, and once warm a frame allocates nothing: the
+// planners keep their coroutines from search to search.
+func TestWarmSlicedGoapQueueAllocatesNothing(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		q := agent.NewQueue(workers, 64)
+		q.SetSlice(16)
+		rng := rand.New(rand.NewPCG(3, 3))
+		unlimited := func(i int, cfg *agent.Config) { cfg.Limits = search.Limits{} }
+		mages, _ := slicedMages(t, 20, q, rng, unlimited)
+		knights, _ := slicedKnights(t, 20, q, rng, unlimited)
+		states, steps := 0, 0
+		frame := func() {
+			for i := range mages {
+				mages[i].RequestReplan()
+				mages[i].Tick()
+				knights[i].RequestReplan()
+				knights[i].Tick()
+			}
+			q.Frame()
+			st := q.LastFrame()
+			if st.Suspended != 0 {
+				t.Fatalf("%d workers: %+v: a search that fits its slice was suspended", workers, st)
+			}
+			states += st.States
+			steps += st.Steps
+		}
+		for range 50 {
+			frame()
+		}
+		if n := testing.AllocsPerRun(200, frame); n != 0 {
+			t.Errorf("%d workers: %v allocations per frame", workers, n)
+		}
+		if states < 1000 || steps < 1000 {
+			t.Errorf("%d workers: %d states and %d steps spent: too few to test", workers, states, steps)
 		}
 	}
 }
@@ -792,19 +834,4 @@ func TestADroppedQueueEndsItsSuspendedCoroutines(t *testing.T) {
 // falling (settledGoroutines, for this package's external tests): earlier
 // tests' dropped queues end their helpers, and their searches'
 // coroutines, only after a collection.
-func settledCount() int {
-	n, same := runtime.NumGoroutine(), 0
-	for range 500 {
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-		m := runtime.NumGoroutine()
-		if m == n {
-			if same++; same == 10 {
-				break
-			}
-			continue
-		}
-		n, same = m, 0
-	}
-	return n
-}
+func settledCount() int { return goroutines.Settled(0) }

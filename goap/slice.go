@@ -2,6 +2,7 @@ package goap
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"github.com/ploy-ai/ploy/internal/coroutine"
@@ -27,6 +28,15 @@ import (
 // expansions the slice under way has left, and the outcome once it ends.
 type slicer struct {
 	run coroutine.Run
+	// search is the search method's value, made once (job): the search's
+	// arguments are fields, so that beginning one allocates nothing. p,
+	// dst, goal and opt are held while it runs and let go when it ends:
+	// the coroutine outlives it, and must keep no planner alive.
+	search func()
+	p      *Planner
+	dst    []ActionID
+	goal   *Goal
+	opt    Options
 	// left is the expansions the slice has left when a search loop makes
 	// its meter: the whole slice as the search starts, the rest of it when
 	// a delayed search hands over (handOver). The meter reads it again as
@@ -83,19 +93,32 @@ func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
 		panic("goap: profile belongs to another domain")
 	}
 	if p.slicing == nil {
-		p.slicing = new(slicer)
+		s := new(slicer)
+		s.search = s.job
+		p.slicing = s
+		// The slicer keeps its coroutine for the next search; it ends
+		// when the planner is collected.
+		runtime.AddCleanup(p, func(s *slicer) { s.run.Close() }, s)
 	}
 	s := p.slicing
 	s.start = append(s.start[:0], start.words...)
-	from := State{words: s.start}
 	s.ended, s.res, s.err = false, Result{}, nil
 	s.expanded, s.handed, s.held = 0, 0, 0
-	s.run.Start(func() {
-		s.res, s.err = p.plan(dst, from, goal, &opt)
-		s.expanded = s.handed + s.res.Expanded
-	})
+	s.p, s.dst, s.goal, s.opt = p, dst, goal, opt
+	s.run.Start(s.search)
 	p.slicer = s
 }
+
+// job is the search Begin started, run in the coroutine: Plan's own,
+// from the slicer's copy of the start.
+func (s *slicer) job() {
+	defer s.letGo() // a panicking search too: its planner must stay collectable
+	s.res, s.err = s.p.plan(s.dst, State{words: s.start}, s.goal, &s.opt)
+	s.expanded = s.handed + s.res.Expanded
+}
+
+// letGo drops what the slicer holds of the search that ended.
+func (s *slicer) letGo() { s.p, s.dst, s.goal, s.opt = nil, nil, nil, Options{} }
 
 // Continue goes on with the search Begin started, expanding at most
 // expansions more states, and reports whether the search has ended
@@ -151,13 +174,19 @@ func (p *Planner) Result() (Result, error) {
 }
 
 // Abandon drops the search under way, if any, with its references to the
-// goal and options; the planner's storage stays for the next. A game
+// goal and options, and ends the coroutine the planner keeps between
+// sliced searches; the planner's storage stays for the next. A game
 // abandons a suspended search it no longer wants (its agent left) so that
-// the search keeps nothing of it alive and its coroutine ends.
+// the search keeps nothing of it alive, and a planner it will not slice
+// with for a while, so that it holds no parked goroutine (a collected
+// planner's ends anyway).
 func (p *Planner) Abandon() {
 	p.enter()
 	defer p.busy.Store(false)
 	p.abandon()
+	if p.slicing != nil {
+		p.slicing.run.Close()
+	}
 }
 
 // Expanded returns the states the search Begin started has expanded so

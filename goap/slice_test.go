@@ -4,14 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ploy-ai/ploy/domains"
 	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 )
 
@@ -332,3 +335,66 @@ func TestForgetStateEstimates(t *testing.T) {
 		t.Fatal("a warm planner's Work never differed from a new one's: the test shows nothing")
 	}
 }
+
+// TestADroppedPlannerEndsItsCoroutine: a planner keeps the coroutine of
+// its sliced searches from one to the next (the goroutine count grows by
+// one per planner, not per search), and a planner the game drops, its
+// last search ended, abandoned or panicked, is collected and its
+// coroutine ends.
+func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
+	d := mustDomain(t, domains.BattleMage())
+	goal := d.Goal("Kill")
+	opt := goap.Options{Heuristic: goap.Blind}
+	base := goroutines.Settled(0)
+	var collected atomic.Int32
+	func() {
+		for i := range 30 {
+			p := goap.NewPlanner(d)
+			runtime.AddCleanup(p, func(*atomic.Int32) { collected.Add(1) }, &collected)
+			for range 5 {
+				p.Begin(nil, d.Initial(), goal, opt)
+				for !p.Continue(2) {
+				}
+				if res, err := p.Result(); err != nil || res.Status != goap.Found {
+					t.Fatalf("%+v %v", res, err)
+				}
+			}
+			switch i % 3 {
+			case 1: // dropped with a search suspended, abandoned
+				p.Begin(nil, d.Initial(), goal, opt)
+				p.Continue(1)
+				p.Plan(nil, d.Initial(), goal, opt)
+			case 2: // dropped after a search that panicked
+				p.Begin(nil, d.Initial(), goal, goap.Options{Context: panicky{}})
+				if panicOf(func() { p.Continue(1) }) == nil {
+					t.Fatal("the context's panic did not come out of Continue")
+				}
+			}
+		}
+		if now := runtime.NumGoroutine(); now > base+30 || now < base+10 {
+			t.Fatalf("30 planners that sliced searches: %d goroutines, %d before; want one parked coroutine a planner", now, base)
+		}
+	}()
+	if now := goroutines.Settled(base); now > base {
+		t.Fatalf("%d goroutines after the planners were dropped, %d before: their coroutines live on", now, base)
+	}
+	for range 200 {
+		if collected.Load() == 30 {
+			break
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if n := collected.Load(); n != 30 {
+		t.Fatalf("%d of the 30 dropped planners were collected", n)
+	}
+}
+
+// panicky is a context whose Err panics, as a game's broken context
+// would, inside the search.
+type panicky struct{ context.Context }
+
+func (panicky) Err() error                  { panic("the game's context") }
+func (panicky) Done() <-chan struct{}       { return nil }
+func (panicky) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (panicky) Value(any) any               { return nil }

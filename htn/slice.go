@@ -2,6 +2,7 @@ package htn
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -26,6 +27,15 @@ import (
 // the steps its slice has left, and the outcome once it ends.
 type slicer struct {
 	run coroutine.Run
+	// decompose is the decompose method's value, made once (job): the
+	// decomposition's arguments are fields, so that beginning one
+	// allocates nothing. p and opt are held while it runs and let go
+	// when it ends: the coroutine outlives it, and must keep no planner
+	// alive.
+	decompose func()
+	p         *Planner
+	opt       Options
+	root      Task
 	// left is the steps the slice under way may take, set by Continue;
 	// pauseAt is the step count at which it is spent.
 	left, pauseAt int
@@ -61,18 +71,31 @@ func (p *Planner) Begin(s goap.State, opt Options) {
 	p.checkState(s)
 	root := p.checkOptions(&opt)
 	if p.slicing == nil {
-		p.slicing = new(slicer)
+		sl := new(slicer)
+		sl.decompose = sl.job
+		p.slicing = sl
+		// The slicer keeps its coroutine for the next decomposition; it
+		// ends when the planner is collected.
+		runtime.AddCleanup(p, func(s *slicer) { s.run.Close() }, sl)
 	}
 	sl := p.slicing
 	sl.start = append(sl.start[:0], s.Words()...)
 	sl.ended, sl.err, sl.steps = false, nil, 0
-	from := goap.StateFromWords(sl.start)
-	sl.run.Start(func() {
-		sl.err = p.plan(&sl.res, from, &opt, root)
-		sl.steps = sl.res.Steps
-	})
+	sl.p, sl.opt, sl.root = p, opt, root
+	sl.run.Start(sl.decompose)
 	p.slicer = sl
 }
+
+// job is the decomposition Begin started, run in the coroutine: Plan's
+// own, from the slicer's copy of the state.
+func (sl *slicer) job() {
+	defer sl.letGo() // a panicking one too: its planner must stay collectable
+	sl.err = sl.p.plan(&sl.res, goap.StateFromWords(sl.start), &sl.opt, sl.root)
+	sl.steps = sl.res.Steps
+}
+
+// letGo drops what the slicer holds of the decomposition that ended.
+func (sl *slicer) letGo() { sl.p, sl.opt = nil, Options{} }
 
 // Continue goes on with the decomposition Begin started, taking at most
 // steps more steps, and reports whether it has ended (Result is then
@@ -131,12 +154,18 @@ func (p *Planner) Result(res *Result) error {
 	return err
 }
 
-// Abandon drops the decomposition under way, if any; the planner's
-// storage stays for the next. A game abandons a suspended decomposition
-// it no longer wants (its agent left) so that its coroutine ends.
+// Abandon drops the decomposition under way, if any, and ends the
+// coroutine the planner keeps between sliced decompositions; the
+// planner's storage stays for the next. A game abandons a suspended
+// decomposition it no longer wants (its agent left), and a planner it
+// will not slice with for a while, so that it holds no parked goroutine
+// (a collected planner's ends anyway).
 func (p *Planner) Abandon() {
 	p.check()
 	p.abandon()
+	if p.slicing != nil {
+		p.slicing.run.Close()
+	}
 }
 
 // Steps returns the steps the decomposition Begin started has taken so

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
 	"github.com/ploy-ai/ploy/search"
 )
@@ -203,3 +207,62 @@ func chooser(t *testing.T, n int) *htn.Domain {
 	}
 	return d
 }
+
+// TestADroppedPlannerEndsItsCoroutine: a planner keeps the coroutine of
+// its sliced decompositions from one to the next, and a planner the game
+// drops, its last decomposition ended, abandoned or panicked, is
+// collected and its coroutine ends.
+func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
+	d := chooser(t, 6)
+	s := d.GOAP().Initial()
+	base := goroutines.Settled(0)
+	var collected atomic.Int32
+	func() {
+		for i := range 30 {
+			p := htn.NewPlanner(d)
+			runtime.AddCleanup(p, func(*atomic.Int32) { collected.Add(1) }, &collected)
+			var res htn.Result
+			for range 5 {
+				sliced(t, p, &res, s, htn.Options{}, 10)
+			}
+			switch i % 3 {
+			case 1: // dropped with a decomposition suspended, abandoned by Plan
+				p.Begin(s, htn.Options{})
+				p.Continue(1)
+				p.Plan(&res, s, htn.Options{})
+			case 2: // dropped after a decomposition that panicked
+				p.Begin(s, htn.Options{Context: panicky{}})
+				func() {
+					defer func() {
+						if recover() == nil {
+							t.Fatal("the context's panic did not come out of Continue")
+						}
+					}()
+					p.Continue(1)
+				}()
+			}
+		}
+		if now := runtime.NumGoroutine(); now > base+30 || now < base+10 {
+			t.Fatalf("30 planners that sliced decompositions: %d goroutines, %d before; want one parked coroutine a planner", now, base)
+		}
+	}()
+	if now := goroutines.Settled(base); now > base {
+		t.Fatalf("%d goroutines after the planners were dropped, %d before: their coroutines live on", now, base)
+	}
+	for range 200 {
+		if collected.Load() == 30 {
+			break
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if n := collected.Load(); n != 30 {
+		t.Fatalf("%d of the 30 dropped planners were collected", n)
+	}
+}
+
+// panicky is a context whose Err panics, as a game's broken context
+// would, inside the decomposition.
+type panicky struct{ context.Context }
+
+func (panicky) Err() error { panic("the game's context") }

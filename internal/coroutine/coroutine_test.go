@@ -1,8 +1,10 @@
 package coroutine
 
 import (
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestRunSlices: a search that pauses after each of its steps runs one
@@ -75,4 +77,52 @@ func TestPanicEndsTheRun(t *testing.T) {
 	if r.Running() {
 		t.Fatal("a run whose search panicked still runs")
 	}
+}
+
+// TestRunKeepsItsCoroutine: searches run one after another on one Run
+// share one coroutine (the goroutine count does not grow, and a warm
+// search that ends in its first slice allocates nothing); Close ends it,
+// and a closed Run runs the next search on a new one.
+func TestRunKeepsItsCoroutine(t *testing.T) {
+	var r Run
+	steps := 0
+	job := func() {
+		steps++
+		if r.Pause() {
+			steps++
+		}
+	}
+	search := func() {
+		r.Start(job)
+		for !r.Resume() {
+		}
+	}
+	search()
+	before := runtime.NumGoroutine()
+	if n := testing.AllocsPerRun(100, search); n != 0 {
+		t.Errorf("a search on a warm Run allocated %.0f times", n)
+	}
+	if now := runtime.NumGoroutine(); now != before || steps != 2*102 {
+		t.Fatalf("after 101 more searches: %d goroutines, %d before; %d steps", now, before, steps)
+	}
+	r.Close()
+	if now := settled(before - 1); now != before-1 {
+		t.Fatalf("after Close: %d goroutines, want %d", now, before-1)
+	}
+	search()
+	if steps != 2*103 {
+		t.Fatalf("a closed Run ran %d steps of its next search", steps-2*102)
+	}
+	r.Close()
+}
+
+// settled returns the goroutine count once it reaches want, or after a
+// while: an ended coroutine's goroutine exits on its own schedule.
+func settled(want int) int {
+	n := runtime.NumGoroutine()
+	for i := 0; i < 1000 && n != want; i++ {
+		time.Sleep(time.Millisecond)
+		n = runtime.NumGoroutine()
+	}
+	return n
 }
