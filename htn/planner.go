@@ -2,6 +2,7 @@ package htn
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -71,6 +72,10 @@ const DefaultMaxSteps = 100_000
 //
 // Deprecated: use search.DefaultMaxBytes.
 const DefaultMaxMemory = search.DefaultMaxBytes
+
+// errAbandoned ends a sliced decomposition that was abandoned, as a
+// canceled context's error would.
+var errAbandoned = errors.New("htn: the decomposition was abandoned")
 
 // contextCheckSteps is how many steps a decomposition takes between two
 // looks at Options.Context: a look costs a few nanoseconds, a step
@@ -473,11 +478,15 @@ func (p *Planner) plan(res *Result, s goap.State, opt *Options, root Task) error
 	var ctxErr error // the context's, once it stopped the decomposition
 	// pause hands control back to the Continue whose slice is spent, and
 	// reports false if the decomposition must end: it was abandoned (it
-	// ends at once, as one that reached its step cap; nobody reads it), or
-	// its context is done, which is looked at as every slice starts.
+	// ends at once, as a canceled one: nobody reads its result, and its
+	// trace says canceled), or its context is done, which is looked at as
+	// every slice starts. While it waits, the slicer counts the plan, MTR
+	// and tasks it holds (Bytes).
 	pause := func() bool {
 		sl.steps = steps
+		sl.held = int64(cap(plan))*int64(planBytes) + int64(cap(mtr))*4 + int64(cap(tasks))*int64(taskBytes)
 		if !sl.run.Pause() {
+			ctxErr = errAbandoned
 			return false
 		}
 		sl.pauseAt = steps + min(sl.left, math.MaxInt-steps)

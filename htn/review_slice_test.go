@@ -8,11 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unsafe"
 
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"github.com/ploy-ai/ploy/internal/testkit/randdomain"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // TestReviewSlicedCallsBound counts Continue calls over random domains:
@@ -114,100 +115,65 @@ func TestReviewPanicInSliceEndsIt(t *testing.T) {
 }
 
 // TestReviewDroppedDecompositionsLeaveNoGoroutine: Abandon, Begin and Plan
-// on a suspended decomposition each end its coroutine.
+// on a suspended decomposition each end it (Begin starting another,
+// abandoned in turn), and once the planners are dropped no coroutine is
+// left: Abandon ends a planner's at once, a collected planner's ends with
+// it.
 func TestReviewDroppedDecompositionsLeaveNoGoroutine(t *testing.T) {
 	d := chooser(t, 12)
 	s := d.GOAP().Initial()
-	base := runtime.NumGoroutine()
+	base := goroutines.Settled(0)
 	var res htn.Result
 	for _, drop := range []string{"Abandon", "Begin", "Plan"} {
-		ps := make([]*htn.Planner, 20)
-		for i := range ps {
-			ps[i] = htn.NewPlanner(d)
-			ps[i].Begin(s, htn.Options{MaxSteps: 3000})
-			ps[i].Continue(5)
-		}
-		if runtime.NumGoroutine() < base+len(ps) {
-			t.Fatalf("%d goroutines, %d before: no coroutine per suspended decomposition", runtime.NumGoroutine(), base)
-		}
-		for _, p := range ps {
-			switch drop {
-			case "Abandon":
-				p.Abandon()
-			case "Begin":
-				p.Begin(s, htn.Options{MaxSteps: 3000})
-				p.Abandon() // not yet started: its coroutine never ran
-			case "Plan":
-				_ = p.Plan(&res, s, htn.Options{MaxSteps: 3000})
+		func() {
+			ps := make([]*htn.Planner, 20)
+			for i := range ps {
+				ps[i] = htn.NewPlanner(d)
+				ps[i].Begin(s, htn.Options{MaxSteps: 3000})
+				ps[i].Continue(5)
 			}
-		}
+			if runtime.NumGoroutine() < base+len(ps) {
+				t.Fatalf("%d goroutines, %d before: no coroutine per suspended decomposition", runtime.NumGoroutine(), base)
+			}
+			for _, p := range ps {
+				switch drop {
+				case "Abandon":
+					p.Abandon()
+				case "Begin":
+					p.Begin(s, htn.Options{MaxSteps: 3000})
+					if p.Steps() != 0 || !p.Suspended() {
+						t.Fatalf("a new Begin: %d steps, suspended %v", p.Steps(), p.Suspended())
+					}
+					// A planner dropped with a decomposition under way
+					// holds its coroutine, which holds the planner: a
+					// game abandons what it no longer wants.
+					p.Abandon()
+				case "Plan":
+					_ = p.Plan(&res, s, htn.Options{MaxSteps: 3000})
+					if p.Suspended() {
+						t.Fatal("Plan left the decomposition suspended")
+					}
+				}
+			}
+			if drop == "Abandon" {
+				settle(t, base)
+			}
+		}()
 		settle(t, base)
 	}
 }
 
-// settle waits for the goroutine count to come back to base.
+// settle fails the test unless the goroutine count comes back to base.
 func settle(t *testing.T, base int) {
 	t.Helper()
-	for range 100 {
-		if runtime.NumGoroutine() <= base {
-			return
-		}
-		time.Sleep(time.Millisecond)
+	if now := goroutines.Settled(base); now > base {
+		t.Fatalf("%d goroutines, %d before", now, base)
 	}
-	t.Fatalf("%d goroutines, %d before", runtime.NumGoroutine(), base)
-}
-
-// TestReviewBytesCountsASuspendedPlan: Bytes says it counts "a suspended
-// or ended decomposition's plan, MTR and tasks". A suspended
-// decomposition's plan is held in the coroutine's locals, grown past what
-// the planner's last result held: a planner whose storage was warmed by a
-// whole Plan of the same decomposition (so that nothing else grows), then
-// suspended with n−1 actions planned, must count at least those n−1
-// actions more than it held before Begin.
-func TestReviewBytesCountsASuspendedPlan(t *testing.T) {
-	const n = 512
-	g := oneAction(t)
-	acts := make([]string, n)
-	for i := range acts {
-		acts[i] = "Act"
-	}
-	d, err := htn.NewDomain(g, htn.Spec{Root: "Root", Tasks: []htn.TaskSpec{
-		{Name: "Root", Methods: []htn.MethodSpec{{Name: "all", Subtasks: acts}}},
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := htn.NewPlanner(d)
-	s := g.Initial()
-	opt := htn.Options{MaxSteps: 10 * n}
-	var res htn.Result
-	if err := p.Plan(&res, s, opt); err != nil || res.Status != htn.Found || len(res.Plan) != n {
-		t.Fatalf("%v %v, %d actions", err, res.Status, len(res.Plan))
-	}
-	before := p.Bytes()
-	p.Begin(s, opt)
-	// A step pops Root, one tests its method, one pops each Act: after
-	// n+1 steps n−1 actions are planned, one Act is left.
-	if p.Continue(n + 1) {
-		t.Fatal("ended early")
-	}
-	suspended := p.Bytes()
-	planned := int64(n-1) * int64(unsafe.Sizeof(goap.ActionID(0)))
-	if suspended-before < planned {
-		t.Errorf("suspended with %d actions planned (%d bytes), Bytes grew by %d only (%d → %d)", n-1, planned, suspended-before, before, suspended)
-	}
-	for !p.Continue(n) {
-	}
-	if err := p.Result(&res); err != nil || len(res.Plan) != n {
-		t.Fatalf("%v, %d actions", err, len(res.Plan))
-	}
-	t.Logf("Bytes: %d before Begin, %d suspended, %d ended", before, suspended, p.Bytes())
 }
 
 // TestReviewAbandonedTraceSaysStepLimit: a traced decomposition that is
-// abandoned never reached its step cap, yet its Trace is left saying it
-// did (the abandoned coroutine ends "as one that reached its step cap"
-// and writes that outcome into the game's Trace).
+// abandoned never reached its step cap: its Trace says it was canceled,
+// after the steps it took, as an abandoned GOAP search's does.
 func TestReviewAbandonedTraceSaysStepLimit(t *testing.T) {
 	d := chooser(t, 12)
 	p := htn.NewPlanner(d)
@@ -217,8 +183,8 @@ func TestReviewAbandonedTraceSaysStepLimit(t *testing.T) {
 		t.Fatal("ended within 7 steps")
 	}
 	p.Abandon()
-	if tr.Status == htn.LimitReached {
-		t.Errorf("an abandoned decomposition's trace says %s after %d of its 3000 steps", htn.StatusName(tr.Status, tr.Bound), tr.StepsTaken)
+	if tr.Status != htn.LimitReached || tr.Bound != search.Canceled || tr.StepsTaken != 7 {
+		t.Errorf("an abandoned decomposition's trace says %s after %d of its 3000 steps; want canceled after 7", htn.StatusName(tr.Status, tr.Bound), tr.StepsTaken)
 	}
 }
 

@@ -39,8 +39,11 @@ type slicer struct {
 	// left is the steps the slice under way may take, set by Continue;
 	// pauseAt is the step count at which it is spent.
 	left, pauseAt int
-	// steps is the steps taken, as of the last pause or the end.
+	// steps is the steps taken, as of the last pause or the end; held
+	// is the bytes the paused decomposition's plan, MTR and tasks hold,
+	// which its loop keeps until it ends.
 	steps int
+	held  int64
 	// start is the planner's copy of the state decomposed from, which a
 	// game may change between two slices.
 	start []uint64
@@ -99,10 +102,11 @@ func (sl *slicer) letGo() { sl.p, sl.opt = nil, Options{} }
 
 // Continue goes on with the decomposition Begin started, taking at most
 // steps more steps, and reports whether it has ended (Result is then
-// ready). A decomposition of step cap S ends within ⌈S / steps⌉ + 1
-// calls: every call but the last takes exactly steps steps (the last may
-// take none: the decomposition found its end before the next step), and
-// a call made after it ended returns true at once. A panic in the
+// ready). A decomposition of step cap S ends within ⌈S / steps⌉ calls:
+// every call but the last takes exactly steps steps, and one that ends
+// just as a slice is spent (found, no plan or the step cap) ends in that
+// call; a context done between two slices ends it in the next call,
+// before its first step. A call made after it ended returns true at once. A panic in the
 // decomposition comes out of Continue as it would out of Plan, and ends
 // it. Continue panics on steps below 1, or without a decomposition begun.
 func (p *Planner) Continue(steps int) bool {
@@ -209,7 +213,12 @@ func (p *Planner) Bytes() int64 {
 	n := sliceBytes(p.facts) + sliceBytes(p.stack) + sliceBytes(p.log) + sliceBytes(p.saved) + sliceBytes(p.choices)
 	n += sliceBytes(p.openCount) + sliceBytes(p.inChain) + sliceBytes(p.chain)
 	if sl := p.slicing; sl != nil {
-		n += sliceBytes(sl.start) + sliceBytes(sl.res.Plan) + sliceBytes(sl.res.MTR) + sliceBytes(sl.res.Tasks)
+		n += sliceBytes(sl.start)
+		if p.slicer != nil {
+			n += sl.held // built on res's lists, which they may have outgrown
+		} else {
+			n += sliceBytes(sl.res.Plan) + sliceBytes(sl.res.MTR) + sliceBytes(sl.res.Tasks)
+		}
 	}
 	return n
 }

@@ -231,7 +231,8 @@ func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
 				p.Continue(1)
 				p.Plan(&res, s, htn.Options{})
 			case 2: // dropped after a decomposition that panicked
-				p.Begin(s, htn.Options{Context: panicky{}})
+				armed := true
+				p.Begin(s, htn.Options{Context: panicky{context.Background(), &armed}})
 				func() {
 					defer func() {
 						if recover() == nil {
@@ -260,9 +261,3 @@ func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
 		t.Fatalf("%d of the 30 dropped planners were collected", n)
 	}
 }
-
-// panicky is a context whose Err panics, as a game's broken context
-// would, inside the decomposition.
-type panicky struct{ context.Context }
-
-func (panicky) Err() error { panic("the game's context") }

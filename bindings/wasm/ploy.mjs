@@ -226,14 +226,17 @@ function isErrorAnswer(answer) {
  *   ticks, then the queue resolves the plans asked for. Returns how many.
  * @property {(world: Handle, expansions: number) => void} worldSetSlice
  *   Slices each engine-model agent's search to at most expansions chains
- *   a frame, from the next frame on: a search that reaches it goes on in
- *   the next frame and ends with the plan it would have found whole, so a
- *   frame expands at most 256 × expansions chains. 0 (the default) runs
- *   searches whole; a negative slice throws.
- * @property {(world: Handle) => {slice: number, taken: number, ended: number, suspended: number, chains: number, states: number}} worldFrameStats
+ *   a frame, each GOAP search to expansions states and each HTN
+ *   decomposition to expansions steps, from the next frame on: a search
+ *   that reaches it goes on in the next frame and ends with the plan it
+ *   would have found whole, so a frame spends at most 256 × expansions
+ *   chains, states and steps. 0 (the default) runs searches whole; a
+ *   negative slice throws.
+ * @property {(world: Handle) => {slice: number, taken: number, ended: number, suspended: number, chains: number, states: number, steps: number}} worldFrameStats
  *   What the last frame did: its slice, the searches it ran, those that
  *   ended and those suspended until the next frame, the chains its
- *   engine-model searches expanded and the states its GOAP searches did.
+ *   engine-model searches expanded, the states its GOAP searches did and
+ *   the steps its HTN decompositions took.
  * @property {(world: Handle) => string} worldDecisions The recorded decisions
  *   as a decision recording (JSON Lines, docs/records.md), for `ploy why`
  *   and `ploy replay`.

@@ -39,7 +39,7 @@ func BenchmarkColonyTick600(b *testing.B) {
 // BenchmarkColonyTick600Decisions is BenchmarkColonyTick600 recording
 // nothing (decisions=off, the default) and recording every decision at
 // summary level into a FlightRecorder of 20 000 decisions
-// (decisions=summary; the 1 000 ticks of warm-up fill it, about 25 a tick,
+// (decisions=summary; the 1 000 ticks of warm-up fill it, about 42 a tick for 600 settlers,
 // so that the timed ticks reuse its slots, as a long game's do): what
 // recording costs a game's tick, its world and its settlers' behaviour
 // included (docs/records.md; agent.BenchmarkCrowdTick600Decisions
