@@ -2,7 +2,6 @@ package agent
 
 import (
 	"fmt"
-	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"runtime"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 )
 
 // queuedMages returns n battle mages planning Kill through q, with

@@ -3,11 +3,13 @@ package agent_test
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
+	"github.com/ploy-ai/ploy/search"
 )
 
 // TestQueueWorkersStopStepsInOrder: the queue's workers deliver results
@@ -181,4 +183,40 @@ func firstDifferentLine(a, b []byte) int {
 		}
 	}
 	return min(len(al), len(bl)) + 1
+}
+
+// TestGoapQueueWorkersRecordAsOne: battle mages recording their decisions
+// through a queue whose searches run whole, on whichever worker's planner
+// is free, record the same on 1, 2 and 4 workers, their searches' work
+// included: a planner's kept state estimates count the work they took
+// (before they did, 2 workers recorded work 104 where 1 worker recorded
+// 167 for the same search).
+func TestGoapQueueWorkersRecordAsOne(t *testing.T) {
+	record := func(workers int) []byte {
+		recorder := agent.NewFlightRecorder(100_000, 256<<20)
+		q := agent.NewQueue(workers, 60)
+		mages, _ := slicedMages(t, 240, q, rand.New(rand.NewPCG(7, 7)), func(i int, cfg *agent.Config) {
+			cfg.Limits = search.Limits{Budget: int64(4 + i%40)}
+			cfg.Decisions = recorder
+		})
+		for range 40 {
+			for _, a := range mages {
+				a.Tick()
+			}
+			q.Frame()
+		}
+		for q.Len() > 0 {
+			q.Frame()
+		}
+		var dec bytes.Buffer
+		recorder.WriteJSONL(&dec, agent.RecordHeader{Domain: "battle_mage"})
+		return dec.Bytes()
+	}
+	one := record(1)
+	for _, w := range []int{2, 4} {
+		if r := record(w); !bytes.Equal(r, one) {
+			l := firstDifferentLine(r, one)
+			t.Errorf("%d workers differ at line %d:\n%s\n%s", w, l, lineOf(r, l), lineOf(one, l))
+		}
+	}
 }

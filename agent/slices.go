@@ -262,11 +262,10 @@ func planGoapSlice(p *planners, r *request, out *result) {
 			tr = p.slicedGoapTrace
 			opt.Trace = tr
 		}
-		// A sliced search runs on whichever planner the worker holds,
-		// dealt from the reserves however the frames went: its Work, for
-		// the decision record, must not depend on what that planner
-		// searched before.
-		gp.ForgetStateEstimates()
+		// It runs on whichever planner the worker holds, dealt from the
+		// reserves however the frames went: its Work, for the decision
+		// record, does not depend on what that planner searched before
+		// (a kept estimate counts the work it took).
 		gp.Begin(r.plan, r.facts, r.goal, opt)
 	}
 	if !gp.Continue(slice) {

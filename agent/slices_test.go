@@ -3,7 +3,6 @@ package agent_test
 import (
 	"bytes"
 	"fmt"
-	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/htn"
+	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
 )

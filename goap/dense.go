@@ -1,6 +1,7 @@
 package goap
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/ploy-ai/ploy/internal/pq"
@@ -21,9 +22,14 @@ type denseSearch struct {
 // estimate, valid while the goal, profile and heuristic stay those it was
 // made for (the planner's estimate epoch): an agent replanning a goal in a
 // domain this small soon finds every estimate it needs already made.
+// hWork is the work making the estimate took, which a search that finds
+// it made counts again: a search's Work is then the same whatever the
+// planner searched before, as are the searches a work limit stops (on a
+// queue, whichever worker's planner runs it).
 type wholeSlot struct {
 	g, h          int32
 	epoch, hEpoch uint32
+	hWork         uint32
 }
 
 // denseNode is a denseSearch.forward search node.
@@ -128,7 +134,11 @@ func (ds *denseSearch) forward(p *Planner, dst []ActionID, start uint64, goal *G
 				}
 				slot.g, slot.epoch = g, ep
 				if slot.hEpoch != hep {
+					before := p.estWork
 					slot.h, slot.hEpoch = int32(p.wholeWordEstimate(hOf, ns, gm, gv)), hep
+					slot.hWork = uint32(min(uint64(p.estWork-before), math.MaxUint32))
+				} else {
+					p.estWork += int(slot.hWork)
 				}
 				h := int(slot.h)
 				if h < 0 {

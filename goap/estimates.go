@@ -163,14 +163,13 @@ func (p *Planner) issueEstimateEpoch() uint32 {
 
 // ForgetStateEstimates forgets the estimates of single states the planner
 // kept from its earlier searches (domains of at most 12 facts keep them:
-// see Planner), keeping its estimate tables. A kept estimate costs no
-// Work, so a search's Work depends on what the planner searched before;
-// after ForgetStateEstimates it is what a planner that never searched
-// would count. A game that records Work and runs each search on whichever
-// planner is free (agent.Queue's workers, whose sliced searches change
-// planners) calls it before each search, so that its record is the same
-// however the searches were dealt out. Plans and every other statistic
-// never depend on it.
+// see Planner), keeping its estimate tables: the next searches make them
+// again. A search's results, Work included, never depend on it: a kept
+// estimate counts the work it took to make, so that a search counts the
+// Work a planner that never searched would, and a work limit stops it
+// alike, whatever the planner searched before (until December 2026 a
+// kept estimate counted none, and a game that ran searches on whichever
+// planner was free called this before each).
 func (p *Planner) ForgetStateEstimates() {
 	p.enter()
 	defer p.busy.Store(false)
