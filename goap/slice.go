@@ -174,19 +174,15 @@ func (p *Planner) Result() (Result, error) {
 }
 
 // Abandon drops the search under way, if any, with its references to the
-// goal and options, and ends the coroutine the planner keeps between
-// sliced searches; the planner's storage stays for the next. A game
-// abandons a suspended search it no longer wants (its agent left) so that
-// the search keeps nothing of it alive, and a planner it will not slice
-// with for a while, so that it holds no parked goroutine (a collected
-// planner's ends anyway).
+// goal and options; the planner's storage stays for the next, and so does
+// the coroutine it keeps between sliced searches, which ends when the
+// planner is collected. A game abandons a suspended search it no longer
+// wants (its agent left) so that the search keeps nothing of it alive: a
+// planner dropped with a search under way is kept alive by it.
 func (p *Planner) Abandon() {
 	p.enter()
 	defer p.busy.Store(false)
 	p.abandon()
-	if p.slicing != nil {
-		p.slicing.run.Close()
-	}
 }
 
 // Expanded returns the states the search Begin started has expanded so
@@ -221,6 +217,7 @@ func (p *Planner) dropSlices() {
 	if p.slicer != nil {
 		p.slicer = nil
 		s.run.Stop()
+		s.letGo() // a search begun and never resumed did not run to let go
 	}
 	s.ended, s.res, s.err = false, Result{}, nil
 }

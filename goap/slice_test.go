@@ -347,8 +347,8 @@ func TestWorkDoesNotDependOnHistory(t *testing.T) {
 // TestADroppedPlannerEndsItsCoroutine: a planner keeps the coroutine of
 // its sliced searches from one to the next (the goroutine count grows by
 // one per planner, not per search), and a planner the game drops, its
-// last search ended, abandoned or panicked, is collected and its
-// coroutine ends.
+// last search ended, abandoned (suspended, or before it ran) or
+// panicked, is collected and its coroutine ends.
 func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
 	d := mustDomain(t, domains.BattleMage())
 	goal := d.Goal("Kill")
@@ -367,7 +367,10 @@ func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
 					t.Fatalf("%+v %v", res, err)
 				}
 			}
-			switch i % 3 {
+			switch i % 4 {
+			case 3: // dropped after a search begun and abandoned before it ran
+				p.Begin(nil, d.Initial(), goal, opt)
+				p.Abandon()
 			case 1: // dropped with a search suspended, abandoned
 				p.Begin(nil, d.Initial(), goal, opt)
 				p.Continue(1)

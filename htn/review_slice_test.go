@@ -155,9 +155,6 @@ func TestReviewDroppedDecompositionsLeaveNoGoroutine(t *testing.T) {
 					}
 				}
 			}
-			if drop == "Abandon" {
-				settle(t, base)
-			}
 		}()
 		settle(t, base)
 	}

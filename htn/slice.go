@@ -158,18 +158,14 @@ func (p *Planner) Result(res *Result) error {
 	return err
 }
 
-// Abandon drops the decomposition under way, if any, and ends the
-// coroutine the planner keeps between sliced decompositions; the
-// planner's storage stays for the next. A game abandons a suspended
-// decomposition it no longer wants (its agent left), and a planner it
-// will not slice with for a while, so that it holds no parked goroutine
-// (a collected planner's ends anyway).
+// Abandon drops the decomposition under way, if any; the planner's
+// storage stays for the next, and so does the coroutine it keeps between
+// sliced decompositions, which ends when the planner is collected. A game
+// abandons a suspended decomposition it no longer wants (its agent left):
+// a planner dropped with one under way is kept alive by it.
 func (p *Planner) Abandon() {
 	p.check()
 	p.abandon()
-	if p.slicing != nil {
-		p.slicing.run.Close()
-	}
 }
 
 // Steps returns the steps the decomposition Begin started has taken so
@@ -198,6 +194,7 @@ func (p *Planner) abandon() {
 	if p.slicer != nil {
 		p.slicer = nil
 		sl.run.Stop()
+		sl.letGo() // a decomposition begun and never resumed did not run to let go
 	}
 	sl.ended, sl.err = false, nil
 }
