@@ -40,3 +40,43 @@ func TestSlicedReservesHoldAtMostPerFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicedFillReservesDealsUpToPerFrame: fillReserves, given more idle
+// searches than the reserves take, fills each worker's to PerFrame in
+// worker order, drops the rest, and adds nothing to a reserve that is
+// full: the bound TestSlicedReservesHoldAtMostPerFrame checks on frames,
+// whose spread over the workers depends on how they race.
+func TestSlicedFillReservesDealsUpToPerFrame(t *testing.T) {
+	const perFrame = 3
+	q := NewQueue(2, perFrame)
+	if len(q.planners) != 2 {
+		t.Fatalf("a queue of 2 workers has %d planners", len(q.planners))
+	}
+	d := "domain"
+	idle := func(n int) {
+		if q.idle == nil {
+			q.idle = map[any][]*slicedSearch{}
+			q.domains = append(q.domains, d)
+		}
+		for range n {
+			q.idle[d] = append(q.idle[d], &slicedSearch{})
+		}
+	}
+	idle(2*perFrame + 2)
+	q.fillReserves()
+	for i, w := range q.planners {
+		if n := len(w.reserve[d]); n != perFrame {
+			t.Errorf("worker %d's reserve holds %d of %d idle searches; want %d", i, n, 2*perFrame+2, perFrame)
+		}
+	}
+	if n := len(q.idle[d]); n != 0 {
+		t.Errorf("%d idle searches kept after dealing; want those left over dropped", n)
+	}
+	idle(2)
+	q.fillReserves()
+	for i, w := range q.planners {
+		if n := len(w.reserve[d]); n != perFrame {
+			t.Errorf("a full reserve dealt 2 more: worker %d's holds %d; want %d", i, n, perFrame)
+		}
+	}
+}

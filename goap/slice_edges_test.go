@@ -97,6 +97,7 @@ func TestSlicedSearchKeepsItsLimits(t *testing.T) {
 		{"word GoalCost", toggles(40, 0, 1.3), "Never", goap.Options{Heuristic: goap.GoalCost}},
 		{"forward setters", setters(40), "All", goap.Options{MaxDepth: 1000, Heuristic: goap.Blind}},
 		{"hash32 setters", setters(30), "All", goap.Options{Heuristic: goap.Blind}},
+		{"forward traced setters", setters(40), "All", goap.Options{Heuristic: goap.Blind, Trace: &goap.Trace{}}},
 	}
 	for _, c := range cases {
 		d := mustDomain(t, c.spec)
