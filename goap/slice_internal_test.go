@@ -1,0 +1,211 @@
+package goap
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/ploy-ai/ploy/internal/pq"
+)
+
+// TestSlicedMeterOverBoundaries checks meter.over where a sliced search
+// pauses, or a search with a context looks at it: the slow path, which
+// must test the limits exactly as the fast one does. A search whose
+// nodes are exactly nodeCap, or whose work is exactly workCap, goes on
+// (pausing if its slice is spent); one node or one unit more ends it with
+// BoundBytes or BoundWork, and work past workCap with nodes at nodeCap is
+// BoundWork, not BoundBytes.
+func TestSlicedMeterOverBoundaries(t *testing.T) {
+	const (
+		budget, nodeCap, workCap = 100, 50, 1000
+		perExpansion, expanded   = 10, 5
+	)
+	est := 0
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, mode := range []string{"paused", "context"} {
+		yields := 0
+		s := &slicer{left: 3, perNode: 100, fixed: 7, yield: func(struct{}) bool { yields++; return true }}
+		newMeter := func() *meter {
+			m := &meter{budget: budget, nodeCap: nodeCap, perExpansion: perExpansion, perSuccessor: 1, workCap: workCap, stop: workCap, est: &est, expandCap: budget}
+			if mode == "paused" {
+				m.slicer, s.pauseAt, m.expandCap = s, expanded, expanded
+			} else {
+				// The first look at the context is due: the slow path.
+				m.ctx, m.nextCheck, m.stop = ctx, 0, 0
+			}
+			return m
+		}
+		// generated makes the work (perExpansion per expansion, 1 per
+		// successor) come to w after expanded expansions.
+		generated := func(w int) int { return w - expanded*perExpansion }
+		for _, c := range []struct {
+			nodes, work int
+			over        bool
+			bound       Bound
+		}{
+			{nodeCap, workCap, false, NoBound},
+			{nodeCap + 1, workCap, true, BoundBytes},
+			{nodeCap, workCap + 1, true, BoundWork},
+			{nodeCap - 1, workCap + 1, true, BoundWork},
+		} {
+			m := newMeter()
+			yields = 0
+			res := Result{Expanded: expanded, Generated: generated(c.work)}
+			if got := m.over(&res, c.nodes); got != c.over || res.Bound != c.bound {
+				t.Errorf("%s, %d nodes (cap %d), work %d (cap %d): over %v bound %v; want %v %v", mode, c.nodes, nodeCap, c.work, workCap, got, res.Bound, c.over, c.bound)
+			}
+			if !c.over && mode == "paused" {
+				if yields != 1 {
+					t.Errorf("%s, within the limits at the end of the slice: paused %d times, want once", mode, yields)
+				}
+				if want := int64(c.nodes)*int64(s.perNode) + int64(s.fixed); s.held != want {
+					t.Errorf("paused with %d nodes of %d bytes and %d fixed: held %d, want %d", c.nodes, s.perNode, s.fixed, s.held, want)
+				}
+				if s.pauseAt != expanded+s.left || m.expandCap != expanded+s.left {
+					t.Errorf("after a pause at %d with slices of %d: next pause at %d, expandCap %d; want %d", expanded, s.left, s.pauseAt, m.expandCap, expanded+s.left)
+				}
+			}
+		}
+	}
+}
+
+// TestSlicedSearchHoldsWhatItsPeakCounts checks that what a paused
+// search counts in Bytes for the nodes its loop holds is what the same
+// search stopped there by its budget reports as PeakBytes: the meter's
+// own count of nodes times bytes per node, plus the fixed part. (Not on
+// the delayed paths, whose meters count no nodes: their memory test is
+// the hand-over's.)
+func TestSlicedSearchHoldsWhatItsPeakCounts(t *testing.T) {
+	for _, c := range []struct {
+		cost    float64
+		search  Search
+		general bool
+		path    string
+	}{
+		{1, Forward, false, "dense"},
+		{1, Forward, true, "forward"},
+		{1.3, Backward, false, "backward"},
+	} {
+		d := ladder(t, c.cost)
+		goal := d.Goal("Top")
+		opt := Options{Heuristic: Blind, Search: c.search}
+		for k := 1; k <= 4; k++ {
+			stopped := opt
+			stopped.Budget = k
+			whole := NewPlanner(d)
+			whole.forceGeneral = c.general
+			want, _ := whole.Plan(nil, d.Initial(), goal, stopped)
+			if want.Status != LimitReached || want.Bound != BoundStates || SearchPath(whole) != c.path {
+				t.Fatalf("%s, budget %d: %+v on %s; want a search its budget ends", c.path, k, want, SearchPath(whole))
+			}
+			p := NewPlanner(d)
+			p.forceGeneral = c.general
+			p.Begin(nil, d.Initial(), goal, opt)
+			if p.Continue(k) {
+				t.Fatalf("%s: the search ended within %d expansions", c.path, k)
+			}
+			if p.slicer.held != want.Stats.PeakBytes {
+				t.Errorf("%s paused after %d expansions: holds %d bytes for its nodes; stopped there it peaks at %d", c.path, k, p.slicer.held, want.Stats.PeakBytes)
+			}
+			p.Abandon()
+		}
+	}
+}
+
+// grown grows s's backing array by at least n elements and returns the
+// bytes that added, at capacity.
+func grown[E any](s *[]E, n int) int64 {
+	var e E
+	before := int64(cap(*s)) * int64(unsafe.Sizeof(e))
+	*s = slices.Grow(*s, cap(*s)+n)
+	return int64(cap(*s))*int64(unsafe.Sizeof(e)) - before
+}
+
+// TestSlicedPlannerBytesCountEveryPart checks that Bytes, what a planner
+// kept across frames holds, counts each part of its search storage at its
+// capacity: growing any one part, on any search path, makes Bytes grow
+// by exactly what that part grew by.
+func TestSlicedPlannerBytesCountEveryPart(t *testing.T) {
+	p := NewPlanner(ladder(t, 1))
+	table := func(tab interface {
+		Reserve(width, n int)
+		Bytes() int64
+	}, width int) func() int64 {
+		return func() int64 {
+			before := tab.Bytes()
+			tab.Reserve(width, 4*int(before/8+64))
+			return tab.Bytes() - before
+		}
+	}
+	parts := []struct {
+		name string
+		grow func() int64
+	}{
+		{"state table", table(&p.tab, 1)},
+		{"delayed closed set", table(&p.delayed.closedWide, 2)},
+		{"buckets", func() int64 { b := p.buckets.Bytes(); p.buckets.Reserve(1000); return p.buckets.Bytes() - b }},
+		{"open list", func() int64 {
+			c := p.open.Cap()
+			p.open.Reserve(c + 1000)
+			return int64(p.open.Cap()-c) * int64(unsafe.Sizeof(pq.Entry{}))
+		}},
+		{"nodes", func() int64 { return grown(&p.nodes, 1000) }},
+		{"successors", func() int64 { return grown(&p.succ, 1000) }},
+		{"successor words", func() int64 { return grown(&p.succWords, 1000) }},
+		{"word dense", func() int64 { return grown(&p.word.dense, 1000) }},
+		{"word nodes", func() int64 { return grown(&p.word.nodes, 1000) }},
+		{"word slots", func() int64 { return grown(&p.word.table.slots, 1000) }},
+		{"word used", func() int64 { return grown(&p.word.table.used, 1000) }},
+		{"dense table", func() int64 { return grown(&p.dense.table, 1000) }},
+		{"dense nodes", func() int64 { return grown(&p.dense.nodes, 1000) }},
+		{"hash32 slots", func() int64 { return grown(&p.hash32.slots, 1000) }},
+		{"hash32 used", func() int64 { return grown(&p.hash32.used, 1000) }},
+		{"hash32 nodes", func() int64 { return grown(&p.hash32.nodes, 1000) }},
+		{"hash32 successors", func() int64 { return grown(&p.hash32.succ, 1000) }},
+		{"hash64 slots", func() int64 { return grown(&p.hash64.slots, 1000) }},
+		{"hash64 used", func() int64 { return grown(&p.hash64.used, 1000) }},
+		{"hash64 nodes", func() int64 { return grown(&p.hash64.nodes, 1000) }},
+		{"hash64 successors", func() int64 { return grown(&p.hash64.succ, 1000) }},
+		{"wide nodes", func() int64 { return grown(&p.delayed.wideNodes, 1000) }},
+		{"wide words", func() int64 { return grown(&p.delayed.wideWords, 1000) }},
+	}
+	for _, part := range parts {
+		before := p.Bytes()
+		added := part.grow()
+		if added <= 0 {
+			t.Fatalf("%s: growing it added %d bytes", part.name, added)
+		}
+		if got := p.Bytes() - before; got != added {
+			t.Errorf("%s grew by %d bytes; Bytes by %d", part.name, added, got)
+		}
+	}
+}
+
+// ladder is a domain, every action costing cost, whose goal takes six steps up a ladder, with four
+// switches beside it that any search may flip on the way: a search of a
+// few dozen expansions.
+func ladder(t *testing.T, cost float64) *Domain {
+	spec := Spec{Name: "ladder", Goals: []GoalSpec{{Name: "Top", Conditions: map[string]bool{"a5": true}}}}
+	for i := range 6 {
+		f := fmt.Sprintf("a%d", i)
+		spec.Facts = append(spec.Facts, f)
+		a := ActionSpec{Name: "climb" + f, Effects: map[string]bool{f: true}, Cost: Const(cost)}
+		if i > 0 {
+			a.Preconditions = map[string]bool{fmt.Sprintf("a%d", i-1): true}
+		}
+		spec.Actions = append(spec.Actions, a)
+	}
+	for i := range 4 {
+		f := fmt.Sprintf("x%d", i)
+		spec.Facts = append(spec.Facts, f)
+		spec.Actions = append(spec.Actions, ActionSpec{Name: "flip" + f, Effects: map[string]bool{f: true}, Cost: Const(cost)})
+	}
+	d, err := NewDomain(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
