@@ -27,7 +27,7 @@ func TestSlicedMeterOverBoundaries(t *testing.T) {
 	defer cancel()
 	for _, mode := range []string{"paused", "context"} {
 		yields := 0
-		s := &slicer{left: 3, perNode: 100, fixed: 7, yield: func(struct{}) bool { yields++; return true }}
+		s := &slicer{left: 3, perNode: 100, fixed: 7}
 		newMeter := func() *meter {
 			m := &meter{budget: budget, nodeCap: nodeCap, perExpansion: perExpansion, perSuccessor: 1, workCap: workCap, stop: workCap, est: &est, expandCap: budget}
 			if mode == "paused" {
@@ -54,7 +54,14 @@ func TestSlicedMeterOverBoundaries(t *testing.T) {
 			m := newMeter()
 			yields = 0
 			res := Result{Expanded: expanded, Generated: generated(c.work)}
-			if got := m.over(&res, c.nodes); got != c.over || res.Bound != c.bound {
+			// over runs in the slicer's coroutine, as in a sliced search:
+			// each Resume that does not end it counts a pause.
+			var got bool
+			s.run.Start(func() { got = m.over(&res, c.nodes) })
+			for !s.run.Resume() {
+				yields++
+			}
+			if got != c.over || res.Bound != c.bound {
 				t.Errorf("%s, %d nodes (cap %d), work %d (cap %d): over %v bound %v; want %v %v", mode, c.nodes, nodeCap, c.work, workCap, got, res.Bound, c.over, c.bound)
 			}
 			if !c.over && mode == "paused" {
