@@ -389,13 +389,7 @@ func TestADroppedPlannerEndsItsCoroutine(t *testing.T) {
 	if now := goroutines.Settled(base); now > base {
 		t.Fatalf("%d goroutines after the planners were dropped, %d before: their coroutines live on", now, base)
 	}
-	for range 200 {
-		if collected.Load() == 30 {
-			break
-		}
-		runtime.GC()
-		time.Sleep(time.Millisecond)
-	}
+	goroutines.Collected(func() bool { return collected.Load() == 30 })
 	if n := collected.Load(); n != 30 {
 		t.Fatalf("%d of the 30 dropped planners were collected", n)
 	}

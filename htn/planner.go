@@ -484,7 +484,7 @@ func (p *Planner) plan(res *Result, s goap.State, opt *Options, root Task) error
 	// and tasks it holds (Bytes).
 	pause := func() bool {
 		sl.steps = steps
-		sl.held = int64(cap(plan))*int64(planBytes) + int64(cap(mtr))*4 + int64(cap(tasks))*int64(taskBytes)
+		sl.held = sliceBytes(plan) + sliceBytes(mtr) + sliceBytes(tasks)
 		if !sl.run.Pause() {
 			ctxErr = errAbandoned
 			return false

@@ -9,6 +9,20 @@ import (
 	"time"
 )
 
+// Collected collects garbage until done reports true, or for a while, and
+// returns done's last answer: for a test that waits for dropped objects'
+// cleanups (runtime.AddCleanup) to have run.
+func Collected(done func() bool) bool {
+	for range 200 {
+		if done() {
+			return true
+		}
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	return done()
+}
+
 // Settled collects garbage until the number of goroutines is at most
 // want, or has not changed over ten collections in a row, and returns it
 // (Settled(0) waits for the count to stop falling).
