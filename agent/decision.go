@@ -393,7 +393,11 @@ var optionWhy = [...]string{
 // goal choice weighed the options is not here but in Agent.goalMem
 // (goalMemory), which goal choice reads every tick anyway.
 type decisionLog struct {
-	d     Decision
+	// d is the record handed to a sink that lends no slot, made at the
+	// first such record: a FlightRecorder's agents never need it, and a
+	// Decision is 11 cache lines, which allocated beside every agent of a
+	// crowd spread what their ticks read over that much more memory.
+	d     *Decision
 	state goap.State // a GOAP plan's states, step by step, for its costs
 	// rejected is what a traced search turned down (TraceDecisions),
 	// which a worker fills while the request waits (the agent does not
@@ -590,13 +594,14 @@ func finite(f float64) float64 {
 func (a *Agent) recordDecision(r *request, res *result) {
 	l := a.log
 	d := a.startRecord()
-	*d = Decision{Tick: a.tick, Asked: r.asked, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: "plan", Reason: r.reason,
-		// The options and the MTR are the agent's buffers: copied, as the
-		// decision may be kept.
-		Options: a.goalScores(d.Options[:0]), Commitment: a.recordedCommitment(), Plan: d.Plan[:0], Cost: res.cost, MTR: append(d.MTR[:0], res.mtr...), Running: d.Running[:0],
-		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]},
-		Status:   res.status.String(), Rejected: d.Rejected[:0],
-		Stats: DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}}
+	a.blank(d, "plan")
+	d.Asked, d.Reason = r.asked, r.reason
+	// The options and the MTR are the agent's buffers: copied, as the
+	// decision may be kept.
+	d.Options, d.Commitment = a.goalScores(d.Options), a.recordedCommitment()
+	d.Cost, d.MTR = res.cost, append(d.MTR, res.mtr...)
+	d.Status = res.status.String()
+	d.Stats = DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}
 	if r.kind == interruptRequest {
 		d.Decided, d.Taken = "interruption", res.replace
 	}
@@ -646,7 +651,10 @@ func (a *Agent) startRecord() *Decision {
 	if lender, lends := a.cfg.Decisions.(slotLender); lends {
 		return lender.lendSlot()
 	}
-	return &a.log.d
+	if a.log.d == nil {
+		a.log.d = new(Decision)
+	}
+	return a.log.d
 }
 
 // finishRecord hands d to the sink.
@@ -663,10 +671,18 @@ func (a *Agent) finishRecord(d *Decision) {
 
 // blank resets d for a new record of the agent's, keeping its slices'
 // storage.
+//
+// It zeroes d in place and then sets its fields one by one: a composite
+// literal assigned to *d that reads d's slices is built in a temporary
+// and copied, twice the 688 bytes written into a slot that is usually
+// out of cache.
 func (a *Agent) blank(d *Decision, decided string) {
-	*d = Decision{Tick: a.tick, Asked: a.tick, Agent: a.cfg.Name, Kind: a.kind(), AgentKind: a.cfg.AgentKind, Decided: decided,
-		Options: d.Options[:0], Plan: d.Plan[:0], MTR: d.MTR[:0], Running: d.Running[:0], Rejected: d.Rejected[:0],
-		Snapshot: DecisionSnapshot{Facts: d.Snapshot.Facts[:0], Values: d.Snapshot.Values[:0], Targets: d.Snapshot.Targets[:0]}}
+	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
+	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
+	*d = Decision{}
+	d.Tick, d.Asked, d.Agent, d.Kind, d.AgentKind, d.Decided = a.tick, a.tick, a.cfg.Name, a.kind(), a.cfg.AgentKind, decided
+	d.Options, d.Plan, d.MTR, d.Running, d.Rejected = options, plan, mtr, running, rejected
+	d.Snapshot.Facts, d.Snapshot.Values, d.Snapshot.Targets = facts, values, targets
 }
 
 // recordNoGoal records a goal choice that left the agent nothing to
