@@ -3,17 +3,19 @@ package agent
 import (
 	"reflect"
 	"testing"
+	"unsafe"
 
 	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 )
 
 // TestBlankLeavesNothingOfTheLastDecision: a recorder's slot is reused,
-// so blank must clear every field a decision had, also one added to
-// Decision later, and keep its lists' storage. Every field of a slot is
-// filled with a non-zero value first (every list with one element), then
-// blanked: only the fields blank sets may be non-zero, and each list must
-// be empty on its old storage.
+// so blank must clear every field a decision had, unexported ones (a
+// profile's pointer) and one added to Decision later too, and keep its
+// lists' storage. Every field of a slot is filled with a non-zero value
+// first (every list with one element), then blanked: only the fields
+// blank sets may be non-zero, and each list must be empty on its old
+// storage. A field of a kind fill does not know stops the test, loudly.
 func TestBlankLeavesNothingOfTheLastDecision(t *testing.T) {
 	a := &Agent{cfg: Config{Name: "ann", AgentKind: "guard"}, tick: 7}
 	var d Decision
@@ -56,17 +58,24 @@ func TestBlankLeavesNothingOfTheLastDecision(t *testing.T) {
 	}
 }
 
-// fill sets every exported field of v non-zero: lists get one element
-// (filled too), maps one entry, strings "x", numbers 1, bools true.
+// fill sets every field of v non-zero, unexported ones too: lists get
+// one element (filled too), maps one entry, pointers a new value, strings
+// "x", numbers 1, bools true.
 func fill(t *testing.T, v reflect.Value, at string) {
 	t.Helper()
 	switch v.Kind() {
 	case reflect.Struct:
 		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				fill(t, v.Field(i), at+"."+v.Type().Field(i).Name)
+			f := v.Field(i)
+			if !v.Type().Field(i).IsExported() {
+				// An unexported field (a profile's pointer) leaks as
+				// surely: set it through its address.
+				f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 			}
+			fill(t, f, at+"."+v.Type().Field(i).Name)
 		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem())) // non-nil is enough: blank must drop it
 	case reflect.Slice:
 		v.Set(reflect.MakeSlice(v.Type(), 1, 4))
 		fill(t, v.Index(0), at+"[0]")

@@ -15,8 +15,9 @@ import (
 
 // DecisionSink receives an agent's decisions, each recorded whole
 // (Config.Decisions). The *Decision it is given is the agent's buffer,
-// valid only during the call: a sink that keeps a decision copies it
-// (FlightRecorder keeps its JSON). A sink is the game's code, as an event
+// valid only during the call: a sink that keeps a decision copies it (a
+// FlightRecorder's agents fill a slot of its ring instead, and its JSON is
+// made only when the recording is written). A sink is the game's code, as an event
 // callback is: a Queue delivers the result of an agent that has one on the
 // goroutine that calls Frame, after every worker is done (a
 // FlightRecorder, which touches no agent, is delivered to as results come).

@@ -139,6 +139,20 @@ func TestGoalOptionsSayWhy(t *testing.T) {
 			t.Fatalf("%d decisions, the last %+v; want Kill kept, named as the current goal", len(ds), last)
 		}
 	})
+	t.Run("no option applies: the goal it had named", func(t *testing.T) {
+		w, d, _ := newToy(t)
+		w.set("healthy", false)
+		flag := true
+		cfg := goapConfig(w, d, nil)
+		cfg.Goals = []agent.GoalOption{
+			{Goal: d.Goal("Kill"), Priority: 5, When: func(*agent.Agent) bool { return flag }},
+		}
+		ds := recordOf(t, cfg, func(a *agent.Agent) { a.Tick(); flag = false; a.Tick() })
+		last := ds[len(ds)-1]
+		if len(ds) < 2 || last.Decided != "goal" || last.Goal != "" || last.Current != "Kill" || len(last.Options) != 1 || last.Options[0].Why != "when is false" {
+			t.Fatalf("%d decisions, the last %+v; want a goal decision with no goal, Kill its current one", len(ds), last)
+		}
+	})
 	for _, tc := range []struct {
 		name  string
 		score float64

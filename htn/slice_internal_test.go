@@ -94,6 +94,20 @@ func TestSlicedPlannerBytesCountEveryPart(t *testing.T) {
 	})
 	p.Abandon()
 
+	// What a pause counts as held is the loop's own lists, which start on
+	// the slicer's result lists: given lists of known capacities, and a
+	// decomposition too short to outgrow them, held is their bytes.
+	sl.res.Plan, sl.res.MTR, sl.res.Tasks = make([]goap.ActionID, 0, 1000), make(MTR, 0, 900), make([]Task, 0, 800)
+	want := sliceBytes(sl.res.Plan) + sliceBytes(sl.res.MTR) + sliceBytes(sl.res.Tasks)
+	p.Begin(s, Options{})
+	if p.Continue(1) {
+		t.Fatal("a three-step decomposition ended in a slice of one step")
+	}
+	if sl.held != want {
+		t.Errorf("a paused decomposition holds %d bytes of plan, MTR and tasks; want %d", sl.held, want)
+	}
+	p.Abandon()
+
 	p.Begin(s, Options{})
 	for !p.Continue(1) {
 	}
