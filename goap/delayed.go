@@ -44,6 +44,9 @@ func settleDelayed[N any, P interface {
 		res.Status, res.Cost, res.Plan = Found, g, appendPath[N, P](dst, nodes, ni, backward)
 		return true
 	}
+	if m.slicer != nil {
+		m.slicer.delayedNodes = len(nodes) // what a pause in over holds
+	}
 	return m.over(res, 0)
 }
 
@@ -56,6 +59,7 @@ func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool)
 		// pauses after what is left of this slice.
 		m.slicer.left = m.slicer.pauseAt - res.Expanded
 		m.slicer.handed += res.Expanded
+		m.slicer.delayedNodes = 0 // the search that takes over counts its own
 	}
 	return Result{Plan: dst}, false
 }

@@ -234,7 +234,7 @@ func (m *meter) over(res *Result, nodes int) bool {
 func (m *meter) pause(expanded, nodes int) bool {
 	s := m.slicer
 	s.expanded = s.handed + expanded
-	s.held = int64(nodes)*int64(s.perNode) + int64(s.fixed)
+	s.held = int64(nodes+s.delayedNodes)*int64(s.perNode) + int64(s.fixed)
 	if !s.run.Pause() {
 		return false
 	}

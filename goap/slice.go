@@ -55,6 +55,11 @@ type slicer struct {
 	// its loop holds them in slices it has not yet stored back in the
 	// planner.
 	held int64
+	// delayedNodes is the nodes a delayed search holds as of its last
+	// expansion: it tests them against its own limit (past it, it hands
+	// over) rather than in over, which a pause is made from, so it tells
+	// the pause here. 0 for the other searches.
+	delayedNodes int
 	// start is the planner's copy of the start state, which a game may
 	// change between two slices.
 	start []uint64
@@ -103,7 +108,7 @@ func (p *Planner) Begin(dst []ActionID, start State, goal *Goal, opt Options) {
 	s := p.slicing
 	s.start = append(s.start[:0], start.words...)
 	s.ended, s.res, s.err = false, Result{}, nil
-	s.expanded, s.handed, s.held = 0, 0, 0
+	s.expanded, s.handed, s.held, s.delayedNodes = 0, 0, 0, 0
 	s.p, s.dst, s.goal, s.opt = p, dst, goal, opt
 	s.run.Start(s.search)
 	p.slicer = s

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -82,9 +83,11 @@ func TestSlicedMeterOverBoundaries(t *testing.T) {
 // TestSlicedSearchHoldsWhatItsPeakCounts checks that what a paused
 // search counts in Bytes for the nodes its loop holds is what the same
 // search stopped there by its budget reports as PeakBytes: the meter's
-// own count of nodes times bytes per node, plus the fixed part. (Not on
-// the delayed paths, whose meters count no nodes: their memory test is
-// the hand-over's.)
+// own count of nodes times bytes per node, plus the fixed part. The
+// delayed paths test their nodes against their own limit, not in the
+// meter, and tell the pause how many they hold (slicer.delayedNodes):
+// before they did, a paused delayed search counted none, 0.7 MB where it
+// held 21 MB.
 func TestSlicedSearchHoldsWhatItsPeakCounts(t *testing.T) {
 	for _, c := range []struct {
 		cost    float64
@@ -95,8 +98,13 @@ func TestSlicedSearchHoldsWhatItsPeakCounts(t *testing.T) {
 		{1, Forward, false, "dense"},
 		{1, Forward, true, "forward"},
 		{1.3, Backward, false, "backward"},
+		{1, Forward, false, "delayed.forwardWide"},
+		{1, Backward, false, "delayed.backward"},
 	} {
 		d := ladder(t, c.cost)
+		if strings.HasPrefix(c.path, "delayed.") {
+			d = wideLadder(t)
+		}
 		goal := d.Goal("Top")
 		opt := Options{Heuristic: Blind, Search: c.search}
 		for k := 1; k <= 4; k++ {
@@ -191,10 +199,58 @@ func TestSlicedPlannerBytesCountEveryPart(t *testing.T) {
 	}
 }
 
+// TestHandedOverSearchHoldsOnlyItsOwnNodes: once a delayed search has
+// handed over (its queue past its limit), the search that takes over
+// counts its own nodes in a pause, not the delayed one's too.
+func TestHandedOverSearchHoldsOnlyItsOwnNodes(t *testing.T) {
+	d := wideLadder(t)
+	for _, search := range []Search{Forward, Backward} {
+		p := NewPlanner(d)
+		p.delayed.limit = 3 // room for two entries: it hands over at once
+		p.Begin(nil, d.Initial(), d.Goal("Top"), Options{Heuristic: Blind, Search: search})
+		after := 0
+		for !p.Continue(1) {
+			if s := p.slicer; s.handed > 0 {
+				after++
+				if s.delayedNodes != 0 {
+					t.Fatalf("%v: paused after the hand-over still counting %d of the delayed search's nodes", search, s.delayedNodes)
+				}
+			}
+		}
+		if after == 0 {
+			t.Fatalf("%v: no pause after a hand-over (path %s)", search, SearchPath(p))
+		}
+		p.Abandon()
+	}
+}
+
+// wideLadder is ladder at cost 1 with 60 facts more that no action
+// touches: two words of facts, which the delayed searches take.
+func wideLadder(t *testing.T) *Domain {
+	spec := ladderSpec(1)
+	for i := range 60 {
+		spec.Facts = append(spec.Facts, fmt.Sprintf("idle%d", i))
+	}
+	d, err := NewDomain(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
 // ladder is a domain, every action costing cost, whose goal takes six steps up a ladder, with four
 // switches beside it that any search may flip on the way: a search of a
 // few dozen expansions.
 func ladder(t *testing.T, cost float64) *Domain {
+	d, err := NewDomain(ladderSpec(cost))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// ladderSpec is ladder's spec.
+func ladderSpec(cost float64) Spec {
 	spec := Spec{Name: "ladder", Goals: []GoalSpec{{Name: "Top", Conditions: map[string]bool{"a5": true}}}}
 	for i := range 6 {
 		f := fmt.Sprintf("a%d", i)
@@ -210,9 +266,5 @@ func ladder(t *testing.T, cost float64) *Domain {
 		spec.Facts = append(spec.Facts, f)
 		spec.Actions = append(spec.Actions, ActionSpec{Name: "flip" + f, Effects: map[string]bool{f: true}, Cost: Const(cost)})
 	}
-	d, err := NewDomain(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return spec
 }
