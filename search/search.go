@@ -256,11 +256,11 @@ type Limits struct {
 	// MaxWork bounds the search's counted work, each planner's unit as
 	// its Options document it (goap, resolver, strips).
 	MaxWork int64
-	// MaxBytes bounds the memory the search holds (every planner). A
-	// ceiling below what the search's start takes (a GOAP start node is
-	// 48 to a few hundred bytes) stops it before its first expansion,
-	// with Bytes as its bound; its PeakBytes then says what the start
-	// held, above the ceiling.
+	// MaxBytes bounds the memory the search holds (every planner). In
+	// GOAP, a ceiling below what the start node takes (48 to a few
+	// hundred bytes) stops the search before its first expansion, with
+	// Bytes as its bound, and its PeakBytes says what the start held,
+	// above the ceiling.
 	MaxBytes int64
 	// MaxSteps bounds an HTN decomposition's steps.
 	MaxSteps int64
