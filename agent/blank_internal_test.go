@@ -4,9 +4,6 @@ import (
 	"reflect"
 	"testing"
 	"unsafe"
-
-	"github.com/ploy-ai/ploy/domains"
-	"github.com/ploy-ai/ploy/goap"
 )
 
 // TestBlankLeavesNothingOfTheLastDecision: a recorder's slot is reused,
@@ -116,17 +113,11 @@ func (f sinkFunc) RecordDecision(d *Decision) { f(d) }
 // own (11 cache lines beside every agent of a crowd); one recording into
 // a sink of the game's fills its own, made at its first decision.
 func TestOnlyAGameSinksAgentKeepsARecord(t *testing.T) {
-	d, err := goap.NewDomain(domains.BattleMage())
-	if err != nil {
-		t.Fatal(err)
-	}
-	behaviours := map[string]Behaviour{}
-	for id := range d.NumActions() {
-		behaviours[d.ActionName(goap.ActionID(id))] = Funcs{}
-	}
 	var got []int
 	for _, sink := range []DecisionSink{NewFlightRecorder(100, 1<<20), sinkFunc(func(d *Decision) { got = append(got, len(d.Plan)) })} {
-		a, err := New(Config{Name: "mage", Domain: d, Goals: []GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}, Behaviours: behaviours, Decisions: sink})
+		cfg := mageConfig(t)
+		cfg.Decisions = sink
+		a, err := New(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

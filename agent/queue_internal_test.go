@@ -12,9 +12,23 @@ import (
 	"github.com/ploy-ai/ploy/internal/testkit/goroutines"
 )
 
-// queuedMages returns n battle mages planning Kill through q, with
-// behaviours that succeed at once and no sensor.
+// queuedMages returns n battle mages planning Kill through q (mageConfig).
 func queuedMages(t testing.TB, n int, q *Queue) []*Agent {
+	cfg := mageConfig(t)
+	cfg.Queue = q
+	agents := make([]*Agent, n)
+	for i := range agents {
+		var err error
+		if agents[i], err = New(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return agents
+}
+
+// mageConfig is a battle mage planning Kill, with behaviours that
+// succeed at once and no sensor.
+func mageConfig(t testing.TB) Config {
 	d, err := goap.NewDomain(domains.BattleMage())
 	if err != nil {
 		t.Fatal(err)
@@ -23,14 +37,7 @@ func queuedMages(t testing.TB, n int, q *Queue) []*Agent {
 	for id := range d.NumActions() {
 		behaviours[d.ActionName(goap.ActionID(id))] = Funcs{}
 	}
-	agents := make([]*Agent, n)
-	for i := range agents {
-		agents[i], err = New(Config{Name: "mage", Domain: d, Goals: []GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}, Behaviours: behaviours, Queue: q})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	return agents
+	return Config{Name: "mage", Domain: d, Goals: []GoalOption{{Goal: d.Goal("Kill"), Priority: 1}}, Behaviours: behaviours}
 }
 
 // TestFrameCostIsIndependentOfTheBacklog drains a backlog one request per
