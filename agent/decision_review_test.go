@@ -62,6 +62,18 @@ func TestTreePlanLeafRecordsItsGoalWithAnHTN(t *testing.T) {
 	}
 }
 
+// TestTreePlanLeafRecordsItsGoal: without an HTN, a tree's Plan leaf is
+// a GOAP search for the leaf's goal, which the agent does not pursue as
+// goal choice's (it has none): the record names the leaf's goal.
+func TestTreePlanLeafRecordsItsGoal(t *testing.T) {
+	w, d, _ := newToy(t)
+	ds := recordOf(t, agent.Config{Domain: d, Tree: agent.Plan(d.Goal("Kill")), Behaviours: w.behaviours(), Sensor: w.sensor},
+		func(a *agent.Agent) { a.Tick() })
+	if len(ds) == 0 || ds[0].Kind != "tree" || ds[0].Decided != "plan" || ds[0].Goal != "Kill" || ds[0].Current != "" {
+		t.Fatalf("tree Plan(Kill) leaf recorded as %+v; want a plan for Kill", ds)
+	}
+}
+
 func TestInfiniteUtilityStillWrites(t *testing.T) {
 	w, d, _ := newToy(t)
 	w.set("healthy", false)
