@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
-	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/search"
 )
@@ -109,22 +108,15 @@ func TestWarmSlicedLoneSearchAllocatesNothing(t *testing.T) {
 	q.SetSlice(1)
 	survivors, _ := resolverCrowd(t, 1, q, nil, 3)
 	a := survivors[0]
-	ended, suspended := 0, 0
-	frame := func() {
-		a.RequestReplan()
-		a.Tick()
-		q.Frame()
-		ended += q.LastFrame().Ended
-		suspended += q.LastFrame().Suspended
-	}
+	frame, ended, suspended := replanEachFrame(a, q)
 	for range 50 {
 		frame()
 	}
 	if n := testing.AllocsPerRun(100, frame); n != 0 {
 		t.Errorf("%v allocations per frame", n)
 	}
-	if ended < 20 || suspended < 40 {
-		t.Errorf("%d searches ended and %d suspended: too few to test", ended, suspended)
+	if *ended < 20 || *suspended < 40 {
+		t.Errorf("%d searches ended and %d suspended: too few to test", *ended, *suspended)
 	}
 }
 
@@ -140,14 +132,7 @@ func TestWarmSlicedLoneGoapSearchAllocatesNothing(t *testing.T) {
 		cfg.Limits = search.Limits{Budget: 100}
 	})
 	a := mages[0]
-	ended, suspended := 0, 0
-	frame := func() {
-		a.RequestReplan()
-		a.Tick()
-		q.Frame()
-		ended += q.LastFrame().Ended
-		suspended += q.LastFrame().Suspended
-	}
+	frame, ended, suspended := replanEachFrame(a, q)
 	for range 50 {
 		frame()
 	}
@@ -160,19 +145,19 @@ func TestWarmSlicedLoneGoapSearchAllocatesNothing(t *testing.T) {
 		gp.Result()
 	})
 	const frames = 100
-	began := ended
+	began := *ended
 	allocs := testing.AllocsPerRun(1, func() {
 		for range frames {
 			frame()
 		}
 	})
-	began = ended - began + 1 // the search under way as the frames began
+	began = *ended - began + 1 // the search under way as the frames began
 	t.Logf("%d frames, %d searches begun: %v allocations, %v a search on a planner", frames, began, allocs, perSearch)
 	if allocs > perSearch*float64(began) {
 		t.Errorf("%d frames beginning %d searches allocated %v times; Begin allocates %v times a search", frames, began, allocs, perSearch)
 	}
-	if ended < 20 || suspended < 80 {
-		t.Errorf("%d searches ended and %d suspended: too few to test", ended, suspended)
+	if *ended < 20 || *suspended < 80 {
+		t.Errorf("%d searches ended and %d suspended: too few to test", *ended, *suspended)
 	}
 }
 
@@ -183,14 +168,7 @@ func TestSlicedCancelDropsOnlyItsOwnSearch(t *testing.T) {
 	q := agent.NewQueue(1, 8)
 	q.SetSlice(1)
 	survivors, _ := resolverCrowd(t, 6, q, nil, 5)
-	var asked []*agent.ResolverAgent
-	for _, a := range survivors {
-		before := q.Len()
-		a.Tick()
-		if q.Len() > before {
-			asked = append(asked, a)
-		}
-	}
+	asked := tickAsking(q, survivors)
 	q.Frame()
 	if n, _ := q.Suspended(); n != len(asked) || n < 3 {
 		t.Fatalf("%d searches suspended after a frame of one chain each; want the %d asked (3 at least)", n, len(asked))
@@ -222,34 +200,15 @@ func TestSlicedCancelAndAskAgainDuringDelivery(t *testing.T) {
 	q := agent.NewQueue(1, 16)
 	q.SetSlice(1)
 	survivors, _ := resolverCrowd(t, 6, q, nil, 5)
-	var target *agent.ResolverAgent
-	for _, a := range survivors {
-		before := q.Len()
-		a.Tick()
-		if target == nil && q.Len() > before {
-			target = a
-		}
-	}
+	target := firstOf(tickAsking(q, survivors))
 	asked := q.Len()
-	d, err := goap.NewDomain(domains.BattleMage())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
-	cfg := goapConfig(w, d, nil)
-	cfg.Limits = search.Limits{Budget: 1} // ends in its first slice: delivered this frame
-	cfg.Queue = q
 	again := 0
-	cfg.OnEvent = func(e agent.Event) {
-		if e.Kind == agent.NoPlanFound && q.Cancel(target) {
+	mage := mageEndingAtOnce(t, q, func() {
+		if q.Cancel(target) {
 			target.Tick()
 			again++
 		}
-	}
-	mage, err := agent.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	mage.Tick()
 	q.Frame()
 	if again != 1 || target == nil {

@@ -515,35 +515,14 @@ func TestCancelDuringDeliveryDropsASuspendedSearch(t *testing.T) {
 	q := agent.NewQueue(1, 16)
 	q.SetSlice(1)
 	survivors, _ := resolverCrowd(t, 8, q, nil, 5)
-	var target *agent.ResolverAgent
-	for _, a := range survivors {
-		before := q.Len()
-		a.Tick()
-		if target == nil && q.Len() > before {
-			target = a
-		}
-	}
+	target := firstOf(tickAsking(q, survivors))
 	asked := q.Len()
 	cancelled := 0
-	// A mage whose search ends in its first slice of one state (its
-	// budget is one), so that its delivery runs the callback this frame.
-	d, err := goap.NewDomain(domains.BattleMage())
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
-	cfg := goapConfig(w, d, nil)
-	cfg.Limits = search.Limits{Budget: 1}
-	cfg.Queue = q
-	cfg.OnEvent = func(e agent.Event) {
-		if e.Kind == agent.NoPlanFound && q.Cancel(target) {
+	mage := mageEndingAtOnce(t, q, func() {
+		if q.Cancel(target) {
 			cancelled++
 		}
-	}
-	mage, err := agent.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	})
 	mage.Tick()
 	if target == nil || q.Len() != asked+1 {
 		t.Fatalf("%d waiting; want the survivors' %d requests (one at least) and the mage's", q.Len(), asked)
@@ -835,3 +814,67 @@ func TestADroppedQueueEndsItsSuspendedCoroutines(t *testing.T) {
 // tests' dropped queues end their helpers, and their searches'
 // coroutines, only after a collection.
 func settledCount() int { return goroutines.Settled(0) }
+
+// tickAsking ticks the survivors once and returns those whose tick asked
+// q for a chain, in order.
+func tickAsking(q *agent.Queue, survivors []*agent.ResolverAgent) []*agent.ResolverAgent {
+	var asked []*agent.ResolverAgent
+	for _, a := range survivors {
+		before := q.Len()
+		a.Tick()
+		if q.Len() > before {
+			asked = append(asked, a)
+		}
+	}
+	return asked
+}
+
+// firstOf returns the first of the agents, nil if there is none.
+func firstOf(agents []*agent.ResolverAgent) *agent.ResolverAgent {
+	if len(agents) == 0 {
+		return nil
+	}
+	return agents[0]
+}
+
+// mageEndingAtOnce returns a battle mage planning through q whose search
+// ends in its first slice of one state (its budget is one), with no
+// plan: its delivery runs noPlan in the frame that takes it.
+func mageEndingAtOnce(t *testing.T, q *agent.Queue, noPlan func()) *agent.Agent {
+	t.Helper()
+	d, err := goap.NewDomain(domains.BattleMage())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &toy{d: d, world: d.Initial(), duration: map[string]int{}, fail: map[string]bool{}, left: map[*agent.Agent]int{}}
+	cfg := goapConfig(w, d, nil)
+	cfg.Limits = search.Limits{Budget: 1}
+	cfg.Queue = q
+	cfg.OnEvent = func(e agent.Event) {
+		if e.Kind == agent.NoPlanFound {
+			noPlan()
+		}
+	}
+	mage, err := agent.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mage
+}
+
+// replanEachFrame returns a frame in which a asks again, ticks and q
+// runs a frame, and counters of the searches the frames ended and
+// suspended.
+func replanEachFrame(a interface {
+	RequestReplan()
+	Tick()
+}, q *agent.Queue) (frame func(), ended, suspended *int) {
+	ended, suspended = new(int), new(int)
+	return func() {
+		a.RequestReplan()
+		a.Tick()
+		q.Frame()
+		*ended += q.LastFrame().Ended
+		*suspended += q.LastFrame().Suspended
+	}, ended, suspended
+}
