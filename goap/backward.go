@@ -23,6 +23,7 @@ func (p *Planner) backward(dst []ActionID, start []uint64, goal *Goal, prof *Pro
 	nActions, nCases := len(d.actions), len(prof.cases)
 	var m meter
 	p.meter(&m, generalNodeBytes+32*W, 0, nCases, (nActions+nCases)*2*W, 2*W+1)
+	m.inPlanner()
 	if tr != nil {
 		m.traced(nActions+nCases, nCases, 2*W)
 	}

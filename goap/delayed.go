@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/ploy-ai/ploy/internal/intern"
+	"github.com/ploy-ai/ploy/internal/pq"
 )
 
 // delayedSearch is the two-phase search: A* with duplicate detection
@@ -50,10 +51,23 @@ func settleDelayed[N any, P interface {
 	return m.over(res, 0)
 }
 
-// handOver ends a delayed search whose queue outgrew its memory, handing
-// the work it spent to the search that takes over from the start.
+// handOver ends a fast search that cannot go on (a delayed search whose
+// queue outgrew its memory, a one-word search whose node numbers or costs
+// would overflow), handing the work it spent to the general search, which
+// takes over from the start.
+//
+// It lets go of the fast searches' storage, and the caller of its own
+// nodes (the deferred save keeps nil): the search that takes over may grow
+// to the whole memory ceiling by itself, and a planner that kept both
+// would hold twice Options.MaxBytes. A planner that hands over is in a
+// search of millions of states, so growing that storage again in a later
+// search is a small price.
 func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
 	p.spent, p.estWork = m.work(res.Expanded, res.Generated), 0
+	p.delayed = delayedSearch{limit: p.delayed.limit}
+	p.dense.open = pq.Keys{}
+	p.hash32, p.hash64 = hashSearch[uint32]{}, hashSearch[uint64]{}
+	p.buckets = pq.Buckets{}
 	if m.slicer != nil {
 		// The search that takes over counts its expansions from 0: it
 		// pauses after what is left of this slice.
@@ -132,6 +146,7 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 			return res, true
 		}
 		if len(nodes) > limit {
+			nodes, words = nil, nil // kept by nothing: see handOver
 			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++
@@ -239,6 +254,7 @@ func (dl *delayedSearch) backward(p *Planner, dst []ActionID, start []uint64, go
 			return res, true
 		}
 		if len(nodes) > limit {
+			nodes, words = nil, nil // kept by nothing: see handOver
 			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++

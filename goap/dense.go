@@ -89,6 +89,7 @@ func (ds *denseSearch) forward(p *Planner, dst []ActionID, start uint64, goal *G
 	open.Push(denseKey(h0, h0, 0))
 	res := Result{Plan: dst}
 	defer func() { ds.nodes = nodes }()
+	handAt := p.wordNodes - len(d.actions) // the node numbers' bits are full
 
 	for open.Len() > 0 {
 		ni := int32(open.Pop() & denseNodeMask)
@@ -104,7 +105,8 @@ func (ds *denseSearch) forward(p *Planner, dst []ActionID, start uint64, goal *G
 		if m.over(&res, len(nodes)) {
 			return res, true
 		}
-		if len(nodes) > denseNodeMask-len(d.actions) {
+		if len(nodes) > handAt {
+			nodes = nil // kept by nothing: see handOver
 			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++

@@ -40,6 +40,7 @@ func (p *Planner) forward(dst []ActionID, start []uint64, goal *Goal, prof *Prof
 	nActions := len(d.actions)
 	var m meter
 	p.meter(&m, generalNodeBytes+16*W, nActions*(successorBytes+16*W), nActions, nActions*W, W+1)
+	m.inPlanner()
 	if tr != nil {
 		m.traced(nActions, nActions, W)
 	}

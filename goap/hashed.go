@@ -184,6 +184,7 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 	h0 := max(p.wholeWordEstimate(hOf, uint64(start), gm, gv), 0) // a dead start is expanded, as forward does
 	open.Push(h0, h0, 0)
 	res := Result{Plan: dst}
+	handAt := p.wordNodes - len(d.actions) // the node numbers' bits are full
 
 	for open.Len() > 0 {
 		_, ni := open.Pop()
@@ -202,7 +203,8 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 		// Nodes are numbered and costs summed in int32: a search that
 		// could pass either hands over to the general search, which
 		// starts again with neither bound.
-		if len(nodes) > denseNodeMask-len(d.actions) || n.g > math.MaxInt32-maxBucketCost {
+		if len(nodes) > handAt || n.g > math.MaxInt32-maxBucketCost {
+			nodes, succ = nil, nil // kept by nothing: see handOver
 			return p.handOver(dst, &m, &res)
 		}
 		res.Expanded++

@@ -155,13 +155,23 @@ func (p *Planner) meter(m *meter, perNode, fixed, maxSucc, perExpansion, perSucc
 		// A sliced search pauses after what is left of the slice: all of
 		// it as a search starts, the rest of it when a delayed search
 		// hands over (handOver) and the search starts again.
-		m.slicer, s.pauseAt, s.perNode, s.fixed = s, s.left, perNode, fixed
+		m.slicer, s.pauseAt, s.perNode, s.fixed, s.inPlanner = s, s.left, perNode, fixed, false
 		m.expandCap = min(m.budget, s.pauseAt)
 	}
 	p.perExpansion, p.perSuccessor = perExpansion, perSuccessor
 	p.nodeBytes, p.fixedBytes = perNode, fixed
 	m.perNode = perNode
 	m.worstBytes = fixed + maxSucc*perNode
+}
+
+// inPlanner tells a sliced search's pauses that its loop grows the
+// planner's own node arena, state table and open list (the general
+// searches do), not slices of its own: Bytes counts those at their
+// capacity, so held, the meter's count of them, would count them twice.
+func (m *meter) inPlanner() {
+	if m.slicer != nil {
+		m.slicer.inPlanner = true
+	}
 }
 
 // traced adds to m's worst expansion what it adds to a trace of keys
@@ -235,6 +245,9 @@ func (m *meter) pause(expanded, nodes int) bool {
 	s := m.slicer
 	s.expanded = s.handed + expanded
 	s.held = int64(nodes+s.delayedNodes)*int64(s.perNode) + int64(s.fixed)
+	if s.inPlanner {
+		s.held = 0 // Bytes counts the fields the loop grows
+	}
 	if !s.run.Pause() {
 		return false
 	}

@@ -307,6 +307,11 @@ type Planner struct {
 	hash64  hashSearch[uint64]
 	delayed delayedSearch
 	buckets pq.Buckets
+	// wordNodes is how many nodes the one-word fast searches (dense and
+	// hashed) may make before they hand over: their nodes are numbered
+	// in denseNodeBits bits. Lowered only by tests, to reach a hand-over
+	// without gigabytes.
+	wordNodes int
 	// The current search's limits, from its Options.
 	budget, maxBytes, maxWork int
 	spent                     int // work of a delayed search that handed over
@@ -367,6 +372,7 @@ func NewPlanner(d *Domain) *Planner {
 
 		applicable: make([]uint64, (len(d.actions)+63)/64),
 		delayed:    delayedSearch{limit: maxDelayedNodes},
+		wordNodes:  denseNodeMask,
 	}
 }
 

@@ -19,7 +19,9 @@ const reserveChainWork = 1 << 24
 // It sizes the search the zero Options make with the domain's own costs
 // (the other searches still grow what they need), for n up to what the
 // default memory ceiling allows that search (a larger n reserves that
-// much; n of 0 or less, room for the start alone).
+// much; n of 0 or less, room for the start alone). A fast search that
+// outgrows its own limit and hands over to the general search lets go of
+// what Reserve made for it (see Bytes).
 func (p *Planner) Reserve(n int) {
 	p.enter()
 	defer p.busy.Store(false)

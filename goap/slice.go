@@ -51,10 +51,13 @@ type slicer struct {
 	// pause or its end: handed those of a delayed search that handed
 	// over, which Result.Expanded does not count, plus the search's own.
 	expanded, handed int
-	// held is the bytes the paused search's meter counts for its nodes:
-	// its loop holds them in slices it has not yet stored back in the
-	// planner.
-	held int64
+	// held is the bytes the paused search's meter counts for its nodes
+	// when its loop holds them in slices it has not yet stored back in the
+	// planner (the fast searches); 0 when it grows the planner's own
+	// fields (inPlanner: the general searches), which Bytes counts as
+	// they are.
+	held      int64
+	inPlanner bool
 	// delayedNodes is the nodes a delayed search holds as of its last
 	// expansion: it tests them against its own limit (past it, it hands
 	// over) rather than in over, which a pause is made from, so it tells
@@ -230,10 +233,14 @@ func (p *Planner) dropSlices() {
 // Bytes returns the memory the planner's search storage holds, at its
 // capacity: its node arenas, state tables and open lists, whichever
 // search paths have grown them (not the estimate tables, a few per
-// goal), and for a suspended search what its meter counts against
-// Options.Limits.MaxBytes (a bound: some of it may be counted twice). A
-// suspended search holds it until it ends: a game that keeps searches
-// across frames holds this much per search it keeps.
+// goal). For a suspended search on a fast path, whose loop holds its
+// nodes in slices of its own until it ends, it adds what the search's
+// meter counts for them against Options.Limits.MaxBytes: a bound, since
+// those slices may still share the arrays counted above. A suspended
+// search holds its memory until it ends: a game that keeps searches
+// across frames holds this much per search it keeps. A fast search that
+// hands over to the general one lets go of its storage first, so that a
+// planner holds about one search's ceiling at most, not two.
 func (p *Planner) Bytes() int64 {
 	p.check()
 	var n int64
@@ -244,7 +251,7 @@ func (p *Planner) Bytes() int64 {
 	n += sliceBytes(p.nodes) + int64(p.open.Cap())*int64(unsafe.Sizeof(pq.Entry{}))
 	n += sliceBytes(p.succ) + sliceBytes(p.succWords)
 	n += sliceBytes(p.word.dense) + sliceBytes(p.word.nodes) + sliceBytes(p.word.table.slots) + sliceBytes(p.word.table.used)
-	n += sliceBytes(p.dense.table) + sliceBytes(p.dense.nodes)
+	n += sliceBytes(p.dense.table) + sliceBytes(p.dense.nodes) + p.dense.open.Bytes()
 	n += p.hash32.bytes() + p.hash64.bytes()
 	n += sliceBytes(p.delayed.wideNodes) + sliceBytes(p.delayed.wideWords)
 	return n

@@ -13,6 +13,9 @@ func (q *Keys) Reset() { q.items = q.items[:0] }
 // Len reports the number of keys.
 func (q *Keys) Len() int { return len(q.items) }
 
+// Bytes returns the memory the heap holds, at its capacity.
+func (q *Keys) Bytes() int64 { return int64(cap(q.items)) * 8 }
+
 // Push adds k.
 func (q *Keys) Push(k uint64) {
 	items := append(q.items, k)

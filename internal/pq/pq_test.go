@@ -270,3 +270,28 @@ func TestBucketsPeekIsTheNextPop(t *testing.T) {
 		}
 	}
 }
+
+// TestKeysBytes: a heap's Bytes is its capacity in 8-byte keys, none
+// before its first push, and Reset keeps it (the storage is kept).
+func TestKeysBytes(t *testing.T) {
+	var q Keys
+	if b := q.Bytes(); b != 0 {
+		t.Fatalf("empty heap: %d bytes", b)
+	}
+	q.Reserve(1000)
+	if b := q.Bytes(); b != 8*int64(cap(q.items)) || b < 8000 {
+		t.Fatalf("after Reserve(1000): %d bytes for a capacity of %d keys", b, cap(q.items))
+	}
+	before := q.Bytes()
+	for i := range 3000 {
+		q.Push(uint64(i))
+	}
+	if b := q.Bytes(); b != 8*int64(cap(q.items)) || b < 24000 {
+		t.Fatalf("after 3 000 pushes: %d bytes for a capacity of %d keys", b, cap(q.items))
+	}
+	grown := q.Bytes()
+	q.Reset()
+	if b := q.Bytes(); b != grown || b <= before {
+		t.Fatalf("after Reset: %d bytes, want the %d it held", b, grown)
+	}
+}
