@@ -61,9 +61,11 @@ func settleDelayed[N any, P interface {
 // to the whole memory ceiling by itself, and a planner that kept both
 // would hold twice Options.MaxBytes. A planner that hands over is in a
 // search of millions of states, so growing that storage again in a later
-// search is a small price.
-func (p *Planner) handOver(dst []ActionID, m *meter, res *Result) (Result, bool) {
+// search is a small price. What the search held, nodes nodes, is kept for
+// Result.Stats.PeakBytes.
+func (p *Planner) handOver(dst []ActionID, m *meter, res *Result, nodes int) (Result, bool) {
 	p.spent, p.estWork = m.work(res.Expanded, res.Generated), 0
+	p.handedPeak = p.held(nodes, nil)
 	p.delayed = delayedSearch{limit: p.delayed.limit}
 	p.dense.open = pq.Keys{}
 	p.hash32, p.hash64 = hashSearch[uint32]{}, hashSearch[uint64]{}
@@ -146,8 +148,9 @@ func (dl *delayedSearch) forwardWide(p *Planner, dst []ActionID, start []uint64,
 			return res, true
 		}
 		if len(nodes) > limit {
+			size := len(nodes)
 			nodes, words = nil, nil // kept by nothing: see handOver
-			return p.handOver(dst, &m, &res)
+			return p.handOver(dst, &m, &res, size)
 		}
 		res.Expanded++
 		words = reserve(words, len(d.actions)*W)
@@ -254,8 +257,9 @@ func (dl *delayedSearch) backward(p *Planner, dst []ActionID, start []uint64, go
 			return res, true
 		}
 		if len(nodes) > limit {
+			size := len(nodes)
 			nodes, words = nil, nil // kept by nothing: see handOver
-			return p.handOver(dst, &m, &res)
+			return p.handOver(dst, &m, &res, size)
 		}
 		res.Expanded++
 		words = reserve(words, nCases*2*W)

@@ -106,8 +106,9 @@ func (ds *denseSearch) forward(p *Planner, dst []ActionID, start uint64, goal *G
 			return res, true
 		}
 		if len(nodes) > handAt {
+			size := len(nodes)
 			nodes = nil // kept by nothing: see handOver
-			return p.handOver(dst, &m, &res)
+			return p.handOver(dst, &m, &res, size)
 		}
 		res.Expanded++
 		d.applicableWord(s, app)

@@ -204,8 +204,9 @@ func (hs *hashSearch[K]) forward(p *Planner, dst []ActionID, start K, goal *Goal
 		// could pass either hands over to the general search, which
 		// starts again with neither bound.
 		if len(nodes) > handAt || n.g > math.MaxInt32-maxBucketCost {
+			size := len(nodes)
 			nodes, succ = nil, nil // kept by nothing: see handOver
-			return p.handOver(dst, &m, &res)
+			return p.handOver(dst, &m, &res, size)
 		}
 		res.Expanded++
 		// Pass 1: the successors, in action order.

@@ -314,8 +314,9 @@ type Planner struct {
 	wordNodes int
 	// The current search's limits, from its Options.
 	budget, maxBytes, maxWork int
-	spent                     int // work of a delayed search that handed over
-	relaxWork                 int // work of the h_max relaxations since last counted
+	spent                     int   // work of a delayed search that handed over
+	handedPeak                int64 // and the bytes it held then, for PeakBytes
+	relaxWork                 int   // work of the h_max relaxations since last counted
 	// The current search's context (nil: none); the most work forward
 	// can spend on one successor's rule-list cost; and the work the
 	// current search path counts per expansion and per successor, for
@@ -473,7 +474,7 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt *Options) (R
 			if delayed {
 				res, done = p.delayed.backward(p, dst, start.words, goal, prof)
 				p.path |= pathDelayedBackward
-				peak = p.held(len(p.delayed.wideNodes), nil)
+				peak = p.fastPeak(done, len(p.delayed.wideNodes))
 			}
 			if !done {
 				res = p.backward(dst, start.words, goal, prof, *opt)
@@ -492,15 +493,15 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt *Options) (R
 		case delayed && len(p.d.facts) <= 32 && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash32.forward(p, dst, uint32(start.words[0]), goal, prof)
 			p.path |= pathHash32
-			peak = p.held(len(p.hash32.nodes), nil)
+			peak = p.fastPeak(done, len(p.hash32.nodes))
 		case delayed && len(p.d.facts) > maxDenseFacts:
 			res, done = p.hash64.forward(p, dst, start.words[0], goal, prof)
 			p.path |= pathHash64
-			peak = p.held(len(p.hash64.nodes), nil)
+			peak = p.fastPeak(done, len(p.hash64.nodes))
 		case delayed:
 			res, done = p.dense.forward(p, dst, start.words[0], goal, prof)
 			p.path |= pathDense
-			peak = p.held(len(p.dense.nodes), nil)
+			peak = p.fastPeak(done, len(p.dense.nodes))
 		}
 		if !done {
 			res = p.word.forward(p, dst, start.words[0], goal, prof)
@@ -512,7 +513,7 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt *Options) (R
 		if delayed && p.d.words > 1 {
 			res, done = p.delayed.forwardWide(p, dst, start.words, goal, prof)
 			p.path |= pathDelayedForwardWide
-			peak = p.held(len(p.delayed.wideNodes), nil)
+			peak = p.fastPeak(done, len(p.delayed.wideNodes))
 		}
 		if !done {
 			res = p.forward(dst, start.words, goal, prof, *opt)
@@ -534,6 +535,15 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt *Options) (R
 		opt.Trace.Cost = res.Cost
 	}
 	return res, err
+}
+
+// fastPeak is the bytes a fast search held at its end, with nodes nodes
+// when done; when it handed over, what it held then (its storage is gone).
+func (p *Planner) fastPeak(done bool, nodes int) int64 {
+	if !done {
+		return p.handedPeak
+	}
+	return p.held(nodes, nil)
 }
 
 // searchPath is a set of the search paths a search took: one, or a
