@@ -12,10 +12,12 @@ import (
 // search's memory, not two: the general search may grow to MaxBytes by
 // itself. (Found by an attack: a delayed search's queue and closed set,
 // kept after its hand-over, had a paused search's Bytes at twice a 256 MiB
-// ceiling.) Each fast path is made to hand over early (its node limit
-// lowered), plans the same as it does without the hand-over, and holds
-// nothing of its own once the general search runs: looked at in every
-// pause of a sliced search and after an unsliced Plan.
+// ceiling.) Each fast path is made to hand over at the earliest and the
+// latest point its search allows (its node limit lowered), and must plan
+// as it does without the hand-over, hold nothing of its own once the
+// general search runs (looked at in every pause of a sliced search and
+// after Plan), stay within its node limit, and report the PeakBytes and
+// Work of both searches.
 func TestHandOverLetsGoOfTheFastSearch(t *testing.T) {
 	delayedLimit := func(p *Planner, n int) { p.delayed.limit = n }
 	wordLimit := func(p *Planner, n int) { p.wordNodes = n }
@@ -62,7 +64,18 @@ func TestHandOverLetsGoOfTheFastSearch(t *testing.T) {
 				if strings.HasSuffix(c.path, "word") {
 					most = limit
 				}
-				testHandOver(t, c.d, goal, opt, c.path, most, func(p *Planner) { c.setLimit(p, limit) })
+				k := testHandOver(t, c.d, goal, opt, c.path, most, func(p *Planner) { c.setLimit(p, limit) })
+				// A fan at a limit of its action count hands over at
+				// once; one more node of room, and its start fits, so it
+				// must expand it first: no hand-over sooner than needed.
+				if c.heur == GoalCount && limit == c.least {
+					if k != 0 {
+						t.Fatalf("limit %d: %d expansions before the hand-over, want 0", limit, k)
+					}
+					if k := testHandOver(t, c.d, goal, opt, c.path, most+1, func(p *Planner) { c.setLimit(p, limit+1) }); k == 0 {
+						t.Fatalf("limit %d: handed over before its first expansion, which fits", limit+1)
+					}
+				}
 			})
 		}
 	}
@@ -70,8 +83,8 @@ func TestHandOverLetsGoOfTheFastSearch(t *testing.T) {
 
 // testHandOver is TestHandOverLetsGoOfTheFastSearch for one search, which
 // lower makes hand over on path; the fast search must make at most most
-// nodes, if not 0.
-func testHandOver(t *testing.T, d *Domain, goal *Goal, opt Options, path string, most int, lower func(p *Planner)) {
+// nodes, if not 0. It returns the states the fast search expanded.
+func testHandOver(t *testing.T, d *Domain, goal *Goal, opt Options, path string, most int, lower func(p *Planner)) int {
 	want, err := NewPlanner(d).Plan(nil, d.Initial(), goal, opt)
 	if err != nil || want.Status != Found {
 		t.Fatalf("without a hand-over: %v, %v", want.Status, err)
@@ -125,7 +138,7 @@ func testHandOver(t *testing.T, d *Domain, goal *Goal, opt Options, path string,
 		t.Fatalf("the fast search made %d nodes before it handed over; its limit is %d", nodes, most)
 	}
 	if k == 0 {
-		return // it handed over before its first expansion: no budget stops it there
+		return 0 // it handed over before its first expansion: no budget stops it there
 	}
 
 	// PeakBytes is the larger of the two searches': the fast one's as it
@@ -145,6 +158,17 @@ func testHandOver(t *testing.T, d *Domain, goal *Goal, opt Options, path string,
 	if want := max(fastPart.Stats.PeakBytes, generalPart); got.Stats.PeakBytes != want {
 		t.Fatalf("PeakBytes %d after a hand-over; the fast search held %d, the general one %d", got.Stats.PeakBytes, fastPart.Stats.PeakBytes, generalPart)
 	}
+	// Work is the two searches' together: the fast one's as it handed
+	// over, and the general one's, as it counts searching alone.
+	if strings.HasPrefix(path, "delayed") {
+		general := NewPlanner(d)
+		general.forceGeneral = true
+		alone, _ := general.Plan(nil, d.Initial(), goal, opt)
+		if want := fastPart.Stats.Work + alone.Stats.Work; got.Stats.Work != want {
+			t.Fatalf("Work %d after a hand-over; the fast search had done %d, the general one does %d", got.Stats.Work, fastPart.Stats.Work, alone.Stats.Work)
+		}
+	}
+	return k
 }
 
 // fastBytes is what the fast searches hold that the general searches
