@@ -24,7 +24,9 @@
 //
 // A [Planner] owns its open list, node arena and state table and reuses
 // them, so that once warm a plan allocates nothing (but the error of a plan
-// that hit its budget or depth limit); give each goroutine its own.
+// that hit its budget or depth limit, and a search of millions of states
+// that outgrew a fast path's limit and handed over, which lets the fast
+// path's storage go); give each goroutine its own.
 // [Planner.Plan] returns a [Result] with a [Status] and statistics.
 // Finding no plan is a normal outcome; a spent node budget or a depth limit
 // that pruned every plan is a [*SearchError] (errors.Is [ErrBudgetExhausted]

@@ -2,6 +2,7 @@ package goap
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -102,6 +103,27 @@ func testHandOver(t *testing.T, d *Domain, goal *Goal, opt Options, path string,
 	if b := fastBytes(whole, strings.HasSuffix(path, "word")); b != 0 {
 		t.Fatalf("after Plan the fast searches still hold %d bytes", b)
 	}
+	// What the general search held at its end, for PeakBytes below.
+	generalPart := whole.held(len(whole.nodes), nil)
+	if strings.HasSuffix(path, "word") {
+		generalPart = whole.held(len(whole.word.nodes), nil)
+	}
+	// The same planner, warm, hands over again where it did (its lowered
+	// limit kept) with the same result; and a search of it that ends
+	// before its hand-over reports what a new planner's does, nothing of
+	// the hand-over before it.
+	again, _ := whole.Plan(nil, d.Initial(), goal, opt)
+	if taken := SearchPath(whole); taken != path || !reflect.DeepEqual(again, got) {
+		t.Fatalf("planned again on %s: %+v; the first time on %s: %+v", taken, again, path, got)
+	}
+	short := opt
+	short.Budget = 1
+	fresh := NewPlanner(d)
+	lower(fresh)
+	want1, _ := fresh.Plan(nil, d.Initial(), goal, short)
+	if got1, _ := whole.Plan(nil, d.Initial(), goal, short); !strings.Contains(SearchPath(fresh), " then ") && !reflect.DeepEqual(got1, want1) {
+		t.Fatalf("stopped before its hand-over after one: %+v; on a new planner %+v", got1, want1)
+	}
 
 	// Sliced, one expansion a slice: every pause after the hand-over
 	// finds the fast storage gone.
@@ -150,10 +172,6 @@ func testHandOver(t *testing.T, d *Domain, goal *Goal, opt Options, path string,
 	fastPart, _ := fast.Plan(nil, d.Initial(), goal, stopped)
 	if fastPart.Status != LimitReached || SearchPath(fast) != strings.Split(path, " then ")[0] {
 		t.Fatalf("the fast search stopped after %d expansions: %v on %s", k, fastPart.Status, SearchPath(fast))
-	}
-	generalPart := whole.held(len(whole.nodes), nil)
-	if strings.HasSuffix(path, "word") {
-		generalPart = whole.held(len(whole.word.nodes), nil)
 	}
 	if want := max(fastPart.Stats.PeakBytes, generalPart); got.Stats.PeakBytes != want {
 		t.Fatalf("PeakBytes %d after a hand-over; the fast search held %d, the general one %d", got.Stats.PeakBytes, fastPart.Stats.PeakBytes, generalPart)

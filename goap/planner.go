@@ -256,7 +256,12 @@ type Result struct {
 // keeps the size of the largest search made: a few tens of bytes per state
 // reached, or per successor generated on domains of more than 12 facts with
 // whole costs, whose search queues duplicates rather than look each one up
-// (up to 80 MiB, past which it hands over to a search that does). A Planner
+// (up to 80 MiB, past which it hands over to a search that does). A fast
+// search that hands over lets go of its own storage, so that the planner
+// does not hold it beside the general search's: a search that hands over
+// is one of millions of states, and the next such search grows that
+// storage again (it allocates; one that does not hand over still does
+// not). A Planner
 // is not safe for concurrent use; give each goroutine its own, sharing the
 // Domain. A call that starts while another is under way on the same
 // Planner panics rather than corrupt both searches.
@@ -464,7 +469,7 @@ func (p *Planner) plan(dst []ActionID, start State, goal *Goal, opt *Options) (R
 	var res Result
 	var err error
 	var peak int64 // the most bytes held, over the searches made
-	p.path = 0
+	p.path, p.handedPeak = 0, 0
 	if opt.Search == Backward {
 		if prof.funcAction != NoAction {
 			res = Result{Status: Unsupported, Plan: dst}

@@ -239,8 +239,10 @@ func (p *Planner) dropSlices() {
 // those slices may still share the arrays counted above. A suspended
 // search holds its memory until it ends: a game that keeps searches
 // across frames holds this much per search it keeps. A fast search that
-// hands over to the general one lets go of its storage first, so that a
-// planner holds about one search's ceiling at most, not two.
+// hands over to the general one lets go of its storage first, so that
+// the search that hands over holds one search's ceiling, not two; the
+// storage other search paths grew in earlier searches stays, as it always
+// does (the planner keeps what each path it took grew).
 func (p *Planner) Bytes() int64 {
 	p.check()
 	var n int64

@@ -119,13 +119,22 @@ func TestSlicedSearchHoldsWhatItsPeakCounts(t *testing.T) {
 			if want.Status != LimitReached || want.Bound != BoundStates || SearchPath(whole) != c.path {
 				t.Fatalf("%s, budget %d: %+v on %s; want a search its budget ends", c.path, k, want, SearchPath(whole))
 			}
+			general := c.path == "forward" || c.path == "backward"
 			p := NewPlanner(d)
+			if !general {
+				// A sliced general search first, on the same planner:
+				// what it told its pauses (inPlanner) must not outlive it.
+				p.forceGeneral = true
+				p.Begin(nil, d.Initial(), goal, opt)
+				for !p.Continue(1) {
+				}
+				p.Result()
+			}
 			p.forceGeneral = c.general
 			p.Begin(nil, d.Initial(), goal, opt)
 			if p.Continue(k) {
 				t.Fatalf("%s: the search ended within %d expansions", c.path, k)
 			}
-			general := c.path == "forward" || c.path == "backward"
 			switch {
 			case general && p.slicer.held != 0:
 				t.Errorf("%s paused after %d expansions: held %d; want 0, its nodes being in the planner's fields", c.path, k, p.slicer.held)
