@@ -42,6 +42,10 @@ import (
 type Queue struct {
 	workers  int
 	perFrame int
+	// minShare is the fewest requests a frame gives each worker it wakes
+	// (SetMinShare); frameWorkers the workers the current or last frame
+	// ran on, for LastFrame.
+	minShare, frameWorkers int
 
 	// ring holds the waiting requests, oldest at head; its length is a
 	// power of two. A cancelled request stays in its slot with no agent
@@ -170,7 +174,7 @@ const cacheLine = 64
 // frames until the queue is collected.
 func NewQueue(workers, perFrame int) *Queue {
 	workers = max(workers, 1)
-	q := &Queue{workers: workers, perFrame: max(perFrame, 1), crew: &crew{}}
+	q := &Queue{workers: workers, perFrame: max(perFrame, 1), minShare: 1, crew: &crew{}}
 	for range workers {
 		q.planners = append(q.planners, &workerPlanners{})
 	}
@@ -381,7 +385,9 @@ func (q *Queue) Frame() int {
 	c.handed.n.Store(0)
 	c.queue = q
 	c.slice = q.slice
-	if helpers := min(q.workers, chunks) - 1; helpers > 0 {
+	helpers := max(min(q.workers, chunks, max(n/q.minShare, 1))-1, 0)
+	q.frameWorkers = helpers + 1
+	if helpers > 0 {
 		q.startHelpers()
 		c.wg.Add(helpers)
 		for _, wake := range c.wake[:helpers] {

@@ -228,6 +228,38 @@ func TestQueueStartsOneHelperPerExtraWorker(t *testing.T) {
 	}
 }
 
+// TestSmallFramesWakeNoHelper: with a share of 32 (SetMinShare), frames
+// of fewer than 64 requests run on the goroutine that calls Frame alone,
+// and the queue starts no helper goroutine at all; the first frame of 64
+// starts and wakes one.
+func TestSmallFramesWakeNoHelper(t *testing.T) {
+	q := NewQueue(2, 64)
+	q.SetMinShare(32)
+	agents := queuedMages(t, 64, q)
+	for _, n := range []int{1, 10, 63} {
+		for _, a := range agents[:n] {
+			a.RequestReplan()
+			a.Tick()
+		}
+		if got := q.Frame(); got != n {
+			t.Fatalf("a frame resolved %d, want %d", got, n)
+		}
+		if q.crew.wake != nil || q.LastFrame().Workers != 1 {
+			t.Fatalf("a frame of %d requests: %d helpers started, ran on %d workers; want none, 1", n, len(q.crew.wake), q.LastFrame().Workers)
+		}
+	}
+	for _, a := range agents {
+		a.RequestReplan()
+		a.Tick()
+	}
+	if got := q.Frame(); got != 64 {
+		t.Fatalf("a frame resolved %d, want 64", got)
+	}
+	if len(q.crew.wake) != 1 || q.LastFrame().Workers != 2 {
+		t.Fatalf("a frame of 64 requests: %d helpers started, ran on %d workers; want 1, 2", len(q.crew.wake), q.LastFrame().Workers)
+	}
+}
+
 // TestTakeKeepsSubmissionOrderAcrossTheRingsEnd: a frame takes the oldest
 // waiting requests in submission order, passing over cancelled ones, when
 // they wrap round the end of the ring, and leaves in the ring no reference

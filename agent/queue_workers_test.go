@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
 	"github.com/ploy-ai/ploy/domains"
+	"github.com/ploy-ai/ploy/goap"
 	"github.com/ploy-ai/ploy/resolver"
 	"github.com/ploy-ai/ploy/search"
 )
@@ -219,4 +223,54 @@ func TestGoapQueueWorkersRecordAsOne(t *testing.T) {
 			t.Errorf("%d workers differ at line %d:\n%s\n%s", w, l, lineOf(r, l), lineOf(one, l))
 		}
 	}
+}
+
+// TestMinShareKeepsSmallFramesOnFewerWorkers: a queue's frame runs on at
+// most n / share of its workers (SetMinShare), at least one; the default
+// share, 1, wakes every worker for a frame of as many requests; and the
+// agents get the same plans whichever the share. LastFrame says how many
+// workers each frame ran on.
+func TestMinShareKeepsSmallFramesOnFewerWorkers(t *testing.T) {
+	const n = 100
+	run := func(share int) ([][]goap.ActionID, int) {
+		q := agent.NewQueue(4, n)
+		if share > 0 {
+			q.SetMinShare(share)
+		}
+		mages, _ := crowd(t, n, q, nil)
+		for _, a := range mages {
+			a.Tick()
+		}
+		if got := q.Frame(); got != n {
+			t.Fatalf("share %d: a frame resolved %d, want %d", share, got, n)
+		}
+		var plans [][]goap.ActionID
+		for _, a := range mages {
+			plans = append(plans, slices.Clone(a.Plan()))
+		}
+		return plans, q.LastFrame().Workers
+	}
+	want, workers := run(0)
+	if workers != 4 {
+		t.Fatalf("default share: %d requests ran on %d of 4 workers, want 4", n, workers)
+	}
+	for _, c := range []struct{ share, workers int }{{1, 4}, {25, 4}, {26, 3}, {50, 2}, {51, 1}, {64, 1}, {1000, 1}} {
+		plans, workers := run(c.share)
+		if workers != c.workers {
+			t.Errorf("share %d: %d requests ran on %d of 4 workers, want %d", c.share, n, workers, c.workers)
+		}
+		if !reflect.DeepEqual(plans, want) {
+			t.Errorf("share %d: the agents' plans differ from the default share's", c.share)
+		}
+	}
+	q := agent.NewQueue(2, 1)
+	if q.Frame(); q.LastFrame().Workers != 1 {
+		t.Errorf("an empty frame ran on %d workers, want 1", q.LastFrame().Workers)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "SetMinShare(0)") {
+			t.Errorf("SetMinShare(0) panicked with %v; want a message naming the call", r)
+		}
+	}()
+	q.SetMinShare(0)
 }

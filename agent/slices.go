@@ -59,6 +59,30 @@ func (q *Queue) SetSlice(expansions int) {
 // Slice returns the queue's slice (SetSlice); 0 means none.
 func (q *Queue) Slice() int { return q.slice }
 
+// SetMinShare sets the fewest requests a Frame hands each worker, from
+// the next Frame on: a frame of n requests runs on at most n / share of
+// the queue's workers (at least one, the goroutine that calls Frame).
+// The default, 1, wakes every worker for a frame of as many requests.
+//
+// Waking a helper costs the frame a futex wake and the helper's sleep
+// again, and the helper reads agents the game's goroutine just wrote:
+// tens of microseconds on a virtual machine, as much as resolving a few
+// dozen plain requests. A game whose frames are small pays that for
+// nothing: examples/colony's 600 settlers ask about 42 requests a tick,
+// and a tick took 271 µs on two workers against 215 µs on one; with a
+// share of 64, 218 µs on two (docs/runtime.md). A game whose frames hold
+// a few long searches keeps a small share. Which worker resolves a
+// request never changes what an agent gets: only how long the frame
+// takes. SetMinShare panics on a share below 1.
+func (q *Queue) SetMinShare(share int) {
+	q.enter("SetMinShare")
+	defer q.leave()
+	if share < 1 {
+		panic(fmt.Sprintf("agent: Queue.SetMinShare(%d): a share is at least 1 request a worker", share))
+	}
+	q.minShare = share
+}
+
 // FrameStats is what one Frame did.
 type FrameStats struct {
 	// Taken is the requests the frame searched for: the suspended searches
@@ -75,6 +99,9 @@ type FrameStats struct {
 	// decompositions took: with a slice, Chains + States + Steps is at
 	// most PerFrame × Slice.
 	Chains, States, Steps int
+	// Workers is how many workers the frame ran on: the goroutine that
+	// called Frame and the helpers it woke (SetMinShare).
+	Workers int
 }
 
 // LastFrame returns what the last Frame did.
@@ -391,7 +418,7 @@ func (q *Queue) fillReserves() {
 // request meanwhile is dropped. It clears the batch's sliced requests,
 // which the workers' deliveries left (deliverChunk).
 func (q *Queue) keepSuspended(batch []request, results []result) {
-	st := FrameStats{Taken: len(batch)}
+	st := FrameStats{Taken: len(batch), Workers: q.frameWorkers}
 	resumed := 0
 	for _, w := range q.planners {
 		t := &w.tally

@@ -573,6 +573,7 @@ func TestSlicedQueueWorkersRecordAsOne(t *testing.T) {
 		frame := func() {
 			q.Frame()
 			st := q.LastFrame()
+			st.Workers = 0 // the one count that may differ with the workers
 			r.frames = append(r.frames, st)
 			chains += st.Chains
 		}
@@ -689,6 +690,7 @@ func TestSlicedGoapQueueWorkersRecordAsOne(t *testing.T) {
 		frame := func() {
 			q.Frame()
 			st := q.LastFrame()
+			st.Workers = 0 // the one count that may differ with the workers
 			r.frames = append(r.frames, st)
 			states += st.States
 		}

@@ -25,9 +25,12 @@ const domainFile = "colony.yaml"
 // options are the game's flags.
 type options struct {
 	agents, ticks, workers int
-	seed                   uint64
-	record                 string
-	verbose                bool
+	// minShare is the fewest requests a frame gives each of the queue's
+	// workers (agent.Queue.SetMinShare; 0 or 1: every worker, any frame).
+	minShare int
+	seed     uint64
+	record   string
+	verbose  bool
 	// inspect is the address the live inspector serves on ("": none),
 	// and tickMS the pause between ticks, so that a person can watch.
 	inspect string
@@ -201,7 +204,7 @@ func newColony(o options, out io.Writer) (*colony, error) {
 		source:    src,
 		domain:    d,
 		goalIdx:   map[*resolver.Goal]int{},
-		queue:     agent.NewQueue(o.workers, max(16, o.agents/4)),
+		queue:     newQueue(o),
 		out:       out,
 		stockpile: resolver.Point{},
 		beds:      resolver.Point{X: -8, Y: 6},
@@ -908,4 +911,14 @@ func (c *colony) writeRecording(path string, stdout io.Writer) error {
 	held, dropped := c.flight.Len()
 	fmt.Fprintf(stdout, "recording: %d decisions (%d dropped) in %s\n", held, dropped, path)
 	return nil
+}
+
+// newQueue is the colony's queue: o.workers workers, a quarter of the
+// settlers a frame (at least 16), and o.minShare requests a worker.
+func newQueue(o options) *agent.Queue {
+	q := agent.NewQueue(o.workers, max(16, o.agents/4))
+	if o.minShare > 1 {
+		q.SetMinShare(o.minShare)
+	}
+	return q
 }

@@ -60,6 +60,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.ticks, "ticks", 3000, "how many ticks to play (`N`, 0 to 10000000)")
 	fs.Uint64Var(&o.seed, "seed", 1, "the seed of every random choice (`N`)")
 	fs.IntVar(&o.workers, "workers", 2, "the queue's workers (`N`, 1 to 256)")
+	fs.IntVar(&o.minShare, "min-share", 1, "wake a queue worker only for `N` requests each (1 to 100000): a small frame is faster on fewer workers")
 	fs.StringVar(&o.record, "record", "", "write every decision to `FILE` as a decision recording")
 	fs.BoolVar(&o.verbose, "v", false, "write every event as it happens")
 	fs.StringVar(&o.inspect, "inspect", "", "serve the live inspector on `ADDR` (host:port, the loopback) while the game runs")
@@ -82,7 +83,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	for _, f := range []struct {
 		name      string
 		v, lo, hi int
-	}{{"agents", o.agents, 1, 100000}, {"ticks", o.ticks, 0, 10000000}, {"workers", o.workers, 1, 256}, {"tick-ms", o.tickMS, 0, 10000}} {
+	}{{"agents", o.agents, 1, 100000}, {"ticks", o.ticks, 0, 10000000}, {"workers", o.workers, 1, 256}, {"min-share", o.minShare, 1, 100000}, {"tick-ms", o.tickMS, 0, 10000}} {
 		if f.v < f.lo || f.v > f.hi {
 			err := fmt.Errorf("-%s %d: want %d to %d", f.name, f.v, f.lo, f.hi)
 			fmt.Fprintln(stderr, "colony:", err)

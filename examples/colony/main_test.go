@@ -346,6 +346,13 @@ func TestDeterministic(t *testing.T) {
 	if out1 != out2 || !bytes.Equal(rec1, rec2) {
 		t.Errorf("1 and 2 workers differ:\n%s\n%s\n(recordings equal: %v)", out1, out2, bytes.Equal(rec1, rec2))
 	}
+	// A share of 16 requests a worker: the first frames (200 settlers
+	// asking, 50 a frame) run on both workers, the later ones (about 14
+	// requests) on one; the game is the same.
+	shared, recShared := runGame(t, t.TempDir(), append(args, "-workers", "2", "-min-share", "16")...)
+	if shared != out2 || !bytes.Equal(recShared, rec2) {
+		t.Errorf("-min-share 16 changes the game:\n%s\n%s\n(recordings equal: %v)", out2, shared, bytes.Equal(rec2, recShared))
+	}
 	if out2 != again || !bytes.Equal(rec2, recAgain) {
 		t.Error("two runs with the same flags differ")
 	}
@@ -482,7 +489,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // played.
 func TestFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"-agents", "0"}, {"-agents", "100001"}, {"-ticks", "-1"}, {"-workers", "0"}, {"-workers", "257"},
+		{"-agents", "0"}, {"-agents", "100001"}, {"-ticks", "-1"}, {"-workers", "0"}, {"-workers", "257"}, {"-min-share", "0"}, {"-min-share", "100001"},
 		{"-seed", "x"}, {"-nope"}, {"extra"},
 	} {
 		var out, errs bytes.Buffer
