@@ -263,6 +263,15 @@ func TestMinShareKeepsSmallFramesOnFewerWorkers(t *testing.T) {
 			t.Errorf("share %d: the agents' plans differ from the default share's", c.share)
 		}
 	}
+	// The default wakes every worker for a frame of as many requests.
+	few := agent.NewQueue(4, 4)
+	fewMages, _ := crowd(t, 4, few, nil)
+	for _, a := range fewMages {
+		a.Tick()
+	}
+	if few.Frame(); few.LastFrame().Workers != 4 {
+		t.Errorf("default share: 4 requests ran on %d of 4 workers, want 4", few.LastFrame().Workers)
+	}
 	q := agent.NewQueue(2, 1)
 	if q.Frame(); q.LastFrame().Workers != 1 {
 		t.Errorf("an empty frame ran on %d workers, want 1", q.LastFrame().Workers)
