@@ -304,6 +304,12 @@ func ploy_world_set_slice(w C.uint64_t, expansions C.int64_t) (ret C.int) {
 	return status(host.SetSlice(host.Handle(w), int64(expansions)))
 }
 
+//export ploy_world_set_min_share
+func ploy_world_set_min_share(w C.uint64_t, share C.int64_t) (ret C.int) {
+	defer guard(&ret, -1)
+	return status(host.SetMinShare(host.Handle(w), int64(share)))
+}
+
 //export ploy_world_frame_stats
 func ploy_world_frame_stats(w C.uint64_t) (out *C.char) {
 	defer guard(&out, nil)

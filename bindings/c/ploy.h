@@ -220,13 +220,27 @@ int ploy_world_frame(ploy_world w);
 int ploy_world_set_slice(ploy_world w, int64_t expansions);
 
 /*
+ * ploy_world_set_min_share makes world w's frames wake a worker only for
+ * at least share plans each, from the next ploy_world_frame on: a frame
+ * of n plans runs on at most n / share of the world's workers, at least
+ * the thread that calls ploy_world_frame. Waking a worker thread costs
+ * about as much as a few dozen plain plans, so a world whose frames are
+ * small runs them faster on fewer workers; the agents get the same plans
+ * whichever the share. 1, the default, wakes every worker for a frame of
+ * as many plans. 0, or -1 on error (a share below 1, a bad handle). Any
+ * thread.
+ */
+int ploy_world_set_min_share(ploy_world w, int64_t share);
+
+/*
  * ploy_world_frame_stats says what world w's last ploy_world_frame did,
  * as JSON {"slice", "taken", "ended", "suspended", "chains", "states",
- * "steps"}: the slice it ran with (0: none), the searches it ran
- * (suspended ones it went on with included), those that ended and those
- * suspended until the next frame, the chains its engine-model searches
- * expanded, the states its GOAP searches expanded and the steps its HTN
- * decompositions took. All 0 before the first frame. The
+ * "steps", "workers"}: the slice it ran with (0: none), the searches it
+ * ran (suspended ones it went on with included), those that ended and
+ * those suspended until the next frame, the chains its engine-model
+ * searches expanded, the states its GOAP searches expanded, the steps its
+ * HTN decompositions took, and the workers it ran on
+ * (ploy_world_set_min_share). All 0 before the first frame. The
  * caller frees it; NULL on error. Any thread.
  */
 char *ploy_world_frame_stats(ploy_world w);

@@ -86,6 +86,9 @@ namespace Ploy
         public static extern int ploy_world_set_slice(ulong w, long expansions);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
+        public static extern int ploy_world_set_min_share(ulong w, long share);
+
+        [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
         public static extern IntPtr ploy_world_frame_stats(ulong w);
 
         [DllImport(Lib, CallingConvention = CallingConvention.Cdecl)]
@@ -272,8 +275,19 @@ namespace Ploy
         public void SetSlice(long expansions) { Check(Native.ploy_world_set_slice(Value, expansions)); }
 
         /// <summary>
+        /// Wakes a worker only for at least share plans each
+        /// (ploy_world_set_min_share): a frame of n plans runs on at most
+        /// n / share of the world's workers, so that a small frame does
+        /// not pay for waking them. The plans are the same whichever the
+        /// share; 1, the default, wakes every worker. A share below 1
+        /// throws.
+        /// </summary>
+        public void SetMinShare(long share) { Check(Native.ploy_world_set_min_share(Value, share)); }
+
+        /// <summary>
         /// What the last frame did, as JSON {"slice", "taken", "ended",
-        /// "suspended", "chains", "states", "steps"} (ploy_world_frame_stats).
+        /// "suspended", "chains", "states", "steps", "workers"}
+        /// (ploy_world_frame_stats).
         /// </summary>
         public string FrameStats() { return Json(Native.ploy_world_frame_stats(Value)); }
 

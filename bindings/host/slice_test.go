@@ -247,8 +247,8 @@ func TestSetSliceErrors(t *testing.T) {
 	// The stats say the slice the last frame ran with: none before the
 	// first, then the 3 the errors left as it was.
 	for _, want := range []string{
-		`{"slice":0,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0,"steps":0}`,
-		`{"slice":3,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0,"steps":0}`,
+		`{"slice":0,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0,"steps":0,"workers":0}`,
+		`{"slice":3,"taken":0,"ended":0,"suspended":0,"chains":0,"states":0,"steps":0,"workers":1}`,
 	} {
 		b, err := host.FrameStats(w)
 		if err != nil {
@@ -378,4 +378,61 @@ func TestSlicedWorldSlicesDecompositions(t *testing.T) {
 		}
 	}
 	t.Logf("%d suspensions; %d steps sliced, %d whole; first plan %s", suspended, slicedSteps, wholeSteps, whole[0])
+}
+
+// TestSetMinShare: a world's frames run on at most n / share of its
+// workers (FrameStats says how many), the camp plays the same whatever
+// the share, and a share below 1 or a bad handle is an error that says
+// so.
+func TestSetMinShare(t *testing.T) {
+	d := load(t, "survivor.yaml")
+	play := func(share int64) ([]int, [][]json.RawMessage) {
+		w := newWorld(t, d, 2)
+		if share > 0 {
+			if err := host.SetMinShare(w, share); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := newSurvivorCamp(t, w, 40)
+		var workers []int
+		for range 30 {
+			_, st := c.frame()
+			workers = append(workers, st.Workers)
+		}
+		return workers, c.events
+	}
+	all, want := play(0)
+	few, got := play(64)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("a share of 64 changed what the camp did")
+	}
+	for i := range all {
+		// 40 survivors ask at once in the first frame; later frames
+		// take fewer.
+		if few[i] != 1 {
+			t.Errorf("share 64, frame %d: ran on %d workers, want 1", i, few[i])
+		}
+	}
+	if all[0] != 2 {
+		t.Errorf("the default share, the first frame of 40 plans: ran on %d workers, want 2", all[0])
+	}
+	w := newWorld(t, d, 2)
+	for _, c := range []struct {
+		h     host.Handle
+		share int64
+		says  string
+	}{
+		{w, 0, "share 0: a share is at least 1 plan a worker"},
+		{w, -1 << 63, "share -9223372036854775808:"},
+		{0, 1, "no such handle 0"},
+		{d, 1, "is a domain, not a world"},
+	} {
+		err := host.SetMinShare(c.h, c.share)
+		if err == nil || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("SetMinShare(%d, %d): %v, want %q", c.h, c.share, err, c.says)
+		}
+	}
+	if err := host.SetMinShare(w, 1<<62); err != nil {
+		t.Errorf("a share past any frame: %v", err)
+	}
 }

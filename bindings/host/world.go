@@ -183,6 +183,30 @@ func SetSlice(w Handle, expansions int64) (err error) {
 	return nil
 }
 
+// SetMinShare makes world w's frames wake a queue worker only for at
+// least share plans each, from the next Frame on: a frame of n plans runs
+// on at most n / share of the world's workers, at least the engine's
+// thread that calls Frame (agent.Queue.SetMinShare). Waking a worker
+// thread costs about as much as a few dozen plain plans, so a world
+// whose frames are small runs them faster on fewer workers; the agents
+// get the same plans whichever the share. 1, the default, wakes every
+// worker for a frame of as many plans. A share below 1 is an error.
+func SetMinShare(w Handle, share int64) (err error) {
+	defer protect(&err)
+	world, unlock, err := lockWorld(w)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if share < 1 {
+		return fmt.Errorf("share %d: a share is at least 1 plan a worker", share)
+	}
+	// Where an int has 32 bits, a share past the largest int keeps every
+	// frame on one worker, as that share does.
+	world.queue.SetMinShare(int(min(share, math.MaxInt)))
+	return nil
+}
+
 // FrameStatsJSON is FrameStats' answer: what the last Frame did (the
 // runtime's agent.FrameStats), and the slice it ran with.
 type FrameStatsJSON struct {
@@ -201,6 +225,9 @@ type FrameStatsJSON struct {
 	Chains int `json:"chains"`
 	States int `json:"states"`
 	Steps  int `json:"steps"`
+	// Workers is how many of the world's workers the frame ran on (see
+	// SetMinShare); 0 before the first frame.
+	Workers int `json:"workers"`
 }
 
 // FrameStats says what world w's last Frame did, as JSON
@@ -215,7 +242,7 @@ func FrameStats(w Handle) (out []byte, err error) {
 	st := world.queue.LastFrame()
 	return json.Marshal(FrameStatsJSON{
 		Slice: world.frameSlice, Taken: st.Taken, Ended: st.Ended, Suspended: st.Suspended,
-		Chains: st.Chains, States: st.States, Steps: st.Steps,
+		Chains: st.Chains, States: st.States, Steps: st.Steps, Workers: st.Workers,
 	})
 }
 

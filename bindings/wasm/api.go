@@ -143,6 +143,17 @@ func init() {
 		}
 		return nil, host.SetSlice(w, slice)
 	})
+	hostFunc("worldSetMinShare", 2, func(a hostArgs) (any, error) {
+		w, err := a.handle(0, "world")
+		if err != nil {
+			return nil, err
+		}
+		share, err := a.wholeNumber(1, "share")
+		if err != nil {
+			return nil, err
+		}
+		return nil, host.SetMinShare(w, share)
+	})
 	hostFunc("worldFrameStats", 1, func(a hostArgs) (any, error) {
 		w, err := a.handle(0, "world")
 		if err != nil {

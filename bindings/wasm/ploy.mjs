@@ -232,11 +232,16 @@ function isErrorAnswer(answer) {
  *   would have found whole, so a frame spends at most 256 × expansions
  *   chains, states and steps. 0 (the default) runs searches whole; a
  *   negative slice throws.
- * @property {(world: Handle) => {slice: number, taken: number, ended: number, suspended: number, chains: number, states: number, steps: number}} worldFrameStats
+ * @property {(world: Handle, share: number) => void} worldSetMinShare
+ *   Wakes a worker only for at least share plans each, from the next
+ *   frame on: a frame of n plans runs on at most n / share of the world's
+ *   workers. The plans are the same whichever the share; 1 (the default)
+ *   wakes every worker; a share below 1 throws.
+ * @property {(world: Handle) => {slice: number, taken: number, ended: number, suspended: number, chains: number, states: number, steps: number, workers: number}} worldFrameStats
  *   What the last frame did: its slice, the searches it ran, those that
  *   ended and those suspended until the next frame, the chains its
- *   engine-model searches expanded, the states its GOAP searches did and
- *   the steps its HTN decompositions took.
+ *   engine-model searches expanded, the states its GOAP searches did,
+ *   the steps its HTN decompositions took and the workers it ran on.
  * @property {(world: Handle) => string} worldDecisions The recorded decisions
  *   as a decision recording (JSON Lines, docs/records.md), for `ploy why`
  *   and `ploy replay`.
@@ -319,6 +324,7 @@ function api(raw) {
     worldRecord: (world, maxDecisions = 0, maxBytes = 0) => { check(raw.worldRecord(world, maxDecisions, maxBytes)); },
     worldFrame: (world) => check(raw.worldFrame(world)),
     worldSetSlice: (world, expansions) => { check(raw.worldSetSlice(world, expansions)); },
+    worldSetMinShare: (world, share) => { check(raw.worldSetMinShare(world, share)); },
     worldFrameStats: (world) => JSON.parse(check(raw.worldFrameStats(world))),
     worldDecisions: (world) => check(raw.worldDecisions(world)),
 

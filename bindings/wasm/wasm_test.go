@@ -273,6 +273,8 @@ func TestNode(t *testing.T) {
 		"slice a fraction":          {says: "worldSetSlice: expansions must be a whole number, not 1.5"},
 		"slice a string":            {says: `worldSetSlice: expansions must be a whole number, not the string "4"`},
 		"slice of a domain":         {says: "is a domain, not a world"},
+		"share zero":                {says: "share 0: a share is at least 1 plan a worker"},
+		"share a fraction":          {says: "worldSetMinShare: share must be a whole number, not 1.5"},
 		"stats of a domain":         {says: "is a domain, not a world"},
 		"decisions unrecorded":      {says: "records no decisions"},
 		"raw too many arguments":    {says: "version takes 0 arguments, not 1", returnedError: true},
@@ -297,8 +299,8 @@ func TestNode(t *testing.T) {
 			t.Errorf("%s: field %q, status %d; want %q, %d", label, e.Field, e.Status, want.field, want.status)
 		}
 	}
-	if len(got.Errors) != 37 {
-		t.Errorf("%d errors tried, the test checks 37", len(got.Errors))
+	if len(got.Errors) != 39 {
+		t.Errorf("%d errors tried, the test checks 39", len(got.Errors))
 	}
 	checkSlicedCamps(t, got.Sliced.Slice, got.Sliced.Whole, got.Sliced.Sliced)
 	if !strings.Contains(got.ReleasedText, "no such handle") || !strings.HasSuffix(got.ReleasedText, `"status":404}`+"\n") {
@@ -331,7 +333,13 @@ func checkSlicedCamps(t *testing.T, slice int, whole, sliced slicedCamp) {
 			t.Fatalf("a whole frame: %+v", st)
 		}
 	}
+	if whole.Stats[0].Workers != 2 {
+		t.Errorf("the whole camp's first frame, every agent asking: ran on %d workers, want its 2", whole.Stats[0].Workers)
+	}
 	for f, st := range sliced.Stats {
+		if st.Workers != 1 {
+			t.Fatalf("sliced frame %d ran on %d workers; its share keeps every frame on one", f, st.Workers)
+		}
 		if st.Slice != slice || st.Chains > bound || st.Ended+st.Suspended != st.Taken {
 			t.Fatalf("sliced frame %d: %+v, want slice %d and at most %d chains", f, st, slice, bound)
 		}

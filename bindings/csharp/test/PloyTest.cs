@@ -132,7 +132,7 @@ static class PloyTest
         }
     }
 
-    // Sliced checks World.SetSlice and World.FrameStats: bad arguments
+    // Sliced checks World.SetSlice, World.SetMinShare and World.FrameStats: bad arguments
     // throw, and a sliced camp makes the whole camp's plans, later,
     // never past 256 (a frame's plans) × the slice chains a frame.
     static void Sliced(string survivor)
@@ -143,8 +143,10 @@ static class PloyTest
             {
                 w.SetSlice(3);
                 Throws(() => w.SetSlice(-1), "slice -1: a slice is 0 (none) or a number of chain expansions", "a negative slice");
+                Throws(() => w.SetMinShare(0), "share 0: a share is at least 1 plan a worker", "a share of 0");
+                w.SetMinShare(64);
                 w.Frame();
-                Check(w.FrameStats() == "{\"slice\":3,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0}",
+                Check(w.FrameStats() == "{\"slice\":3,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0,\"workers\":1}",
                     "a frame's stats: " + w.FrameStats());
             }
             const long slice = 1;

@@ -123,7 +123,10 @@ for (const kind of out.kinds) {
   const d = p.load(readFileSync(survivorFile, 'utf8'), 'survivor.yaml');
   const camp = (slice, frames) => {
     const w = p.worldNew(d, 2);
-    if (slice > 0) p.worldSetSlice(w, slice);
+    if (slice > 0) {
+      p.worldSetSlice(w, slice);
+      p.worldSetMinShare(w, 1e6); // and on one of its two workers: no frame has a million plans
+    }
     const agents = [];
     for (let i = 0; i < 300; i++) {
       const a = p.agentNew(w, i % 3 === 2 ? 'wounded' : 'survivor', `s${i}`);
@@ -222,6 +225,8 @@ tryIt('slice negative', () => p.worldSetSlice(w, -1));
 tryIt('slice a fraction', () => p.worldSetSlice(w, 1.5));
 tryIt('slice a string', () => p.worldSetSlice(w, '4'));
 tryIt('slice of a domain', () => p.worldSetSlice(mage, 4));
+tryIt('share zero', () => p.worldSetMinShare(w, 0));
+tryIt('share a fraction', () => p.worldSetMinShare(w, 1.5));
 tryIt('stats of a domain', () => p.worldFrameStats(mage));
 tryIt('handle a BigInt', () => p.worldFrame(BigInt(w)));
 const cycle = {};

@@ -235,12 +235,12 @@ int main(int argc, char **argv) {
 	expect("ploy_world_set_slice(d, 1)", "is a domain, not a world");
 	/* The stats say the slice the last frame ran with. */
 	char *stats = ploy_world_frame_stats(w);
-	CHECK(stats != NULL && strcmp(stats, "{\"slice\":0,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0}") == 0,
+	CHECK(stats != NULL && strcmp(stats, "{\"slice\":0,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0,\"workers\":0}") == 0,
 	      "a new world's stats: %s", stats ? stats : "NULL");
 	ploy_free(stats);
 	CHECK(ploy_world_frame(w) == 0, "a frame of no agents");
 	stats = ploy_world_frame_stats(w);
-	CHECK(stats != NULL && strcmp(stats, "{\"slice\":3,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0}") == 0,
+	CHECK(stats != NULL && strcmp(stats, "{\"slice\":3,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0,\"workers\":1}") == 0,
 	      "a frame's stats: %s", stats ? stats : "NULL");
 	ploy_free(stats);
 	ploy_release(w);
