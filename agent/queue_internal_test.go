@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -82,10 +83,12 @@ func TestOverlappingCallsPanicClearly(t *testing.T) {
 	agents := queuedMages(t, 1, q)
 	q.busy.Store(true) // as if another goroutine were inside Frame
 	for name, call := range map[string]func(){
-		"Frame":  func() { q.Frame() },
-		"Cancel": func() { q.Cancel(agents[0]) },
-		"Remove": func() { q.Remove(agents[0]) },
-		"submit": func() { agents[0].Tick() },
+		"Frame":       func() { q.Frame() },
+		"Cancel":      func() { q.Cancel(agents[0]) },
+		"Remove":      func() { q.Remove(agents[0]) },
+		"submit":      func() { agents[0].Tick() },
+		"SetSlice":    func() { q.SetSlice(2) },
+		"SetMinShare": func() { q.SetMinShare(2) },
 	} {
 		func() {
 			defer func() {
@@ -231,7 +234,9 @@ func TestQueueStartsOneHelperPerExtraWorker(t *testing.T) {
 // TestSmallFramesWakeNoHelper: with a share of 32 (SetMinShare), frames
 // of fewer than 64 requests run on the goroutine that calls Frame alone,
 // and the queue starts no helper goroutine at all; the first frame of 64
-// starts and wakes one.
+// starts and wakes one; and once it is started, a small frame does not
+// wake it (as in a game whose first frames are large, every agent
+// asking, and the later ones small).
 func TestSmallFramesWakeNoHelper(t *testing.T) {
 	q := NewQueue(2, 64)
 	q.SetMinShare(32)
@@ -257,6 +262,38 @@ func TestSmallFramesWakeNoHelper(t *testing.T) {
 	}
 	if len(q.crew.wake) != 1 || q.LastFrame().Workers != 2 {
 		t.Fatalf("a frame of 64 requests: %d helpers started, ran on %d workers; want 1, 2", len(q.crew.wake), q.LastFrame().Workers)
+	}
+
+	// The helper started, small frames still leave it asleep: a relay
+	// on its wake channel counts the frames that wake it and passes each
+	// wake on. (The queue's cleanup closes the relay's channel, and the
+	// relay then the helper's.)
+	var woken atomic.Int64
+	relay, helper := make(chan struct{}, 1), q.crew.wake[0]
+	q.crew.wake[0] = relay
+	go func() {
+		defer close(helper)
+		for range relay {
+			woken.Add(1)
+			helper <- struct{}{}
+		}
+	}()
+	for _, n := range []int{1, 63, 64, 10} {
+		before := woken.Load()
+		for _, a := range agents[:n] {
+			a.RequestReplan()
+			a.Tick()
+		}
+		if got := q.Frame(); got != n {
+			t.Fatalf("a frame resolved %d, want %d", got, n)
+		}
+		want := int64(0)
+		if n >= 64 {
+			want = 1
+		}
+		if w := woken.Load() - before; w != want || q.LastFrame().Workers != int(want)+1 {
+			t.Fatalf("a frame of %d after the helper started: woke it %d times, ran on %d workers; want %d, %d", n, w, q.LastFrame().Workers, want, want+1)
+		}
 	}
 }
 

@@ -69,11 +69,12 @@ func (q *Queue) Slice() int { return q.slice }
 // tens of microseconds on a virtual machine, as much as resolving a few
 // dozen plain requests. A game whose frames are small pays that for
 // nothing: examples/colony's 600 settlers ask about 42 requests a tick,
-// and a tick took 271 µs on two workers against 215 µs on one; with a
-// share of 64, 218 µs on two (docs/runtime.md). A game whose frames hold
+// and a tick took 261 µs on two workers against 202 µs on one; with a
+// share of 64, 206 µs on two (docs/performance.md). A game whose frames hold
 // a few long searches keeps a small share. Which worker resolves a
 // request never changes what an agent gets: only how long the frame
-// takes. SetMinShare panics on a share below 1.
+// takes. SetMinShare panics on a share below 1. Reserve still starts
+// every helper; a frame wakes only those it needs.
 func (q *Queue) SetMinShare(share int) {
 	q.enter("SetMinShare")
 	defer q.leave()
@@ -82,6 +83,10 @@ func (q *Queue) SetMinShare(share int) {
 	}
 	q.minShare = share
 }
+
+// MinShare returns the queue's share (SetMinShare): the fewest requests
+// a frame gives each worker it wakes.
+func (q *Queue) MinShare() int { return q.minShare }
 
 // FrameStats is what one Frame did.
 type FrameStats struct {

@@ -281,10 +281,11 @@ func TestSetSliceErrors(t *testing.T) {
 	}
 }
 
-// TestSliceWhileFramesRun sets a world's slice and reads its stats from
-// one goroutine while another runs its frames, for the race detector:
-// each stats read says the slice its frame ran with, one of those set,
-// and no more chains than that slice allows.
+// TestSliceWhileFramesRun sets a world's slice and share (SetMinShare)
+// and reads its stats from one goroutine while another runs its frames,
+// for the race detector: each stats read says the slice its frame ran
+// with, one of those set, no more chains than that slice allows and no
+// more workers than the world has.
 func TestSliceWhileFramesRun(t *testing.T) {
 	d := load(t, "survivor.yaml")
 	w := newWorld(t, d, 2)
@@ -304,6 +305,10 @@ func TestSliceWhileFramesRun(t *testing.T) {
 				t.Error(err)
 				return
 			}
+			if err := host.SetMinShare(w, int64(1+i%50)); err != nil {
+				t.Error(err)
+				return
+			}
 			b, err := host.FrameStats(w)
 			if err != nil {
 				t.Error(err)
@@ -314,7 +319,7 @@ func TestSliceWhileFramesRun(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			if st.Slice < 0 || st.Slice > 3 || (st.Slice > 0 && st.Chains > host.PlansPerFrame*st.Slice) {
+			if st.Slice < 0 || st.Slice > 3 || (st.Slice > 0 && st.Chains > host.PlansPerFrame*st.Slice) || st.Workers > 2 {
 				t.Errorf("stats %s", b)
 			}
 		}

@@ -485,6 +485,20 @@ func TestRecording(t *testing.T) {
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
+// TestMinShareReachesTheQueue: -min-share is the queue's share
+// (agent.Queue.SetMinShare); without it, the default 1.
+func TestMinShareReachesTheQueue(t *testing.T) {
+	for _, c := range []struct{ set, want int }{{0, 1}, {1, 1}, {64, 64}} {
+		col, err := newColony(options{agents: 3, seed: 1, workers: 2, minShare: c.set}, new(bytes.Buffer))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := col.queue.MinShare(); got != c.want {
+			t.Errorf("-min-share %d: the queue's share is %d, want %d", c.set, got, c.want)
+		}
+	}
+}
+
 // TestFlags: bad flags are usage errors, said on stderr; nothing is
 // played.
 func TestFlags(t *testing.T) {

@@ -233,6 +233,14 @@ int main(int argc, char **argv) {
 	expect("ploy_world_set_slice(987654321, 1)", "no such handle 987654321");
 	CHECK(ploy_world_set_slice(d, 1) == -1, "a slice on a domain");
 	expect("ploy_world_set_slice(d, 1)", "is a domain, not a world");
+	CHECK(ploy_world_set_min_share(w, 0) == -1, "a share of 0");
+	expect("ploy_world_set_min_share(w, 0)", "share 0: a share is at least 1 plan a worker");
+	CHECK(ploy_world_set_min_share(w, INT64_MIN) == -1, "a share of INT64_MIN");
+	expect("ploy_world_set_min_share(w, INT64_MIN)", "share -9223372036854775808:");
+	CHECK(ploy_world_set_min_share(987654321, 1) == -1, "a share on a bad handle");
+	expect("ploy_world_set_min_share(987654321, 1)", "no such handle 987654321");
+	CHECK(ploy_world_set_min_share(d, 1) == -1, "a share on a domain");
+	expect("ploy_world_set_min_share(d, 1)", "is a domain, not a world");
 	/* The stats say the slice the last frame ran with. */
 	char *stats = ploy_world_frame_stats(w);
 	CHECK(stats != NULL && strcmp(stats, "{\"slice\":0,\"taken\":0,\"ended\":0,\"suspended\":0,\"chains\":0,\"states\":0,\"steps\":0,\"workers\":0}") == 0,
@@ -247,21 +255,26 @@ int main(int argc, char **argv) {
 	CHECK(ploy_world_frame_stats(w) == NULL, "the stats of a released world");
 	expect("ploy_world_frame_stats(released)", "no such handle");
 
-	/* The whole camp, then the sliced one for three times the frames. */
+	/* The whole camp, then the sliced one for three times the frames, on
+	 * one worker of its two (a share no frame reaches). */
 	camp_new(&whole, d, 0);
 	long most_chains = 0;
 	int whole_first = 0;
 	for (int i = 0; i < 150; i++) {
 		int made;
 		char *st = frame(&whole, &made);
-		if (i == 0)
+		if (i == 0) {
 			whole_first = made;
+			CHECK(st != NULL && number(st, "workers") == 2, "the first whole frame, every agent asking: %s", st ? st : "NULL");
+		}
 		if (st != NULL && number(st, "chains") > most_chains)
 			most_chains = number(st, "chains");
 		CHECK(st != NULL && number(st, "slice") == 0 && number(st, "suspended") == 0, "a whole frame: %s", st ? st : "NULL");
 		ploy_free(st);
 	}
 	camp_new(&sliced, d, slice);
+	/* And on one of its two workers: the plans do not depend on it. */
+	CHECK(ploy_world_set_min_share(sliced.w, INT64_MAX) == 0, "ploy_world_set_min_share(INT64_MAX)");
 	long suspended = 0, bound = PLANS_PER_FRAME * slice;
 	int sliced_first = 0;
 	/* Stop at a frame's first failure, not at the checks' above. */
@@ -274,6 +287,7 @@ int main(int argc, char **argv) {
 		if (st == NULL)
 			continue;
 		CHECK(number(st, "slice") == slice, "frame %d ran with another slice: %s", i, st);
+		CHECK(number(st, "workers") == 1, "frame %d ran on more than one worker: %s", i, st);
 		CHECK(number(st, "chains") <= bound, "frame %d expanded more than %ld chains: %s", i, bound, st);
 		CHECK(number(st, "ended") + number(st, "suspended") == number(st, "taken"), "frame %d: %s", i, st);
 		suspended += number(st, "suspended");
