@@ -437,7 +437,9 @@ func TestSetMinShare(t *testing.T) {
 			t.Errorf("SetMinShare(%d, %d): %v, want %q", c.h, c.share, err, c.says)
 		}
 	}
-	if err := host.SetMinShare(w, 1<<62); err != nil {
-		t.Errorf("a share past any frame: %v", err)
+	for _, share := range []int64{1, 2, 1 << 62} { // the least, and one past any frame
+		if err := host.SetMinShare(w, share); err != nil {
+			t.Errorf("SetMinShare(%d): %v", share, err)
+		}
 	}
 }
