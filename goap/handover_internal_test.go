@@ -205,7 +205,8 @@ func fastBytes(p *Planner, word bool) int64 {
 }
 
 // idleLadder is ladder at cost 1 with idle facts more that no action
-// touches: 10 make it a hash32 domain, 30 a hash64 one.
+// touches: 10 make it a hash32 domain, 30 a hash64 one, 60 one of two
+// words (wideLadder).
 func idleLadder(t *testing.T, idle int) *Domain {
 	spec := ladderSpec(1)
 	for i := range idle {

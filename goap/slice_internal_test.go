@@ -254,17 +254,7 @@ func TestHandedOverSearchHoldsOnlyItsOwnNodes(t *testing.T) {
 
 // wideLadder is ladder at cost 1 with 60 facts more that no action
 // touches: two words of facts, which the delayed searches take.
-func wideLadder(t *testing.T) *Domain {
-	spec := ladderSpec(1)
-	for i := range 60 {
-		spec.Facts = append(spec.Facts, fmt.Sprintf("idle%d", i))
-	}
-	d, err := NewDomain(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
+func wideLadder(t *testing.T) *Domain { return idleLadder(t, 60) }
 
 // ladder is a domain, every action costing cost, whose goal takes six steps up a ladder, with four
 // switches beside it that any search may flip on the way: a search of a
