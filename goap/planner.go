@@ -261,10 +261,9 @@ type Result struct {
 // does not hold it beside the general search's: a search that hands over
 // is one of millions of states, and the next such search grows that
 // storage again (it allocates; one that does not hand over still does
-// not). A Planner
-// is not safe for concurrent use; give each goroutine its own, sharing the
-// Domain. A call that starts while another is under way on the same
-// Planner panics rather than corrupt both searches.
+// not). A Planner is not safe for concurrent use; give each goroutine its
+// own, sharing the Domain. A call that starts while another is under way
+// on the same Planner panics rather than corrupt both searches.
 //
 // Make a Planner with NewPlanner: the zero Planner has no domain, and its
 // methods panic saying so.
