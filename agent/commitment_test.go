@@ -776,3 +776,58 @@ func TestGoalChosenWithNoGoalNamesOnlyItsOwnGoal(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsMarkTheCurrentOptionWhereverItIs: a record marks the goal
+// the agent pursued as goal choice began as current wherever it is among
+// the options, with and without a commitment: kept at the highest score
+// (B, the second option, chosen and current), and after its goal came to
+// hold (B current but no longer applying, A chosen).
+func TestRecordsMarkTheCurrentOptionWhereverItIs(t *testing.T) {
+	for _, kind := range []string{"goap", "resolver"} {
+		for _, c := range []*agent.Commitment{nil, {Margin: 0.5}} {
+			t.Run(fmt.Sprintf("%s/commitment=%v", kind, c != nil), func(t *testing.T) {
+				w := newCommitWorld(t)
+				w.score["B"] = 3
+				var replan func()
+				if kind == "goap" {
+					replan = w.goapAgent(c).RequestReplan
+				} else {
+					replan = w.resolverAgent(c).RequestReplan
+				}
+				w.run(2)
+				replan()
+				w.run(1)
+				last := func() agent.Decision {
+					if len(w.sink.d) == 0 {
+						t.Fatal("no decision recorded")
+					}
+					return w.sink.d[len(w.sink.d)-1]
+				}
+				d := last()
+				if d.Reason != agent.ReasonRequested || d.Goal != "B" || d.Current != "B" {
+					t.Fatalf("the replan's record: reason %q, goal %q, current %q; want %q, B, B", d.Reason, d.Goal, d.Current, agent.ReasonRequested)
+				}
+				for _, o := range d.Options {
+					isB := o.Goal == "B"
+					if o.Chosen != isB || o.Current != isB {
+						t.Errorf("the replan's record: option %s chosen %v, current %v; want both %v", o.Goal, o.Chosen, o.Current, isB)
+					}
+					if isB && o.Why != "kept: the current goal at an equal or higher score" {
+						t.Errorf("the replan's record: B's why %q", o.Why)
+					}
+				}
+				w.facts["b"] = true // B holds: A is chosen next
+				w.run(1)
+				d = last()
+				if d.Goal != "A" || d.Current != "B" {
+					t.Fatalf("the record after B held: goal %q, current %q; want A and B", d.Goal, d.Current)
+				}
+				for _, o := range d.Options {
+					if want := o.Goal == "B"; o.Current != want {
+						t.Errorf("the record after B held: option %s current %v, want %v", o.Goal, o.Current, want)
+					}
+				}
+			})
+		}
+	}
+}

@@ -466,13 +466,15 @@ func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] 
 
 // noteOption records goal option i as goal choice found it (its score
 // only when it applies, and the commitment rule that held it off), and
-// whether it is the one the agent pursued as the choice began.
-func (a *Agent) noteOption(i int, st optionState, score float64, held uint8) {
+// whether it is the one the agent pursued as the choice began (current:
+// goal choice knows, so that this runs no test of its own).
+func (a *Agent) noteOption(i int, st optionState, score float64, held uint8, current bool) {
 	m := &a.goalMem[i]
-	m.state, m.held, m.score, m.notes = st, held, score, 0
-	if &a.cfg.Goals[i] == a.goal {
-		m.notes = notedCurrent
+	var notes uint8
+	if current {
+		notes = notedCurrent
 	}
+	m.state, m.held, m.score, m.notes = st, held, score, notes
 }
 
 // The whys of options that outscored the current goal and were held off
@@ -487,9 +489,9 @@ var heldWhy = [...]string{heldFinishAction: WhyHeldFinishAction, heldMinTicks: W
 
 // noteChoice records the option chosen (-1 for none), and whether it was
 // the current goal kept at an equal or higher score, after every option
-// was noted.
-func (a *Agent) noteChoice(chosen int, kept bool) {
-	a.choiceNotes().notes |= notedWeighed
+// was noted; n is the choice's notes (choiceNotes).
+func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
+	n.notes |= notedWeighed
 	if chosen < 0 {
 		return
 	}
@@ -521,7 +523,9 @@ func (a *Agent) weighed() (options []goalMemory, chosen, current int) {
 }
 
 // goalScores appends the options as weighed to dst as the record's
-// GoalScores.
+// GoalScores. It fills each slot in place, every field set (dst's
+// storage is a reused record's): a GoalScore built and then appended is
+// a second copy of it, for every option of every record.
 func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 	weighed, chosen, _ := a.weighed()
 	chosenScore, kept := math.NaN(), false
@@ -529,36 +533,42 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 		chosenScore, kept = weighed[chosen].score, weighed[chosen].notes&notedKept != 0
 	}
 	held := false
-	for _, w := range weighed {
-		held = held || w.held != heldNot
+	for i := range weighed {
+		held = held || weighed[i].held != heldNot
 	}
-	for i, w := range weighed {
-		name, priority, utility := a.world.goalInfo(a, i)
-		g := GoalScore{Goal: name, Priority: finite(priority), Utility: utility, Current: w.notes&notedCurrent != 0}
+	n := len(dst)
+	dst = slices.Grow(dst, len(weighed))[:n+len(weighed)]
+	for i := range dst[n:] {
+		// An option that does not apply was noted with score 0, and a
+		// NaN score is written 0 by finite.
+		w := &weighed[i]
+		isChosen, why := false, ""
 		switch {
 		case w.state != optionApplies:
-			g.Why = optionWhy[w.state]
+			why = optionWhy[w.state]
 		case math.IsNaN(w.score):
-			g.Chosen, g.Why = i == chosen, "score is not a number"
+			isChosen, why = i == chosen, "score is not a number"
 		case w.held != heldNot:
-			g.Score, g.Why = w.score, heldWhy[w.held]
+			why = heldWhy[w.held]
 		case i == chosen && kept && held:
-			g.Score, g.Chosen, g.Why = w.score, true, "kept: committed to the current goal"
+			isChosen, why = true, "kept: committed to the current goal"
 		case i == chosen && held && a.cfg.Commitment.exempt[i]:
-			g.Score, g.Chosen, g.Why = w.score, true, "exempt from commitment: replaces the current goal"
+			isChosen, why = true, "exempt from commitment: replaces the current goal"
 		case i == chosen && kept:
-			g.Score, g.Chosen, g.Why = w.score, true, "kept: the current goal at an equal or higher score"
+			isChosen, why = true, "kept: the current goal at an equal or higher score"
 		case i == chosen:
-			g.Score, g.Chosen, g.Why = w.score, true, "highest score"
+			isChosen, why = true, "highest score"
 		case w.score == chosenScore && kept:
-			g.Score, g.Why = w.score, "equal score: the current goal kept"
+			why = "equal score: the current goal kept"
 		case w.score == chosenScore:
-			g.Score, g.Why = w.score, "equal score: an earlier option first"
+			why = "equal score: an earlier option first"
 		default:
-			g.Score, g.Why = w.score, "lower score"
+			why = "lower score"
 		}
-		g.Score = finite(g.Score)
-		dst = append(dst, g)
+		g := &dst[n+i]
+		g.Goal, g.Priority, g.Utility = a.world.goalInfo(a, i)
+		g.Priority, g.Score = finite(g.Priority), finite(w.score)
+		g.Chosen, g.Current, g.Why = isChosen, w.notes&notedCurrent != 0, why
 	}
 	return dst
 }

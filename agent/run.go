@@ -135,7 +135,7 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 	var tally noGoalTally
 	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
-	bestAt := -1
+	bestAt, currentAt := -1, -1
 	for i := range a.cfg.Goals {
 		o := &a.cfg.Goals[i]
 		st := a.world.goalApplies(a, i)
@@ -148,16 +148,16 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 				tally |= tallySatisfied
 			}
 			if a.log != nil {
-				a.noteOption(i, st, 0, heldNot)
+				a.noteOption(i, st, 0, heldNot, o == a.goal)
 			}
 			continue
 		}
 		score := a.world.goalScore(a, i)
 		if a.log != nil {
-			a.noteOption(i, st, score, heldNot)
+			a.noteOption(i, st, score, heldNot, o == a.goal)
 		}
 		if o == a.goal {
-			currentScore, current = score, true
+			currentScore, current, currentAt = score, true, i
 		}
 		if best == nil || score > bestScore {
 			best, bestScore, bestAt = o, score, i
@@ -165,12 +165,12 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 	}
 	if current && currentScore >= bestScore {
 		if a.log != nil {
-			a.noteChoice(a.goalIndex(), true)
+			a.noteChoice(a.choiceNotes(), currentAt, true)
 		}
 		return a.goal, tally
 	}
 	if a.log != nil {
-		a.noteChoice(bestAt, false)
+		a.noteChoice(a.choiceNotes(), bestAt, false)
 	}
 	return best, tally
 }
@@ -195,12 +195,15 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			committed, onGoal = atState == optionApplies, a.onGoal()
 		}
 	}
+	// notes is the choice's own notes when the agent records its
+	// decisions, found once: each lookup is a bounds-checked index.
+	var notes *goalMemory
 	if a.log != nil {
-		n := a.choiceNotes()
-		n.onGoal = uint32(onGoal)
-		n.notes &^= notedActing
+		notes = a.choiceNotes()
+		notes.onGoal = uint32(onGoal)
+		notes.notes &^= notedActing
 		if a.running && a.goal != nil {
-			n.notes |= notedActing
+			notes.notes |= notedActing
 		}
 	}
 	for i := range a.cfg.Goals {
@@ -217,8 +220,8 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			if o == a.goal && st == optionHolds {
 				tally |= tallySatisfied
 			}
-			if a.log != nil {
-				a.noteOption(i, st, 0, heldNot)
+			if notes != nil {
+				a.noteOption(i, st, 0, heldNot, i == at)
 			}
 			continue
 		}
@@ -226,8 +229,8 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 		if committed && i != at && score > atScore {
 			held = c.holds(i, score, atScore, onGoal, a.running)
 		}
-		if a.log != nil {
-			a.noteOption(i, st, score, held)
+		if notes != nil {
+			a.noteOption(i, st, score, held, i == at)
 		}
 		if held != heldNot {
 			anyHeld = true
@@ -241,24 +244,23 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 		}
 	}
 	if current && currentScore >= bestScore {
-		if a.log != nil {
-			a.noteChoice(a.goalIndex(), true)
+		if notes != nil {
+			a.noteChoice(notes, at, true) // current: the goal is option at
 			// The first tick commitment holds off an option that would
 			// have replaced the goal is a decision of its own.
-			n := a.choiceNotes()
-			if anyHeld && n.notes&notedHolding == 0 {
+			if anyHeld && notes.notes&notedHolding == 0 {
 				a.recordKept()
 			}
-			n.notes &^= notedHolding
+			notes.notes &^= notedHolding
 			if anyHeld {
-				n.notes |= notedHolding
+				notes.notes |= notedHolding
 			}
 		}
 		return a.goal, tally
 	}
-	if a.log != nil {
-		a.noteChoice(bestAt, false)
-		a.choiceNotes().notes &^= notedHolding
+	if notes != nil {
+		a.noteChoice(notes, bestAt, false)
+		notes.notes &^= notedHolding
 	}
 	return best, tally
 }

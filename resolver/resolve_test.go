@@ -2,6 +2,7 @@ package resolver_test
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -350,6 +351,62 @@ func TestDomainHolds(t *testing.T) {
 	} {
 		if got := d.Holds(c, s); got != want {
 			t.Errorf("%v: %v, want %v", c, got, want)
+		}
+	}
+}
+
+// TestCheckSnapshotSaysWhatDoesNotFit: every way a snapshot can misfit
+// its domain is found, alone and beside well-formed keys and targets, and
+// named: the one-pass test of every key and target (CheckSnapshot's fast
+// path) must miss none of them, nor refuse a snapshot that fits.
+func TestCheckSnapshotSaysWhatDoesNotFit(t *testing.T) {
+	d := mustDomain(t, domains.Survivor())
+	key := func(name string) resolver.KeyID {
+		k, ok := d.Key(name)
+		if !ok {
+			t.Fatalf("no key %q", name)
+		}
+		return k
+	}
+	target := func(name string) int {
+		i := slices.Index(d.Targets(), name)
+		if i < 0 {
+			t.Fatalf("no target %q", name)
+		}
+		return i
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	for _, c := range []struct {
+		name  string
+		spoil func(s *resolver.Snapshot)
+		want  string // "" for a snapshot that fits
+	}{
+		{"fits", func(s *resolver.Snapshot) {}, ""},
+		{"a lost target's position is not looked at", func(s *resolver.Snapshot) {
+			s.Targets[target("deer")] = resolver.Target{At: resolver.Point{X: nan, Y: inf}}
+		}, ""},
+		{"boolean 2", func(s *resolver.Snapshot) { s.Values[key("fire_lit")] = 2 }, `boolean key "fire_lit" has value 2`},
+		{"boolean -1", func(s *resolver.Snapshot) { s.Values[key("has_food")] = -1 }, `boolean key "has_food" has value -1`},
+		{"boolean 3", func(s *resolver.Snapshot) { s.Values[key("has_wood")] = 3 }, `boolean key "has_wood" has value 3`},
+		{"x not a number", func(s *resolver.Snapshot) { s.Targets[target("berries")].At.X = nan }, `target "berries"'s position`},
+		{"y infinite", func(s *resolver.Snapshot) { s.Targets[target("fireplace")].At.Y = -inf }, `target "fireplace"'s position`},
+		{"last target", func(s *resolver.Snapshot) {
+			s.Targets[len(s.Targets)-1] = resolver.Target{At: resolver.Point{X: 1, Y: inf}, Found: true}
+		}, "'s position"},
+		{"agent not finite", func(s *resolver.Snapshot) { s.At.Y = nan }, "the agent's position"},
+	} {
+		s := mustSnapshot(t, d, map[string]int64{"warmth": 20, "hunger": 70, "fire_lit": 1}, resolver.Point{X: 3, Y: 4}, camp())
+		for i := range s.Targets {
+			s.Targets[i].Found = true
+		}
+		s.Targets[target("deer")].Found = false
+		c.spoil(s)
+		err := d.CheckSnapshot(s)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v; want it to fit", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v; want an error saying %q", c.name, err, c.want)
 		}
 	}
 }
