@@ -335,6 +335,7 @@ func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 		return
 	}
 	a.log = &decisionLog{}
+	a.log.lender, _ = sink.(slotLender)
 	a.goalMem = append(make([]goalMemory, 0, len(a.cfg.Goals)+1), a.goalMem...)[:len(a.cfg.Goals)+1]
 	n := a.choiceNotes()
 	if _, ours := sink.(interface{ runsNoGameCode() }); !ours {
@@ -398,8 +399,11 @@ type decisionLog struct {
 	// first such record: a FlightRecorder's agents never need it, and a
 	// Decision is 11 cache lines, which allocated beside every agent of a
 	// crowd spread what their ticks read over that much more memory.
-	d     *Decision
-	state goap.State // a GOAP plan's states, step by step, for its costs
+	d *Decision
+	// lender is the sink as a slotLender (a FlightRecorder), nil for one
+	// that lends no slot: asked once, not at every record.
+	lender slotLender
+	state  goap.State // a GOAP plan's states, step by step, for its costs
 	// rejected is what a traced search turned down (TraceDecisions),
 	// which a worker fills while the request waits (the agent does not
 	// touch its log then).
@@ -635,7 +639,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	case a.goal != nil:
 		d.Goal = a.goalName()
 		if _, _, i := a.weighed(); i >= 0 {
-			d.Current = a.world.goalName(a, &a.cfg.Goals[i])
+			d.Current, _, _ = a.world.goalInfo(a, i) // by index: goalName searches
 		}
 	}
 	var plan = res.plan
@@ -659,8 +663,8 @@ func (a *Agent) recordDecision(r *request, res *result) {
 // there, or the agent's own buffer. The caller fills it whole, reusing
 // its slices, and calls finishRecord.
 func (a *Agent) startRecord() *Decision {
-	if lender, lends := a.cfg.Decisions.(slotLender); lends {
-		return lender.lendSlot()
+	if a.log.lender != nil {
+		return a.log.lender.lendSlot()
 	}
 	if a.log.d == nil {
 		a.log.d = new(Decision)
@@ -673,8 +677,8 @@ func (a *Agent) finishRecord(d *Decision) {
 	if d.Plan == nil {
 		d.Plan = []DecisionStep{} // written [] whatever the buffer held
 	}
-	if lender, lends := a.cfg.Decisions.(slotLender); lends {
-		lender.keepSlot()
+	if a.log.lender != nil {
+		a.log.lender.keepSlot()
 		return
 	}
 	a.cfg.Decisions.RecordDecision(d)
