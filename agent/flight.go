@@ -9,6 +9,8 @@ import (
 	"io"
 	"sync"
 	"unsafe"
+
+	"github.com/ploy-ai/ploy/internal/prefetch"
 )
 
 // The decision recording's format and version, in its header line.
@@ -90,6 +92,7 @@ func (f *FlightRecorder) lendSlot() *Decision {
 // byte bound, and unlocks the recorder.
 func (f *FlightRecorder) keepSlot() {
 	defer f.mu.Unlock()
+	defer f.prefetchNext()
 	if f.lentScratch {
 		f.scratch, f.lentScratch = Decision{}, false
 		f.dropped++
@@ -121,6 +124,27 @@ func (f *FlightRecorder) keepSlot() {
 			f.evict(true)
 		}
 	}
+}
+
+// prefetchNext asks for the memory the next decisions will be written
+// into: the next slot's slices (its slot was asked for a decision ago)
+// and the slot after it. Once the ring has filled, the next slot is the
+// oldest decision's, which in a ring of thousands has long left the
+// cache; written cold, a record stalls on every line of its slot and its
+// slices (docs/records.md, "What recording costs"). The game's other
+// work between two decisions hides the wait.
+func (f *FlightRecorder) prefetchNext() {
+	if len(f.slots) < 2 {
+		return
+	}
+	next := (f.head + f.n) % len(f.slots)
+	s := &f.slots[next]
+	prefetch.Slice(s.Options)
+	prefetch.Slice(s.Plan)
+	prefetch.Slice(s.Snapshot.Values)
+	prefetch.Slice(s.Snapshot.Targets)
+	prefetch.Slice(s.Snapshot.Facts)
+	prefetch.Value(&f.slots[(next+1)%len(f.slots)])
 }
 
 // fitted returns a copy of d in slices of exactly their length, which

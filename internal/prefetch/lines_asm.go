@@ -1,0 +1,10 @@
+//go:build amd64 || arm64
+
+package prefetch
+
+import "unsafe"
+
+// lines issues a prefetch hint for each of the n cache lines from p.
+//
+//go:noescape
+func lines(p unsafe.Pointer, n uintptr)

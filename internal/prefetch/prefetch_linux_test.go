@@ -1,0 +1,22 @@
+package prefetch
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// TestHintsForUnmappedMemoryDoNotFault: a hint for memory that is no
+// longer mapped is skipped by the processor, not trapped.
+func TestHintsForUnmappedMemoryDoNotFault(t *testing.T) {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	gone := unsafe.Pointer(unsafe.SliceData(mem))
+	if err := syscall.Munmap(mem); err != nil {
+		t.Fatal(err)
+	}
+	Bytes(gone, uintptr(page))
+}
