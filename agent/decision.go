@@ -339,24 +339,24 @@ func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 	a.goalMem = append(make([]goalMemory, 0, len(a.cfg.Goals)+1), a.goalMem...)[:len(a.cfg.Goals)+1]
 	n := a.choiceNotes()
 	if _, ours := sink.(interface{ runsNoGameCode() }); !ours {
-		n.notes |= recordGameCode
+		n.note(recordGameCode)
 	}
 	if trace {
-		n.notes |= recordTrace
+		n.note(recordTrace)
 	}
 }
 
 // tracesDecisions reports whether the agent records what its searches
 // turn down (the trace level).
 func (a *Agent) tracesDecisions() bool {
-	return a.log != nil && a.choiceNotes().notes&recordTrace != 0
+	return a.log != nil && a.choiceNotes().notes()&recordTrace != 0
 }
 
 // recordsToGameCode reports whether the agent records into a sink of the
 // game's, not a FlightRecorder: a Queue then delivers to it as to an
 // agent with an event callback.
 func (a *Agent) recordsToGameCode() bool {
-	return a.log != nil && a.choiceNotes().notes&recordGameCode != 0
+	return a.log != nil && a.choiceNotes().notes()&recordGameCode != 0
 }
 
 // SetTraceDecisions turns on or off recording what each search turned
@@ -367,9 +367,9 @@ func (a *Agent) SetTraceDecisions(on bool) {
 	a.check()
 	if a.log != nil {
 		n := a.choiceNotes()
-		n.notes &^= recordTrace
+		n.unnote(recordTrace)
 		if on {
-			n.notes |= recordTrace
+			n.note(recordTrace)
 		}
 	}
 }
@@ -437,12 +437,31 @@ type goalMemory struct {
 	// onGoal, in the element after the options: the ticks the agent had
 	// pursued its current goal when a Commitment's rules were applied.
 	onGoal uint32
-	state  optionState
-	held   uint8 // the commitment rule that held it off (heldNot: none)
-	notes  uint8 // notedCurrent, notedChosen, notedKept; after the options the others
+	// noted packs how goal choice found the option: its optionState in
+	// the low byte, the commitment rule that held it off in the next
+	// (heldNot: none), and its notes in the third (notedCurrent,
+	// notedChosen, notedKept; after the options the others). One word,
+	// so that noting an option, every tick for every option of every
+	// recording agent, is two stores rather than four.
+	noted uint32
 }
 
-// goalMemory.notes.
+const (
+	notedHeldShift  = 8
+	notedNotesShift = 16
+)
+
+func (m *goalMemory) state() optionState { return optionState(m.noted) }
+func (m *goalMemory) held() uint8        { return uint8(m.noted >> notedHeldShift) }
+func (m *goalMemory) notes() uint8       { return uint8(m.noted >> notedNotesShift) }
+
+// note sets the notes in set.
+func (m *goalMemory) note(set uint8) { m.noted |= uint32(set) << notedNotesShift }
+
+// unnote clears the notes in clear.
+func (m *goalMemory) unnote(clear uint8) { m.noted &^= uint32(clear) << notedNotesShift }
+
+// goalMemory.notes (the third byte of noted).
 const (
 	notedCurrent = 1 << iota // the option pursued when goal choice began
 	notedChosen              // the option chosen
@@ -468,17 +487,23 @@ const (
 // records its decisions has it.
 func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] }
 
-// noteOption records goal option i as goal choice found it (its score
-// only when it applies, and the commitment rule that held it off), and
-// whether it is the one the agent pursued as the choice began (current:
-// goal choice knows, so that this runs no test of its own).
+// noteOption records goal option i as goal choice found it (see
+// goalMemory.noteWeighed).
 func (a *Agent) noteOption(i int, st optionState, score float64, held uint8, current bool) {
-	m := &a.goalMem[i]
-	var notes uint8
+	a.goalMem[i].noteWeighed(st, score, held, current)
+}
+
+// noteWeighed records how goal choice found the option: its state, its score
+// (only when it applies), the commitment rule that held it off, and
+// whether it is the one the agent pursued as the choice began (current:
+// goal choice knows, so that this runs no test of its own). Every
+// recording agent notes every option every tick: two stores.
+func (m *goalMemory) noteWeighed(st optionState, score float64, held uint8, current bool) {
+	noted := uint32(st) | uint32(held)<<notedHeldShift
 	if current {
-		notes = notedCurrent
+		noted |= notedCurrent << notedNotesShift
 	}
-	m.state, m.held, m.score, m.notes = st, held, score, notes
+	m.score, m.noted = score, noted
 }
 
 // The whys of options that outscored the current goal and were held off
@@ -495,14 +520,14 @@ var heldWhy = [...]string{heldFinishAction: WhyHeldFinishAction, heldMinTicks: W
 // the current goal kept at an equal or higher score, after every option
 // was noted; n is the choice's notes (choiceNotes).
 func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
-	n.notes |= notedWeighed
+	n.note(notedWeighed)
 	if chosen < 0 {
 		return
 	}
 	m := &a.goalMem[chosen]
-	m.notes |= notedChosen
+	m.note(notedChosen)
 	if kept {
-		m.notes |= notedKept
+		m.note(notedKept)
 	}
 }
 
@@ -511,15 +536,15 @@ func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
 // pursued as it began (-1 for none).
 func (a *Agent) weighed() (options []goalMemory, chosen, current int) {
 	n := len(a.cfg.Goals)
-	if len(a.goalMem) <= n || a.goalMem[n].notes&notedWeighed == 0 {
+	if len(a.goalMem) <= n || a.goalMem[n].notes()&notedWeighed == 0 {
 		return nil, -1, -1
 	}
 	options, chosen, current = a.goalMem[:n], -1, -1
 	for i := range options {
-		if options[i].notes&notedChosen != 0 {
+		if options[i].notes()&notedChosen != 0 {
 			chosen = i
 		}
-		if options[i].notes&notedCurrent != 0 {
+		if options[i].notes()&notedCurrent != 0 {
 			current = i
 		}
 	}
@@ -534,11 +559,11 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 	weighed, chosen, _ := a.weighed()
 	chosenScore, kept := math.NaN(), false
 	if chosen >= 0 {
-		chosenScore, kept = weighed[chosen].score, weighed[chosen].notes&notedKept != 0
+		chosenScore, kept = weighed[chosen].score, weighed[chosen].notes()&notedKept != 0
 	}
 	held := false
 	for i := range weighed {
-		held = held || weighed[i].held != heldNot
+		held = held || weighed[i].held() != heldNot
 	}
 	n := len(dst)
 	dst = slices.Grow(dst, len(weighed))[:n+len(weighed)]
@@ -548,12 +573,12 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 		w := &weighed[i]
 		isChosen, why := false, ""
 		switch {
-		case w.state != optionApplies:
-			why = optionWhy[w.state]
+		case w.state() != optionApplies:
+			why = optionWhy[w.state()]
 		case math.IsNaN(w.score):
 			isChosen, why = i == chosen, "score is not a number"
-		case w.held != heldNot:
-			why = heldWhy[w.held]
+		case w.held() != heldNot:
+			why = heldWhy[w.held()]
 		case i == chosen && kept && held:
 			isChosen, why = true, "kept: committed to the current goal"
 		case i == chosen && held && a.cfg.Commitment.exempt[i]:
@@ -572,7 +597,7 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 		g := &dst[n+i]
 		g.Goal, g.Priority, g.Utility = a.world.goalInfo(a, i)
 		g.Priority, g.Score = finite(g.Priority), finite(w.score)
-		g.Chosen, g.Current, g.Why = isChosen, w.notes&notedCurrent != 0, why
+		g.Chosen, g.Current, g.Why = isChosen, w.notes()&notedCurrent != 0, why
 	}
 	return dst
 }
@@ -586,7 +611,7 @@ func (a *Agent) recordedCommitment() DecisionCommitment {
 		return DecisionCommitment{}
 	}
 	n := a.choiceNotes()
-	return DecisionCommitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction, OnGoal: int(n.onGoal), Acting: n.notes&notedActing != 0}
+	return DecisionCommitment{Margin: c.Margin, MinTicks: c.MinTicks, Exempt: c.Exempt, FinishAction: c.FinishAction, OnGoal: int(n.onGoal), Acting: n.notes()&notedActing != 0}
 }
 
 // finite is f, with ±Inf as ±math.MaxFloat64 and NaN as 0: JSON has no

@@ -198,16 +198,19 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 	// notes is the choice's own notes when the agent records its
 	// decisions, found once: each lookup is a bounds-checked index.
 	var notes *goalMemory
+	var mem []goalMemory // the options' notes, beside notes
+	goals := a.cfg.Goals
 	if a.log != nil {
+		mem = a.goalMem[:len(goals)]
 		notes = a.choiceNotes()
 		notes.onGoal = uint32(onGoal)
-		notes.notes &^= notedActing
+		notes.unnote(notedActing)
 		if a.running && a.goal != nil {
-			notes.notes |= notedActing
+			notes.note(notedActing)
 		}
 	}
-	for i := range a.cfg.Goals {
-		o := &a.cfg.Goals[i]
+	for i := range goals {
+		o := &goals[i]
 		var st optionState
 		var score float64
 		if i == at {
@@ -221,7 +224,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 				tally |= tallySatisfied
 			}
 			if notes != nil {
-				a.noteOption(i, st, 0, heldNot, i == at)
+				mem[i].noteWeighed(st, 0, heldNot, i == at)
 			}
 			continue
 		}
@@ -230,7 +233,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			held = c.holds(i, score, atScore, onGoal, a.running)
 		}
 		if notes != nil {
-			a.noteOption(i, st, score, held, i == at)
+			mem[i].noteWeighed(st, score, held, i == at)
 		}
 		if held != heldNot {
 			anyHeld = true
@@ -248,19 +251,19 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			a.noteChoice(notes, at, true) // current: the goal is option at
 			// The first tick commitment holds off an option that would
 			// have replaced the goal is a decision of its own.
-			if anyHeld && notes.notes&notedHolding == 0 {
+			if anyHeld && notes.notes()&notedHolding == 0 {
 				a.recordKept()
 			}
-			notes.notes &^= notedHolding
+			notes.unnote(notedHolding)
 			if anyHeld {
-				notes.notes |= notedHolding
+				notes.note(notedHolding)
 			}
 		}
 		return a.goal, tally
 	}
 	if notes != nil {
 		a.noteChoice(notes, bestAt, false)
-		notes.notes &^= notedHolding
+		notes.unnote(notedHolding)
 	}
 	return best, tally
 }
