@@ -137,14 +137,22 @@ func (f *FlightRecorder) prefetchNext() {
 	if len(f.slots) < 2 {
 		return
 	}
-	next := (f.head + f.n) % len(f.slots)
+	// head < len and n <= len: a subtraction wraps the index, not a
+	// division.
+	next := f.head + f.n
+	if next >= len(f.slots) {
+		next -= len(f.slots)
+	}
 	s := &f.slots[next]
 	prefetch.Slice(s.Options)
 	prefetch.Slice(s.Plan)
 	prefetch.Slice(s.Snapshot.Values)
 	prefetch.Slice(s.Snapshot.Targets)
 	prefetch.Slice(s.Snapshot.Facts)
-	prefetch.Value(&f.slots[(next+1)%len(f.slots)])
+	if next++; next == len(f.slots) {
+		next = 0
+	}
+	prefetch.Value(&f.slots[next])
 }
 
 // fitted returns a copy of d in slices of exactly their length, which

@@ -4,7 +4,8 @@ package prefetch
 
 import "unsafe"
 
-// lines issues a prefetch hint for each of the n cache lines from p.
+// lines issues a prefetch hint for each of the n cache lines from p
+// (none for a nil p).
 //
 //go:noescape
 func lines(p unsafe.Pointer, n uintptr)

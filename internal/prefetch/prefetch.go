@@ -28,10 +28,7 @@ const MaxLines = 64
 // hint per cache line, at most MaxLines of them. A nil p or an n of 0
 // asks for nothing.
 func Bytes(p unsafe.Pointer, n uintptr) {
-	if p == nil || n == 0 {
-		return
-	}
-	lines(p, lineCount(n))
+	lines(p, lineCount(n)) // lines skips a nil p: small enough to inline
 }
 
 // lineCount is how many hints n bytes take: a line for each LineBytes or
