@@ -356,9 +356,11 @@ func TestDomainHolds(t *testing.T) {
 }
 
 // TestCheckSnapshotSaysWhatDoesNotFit: every way a snapshot can misfit
-// its domain is found, alone and beside well-formed keys and targets, and
-// named: the one-pass test of every key and target (CheckSnapshot's fast
-// path) must miss none of them, nor refuse a snapshot that fits.
+// its domain (nil, a list of another length, a boolean key neither 0 nor
+// 1, a position that is not finite) is found, alone and beside
+// well-formed keys and targets, and named: the one-pass test of every key
+// and target (CheckSnapshot's fast path) must miss none of them, nor
+// refuse a snapshot that fits.
 func TestCheckSnapshotSaysWhatDoesNotFit(t *testing.T) {
 	d := mustDomain(t, domains.Survivor())
 	key := func(name string) resolver.KeyID {
@@ -394,6 +396,8 @@ func TestCheckSnapshotSaysWhatDoesNotFit(t *testing.T) {
 			s.Targets[len(s.Targets)-1] = resolver.Target{At: resolver.Point{X: 1, Y: inf}, Found: true}
 		}, "'s position"},
 		{"agent not finite", func(s *resolver.Snapshot) { s.At.Y = nan }, "the agent's position"},
+		{"a key short", func(s *resolver.Snapshot) { s.Values = s.Values[:len(s.Values)-1] }, "key values; domain"},
+		{"a target more", func(s *resolver.Snapshot) { s.Targets = append(s.Targets, resolver.Target{}) }, "targets; domain"},
 	} {
 		s := mustSnapshot(t, d, map[string]int64{"warmth": 20, "hunger": 70, "fire_lit": 1}, resolver.Point{X: 3, Y: 4}, camp())
 		for i := range s.Targets {
@@ -408,5 +412,8 @@ func TestCheckSnapshotSaysWhatDoesNotFit(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%s: %v; want an error saying %q", c.name, err, c.want)
 		}
+	}
+	if err := d.CheckSnapshot(nil); err == nil || !strings.Contains(err.Error(), "nil snapshot") {
+		t.Errorf("nil: %v; want an error saying it is nil", err)
 	}
 }

@@ -1,7 +1,6 @@
 package prefetch
 
 import (
-	"math"
 	"testing"
 	"unsafe"
 )
@@ -10,7 +9,7 @@ func TestLineCount(t *testing.T) {
 	for _, c := range []struct{ n, want uintptr }{
 		{0, 0}, {1, 1}, {63, 1}, {64, 1}, {65, 2}, {128, 2}, {129, 3},
 		{MaxLines*LineBytes - 1, MaxLines}, {MaxLines * LineBytes, MaxLines},
-		{MaxLines*LineBytes + 1, MaxLines}, {math.MaxUint64, MaxLines},
+		{MaxLines*LineBytes + 1, MaxLines}, {^uintptr(0), MaxLines},
 	} {
 		if got := lineCount(c.n); got != c.want {
 			t.Errorf("lineCount(%d) = %d, want %d", c.n, got, c.want)
@@ -31,7 +30,7 @@ func TestHintsNeverFault(t *testing.T) {
 	Value(&buf[3])
 	Bytes(nil, 100)
 	Bytes(unsafe.Pointer(&buf[0]), 0)
-	Bytes(unsafe.Pointer(&buf[0]), math.MaxUint64) // at most MaxLines, inside buf's 8000 bytes
+	Bytes(unsafe.Pointer(&buf[0]), ^uintptr(0)) // at most MaxLines, inside buf's 8000 bytes
 	for i, v := range buf {
 		if v != int64(i) {
 			t.Fatalf("buf[%d] = %d after the hints, want %d", i, v, i)
