@@ -49,3 +49,12 @@ func BenchmarkBytes(b *testing.B) {
 		i = (i + 1024) % len(buf)
 	}
 }
+
+// TestSliceOfZeroSizedElements: Slice takes a slice of any element type,
+// also one whose elements take no memory (nothing is asked for): it
+// returns, and does not divide by the size.
+func TestSliceOfZeroSizedElements(t *testing.T) {
+	Slice(make([]struct{}, 100))
+	Slice([]struct{}(nil))
+	Slice(make([][0]int64, 3, 10))
+}
