@@ -167,5 +167,5 @@ func TestAttackChild(t *testing.T) {
 	}
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	fmt.Println("attack: maxrss=" + strconv.FormatInt(ru.Maxrss*1024, 10) + " printed=" + strconv.Itoa(printed))
+	fmt.Println("attack: maxrss=" + strconv.FormatInt(int64(ru.Maxrss)*1024, 10) + " printed=" + strconv.Itoa(printed))
 }

@@ -12,7 +12,10 @@ import (
 // bits (a game on an older console or phone), so that no constant that
 // fits only a 64-bit int creeps in. goap is where that matters most: its
 // whole-cost searches sum costs in ints and run only where ints have 64
-// bits (NewProfile), and wholeInf must still be an int elsewhere.
+// bits (NewProfile), and wholeInf must still be an int elsewhere. The
+// tests must type-check there too (go vet), so that they can be run on
+// such a target: a test's 1<<40 given to an int had crept into six
+// packages before this checked them.
 func TestModuleBuildsFor32BitTargets(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles the module twice: -short skips it")
@@ -23,11 +26,13 @@ func TestModuleBuildsFor32BitTargets(t *testing.T) {
 	}
 	root := filepath.Dir(strings.TrimSpace(string(gomod)))
 	for _, arch := range []string{"386", "arm"} {
-		build := exec.Command("go", "build", "./...")
-		build.Dir = root
-		build.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Errorf("GOARCH=%s go build ./...: %v\n%s", arch, err, out)
+		for _, verb := range []string{"build", "vet"} {
+			cmd := exec.Command("go", verb, "./...")
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("GOARCH=%s go %s ./...: %v\n%s", arch, verb, err, out)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package goap_test
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/ploy-ai/ploy/goap"
@@ -38,9 +39,9 @@ func TestWholeCostsPastInt32(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := goap.Options{Heuristic: goap.Blind, Budget: 1 << 23, MaxBytes: 2 << 30, MaxWork: 1 << 40}
+	opt := goap.Options{Heuristic: goap.Blind, Budget: 1 << 23, MaxBytes: min(2<<30, math.MaxInt), MaxWork: min(1<<40, math.MaxInt)}
 	res, err := goap.NewPlanner(d).Plan(nil, d.Initial(), d.Goals()[0], opt)
 	if err != nil || res.Status != goap.Found || res.Cost != 1024*(1<<21) || len(res.Plan) != 1<<21 {
-		t.Fatalf("status %v, cost %v, %d steps, %v; want found at %d in %d steps", res.Status, res.Cost, len(res.Plan), err, 1024*(1<<21), 1<<21)
+		t.Fatalf("status %v, cost %v, %d steps, %v; want found at %d in %d steps", res.Status, res.Cost, len(res.Plan), err, int64(1024*(1<<21)), 1<<21)
 	}
 }

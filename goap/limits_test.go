@@ -151,7 +151,7 @@ func TestWorkLimitCountsRelaxations(t *testing.T) {
 // by the default memory ceiling, and the status says so.
 func TestBudgetCannotOutgrowMemory(t *testing.T) {
 	d := mustDomain(t, toggles(24, 0, 1))
-	res, err := goap.NewPlanner(d).Plan(nil, d.NewState(), d.Goal("Never"), goap.Options{Budget: 1e12, MaxBytes: 1 << 20})
+	res, err := goap.NewPlanner(d).Plan(nil, d.NewState(), d.Goal("Never"), goap.Options{Budget: min(1e12, math.MaxInt), MaxBytes: 1 << 20})
 	if res.Status != goap.LimitReached || res.Bound != goap.BoundBytes || !errors.Is(err, goap.ErrBudgetExhausted) {
 		t.Fatalf("%+v, %v: want budget exhausted on bytes", res, err)
 	}
@@ -265,7 +265,7 @@ func runAttack(name string) {
 	case "wide":
 		spec = toggles(20, 100_000, 1)
 	case "trillion":
-		spec, opt.Budget = toggles(40, 0, 1), 1e12
+		spec, opt.Budget = toggles(40, 0, 1), min(1e12, math.MaxInt)
 	case "trace":
 		spec, opt.Trace = toggles(100, 0, 1), &goap.Trace{}
 	case "actions":

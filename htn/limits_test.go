@@ -254,7 +254,7 @@ func runAttack(t *testing.T, name string) (outcome string, peakMB int64) {
 			outcome = strings.TrimSpace(s)
 		}
 	}
-	return outcome, cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss >> 10
+	return outcome, int64(cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss) >> 10
 }
 
 func TestAttackSelfCopiesIsBoundedInMemory(t *testing.T) {

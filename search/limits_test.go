@@ -32,10 +32,10 @@ func TestLimitsOr(t *testing.T) {
 func TestClampInt(t *testing.T) {
 	maxInt := int(^uint(0) >> 1)
 	cases := map[int64]int{0: 0, 7: 7, -7: -7, math.MaxInt64: maxInt, math.MinInt64: -maxInt - 1}
-	if strconv.IntSize == 32 {
-		cases[1<<40] = maxInt
+	if big := int64(1) << 40; strconv.IntSize == 32 {
+		cases[big] = maxInt
 	} else {
-		cases[1<<40] = 1 << 40
+		cases[big] = int(big)
 	}
 	for in, want := range cases {
 		if got := search.ClampInt(in); got != want {

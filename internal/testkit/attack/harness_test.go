@@ -306,8 +306,8 @@ func (w *rssWatchdog) stop() (watched int64, over bool) {
 // figure and the rusage's Maxrss, when the latter is the child's own (see
 // run). When neither is known, below is a figure the peak is under.
 func childPeak(ps *os.ProcessState, ownPeak, watched int64) (peak, below int64) {
-	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && ru.Maxrss<<10 > ownPeak {
-		peak = ru.Maxrss << 10 // kilobytes on Linux
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok && int64(ru.Maxrss)<<10 > ownPeak {
+		peak = int64(ru.Maxrss) << 10 // kilobytes on Linux
 	}
 	peak = max(peak, watched)
 	if peak == 0 {
