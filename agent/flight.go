@@ -131,7 +131,7 @@ func (f *FlightRecorder) keepSlot() {
 // and the slot after it. Once the ring has filled, the next slot is the
 // oldest decision's, which in a ring of thousands has long left the
 // cache; written cold, a record stalls on every line of its slot and its
-// slices (docs/records.md, "What recording costs"). The game's other
+// slices (docs/records.md, "Where it stands"). The game's other
 // work between two decisions hides the wait.
 func (f *FlightRecorder) prefetchNext() {
 	if len(f.slots) < 2 {
