@@ -109,6 +109,44 @@ type Decision struct {
 	// one, and counts its work otherwise, so that a limit may stop it
 	// where the untraced search finishes; a replay traces it too.
 	Traced bool `json:"traced,omitempty"`
+
+	// weighed and options are, in a FlightRecorder's slot, the goal
+	// options as goal choice noted them and what they are: the slot's
+	// Options are made of them only when the recording is written
+	// (optionTable.scores). A GoalScore is 56 bytes with two names in
+	// it, and filling one per option cost a 600-agent tick of the colony
+	// 1.5 % at summary level, for records most of which the ring drops
+	// unread (docs/records.md).
+	weighed []optionNote
+	options *optionTable
+}
+
+// optionNote is one goal option as goal choice noted it: its score and
+// goalMemory.noted.
+type optionNote struct {
+	score float64
+	noted uint32
+}
+
+func (n *optionNote) state() optionState { return optionState(n.noted) }
+func (n *optionNote) held() uint8        { return uint8(n.noted >> notedHeldShift) }
+func (n *optionNote) notes() uint8       { return uint8(n.noted >> notedNotesShift) }
+
+// optionTable is what an agent's goal options are, for its records:
+// made once, at its first record, and never changed (an agent's goal
+// options and commitment are fixed when it is made), so that records
+// kept in a FlightRecorder share it.
+type optionTable struct {
+	options []optionInfo
+}
+
+// optionInfo is one goal option: its goal's name, its priority, whether
+// it has a Utility, and whether its agent's commitment exempts it.
+type optionInfo struct {
+	goal     string
+	priority float64
+	utility  bool
+	exempt   bool
 }
 
 // GoalScore is one goal option as goal choice weighed it.
@@ -277,6 +315,7 @@ func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
 func (d *Decision) copyFrom(src *Decision) {
 	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
+	weighed := d.weighed[:0]
 	*d = *src
 	d.Options = append(options, src.Options...)
 	d.Plan = append(plan, src.Plan...)
@@ -286,6 +325,7 @@ func (d *Decision) copyFrom(src *Decision) {
 	d.Snapshot.Facts = append(facts, src.Snapshot.Facts...)
 	d.Snapshot.Values = append(values, src.Snapshot.Values...)
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
+	d.weighed = append(weighed, src.weighed...)
 	if d.Plan == nil {
 		d.Plan = []DecisionStep{} // written [] whatever the slot held
 	}
@@ -299,11 +339,13 @@ func (d *Decision) fitBytes() int64 {
 	fit.Running, fit.Rejected = d.Running[:len(d.Running):len(d.Running)], d.Rejected[:len(d.Rejected):len(d.Rejected)]
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = s.Facts[:len(s.Facts):len(s.Facts)], s.Values[:len(s.Values):len(s.Values)], s.Targets[:len(s.Targets):len(s.Targets)]
+	fit.weighed = d.weighed[:len(d.weighed):len(d.weighed)]
 	return fit.bytes()
 }
 
 // bytes is the memory d's slices hold, as a recorder's byte bound counts
-// it (the strings are the domain's, shared).
+// it (the strings are the domain's, and the option table the agent's,
+// shared).
 func (d *Decision) bytes() int64 {
 	const str, word = 16, 8
 	return int64(unsafe.Sizeof(*d)) +
@@ -313,7 +355,8 @@ func (d *Decision) bytes() int64 {
 		int64(cap(d.Rejected))*int64(unsafe.Sizeof(DecisionRejected{})) + rejectedBytes(d.Rejected) +
 		int64(cap(d.Snapshot.Facts))*str +
 		int64(cap(d.Snapshot.Values))*word +
-		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{}))
+		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{})) +
+		int64(cap(d.weighed))*int64(unsafe.Sizeof(optionNote{}))
 }
 
 // DecisionStats are search.Stats under JSON names.
@@ -408,6 +451,11 @@ type decisionLog struct {
 	// which a worker fills while the request waits (the agent does not
 	// touch its log then).
 	rejected []DecisionRejected
+	// notes are the options as weighed, for a record's GoalScores when
+	// the sink lends no slot, and options the agent's option table, made
+	// at its first record.
+	notes   []optionNote
+	options *optionTable
 	// kindGOAP or kindResolver is the profile the agent was configured
 	// with, its agent kind's when it has one (Config.AgentKind): a record
 	// made with another says so (OwnProfile).
@@ -535,11 +583,7 @@ func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
 // (none if the agent never chose a goal), and the one chosen and the one
 // pursued as it began (-1 for none).
 func (a *Agent) weighed() (options []goalMemory, chosen, current int) {
-	n := len(a.cfg.Goals)
-	if len(a.goalMem) <= n || a.goalMem[n].notes()&notedWeighed == 0 {
-		return nil, -1, -1
-	}
-	options, chosen, current = a.goalMem[:n], -1, -1
+	options, chosen, current = a.weighedOptions(), -1, -1
 	for i := range options {
 		if options[i].notes()&notedChosen != 0 {
 			chosen = i
@@ -551,26 +595,85 @@ func (a *Agent) weighed() (options []goalMemory, chosen, current int) {
 	return options, chosen, current
 }
 
+// weighedOptions returns the options' notes of the last goal choice
+// (none if the agent never chose a goal).
+func (a *Agent) weighedOptions() []goalMemory {
+	n := len(a.cfg.Goals)
+	if len(a.goalMem) <= n || a.goalMem[n].notes()&notedWeighed == 0 {
+		return nil
+	}
+	return a.goalMem[:n]
+}
+
+// recordOptions sets d's goal options as the last goal choice weighed
+// them: in a FlightRecorder's slot, the notes themselves, copied, and
+// the agent's option table, from which the recording makes the
+// GoalScores when it is written; for any other sink, the GoalScores.
+func (a *Agent) recordOptions(d *Decision) {
+	if a.log.lender == nil {
+		d.Options = a.goalScores(d.Options)
+		return
+	}
+	if d.weighed = a.noteOptions(d.weighed); len(d.weighed) > 0 {
+		d.options = a.optionTable()
+	}
+}
+
 // goalScores appends the options as weighed to dst as the record's
-// GoalScores. It fills each slot in place, every field set (dst's
-// storage is a reused record's): a GoalScore built and then appended is
-// a second copy of it, for every option of every record.
+// GoalScores.
 func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
-	weighed, chosen, _ := a.weighed()
-	chosenScore, kept := math.NaN(), false
-	if chosen >= 0 {
-		chosenScore, kept = weighed[chosen].score, weighed[chosen].notes()&notedKept != 0
+	a.log.notes = a.noteOptions(a.log.notes[:0])
+	if len(a.log.notes) == 0 {
+		return dst
 	}
-	held := false
-	for i := range weighed {
-		held = held || weighed[i].held() != heldNot
-	}
+	return a.optionTable().scores(dst, a.log.notes)
+}
+
+// noteOptions appends the options as the last goal choice weighed them
+// to dst (none if the agent never chose a goal).
+func (a *Agent) noteOptions(dst []optionNote) []optionNote {
+	weighed := a.weighedOptions()
 	n := len(dst)
 	dst = slices.Grow(dst, len(weighed))[:n+len(weighed)]
+	for i := range weighed {
+		dst[n+i] = optionNote{score: weighed[i].score, noted: weighed[i].noted}
+	}
+	return dst
+}
+
+// optionTable returns the agent's option table, made at its first call.
+func (a *Agent) optionTable() *optionTable {
+	if a.log.options != nil {
+		return a.log.options
+	}
+	t := &optionTable{options: make([]optionInfo, len(a.cfg.Goals))}
+	for i := range t.options {
+		o := &t.options[i]
+		o.goal, o.priority, o.utility = a.world.goalInfo(a, i)
+		o.exempt = a.cfg.Commitment != nil && a.cfg.Commitment.exempt[i]
+	}
+	a.log.options = t
+	return t
+}
+
+// scores appends the options noted to dst as GoalScores, saying why
+// each was chosen or not. It fills each slot in place, every field set
+// (dst's storage may be a reused record's): a GoalScore built and then
+// appended is a second copy of it.
+func (t *optionTable) scores(dst []GoalScore, notes []optionNote) []GoalScore {
+	chosen, chosenScore, kept, held := -1, math.NaN(), false, false
+	for i := range notes {
+		if notes[i].notes()&notedChosen != 0 {
+			chosen, chosenScore, kept = i, notes[i].score, notes[i].notes()&notedKept != 0
+		}
+		held = held || notes[i].held() != heldNot
+	}
+	n := len(dst)
+	dst = slices.Grow(dst, len(notes))[:n+len(notes)]
 	for i := range dst[n:] {
 		// An option that does not apply was noted with score 0, and a
 		// NaN score is written 0 by finite.
-		w := &weighed[i]
+		w, info := &notes[i], &t.options[i]
 		isChosen, why := false, ""
 		switch {
 		case w.state() != optionApplies:
@@ -581,7 +684,7 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 			why = heldWhy[w.held()]
 		case i == chosen && kept && held:
 			isChosen, why = true, "kept: committed to the current goal"
-		case i == chosen && held && a.cfg.Commitment.exempt[i]:
+		case i == chosen && held && info.exempt:
 			isChosen, why = true, "exempt from commitment: replaces the current goal"
 		case i == chosen && kept:
 			isChosen, why = true, "kept: the current goal at an equal or higher score"
@@ -595,9 +698,8 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 			why = "lower score"
 		}
 		g := &dst[n+i]
-		g.Goal, g.Priority, g.Utility = a.world.goalInfo(a, i)
-		g.Priority, g.Score = finite(g.Priority), finite(w.score)
-		g.Chosen, g.Current, g.Why = isChosen, w.notes()&notedCurrent != 0, why
+		g.Goal, g.Priority, g.Utility = info.goal, finite(info.priority), info.utility
+		g.Score, g.Chosen, g.Current, g.Why = finite(w.score), isChosen, w.notes()&notedCurrent != 0, why
 	}
 	return dst
 }
@@ -638,7 +740,8 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	d.Asked, d.Reason = r.asked, r.reason
 	// The options and the MTR are the agent's buffers: copied, as the
 	// decision may be kept.
-	d.Options, d.Commitment = a.goalScores(d.Options), a.recordedCommitment()
+	a.recordOptions(d)
+	d.Commitment = a.recordedCommitment()
 	d.Cost, d.MTR = res.cost, append(d.MTR, res.mtr...)
 	d.Status = res.status.String()
 	d.Stats = DecisionStats{Expanded: res.stats.Expanded, Generated: res.stats.Generated, Work: res.stats.Work, PeakBytes: res.stats.PeakBytes, Depth: res.stats.Depth}
@@ -720,10 +823,12 @@ func (a *Agent) finishRecord(d *Decision) {
 func (a *Agent) blank(d *Decision, decided string) {
 	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
+	weighed := d.weighed[:0]
 	*d = Decision{}
 	d.Tick, d.Asked, d.Agent, d.Kind, d.AgentKind, d.Decided = a.tick, a.tick, a.cfg.Name, a.kind(), a.cfg.AgentKind, decided
 	d.Options, d.Plan, d.MTR, d.Running, d.Rejected = options, plan, mtr, running, rejected
 	d.Snapshot.Facts, d.Snapshot.Values, d.Snapshot.Targets = facts, values, targets
+	d.weighed = weighed
 }
 
 // recordNoGoal records a goal choice that left the agent nothing to
@@ -733,7 +838,7 @@ func (a *Agent) recordNoGoal(previous *GoalOption) {
 	d := a.startRecord()
 	a.blank(d, "goal")
 	d.Reason, d.Status = "no goal option applies", search.NotSearched.String()
-	d.Options = a.goalScores(d.Options)
+	a.recordOptions(d)
 	d.Commitment = a.recordedCommitment()
 	if previous != nil {
 		d.Current = a.world.goalName(a, previous)
@@ -751,7 +856,7 @@ func (a *Agent) recordKept() {
 	d := a.startRecord()
 	a.blank(d, "goal")
 	d.Reason, d.Status = ReasonCommitment, search.NotSearched.String()
-	d.Options = a.goalScores(d.Options)
+	a.recordOptions(d)
 	d.Commitment = a.recordedCommitment()
 	d.Goal = a.goalName()
 	d.Current = d.Goal

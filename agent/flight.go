@@ -144,7 +144,7 @@ func (f *FlightRecorder) prefetchNext() {
 		next -= len(f.slots)
 	}
 	s := &f.slots[next]
-	prefetch.Slice(s.Options)
+	prefetch.Slice(s.weighed)
 	prefetch.Slice(s.Plan)
 	prefetch.Slice(s.Snapshot.Values)
 	prefetch.Slice(s.Snapshot.Targets)
@@ -164,6 +164,7 @@ func (d *Decision) fitted() Decision {
 	fit.Options, fit.Plan, fit.MTR, fit.Running, fit.Rejected = exactCopy(d.Options), exactCopy(d.Plan), exactCopy(d.MTR), exactCopy(d.Running), exactCopy(d.Rejected)
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = exactCopy(s.Facts), exactCopy(s.Values), exactCopy(s.Targets)
+	fit.weighed = exactCopy(d.weighed)
 	return fit
 }
 
@@ -263,8 +264,17 @@ func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	bw.Write(head)
 	bw.WriteByte('\n')
 	enc := json.NewEncoder(bw)
+	var whole Decision // a slot with its GoalScores made
+	var scores []GoalScore
 	for i := range f.n {
-		if err := enc.Encode(&f.slots[(f.head+i)%len(f.slots)]); err != nil {
+		d := &f.slots[(f.head+i)%len(f.slots)]
+		if d.options != nil {
+			scores = d.options.scores(scores[:0], d.weighed)
+			whole = *d
+			whole.Options = scores
+			d = &whole
+		}
+		if err := enc.Encode(d); err != nil {
 			return err
 		}
 	}
