@@ -480,8 +480,13 @@ type decisionLog struct {
 // notedWeighed, notedActing, notedHolding) and the recording's settings
 // (recordTrace, recordGameCode).
 type goalMemory struct {
-	blockedUntil int     // the tick before which it found no plan
-	score        float64 // its score, when it applied
+	// blockedUntil is the tick before which the option found no plan; in
+	// the element after the options, which blocks none, the option an
+	// agent with a commitment pursued as the last goal choice began (-1
+	// for none): noted once a choice rather than flagged on every option
+	// (notedCurrent).
+	blockedUntil int
+	score        float64 // its score, when it applied (else stale)
 	// onGoal, in the element after the options: the ticks the agent had
 	// pursued its current goal when a Commitment's rules were applied.
 	onGoal uint32
@@ -490,7 +495,7 @@ type goalMemory struct {
 	// (heldNot: none), and its notes in the third (notedCurrent,
 	// notedChosen, notedKept; after the options the others). One word,
 	// so that noting an option, every tick for every option of every
-	// recording agent, is two stores rather than four.
+	// recording agent, is two stores at most.
 	noted uint32
 }
 
@@ -511,9 +516,13 @@ func (m *goalMemory) unnote(clear uint8) { m.noted &^= uint32(clear) << notedNot
 
 // goalMemory.notes (the third byte of noted).
 const (
-	notedCurrent = 1 << iota // the option pursued when goal choice began
-	notedChosen              // the option chosen
-	notedKept                // chosen: the current goal kept at an equal or higher score
+	// notedCurrent marks the option pursued when goal choice began, in
+	// a record's optionNote and, for an agent without a commitment, on
+	// the option's goalMemory (noteFlagged); an agent with one notes it
+	// once, in the element after the options (its blockedUntil).
+	notedCurrent = 1 << iota
+	notedChosen  // the option chosen
+	notedKept    // chosen: the current goal kept at an equal or higher score
 	// The element after the options: goal choice has weighed the
 	// options (an HTN or tree agent never does); a step of the plan was
 	// under way (what a Commitment's rules were applied to); commitment
@@ -535,19 +544,31 @@ const (
 // records its decisions has it.
 func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] }
 
-// noteOption records goal option i as goal choice found it (see
-// goalMemory.noteWeighed).
-func (a *Agent) noteOption(i int, st optionState, score float64, held uint8, current bool) {
-	a.goalMem[i].noteWeighed(st, score, held, current)
+// noteApplies records that goal choice found the option applying, with
+// its score and the commitment rule that held it off (heldNot: none).
+// Every recording agent notes every option every tick: two stores for
+// one that applies, one for one that does not (noteNotApplying).
+func (m *goalMemory) noteApplies(score float64, held uint8) {
+	m.score, m.noted = score, uint32(held)<<notedHeldShift
 }
 
-// noteWeighed records how goal choice found the option: its state, its score
-// (only when it applies), the commitment rule that held it off, and
-// whether it is the one the agent pursued as the choice began (current:
-// goal choice knows, so that this runs no test of its own). Every
-// recording agent notes every option every tick: two stores.
-func (m *goalMemory) noteWeighed(st optionState, score float64, held uint8, current bool) {
-	noted := uint32(st) | uint32(held)<<notedHeldShift
+// noteNotApplying records that goal choice found the option in state
+// st, not optionApplies. Its score is left as it was: no reader looks at
+// the score of an option that did not apply.
+func (m *goalMemory) noteNotApplying(st optionState) {
+	m.noted = uint32(st)
+}
+
+// noteFlagged records how goal choice without a commitment (chooseGoal)
+// found the option: its state, its score (0 unless it applies), and
+// whether it is the one the agent pursued as the choice began, flagged
+// on the option (notedCurrent) because that loop knows it option by
+// option. Noting the current option once after the loop instead, as the
+// committed loop does, made that loop slower, off included: 3 000 more
+// instructions a tick of BenchmarkCrowdTick600Decisions off, 12 000 at
+// summary (callgrind), through its register allocation.
+func (m *goalMemory) noteFlagged(st optionState, score float64, current bool) {
+	noted := uint32(st)
 	if current {
 		noted |= notedCurrent << notedNotesShift
 	}
@@ -580,19 +601,22 @@ func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
 }
 
 // weighed returns the options as the last goal choice weighed them
-// (none if the agent never chose a goal), and the one chosen and the one
-// pursued as it began (-1 for none).
-func (a *Agent) weighed() (options []goalMemory, chosen, current int) {
-	options, chosen, current = a.weighedOptions(), -1, -1
+// (none if the agent never chose a goal), and the one pursued as it
+// began (-1 for none): noted in the element after the options by the
+// committed loop, flagged on the option by the other (noteFlagged).
+func (a *Agent) weighed() (options []goalMemory, current int) {
+	if options = a.weighedOptions(); options == nil {
+		return nil, -1
+	}
+	if a.cfg.Commitment != nil {
+		return options, a.choiceNotes().blockedUntil
+	}
 	for i := range options {
-		if options[i].notes()&notedChosen != 0 {
-			chosen = i
-		}
 		if options[i].notes()&notedCurrent != 0 {
-			current = i
+			return options, i
 		}
 	}
-	return options, chosen, current
+	return options, -1
 }
 
 // weighedOptions returns the options' notes of the last goal choice
@@ -632,11 +656,18 @@ func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
 // noteOptions appends the options as the last goal choice weighed them
 // to dst (none if the agent never chose a goal).
 func (a *Agent) noteOptions(dst []optionNote) []optionNote {
-	weighed := a.weighedOptions()
+	weighed, current := a.weighed()
 	n := len(dst)
 	dst = slices.Grow(dst, len(weighed))[:n+len(weighed)]
 	for i := range weighed {
-		dst[n+i] = optionNote{score: weighed[i].score, noted: weighed[i].noted}
+		w, note := &weighed[i], &dst[n+i]
+		note.score, note.noted = w.score, w.noted
+		if w.state() != optionApplies {
+			note.score = 0 // the goalMemory's is stale
+		}
+	}
+	if current >= 0 { // flagged here when noted once (chooseCommitted)
+		dst[n+current].noted |= notedCurrent << notedNotesShift
 	}
 	return dst
 }
@@ -766,7 +797,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 		d.Goal = r.goal.Name() // a tree's Plan leaf
 	case a.goal != nil:
 		d.Goal = a.goalName()
-		if _, _, i := a.weighed(); i >= 0 {
+		if _, i := a.weighed(); i >= 0 {
 			d.Current, _, _ = a.world.goalInfo(a, i) // by index: goalName searches
 		}
 	}

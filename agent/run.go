@@ -148,13 +148,13 @@ func (a *Agent) chooseGoal() (*GoalOption, noGoalTally) {
 				tally |= tallySatisfied
 			}
 			if a.log != nil {
-				a.noteOption(i, st, 0, heldNot, o == a.goal)
+				a.goalMem[i].noteFlagged(st, 0, o == a.goal)
 			}
 			continue
 		}
 		score := a.world.goalScore(a, i)
 		if a.log != nil {
-			a.noteOption(i, st, score, heldNot, o == a.goal)
+			a.goalMem[i].noteFlagged(st, score, o == a.goal)
 		}
 		if o == a.goal {
 			currentScore, current, currentAt = score, true, i
@@ -203,7 +203,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 	if a.log != nil {
 		mem = a.goalMem[:len(goals)]
 		notes = a.choiceNotes()
-		notes.onGoal = uint32(onGoal)
+		notes.blockedUntil, notes.onGoal = at, uint32(onGoal) // at: current
 		notes.unnote(notedActing)
 		if a.running && a.goal != nil {
 			notes.note(notedActing)
@@ -224,7 +224,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 				tally |= tallySatisfied
 			}
 			if notes != nil {
-				mem[i].noteWeighed(st, 0, heldNot, i == at)
+				mem[i].noteNotApplying(st)
 			}
 			continue
 		}
@@ -233,7 +233,7 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 			held = c.holds(i, score, atScore, onGoal, a.running)
 		}
 		if notes != nil {
-			mem[i].noteWeighed(st, score, held, i == at)
+			mem[i].noteApplies(score, held)
 		}
 		if held != heldNot {
 			anyHeld = true
