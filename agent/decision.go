@@ -486,14 +486,17 @@ type goalMemory struct {
 	// for none): noted once a choice rather than flagged on every option
 	// (notedCurrent).
 	blockedUntil int
-	score        float64 // its score, when it applied (else stale)
+	// score is the option's score when it applied (else stale); in the
+	// element after the options, the index of the option chosen (-1 for
+	// none), exact as a float64 for any number of options (noteChoice).
+	score float64
 	// onGoal, in the element after the options: the ticks the agent had
 	// pursued its current goal when a Commitment's rules were applied.
 	onGoal uint32
 	// noted packs how goal choice found the option: its optionState in
 	// the low byte, the commitment rule that held it off in the next
-	// (heldNot: none), and its notes in the third (notedCurrent,
-	// notedChosen, notedKept; after the options the others). One word,
+	// (heldNot: none), and its notes in the third (notedCurrent; after
+	// the options notedKept and the others). One word,
 	// so that noting an option, every tick for every option of every
 	// recording agent, is two stores at most.
 	noted uint32
@@ -521,8 +524,12 @@ const (
 	// the option's goalMemory (noteFlagged); an agent with one notes it
 	// once, in the element after the options (its blockedUntil).
 	notedCurrent = 1 << iota
-	notedChosen  // the option chosen
-	notedKept    // chosen: the current goal kept at an equal or higher score
+	// notedChosen marks the option chosen, and notedKept that it was
+	// the current goal kept at an equal or higher score, in a record's
+	// optionNote; the agent notes them once, in the element after the
+	// options (noteChoice).
+	notedChosen
+	notedKept
 	// The element after the options: goal choice has weighed the
 	// options (an HTN or tree agent never does); a step of the plan was
 	// under way (what a Commitment's rules were applied to); commitment
@@ -587,17 +594,16 @@ var heldWhy = [...]string{heldFinishAction: WhyHeldFinishAction, heldMinTicks: W
 
 // noteChoice records the option chosen (-1 for none), and whether it was
 // the current goal kept at an equal or higher score, after every option
-// was noted; n is the choice's notes (choiceNotes).
+// was noted; n is the choice's notes (choiceNotes). Both go in n, in one
+// store each, not on the chosen option: its score field, which no
+// option's score uses there, holds the chosen index.
 func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
-	n.note(notedWeighed)
-	if chosen < 0 {
-		return
-	}
-	m := &a.goalMem[chosen]
-	m.note(notedChosen)
+	set := uint32(notedWeighed)
 	if kept {
-		m.note(notedKept)
+		set |= notedKept
 	}
+	n.noted = n.noted&^(notedKept<<notedNotesShift) | set<<notedNotesShift
+	n.score = float64(chosen)
 }
 
 // weighed returns the options as the last goal choice weighed them
@@ -668,6 +674,13 @@ func (a *Agent) noteOptions(dst []optionNote) []optionNote {
 	}
 	if current >= 0 { // flagged here when noted once (chooseCommitted)
 		dst[n+current].noted |= notedCurrent << notedNotesShift
+	}
+	if c := a.choiceNotes(); len(weighed) > 0 && c.score >= 0 {
+		set := uint32(notedChosen)
+		if c.notes()&notedKept != 0 {
+			set |= notedKept
+		}
+		dst[n+int(c.score)].noted |= set << notedNotesShift
 	}
 	return dst
 }
