@@ -636,32 +636,36 @@ func (a *Agent) weighedOptions() []goalMemory {
 }
 
 // recordOptions sets d's goal options as the last goal choice weighed
-// them: in a FlightRecorder's slot, the notes themselves, copied, and
-// the agent's option table, from which the recording makes the
-// GoalScores when it is written; for any other sink, the GoalScores.
-func (a *Agent) recordOptions(d *Decision) {
+// them, and returns the option pursued as it began (-1 for none): in a
+// FlightRecorder's slot, the notes themselves, copied, and the agent's
+// option table, from which the recording makes the GoalScores when it
+// is written; for any other sink, the GoalScores.
+func (a *Agent) recordOptions(d *Decision) (current int) {
 	if a.log.lender == nil {
-		d.Options = a.goalScores(d.Options)
-		return
+		d.Options, current = a.goalScores(d.Options)
+		return current
 	}
-	if d.weighed = a.noteOptions(d.weighed); len(d.weighed) > 0 {
+	if d.weighed, current = a.noteOptions(d.weighed); len(d.weighed) > 0 {
 		d.options = a.optionTable()
 	}
+	return current
 }
 
 // goalScores appends the options as weighed to dst as the record's
-// GoalScores.
-func (a *Agent) goalScores(dst []GoalScore) []GoalScore {
-	a.log.notes = a.noteOptions(a.log.notes[:0])
+// GoalScores, and returns the option pursued as the choice began.
+func (a *Agent) goalScores(dst []GoalScore) ([]GoalScore, int) {
+	var current int
+	a.log.notes, current = a.noteOptions(a.log.notes[:0])
 	if len(a.log.notes) == 0 {
-		return dst
+		return dst, current
 	}
-	return a.optionTable().scores(dst, a.log.notes)
+	return a.optionTable().scores(dst, a.log.notes), current
 }
 
 // noteOptions appends the options as the last goal choice weighed them
-// to dst (none if the agent never chose a goal).
-func (a *Agent) noteOptions(dst []optionNote) []optionNote {
+// to dst (none if the agent never chose a goal), and returns the one
+// pursued as it began (-1 for none).
+func (a *Agent) noteOptions(dst []optionNote) ([]optionNote, int) {
 	weighed, current := a.weighed()
 	n := len(dst)
 	dst = slices.Grow(dst, len(weighed))[:n+len(weighed)]
@@ -682,7 +686,7 @@ func (a *Agent) noteOptions(dst []optionNote) []optionNote {
 		}
 		dst[n+int(c.score)].noted |= set << notedNotesShift
 	}
-	return dst
+	return dst, current
 }
 
 // optionTable returns the agent's option table, made at its first call.
@@ -784,7 +788,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	d.Asked, d.Reason = r.asked, r.reason
 	// The options and the MTR are the agent's buffers: copied, as the
 	// decision may be kept.
-	a.recordOptions(d)
+	current := a.recordOptions(d)
 	d.Commitment = a.recordedCommitment()
 	d.Cost, d.MTR = res.cost, append(d.MTR, res.mtr...)
 	d.Status = res.status.String()
@@ -810,8 +814,8 @@ func (a *Agent) recordDecision(r *request, res *result) {
 		d.Goal = r.goal.Name() // a tree's Plan leaf
 	case a.goal != nil:
 		d.Goal = a.goalName()
-		if _, i := a.weighed(); i >= 0 {
-			d.Current, _, _ = a.world.goalInfo(a, i) // by index: goalName searches
+		if current >= 0 {
+			d.Current, _, _ = a.world.goalInfo(a, current) // by index: goalName searches
 		}
 	}
 	var plan = res.plan

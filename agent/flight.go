@@ -144,15 +144,19 @@ func (f *FlightRecorder) prefetchNext() {
 		next -= len(f.slots)
 	}
 	s := &f.slots[next]
-	prefetch.Slice(s.weighed)
-	prefetch.Slice(s.Plan)
-	prefetch.Slice(s.Snapshot.Values)
-	prefetch.Slice(s.Snapshot.Targets)
-	prefetch.Slice(s.Snapshot.Facts)
-	if next++; next == len(f.slots) {
-		next = 0
+	after := next + 1
+	if after == len(f.slots) {
+		after = 0
 	}
-	prefetch.Value(&f.slots[next])
+	// One call for all of them: the call costs more than its hints.
+	prefetch.Ask(
+		prefetch.SliceSpan(s.weighed),
+		prefetch.SliceSpan(s.Plan),
+		prefetch.SliceSpan(s.Snapshot.Values),
+		prefetch.SliceSpan(s.Snapshot.Targets),
+		prefetch.SliceSpan(s.Snapshot.Facts),
+		prefetch.ValueSpan(&f.slots[after]),
+	)
 }
 
 // fitted returns a copy of d in slices of exactly their length, which

@@ -2,10 +2,8 @@
 
 package prefetch
 
-import "unsafe"
-
-// lines issues a prefetch hint for each of the n cache lines from p
-// (none for a nil p).
+// ask issues a prefetch hint for each cache line of each span (none for
+// a span with a nil pointer).
 //
 //go:noescape
-func lines(p unsafe.Pointer, n uintptr)
+func ask(spans []Span)

@@ -20,3 +20,18 @@ func TestHintsForUnmappedMemoryDoNotFault(t *testing.T) {
 	}
 	Bytes(gone, uintptr(page))
 }
+
+// TestAskForUnmappedMemoryDoesNotFault: the same for a span among others.
+func TestAskForUnmappedMemoryDoesNotFault(t *testing.T) {
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	gone := unsafe.Pointer(unsafe.SliceData(mem))
+	if err := syscall.Munmap(mem); err != nil {
+		t.Fatal(err)
+	}
+	var here int64
+	Ask(ValueSpan(&here), BytesSpan(gone, uintptr(page)), ValueSpan(&here))
+}

@@ -58,3 +58,67 @@ func TestSliceOfZeroSizedElements(t *testing.T) {
 	Slice([]struct{}(nil))
 	Slice(make([][0]int64, 3, 10))
 }
+
+// TestSpansCountTheirLines: a span is its memory's lines, all of a
+// slice's capacity, none for a nil pointer's slice, at most MaxLines.
+func TestSpansCountTheirLines(t *testing.T) {
+	buf := make([]int64, 10, 100) // 800 bytes of capacity: 13 lines
+	var big [MaxLines*LineBytes + 1]byte
+	for _, c := range []struct {
+		name  string
+		got   Span
+		lines uintptr
+	}{
+		{"a slice", SliceSpan(buf), 13},
+		{"an empty slice of that storage", SliceSpan(buf[:0]), 13},
+		{"a nil slice", SliceSpan([]int64(nil)), 0},
+		{"an int64", ValueSpan(&buf[0]), 1},
+		{"a value over MaxLines", ValueSpan(&big), MaxLines},
+		{"65 bytes", BytesSpan(unsafe.Pointer(&big[0]), 65), 2},
+	} {
+		if c.got.lines != c.lines {
+			t.Errorf("%s: %d lines, want %d", c.name, c.got.lines, c.lines)
+		}
+	}
+	if p := SliceSpan(buf).p; p != unsafe.Pointer(&buf[0]) {
+		t.Errorf("a slice's span starts at %p, want %p", p, &buf[0])
+	}
+}
+
+// TestAskManySpansNeverFaults: one call with spans of every kind (nil,
+// none, one line, MaxLines, past the end of their memory) returns and
+// leaves the memory as it was; so does a call with none.
+func TestAskManySpansNeverFaults(t *testing.T) {
+	buf := make([]int64, 1000)
+	for i := range buf {
+		buf[i] = int64(i)
+	}
+	Ask()
+	Ask(
+		SliceSpan([]int64(nil)),
+		SliceSpan(buf),
+		BytesSpan(unsafe.Pointer(&buf[0]), 0),
+		ValueSpan(&buf[999]),
+		BytesSpan(unsafe.Pointer(&buf[500]), ^uintptr(0)), // MaxLines, past buf's end
+		BytesSpan(nil, 4096),
+		SliceSpan(make([]struct{}, 7)),
+	)
+	for i, v := range buf {
+		if v != int64(i) {
+			t.Fatalf("buf[%d] = %d after the hints, want %d", i, v, i)
+		}
+	}
+}
+
+// BenchmarkAskSix is a recorder's six spans asked for in one call.
+func BenchmarkAskSix(b *testing.B) {
+	buf := make([]byte, 1<<20)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		p := unsafe.Pointer(&buf[i])
+		Ask(BytesSpan(p, 96), BytesSpan(unsafe.Add(p, 4096), 64), BytesSpan(unsafe.Add(p, 8192), 128),
+			BytesSpan(unsafe.Add(p, 12288), 192), BytesSpan(nil, 0), BytesSpan(unsafe.Add(p, 16384), 720))
+		i = (i + 1024) % (len(buf) - 20000)
+	}
+}
