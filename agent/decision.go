@@ -110,44 +110,38 @@ type Decision struct {
 	// where the untraced search finishes; a replay traces it too.
 	Traced bool `json:"traced,omitempty"`
 
-	// weighed and options are, in a FlightRecorder's slot, the goal
-	// options as goal choice noted them and what they are: the slot's
-	// Options are made of them only when the recording is written
-	// (optionTable.scores). A GoalScore is 56 bytes with two names in
-	// it, and filling one per option cost a 600-agent tick of the colony
-	// 1.5 % at summary level, for records most of which the ring drops
-	// unread (docs/records.md).
+	// weighed is, in a FlightRecorder's slot, the goal options as goal
+	// choice noted them, with their names and priorities as they were
+	// when the record was made: the slot's Options are made of them only
+	// when the recording is written (goalScoresOf). Made at every record,
+	// in a ring of thousands, a GoalScore's reason and rounding cost a
+	// 600-agent tick of the colony about 1 % at summary level, for
+	// records most of which the ring drops unread (docs/records.md).
 	weighed []optionNote
-	options *optionTable
 }
 
-// optionNote is one goal option as goal choice noted it: its score and
-// goalMemory.noted.
+// optionNote is one goal option as a record keeps it until its
+// GoalScore is made: its goal's name and priority when the record was
+// made (a game may retune or swap its options between ticks), its score,
+// and goalMemory.noted, with two flags of the record's own in the fourth
+// byte (noteUtility, noteExempt).
 type optionNote struct {
-	score float64
-	noted uint32
+	goal     string
+	priority float64
+	score    float64
+	noted    uint32
 }
+
+// optionNote.noted's fourth byte: the option has a Utility; the agent's
+// commitment exempts it.
+const (
+	noteUtility = 1 << 24
+	noteExempt  = 1 << 25
+)
 
 func (n *optionNote) state() optionState { return optionState(n.noted) }
 func (n *optionNote) held() uint8        { return uint8(n.noted >> notedHeldShift) }
 func (n *optionNote) notes() uint8       { return uint8(n.noted >> notedNotesShift) }
-
-// optionTable is what an agent's goal options are, for its records:
-// made once, at its first record, and never changed (an agent's goal
-// options and commitment are fixed when it is made), so that records
-// kept in a FlightRecorder share it.
-type optionTable struct {
-	options []optionInfo
-}
-
-// optionInfo is one goal option: its goal's name, its priority, whether
-// it has a Utility, and whether its agent's commitment exempts it.
-type optionInfo struct {
-	goal     string
-	priority float64
-	utility  bool
-	exempt   bool
-}
 
 // GoalScore is one goal option as goal choice weighed it.
 type GoalScore struct {
@@ -452,10 +446,8 @@ type decisionLog struct {
 	// touch its log then).
 	rejected []DecisionRejected
 	// notes are the options as weighed, for a record's GoalScores when
-	// the sink lends no slot, and options the agent's option table, made
-	// at its first record.
-	notes   []optionNote
-	options *optionTable
+	// the sink lends no slot.
+	notes []optionNote
 	// kindGOAP or kindResolver is the profile the agent was configured
 	// with, its agent kind's when it has one (Config.AgentKind): a record
 	// made with another says so (OwnProfile).
@@ -637,17 +629,15 @@ func (a *Agent) weighedOptions() []goalMemory {
 
 // recordOptions sets d's goal options as the last goal choice weighed
 // them, and returns the option pursued as it began (-1 for none): in a
-// FlightRecorder's slot, the notes themselves, copied, and the agent's
-// option table, from which the recording makes the GoalScores when it
-// is written; for any other sink, the GoalScores.
+// FlightRecorder's slot, the notes with the options' names and
+// priorities, from which the recording makes the GoalScores when it is
+// written; for any other sink, the GoalScores.
 func (a *Agent) recordOptions(d *Decision) (current int) {
 	if a.log.lender == nil {
 		d.Options, current = a.goalScores(d.Options)
 		return current
 	}
-	if d.weighed, current = a.noteOptions(d.weighed); len(d.weighed) > 0 {
-		d.options = a.optionTable()
-	}
+	d.weighed, current = a.noteOptions(d.weighed)
 	return current
 }
 
@@ -656,26 +646,32 @@ func (a *Agent) recordOptions(d *Decision) (current int) {
 func (a *Agent) goalScores(dst []GoalScore) ([]GoalScore, int) {
 	var current int
 	a.log.notes, current = a.noteOptions(a.log.notes[:0])
-	if len(a.log.notes) == 0 {
-		return dst, current
-	}
-	return a.optionTable().scores(dst, a.log.notes), current
+	return goalScoresOf(dst, a.log.notes), current
 }
 
 // noteOptions appends the options as the last goal choice weighed them
-// to dst (none if the agent never chose a goal), and returns the one
-// pursued as it began (-1 for none).
+// to dst, each with its goal's name and priority as they are now (none
+// if the agent never chose a goal), and returns the one pursued as the
+// choice began (-1 for none).
 func (a *Agent) noteOptions(dst []optionNote) ([]optionNote, int) {
 	weighed, current := a.weighed()
 	n := len(dst)
 	dst = slices.Grow(dst, len(weighed))[:n+len(weighed)]
+	var exempt []bool
+	if c := a.cfg.Commitment; c != nil {
+		exempt = c.exempt
+	}
 	for i := range weighed {
 		w, note := &weighed[i], &dst[n+i]
 		note.score, note.noted = w.score, w.noted
 		if w.state() != optionApplies {
 			note.score = 0 // the goalMemory's is stale
 		}
+		if exempt != nil && exempt[i] {
+			note.noted |= noteExempt
+		}
 	}
+	a.world.noteGoals(a, dst[n:])
 	if current >= 0 { // flagged here when noted once (chooseCommitted)
 		dst[n+current].noted |= notedCurrent << notedNotesShift
 	}
@@ -689,26 +685,14 @@ func (a *Agent) noteOptions(dst []optionNote) ([]optionNote, int) {
 	return dst, current
 }
 
-// optionTable returns the agent's option table, made at its first call.
-func (a *Agent) optionTable() *optionTable {
-	if a.log.options != nil {
-		return a.log.options
+// goalScoresOf appends the options noted to dst as GoalScores, saying
+// why each was chosen or not. It fills each slot in place, every field
+// set (dst's storage may be a reused record's): a GoalScore built and
+// then appended is a second copy of it.
+func goalScoresOf(dst []GoalScore, notes []optionNote) []GoalScore {
+	if len(notes) == 0 {
+		return dst
 	}
-	t := &optionTable{options: make([]optionInfo, len(a.cfg.Goals))}
-	for i := range t.options {
-		o := &t.options[i]
-		o.goal, o.priority, o.utility = a.world.goalInfo(a, i)
-		o.exempt = a.cfg.Commitment != nil && a.cfg.Commitment.exempt[i]
-	}
-	a.log.options = t
-	return t
-}
-
-// scores appends the options noted to dst as GoalScores, saying why
-// each was chosen or not. It fills each slot in place, every field set
-// (dst's storage may be a reused record's): a GoalScore built and then
-// appended is a second copy of it.
-func (t *optionTable) scores(dst []GoalScore, notes []optionNote) []GoalScore {
 	chosen, chosenScore, kept, held := -1, math.NaN(), false, false
 	for i := range notes {
 		if notes[i].notes()&notedChosen != 0 {
@@ -721,7 +705,7 @@ func (t *optionTable) scores(dst []GoalScore, notes []optionNote) []GoalScore {
 	for i := range dst[n:] {
 		// An option that does not apply was noted with score 0, and a
 		// NaN score is written 0 by finite.
-		w, info := &notes[i], &t.options[i]
+		w := &notes[i]
 		isChosen, why := false, ""
 		switch {
 		case w.state() != optionApplies:
@@ -732,7 +716,7 @@ func (t *optionTable) scores(dst []GoalScore, notes []optionNote) []GoalScore {
 			why = heldWhy[w.held()]
 		case i == chosen && kept && held:
 			isChosen, why = true, "kept: committed to the current goal"
-		case i == chosen && held && info.exempt:
+		case i == chosen && held && w.noted&noteExempt != 0:
 			isChosen, why = true, "exempt from commitment: replaces the current goal"
 		case i == chosen && kept:
 			isChosen, why = true, "kept: the current goal at an equal or higher score"
@@ -746,7 +730,7 @@ func (t *optionTable) scores(dst []GoalScore, notes []optionNote) []GoalScore {
 			why = "lower score"
 		}
 		g := &dst[n+i]
-		g.Goal, g.Priority, g.Utility = info.goal, finite(info.priority), info.utility
+		g.Goal, g.Priority, g.Utility = w.goal, finite(w.priority), w.noted&noteUtility != 0
 		g.Score, g.Chosen, g.Current, g.Why = finite(w.score), isChosen, w.notes()&notedCurrent != 0, why
 	}
 	return dst
@@ -815,7 +799,7 @@ func (a *Agent) recordDecision(r *request, res *result) {
 	case a.goal != nil:
 		d.Goal = a.goalName()
 		if current >= 0 {
-			d.Current, _, _ = a.world.goalInfo(a, current) // by index: goalName searches
+			d.Current = a.world.optionGoal(a, current) // by index: goalName searches
 		}
 	}
 	var plan = res.plan
@@ -865,7 +849,7 @@ func (a *Agent) finishRecord(d *Decision) {
 //
 // It zeroes d in place and then sets its fields one by one: a composite
 // literal assigned to *d that reads d's slices is built in a temporary
-// on the stack and copied over, an extra pass over 688 bytes for each
+// on the stack and copied over, an extra pass over 712 bytes for each
 // record (TestBlankLeavesNothingOfTheLastDecision checks that no field
 // of an earlier record is left).
 func (a *Agent) blank(d *Decision, decided string) {

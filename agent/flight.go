@@ -272,8 +272,8 @@ func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	var scores []GoalScore
 	for i := range f.n {
 		d := &f.slots[(f.head+i)%len(f.slots)]
-		if d.options != nil {
-			scores = d.options.scores(scores[:0], d.weighed)
+		if len(d.weighed) > 0 {
+			scores = goalScoresOf(scores[:0], d.weighed)
 			whole = *d
 			whole.Options = scores
 			d = &whole

@@ -227,10 +227,18 @@ func (w *resolverWorld) goalApplies(a *Agent, i int) optionState {
 	return optionApplies
 }
 
-func (w *resolverWorld) goalInfo(_ *Agent, i int) (string, float64, bool) {
-	o := &w.options[i]
-	return o.Goal.Name(), o.Priority, o.Utility != nil
+func (w *resolverWorld) noteGoals(_ *Agent, notes []optionNote) {
+	options := w.options[:len(notes)]
+	for i := range options {
+		o, n := &options[i], &notes[i]
+		n.goal, n.priority = o.Goal.Name(), o.Priority
+		if o.Utility != nil {
+			n.noted |= noteUtility
+		}
+	}
 }
+
+func (w *resolverWorld) optionGoal(_ *Agent, i int) string { return w.options[i].Goal.Name() }
 
 // record: the snapshot the resolve read (the request's copy, taken at
 // submit), and each step's share of the chain's cost. It does not touch

@@ -25,9 +25,13 @@ type world interface {
 	// pursue now (optionApplies: its goal does not hold yet, and its When,
 	// the game's, does) or why not.
 	goalApplies(a *Agent, i int) optionState
-	// goalInfo names goal option i and gives its Priority and whether a
-	// Utility scores it, for a decision record.
-	goalInfo(a *Agent, i int) (name string, priority float64, utility bool)
+	// noteGoals writes into each of a record's option notes, one per goal
+	// option in order, its goal's name, its Priority as it is now and
+	// whether a Utility scores it (noteUtility): one call for all the
+	// options, not one each.
+	noteGoals(a *Agent, notes []optionNote)
+	// optionGoal names goal option i's goal.
+	optionGoal(a *Agent, i int) string
 	// record writes what a decision record shows of request r's world and
 	// of the plan it found: the snapshot the search read, and each step's
 	// cost.
@@ -102,10 +106,18 @@ func (factsWorld) goalApplies(a *Agent, i int) optionState {
 	return optionApplies
 }
 
-func (factsWorld) goalInfo(a *Agent, i int) (string, float64, bool) {
-	o := &a.cfg.Goals[i]
-	return o.Goal.Name(), o.Priority, o.Utility != nil
+func (factsWorld) noteGoals(a *Agent, notes []optionNote) {
+	goals := a.cfg.Goals[:len(notes)]
+	for i := range goals {
+		o, n := &goals[i], &notes[i]
+		n.goal, n.priority = o.Goal.Name(), o.Priority
+		if o.Utility != nil {
+			n.noted |= noteUtility
+		}
+	}
 }
+
+func (factsWorld) optionGoal(a *Agent, i int) string { return a.cfg.Goals[i].Goal.Name() }
 
 // record: the true facts the search started from, and each step's cost
 // in the state it runs in (costs may depend on the state).

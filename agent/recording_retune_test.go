@@ -1,0 +1,118 @@
+package agent_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/ploy-ai/ploy/agent"
+)
+
+// recordedOptions returns each decision's goal options, by the goal
+// names and priorities its JSON gives them, from a FlightRecorder's
+// recording.
+func recordedOptions(t *testing.T, fr *agent.FlightRecorder) [][]agent.GoalScore {
+	t.Helper()
+	var b bytes.Buffer
+	if err := fr.WriteJSONL(&b, agent.RecordHeader{}); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]agent.GoalScore
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n")[1:] {
+		var d agent.Decision
+		if err := json.Unmarshal([]byte(line), &d); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, d.Options)
+	}
+	return out
+}
+
+// TestRecordsKeepTheGoalOptionsAsTheyWere: a game may retune a goal
+// option's priority or swap its goal between ticks (the agent reads its
+// options live). Each record shows the options as they were when it was
+// made, in a FlightRecorder (which makes its GoalScores only when the
+// recording is written) as in a game's own sink: a record made before
+// the change keeps the old values, one made after shows the new.
+func TestRecordsKeepTheGoalOptionsAsTheyWere(t *testing.T) {
+	t.Run("goap priority", func(t *testing.T) {
+		w, d, _ := newToy(t)
+		cfg := goapConfig(w, d, nil)
+		fr, kept := agent.NewFlightRecorder(100, 1<<20), &keptDecisions{}
+		cfg.Decisions = fr
+		goals := cfg.Goals // GetHealthy 10, Kill 5
+		a, err := agent.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg2 := goapConfig(w, d, nil)
+		cfg2.Decisions = kept
+		goals2 := cfg2.Goals
+		b, err := agent.New(cfg2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Tick()
+		b.Tick()
+		goals[1].Priority, goals2[1].Priority = 50, 50
+		a.RequestReplan()
+		b.RequestReplan()
+		a.Tick()
+		b.Tick()
+		checkRetuned(t, recordedOptions(t, fr), "Kill", 5, 50)
+		var fromSink [][]agent.GoalScore
+		for _, d := range kept.d {
+			fromSink = append(fromSink, d.Options)
+		}
+		checkRetuned(t, fromSink, "Kill", 5, 50)
+	})
+	t.Run("resolver goal swapped", func(t *testing.T) {
+		c := newCamp(t)
+		c.values["hunger"] = 80
+		cfg := c.config(nil)
+		fr := agent.NewFlightRecorder(100, 1<<20)
+		cfg.Decisions = fr
+		cfg.Goals = []agent.ResolverGoal{{Goal: c.d.Goal("Warm"), Priority: 1}}
+		a := mustResolverAgent(t, cfg)
+		a.Tick()
+		cfg.Goals[0].Goal, cfg.Goals[0].Priority = c.d.Goal("Fed"), 3
+		a.RequestReplan()
+		a.Tick()
+		recs := recordedOptions(t, fr)
+		if len(recs) < 2 {
+			t.Fatalf("%d records, want at least 2", len(recs))
+		}
+		first, last := recs[0], recs[len(recs)-1]
+		if len(first) != 1 || first[0].Goal != "Warm" || first[0].Priority != 1 {
+			t.Errorf("first record's options %+v, want Warm at priority 1", first)
+		}
+		if len(last) != 1 || last[0].Goal != "Fed" || last[0].Priority != 3 {
+			t.Errorf("last record's options %+v, want Fed at priority 3", last)
+		}
+	})
+}
+
+// checkRetuned checks that the first record gives goal the priority
+// before and the last the priority after.
+func checkRetuned(t *testing.T, recs [][]agent.GoalScore, goal string, before, after float64) {
+	t.Helper()
+	if len(recs) < 2 {
+		t.Fatalf("%d records, want at least 2", len(recs))
+	}
+	priority := func(opts []agent.GoalScore) float64 {
+		for _, o := range opts {
+			if o.Goal == goal {
+				return o.Priority
+			}
+		}
+		t.Fatalf("no option %s in %+v", goal, opts)
+		return 0
+	}
+	if got := priority(recs[0]); got != before {
+		t.Errorf("first record: %s's priority %v, want %v (as it was then)", goal, got, before)
+	}
+	if got := priority(recs[len(recs)-1]); got != after {
+		t.Errorf("last record: %s's priority %v, want %v (as retuned)", goal, got, after)
+	}
+}
