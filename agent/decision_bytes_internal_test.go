@@ -23,23 +23,11 @@ func TestDecisionBytesCountEachSlice(t *testing.T) {
 		{"rejected", &Decision{Rejected: make([]DecisionRejected, n)}},
 		{"facts", &Decision{Snapshot: DecisionSnapshot{Facts: make([]string, n)}}},
 		{"values", &Decision{Snapshot: DecisionSnapshot{Values: make([]int64, n)}}},
+		{"option notes", &Decision{weighed: make([]optionNote, n)}},
 		{"targets", &Decision{Snapshot: DecisionSnapshot{Targets: make([]DecisionTarget, n)}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			// TotalAlloc counts every goroutine's allocations (the test
-			// runner's, the race detector's): another's landing between
-			// the reads inflates one copy's count, as CI once saw (87 496
-			// bytes for 81 920). The fewest of five copies is the copy's.
-			var slot Decision
-			allocated := int64(math.MaxInt64)
-			for range 5 {
-				slot = Decision{}
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				slot.copyFrom(tc.d)
-				runtime.ReadMemStats(&after)
-				allocated = min(allocated, int64(after.TotalAlloc-before.TotalAlloc))
-			}
+			slot, allocated := copyAllocates(tc.d)
 			if got := slot.bytes() - slotBytes; got < allocated*95/100 || got > allocated*105/100 {
 				t.Errorf("the slot counts %d bytes beyond its own; copying into it allocated %d", got, allocated)
 			}
@@ -73,4 +61,23 @@ func TestFlightRecorderKeepsADecisionOfExactlyTheBound(t *testing.T) {
 	if held, dropped := f.Len(); held != 1 || dropped != 1 || len(f.slots[f.head].Plan) != 300 || f.total > f.maxBytes {
 		t.Errorf("holds %d (plan of %d), dropped %d, %d of %d bytes: want the exact decision kept", held, len(f.slots[f.head].Plan), dropped, f.total, f.maxBytes)
 	}
+}
+
+// copyAllocates copies src into an empty slot and returns the slot and
+// what the copy allocated. TotalAlloc counts every goroutine's
+// allocations (the test runner's, the race detector's, a queue's
+// helper's): another's landing between the reads inflates one copy's
+// count, as CI once saw (87 496 bytes for 81 920), so the fewest of five
+// copies is the copy's.
+func copyAllocates(src *Decision) (slot Decision, allocated int64) {
+	allocated = math.MaxInt64
+	for range 5 {
+		slot = Decision{}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		slot.copyFrom(src)
+		runtime.ReadMemStats(&after)
+		allocated = min(allocated, int64(after.TotalAlloc-before.TotalAlloc))
+	}
+	return slot, allocated
 }

@@ -1,8 +1,6 @@
 package agent
 
 import (
-	"math"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -56,20 +54,7 @@ func TestDecisionBytesAreWhatItsSlicesHold(t *testing.T) {
 		MTR:      make([]int32, 500),
 		Snapshot: DecisionSnapshot{Facts: make([]string, 300), Values: make([]int64, 700), Targets: make([]DecisionTarget, 90)},
 	}
-	// TotalAlloc counts every goroutine's allocations: another's (a
-	// queue's helper, the runtime's) can land in the window, and did under
-	// load (25 288 bytes counted for 19 888). The fewest of a few copies is
-	// the copy's own.
-	var slot Decision
-	allocated := int64(math.MaxInt64)
-	for range 5 {
-		slot = Decision{}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		slot.copyFrom(src)
-		runtime.ReadMemStats(&after)
-		allocated = min(allocated, int64(after.TotalAlloc-before.TotalAlloc))
-	}
+	slot, allocated := copyAllocates(src) // the fewest of five copies
 	if got := slot.bytes() - slotBytes; got < allocated*9/10 || got > allocated*11/10+256 {
 		t.Errorf("a slot counts %d bytes beyond its own; copying into it allocated %d", got, allocated)
 	}

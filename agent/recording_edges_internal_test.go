@@ -5,35 +5,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
-	"runtime"
 	"testing"
 )
-
-// TestDecisionBytesCountTheWeighedNotes: a FlightRecorder's slot keeps
-// the goal options as noted (Decision.weighed), not as GoalScores, and
-// the recorder's byte bound counts them like any other slice: copying a
-// decision with many notes into an empty slot allocates what the slot
-// then counts beyond its own size, within the allocator's rounding.
-func TestDecisionBytesCountTheWeighedNotes(t *testing.T) {
-	const n = 20_000
-	src := &Decision{weighed: make([]optionNote, n)}
-	// The fewest of five copies is the copy's: another goroutine's
-	// allocation between the reads inflates one (see
-	// TestDecisionBytesCountEachSlice).
-	var slot Decision
-	allocated := int64(math.MaxInt64)
-	for range 5 {
-		slot = Decision{}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		slot.copyFrom(src)
-		runtime.ReadMemStats(&after)
-		allocated = min(allocated, int64(after.TotalAlloc-before.TotalAlloc))
-	}
-	if got := slot.bytes() - slotBytes; got < allocated*95/100 || got > allocated*105/100 {
-		t.Errorf("the slot counts %d bytes beyond its own for %d notes; copying them into it allocated %d", got, n, allocated)
-	}
-}
 
 // TestAnAgentWithOneGoalOptionRecordsIt: an agent with a single goal
 // option records it, chosen, whatever its sink: a game's sink gets the

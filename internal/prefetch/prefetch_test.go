@@ -20,17 +20,26 @@ func TestLineCount(t *testing.T) {
 // TestHintsNeverFault: hints for memory in use, for nothing and for more
 // than MaxLines all return, and leave what they point at as it was.
 func TestHintsNeverFault(t *testing.T) {
+	hintsLeaveMemoryAsItWas(t, func(buf []int64) {
+		Slice(buf)
+		Slice(buf[:0])
+		Slice([]int64(nil))
+		Value(&buf[3])
+		Bytes(nil, 100)
+		Bytes(unsafe.Pointer(&buf[0]), 0)
+		Bytes(unsafe.Pointer(&buf[0]), ^uintptr(0)) // at most MaxLines, inside buf's 8000 bytes
+	})
+}
+
+// hintsLeaveMemoryAsItWas runs hint on a buffer of 1 000 numbers and
+// checks that they are as they were.
+func hintsLeaveMemoryAsItWas(t *testing.T, hint func(buf []int64)) {
+	t.Helper()
 	buf := make([]int64, 1000)
 	for i := range buf {
 		buf[i] = int64(i)
 	}
-	Slice(buf)
-	Slice(buf[:0])
-	Slice([]int64(nil))
-	Value(&buf[3])
-	Bytes(nil, 100)
-	Bytes(unsafe.Pointer(&buf[0]), 0)
-	Bytes(unsafe.Pointer(&buf[0]), ^uintptr(0)) // at most MaxLines, inside buf's 8000 bytes
+	hint(buf)
 	for i, v := range buf {
 		if v != int64(i) {
 			t.Fatalf("buf[%d] = %d after the hints, want %d", i, v, i)
@@ -89,25 +98,18 @@ func TestSpansCountTheirLines(t *testing.T) {
 // none, one line, MaxLines, past the end of their memory) returns and
 // leaves the memory as it was; so does a call with none.
 func TestAskManySpansNeverFaults(t *testing.T) {
-	buf := make([]int64, 1000)
-	for i := range buf {
-		buf[i] = int64(i)
-	}
 	Ask()
-	Ask(
-		SliceSpan([]int64(nil)),
-		SliceSpan(buf),
-		BytesSpan(unsafe.Pointer(&buf[0]), 0),
-		ValueSpan(&buf[999]),
-		BytesSpan(unsafe.Pointer(&buf[500]), ^uintptr(0)), // MaxLines, past buf's end
-		BytesSpan(nil, 4096),
-		SliceSpan(make([]struct{}, 7)),
-	)
-	for i, v := range buf {
-		if v != int64(i) {
-			t.Fatalf("buf[%d] = %d after the hints, want %d", i, v, i)
-		}
-	}
+	hintsLeaveMemoryAsItWas(t, func(buf []int64) {
+		Ask(
+			SliceSpan([]int64(nil)),
+			SliceSpan(buf),
+			BytesSpan(unsafe.Pointer(&buf[0]), 0),
+			ValueSpan(&buf[999]),
+			BytesSpan(unsafe.Pointer(&buf[500]), ^uintptr(0)), // MaxLines, past buf's end
+			BytesSpan(nil, 4096),
+			SliceSpan(make([]struct{}, 7)),
+		)
+	})
 }
 
 // BenchmarkAskSix is a recorder's six spans asked for in one call.
