@@ -338,8 +338,7 @@ func (d *Decision) fitBytes() int64 {
 }
 
 // bytes is the memory d's slices hold, as a recorder's byte bound counts
-// it (the strings are the domain's, and the option table the agent's,
-// shared).
+// it (the strings are the domain's, shared).
 func (d *Decision) bytes() int64 {
 	const str, word = 16, 8
 	return int64(unsafe.Sizeof(*d)) +
