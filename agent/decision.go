@@ -123,25 +123,21 @@ type Decision struct {
 // optionNote is one goal option as a record keeps it until its
 // GoalScore is made: its goal's name and priority when the record was
 // made (a game may retune or swap its options between ticks), its score,
-// and goalMemory.noted, with two flags of the record's own in the fourth
-// byte (noteUtility, noteExempt).
+// and its goalMemory's noteWord, with two flags of the record's own in
+// the fourth byte (noteUtility, noteExempt).
 type optionNote struct {
 	goal     string
 	priority float64
 	score    float64
-	noted    uint32
+	noteWord
 }
 
-// optionNote.noted's fourth byte: the option has a Utility; the agent's
+// An optionNote's noteWord, fourth byte: the option has a Utility; the agent's
 // commitment exempts it.
 const (
 	noteUtility = 1 << 24
 	noteExempt  = 1 << 25
 )
-
-func (n *optionNote) state() optionState { return optionState(n.noted) }
-func (n *optionNote) held() uint8        { return uint8(n.noted >> notedHeldShift) }
-func (n *optionNote) notes() uint8       { return uint8(n.noted >> notedNotesShift) }
 
 // GoalScore is one goal option as goal choice weighed it.
 type GoalScore struct {
@@ -484,31 +480,33 @@ type goalMemory struct {
 	// onGoal, in the element after the options: the ticks the agent had
 	// pursued its current goal when a Commitment's rules were applied.
 	onGoal uint32
-	// noted packs how goal choice found the option: its optionState in
-	// the low byte, the commitment rule that held it off in the next
-	// (heldNot: none), and its notes in the third (notedCurrent; after
-	// the options notedKept and the others). One word,
-	// so that noting an option, every tick for every option of every
-	// recording agent, is two stores at most.
-	noted uint32
+	noteWord
 }
+
+// noteWord packs how goal choice found an option: its optionState in
+// the low byte, the commitment rule that held it off in the next
+// (heldNot: none), and its notes in the third (notedCurrent; after the
+// options notedKept and the others). One word, so that noting an
+// option, every tick for every option of every recording agent, is two
+// stores at most; a record's optionNote keeps a copy.
+type noteWord uint32
 
 const (
 	notedHeldShift  = 8
 	notedNotesShift = 16
 )
 
-func (m *goalMemory) state() optionState { return optionState(m.noted) }
-func (m *goalMemory) held() uint8        { return uint8(m.noted >> notedHeldShift) }
-func (m *goalMemory) notes() uint8       { return uint8(m.noted >> notedNotesShift) }
+func (w noteWord) state() optionState { return optionState(w) }
+func (w noteWord) held() uint8        { return uint8(w >> notedHeldShift) }
+func (w noteWord) notes() uint8       { return uint8(w >> notedNotesShift) }
 
 // note sets the notes in set.
-func (m *goalMemory) note(set uint8) { m.noted |= uint32(set) << notedNotesShift }
+func (w *noteWord) note(set uint8) { *w |= noteWord(set) << notedNotesShift }
 
 // unnote clears the notes in clear.
-func (m *goalMemory) unnote(clear uint8) { m.noted &^= uint32(clear) << notedNotesShift }
+func (w *noteWord) unnote(clear uint8) { *w &^= noteWord(clear) << notedNotesShift }
 
-// goalMemory.notes (the third byte of noted).
+// noteWord.notes (its third byte).
 const (
 	// notedCurrent marks the option pursued when goal choice began, in
 	// a record's optionNote and, for an agent without a commitment, on
@@ -547,14 +545,14 @@ func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] 
 // Every recording agent notes every option every tick: two stores for
 // one that applies, one for one that does not (noteNotApplying).
 func (m *goalMemory) noteApplies(score float64, held uint8) {
-	m.score, m.noted = score, uint32(held)<<notedHeldShift
+	m.score, m.noteWord = score, noteWord(held)<<notedHeldShift
 }
 
 // noteNotApplying records that goal choice found the option in state
 // st, not optionApplies. Its score is left as it was: no reader looks at
 // the score of an option that did not apply.
 func (m *goalMemory) noteNotApplying(st optionState) {
-	m.noted = uint32(st)
+	m.noteWord = noteWord(st)
 }
 
 // noteFlagged records how goal choice without a commitment (chooseGoal)
@@ -566,11 +564,11 @@ func (m *goalMemory) noteNotApplying(st optionState) {
 // instructions a tick of BenchmarkCrowdTick600Decisions off, 12 000 at
 // summary (callgrind), through its register allocation.
 func (m *goalMemory) noteFlagged(st optionState, score float64, current bool) {
-	noted := uint32(st)
+	noted := noteWord(st)
 	if current {
 		noted |= notedCurrent << notedNotesShift
 	}
-	m.score, m.noted = score, noted
+	m.score, m.noteWord = score, noted
 }
 
 // The whys of options that outscored the current goal and were held off
@@ -589,11 +587,11 @@ var heldWhy = [...]string{heldFinishAction: WhyHeldFinishAction, heldMinTicks: W
 // store each, not on the chosen option: its score field, which no
 // option's score uses there, holds the chosen index.
 func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
-	set := uint32(notedWeighed)
+	set := noteWord(notedWeighed)
 	if kept {
 		set |= notedKept
 	}
-	n.noted = n.noted&^(notedKept<<notedNotesShift) | set<<notedNotesShift
+	n.noteWord = n.noteWord&^(notedKept<<notedNotesShift) | set<<notedNotesShift
 	n.score = float64(chosen)
 }
 
@@ -662,24 +660,24 @@ func (a *Agent) noteOptions(dst []optionNote) ([]optionNote, int) {
 	}
 	for i := range weighed {
 		w, note := &weighed[i], &dst[n+i]
-		note.score, note.noted = w.score, w.noted
+		note.score, note.noteWord = w.score, w.noteWord
 		if w.state() != optionApplies {
 			note.score = 0 // the goalMemory's is stale
 		}
 		if exempt != nil && exempt[i] {
-			note.noted |= noteExempt
+			note.noteWord |= noteExempt
 		}
 	}
 	a.world.noteGoals(a, dst[n:])
 	if current >= 0 { // flagged here when noted once (chooseCommitted)
-		dst[n+current].noted |= notedCurrent << notedNotesShift
+		dst[n+current].noteWord |= notedCurrent << notedNotesShift
 	}
 	if c := a.choiceNotes(); len(weighed) > 0 && c.score >= 0 {
-		set := uint32(notedChosen)
+		set := noteWord(notedChosen)
 		if c.notes()&notedKept != 0 {
 			set |= notedKept
 		}
-		dst[n+int(c.score)].noted |= set << notedNotesShift
+		dst[n+int(c.score)].noteWord |= set << notedNotesShift
 	}
 	return dst, current
 }
@@ -715,7 +713,7 @@ func goalScoresOf(dst []GoalScore, notes []optionNote) []GoalScore {
 			why = heldWhy[w.held()]
 		case i == chosen && kept && held:
 			isChosen, why = true, "kept: committed to the current goal"
-		case i == chosen && held && w.noted&noteExempt != 0:
+		case i == chosen && held && w.noteWord&noteExempt != 0:
 			isChosen, why = true, "exempt from commitment: replaces the current goal"
 		case i == chosen && kept:
 			isChosen, why = true, "kept: the current goal at an equal or higher score"
@@ -729,7 +727,7 @@ func goalScoresOf(dst []GoalScore, notes []optionNote) []GoalScore {
 			why = "lower score"
 		}
 		g := &dst[n+i]
-		g.Goal, g.Priority, g.Utility = w.goal, finite(w.priority), w.noted&noteUtility != 0
+		g.Goal, g.Priority, g.Utility = w.goal, finite(w.priority), w.noteWord&noteUtility != 0
 		g.Score, g.Chosen, g.Current, g.Why = finite(w.score), isChosen, w.notes()&notedCurrent != 0, why
 	}
 	return dst

@@ -233,7 +233,7 @@ func (w *resolverWorld) noteGoals(_ *Agent, notes []optionNote) {
 		o, n := &options[i], &notes[i]
 		n.goal, n.priority = o.Goal.Name(), o.Priority
 		if o.Utility != nil {
-			n.noted |= noteUtility
+			n.noteWord |= noteUtility
 		}
 	}
 }

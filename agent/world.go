@@ -112,7 +112,7 @@ func (factsWorld) noteGoals(a *Agent, notes []optionNote) {
 		o, n := &goals[i], &notes[i]
 		n.goal, n.priority = o.Goal.Name(), o.Priority
 		if o.Utility != nil {
-			n.noted |= noteUtility
+			n.noteWord |= noteUtility
 		}
 	}
 }
