@@ -118,6 +118,16 @@ type Decision struct {
 	// 600-agent tick of the colony about 1 % at summary level, for
 	// records most of which the ring drops unread (docs/records.md).
 	weighed []optionNote
+	// found is, in a FlightRecorder's slot of a resolver agent's record,
+	// every target of the snapshot as the search read it, found or not,
+	// and targetNames the domain's names for them (shared): the slot's
+	// Snapshot.Targets are made of them only when the recording is
+	// written (targetsOf). Copied whole, they are one copy of the
+	// snapshot's array, where the targets found, each with its name, were
+	// a loop over them all: about 700 instructions a record in the
+	// colony, whose settlers know twenty targets (docs/records.md).
+	found       []resolver.Target
+	targetNames []string
 }
 
 // optionNote is one goal option as a record keeps it until its
@@ -305,7 +315,7 @@ func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
 func (d *Decision) copyFrom(src *Decision) {
 	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
-	weighed := d.weighed[:0]
+	weighed, found := d.weighed[:0], d.found[:0]
 	*d = *src
 	d.Options = append(options, src.Options...)
 	d.Plan = append(plan, src.Plan...)
@@ -316,6 +326,7 @@ func (d *Decision) copyFrom(src *Decision) {
 	d.Snapshot.Values = append(values, src.Snapshot.Values...)
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
 	d.weighed = append(weighed, src.weighed...)
+	d.found = append(found, src.found...)
 	if d.Plan == nil {
 		d.Plan = []DecisionStep{} // written [] whatever the slot held
 	}
@@ -330,6 +341,7 @@ func (d *Decision) fitBytes() int64 {
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = s.Facts[:len(s.Facts):len(s.Facts)], s.Values[:len(s.Values):len(s.Values)], s.Targets[:len(s.Targets):len(s.Targets)]
 	fit.weighed = d.weighed[:len(d.weighed):len(d.weighed)]
+	fit.found = d.found[:len(d.found):len(d.found)]
 	return fit.bytes()
 }
 
@@ -345,7 +357,8 @@ func (d *Decision) bytes() int64 {
 		int64(cap(d.Snapshot.Facts))*str +
 		int64(cap(d.Snapshot.Values))*word +
 		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{})) +
-		int64(cap(d.weighed))*int64(unsafe.Sizeof(optionNote{}))
+		int64(cap(d.weighed))*int64(unsafe.Sizeof(optionNote{})) +
+		int64(cap(d.found))*int64(unsafe.Sizeof(resolver.Target{}))
 }
 
 // DecisionStats are search.Stats under JSON names.
@@ -852,12 +865,12 @@ func (a *Agent) finishRecord(d *Decision) {
 func (a *Agent) blank(d *Decision, decided string) {
 	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
-	weighed := d.weighed[:0]
+	weighed, found := d.weighed[:0], d.found[:0]
 	*d = Decision{}
 	d.Tick, d.Asked, d.Agent, d.Kind, d.AgentKind, d.Decided = a.tick, a.tick, a.cfg.Name, a.kind(), a.cfg.AgentKind, decided
 	d.Options, d.Plan, d.MTR, d.Running, d.Rejected = options, plan, mtr, running, rejected
 	d.Snapshot.Facts, d.Snapshot.Values, d.Snapshot.Targets = facts, values, targets
-	d.weighed = weighed
+	d.weighed, d.found = weighed, found
 }
 
 // recordNoGoal records a goal choice that left the agent nothing to

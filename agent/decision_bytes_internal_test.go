@@ -4,6 +4,8 @@ import (
 	"math"
 	"runtime"
 	"testing"
+
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // TestDecisionBytesCountEachSlice: a recorder's byte bound counts the
@@ -25,6 +27,7 @@ func TestDecisionBytesCountEachSlice(t *testing.T) {
 		{"values", &Decision{Snapshot: DecisionSnapshot{Values: make([]int64, n)}}},
 		{"option notes", &Decision{weighed: make([]optionNote, n)}},
 		{"targets", &Decision{Snapshot: DecisionSnapshot{Targets: make([]DecisionTarget, n)}}},
+		{"targets as read", &Decision{found: make([]resolver.Target, n), targetNames: make([]string, n)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			slot, allocated := copyAllocates(tc.d)

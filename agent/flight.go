@@ -153,7 +153,7 @@ func (f *FlightRecorder) prefetchNext() {
 		prefetch.SliceSpan(s.weighed),
 		prefetch.SliceSpan(s.Plan),
 		prefetch.SliceSpan(s.Snapshot.Values),
-		prefetch.SliceSpan(s.Snapshot.Targets),
+		prefetch.SliceSpan(s.found),
 		prefetch.SliceSpan(s.Snapshot.Facts),
 		prefetch.ValueSpan(&f.slots[after]),
 	)
@@ -168,7 +168,7 @@ func (d *Decision) fitted() Decision {
 	fit.Options, fit.Plan, fit.MTR, fit.Running, fit.Rejected = exactCopy(d.Options), exactCopy(d.Plan), exactCopy(d.MTR), exactCopy(d.Running), exactCopy(d.Rejected)
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = exactCopy(s.Facts), exactCopy(s.Values), exactCopy(s.Targets)
-	fit.weighed = exactCopy(d.weighed)
+	fit.weighed, fit.found = exactCopy(d.weighed), exactCopy(d.found)
 	return fit
 }
 
@@ -268,14 +268,21 @@ func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	bw.Write(head)
 	bw.WriteByte('\n')
 	enc := json.NewEncoder(bw)
-	var whole Decision // a slot with its GoalScores made
+	var whole Decision // a slot with its GoalScores and targets made
 	var scores []GoalScore
+	var targets []DecisionTarget
 	for i := range f.n {
 		d := &f.slots[(f.head+i)%len(f.slots)]
-		if len(d.weighed) > 0 {
-			scores = goalScoresOf(scores[:0], d.weighed)
+		if len(d.weighed) > 0 || d.targetNames != nil {
 			whole = *d
-			whole.Options = scores
+			if len(d.weighed) > 0 {
+				scores = goalScoresOf(scores[:0], d.weighed)
+				whole.Options = scores
+			}
+			if d.targetNames != nil {
+				targets = targetsOf(targets[:0], d.targetNames, d.found)
+				whole.Snapshot.Targets = targets
+			}
 			d = &whole
 		}
 		if err := enc.Encode(d); err != nil {

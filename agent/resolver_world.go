@@ -247,7 +247,7 @@ func (w *resolverWorld) optionGoal(_ *Agent, i int) string { return w.options[i]
 func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	c := r.chain
 	snap := &c.snap
-	w.snapshotInto(d, snap)
+	w.snapshotInto(a, d, snap)
 	d.Profile.resolver, d.Limits = c.opt.Profile, limitsOf(c.opt.Limits)
 	d.OwnProfile = a.cfg.AgentKind != "" && c.opt.Profile != a.log.kindResolver
 	if c.opt.Distance != nil {
@@ -309,17 +309,30 @@ func (w *resolverWorld) effectsHold(a *Agent, act goap.ActionID) bool {
 
 func (w *resolverWorld) recordLive(a *Agent, d *Decision) {
 	w.senseTargets(a, true)
-	w.snapshotInto(d, a.live)
+	w.snapshotInto(a, d, a.live)
 }
 
-// snapshotInto writes snap as d's snapshot: every key's value, the
-// agent's position, the targets found.
-func (w *resolverWorld) snapshotInto(d *Decision, snap *resolver.Snapshot) {
+// snapshotInto writes snap as agent a's record d's snapshot: every key's
+// value, the agent's position, the targets found. In a FlightRecorder's
+// slot, the targets are kept as snap has them, found or not, and named
+// when the recording is written (Decision.found).
+func (w *resolverWorld) snapshotInto(a *Agent, d *Decision, snap *resolver.Snapshot) {
 	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, w.domain.KeyNames(), snap.At
 	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
-	for t, name := range w.domain.Targets() {
-		if tg := snap.Targets[t]; tg.Found {
-			d.Snapshot.Targets = append(d.Snapshot.Targets, DecisionTarget{Name: name, At: tg.At})
+	if a.log.lender != nil {
+		d.found, d.targetNames = append(d.found, snap.Targets...), w.domain.Targets()
+		return
+	}
+	d.Snapshot.Targets = targetsOf(d.Snapshot.Targets, w.domain.Targets(), snap.Targets)
+}
+
+// targetsOf appends to dst the targets found of a resolver snapshot's
+// targets, each with its name.
+func targetsOf(dst []DecisionTarget, names []string, targets []resolver.Target) []DecisionTarget {
+	for t, name := range names {
+		if tg := &targets[t]; tg.Found {
+			dst = append(dst, DecisionTarget{Name: name, At: tg.At})
 		}
 	}
+	return dst
 }
