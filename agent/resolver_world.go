@@ -256,10 +256,15 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	if len(plan) == 0 {
 		return
 	}
-	// The costs are computed into an array on the stack, big enough for
-	// a chain of the resolver's default depth (a longer one's, on the heap).
-	var costs [resolver.DefaultMaxDepth]float64
-	stepCosts := w.domain.StepCosts(costs[:0], chainOf(plan), snap, *c.opt)
+	// The worker that found the chain counted its steps' costs into the
+	// log (request.costs). Were they missing, they are counted here, into
+	// an array on the stack big enough for a chain of the resolver's
+	// default depth.
+	stepCosts := a.log.stepCosts
+	if len(stepCosts) != len(plan) {
+		var costs [resolver.DefaultMaxDepth]float64
+		stepCosts = w.domain.StepCosts(costs[:0], chainOf(plan), snap, *c.opt)
+	}
 	for i, act := range plan {
 		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: stepCosts[i]})
 	}

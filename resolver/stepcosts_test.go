@@ -76,3 +76,71 @@ func TestStepCostsRefusesAnActionOfAnotherDomain(t *testing.T) {
 		}()
 	}
 }
+
+// TestResolveGivesTheStepCostsStepCostsCounts: a resolve asked for its
+// chain's step costs (Options.StepCosts) gives, bit for bit, what
+// Domain.StepCosts counts for the chain it found, and none when it finds
+// none, whole or a slice at a time, after a chain already in dst, with
+// straight lines and with a grid's distances, into a slice that held
+// another resolve's costs.
+func TestResolveGivesTheStepCostsStepCostsCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 13))
+	found, notFound := 0, 0
+	costs := []float64{-1, -2, -3} // another resolve's, to be emptied
+	for round := range 800 {
+		spec, w, profSpec := randomCase(r)
+		d, err := resolver.NewDomain(spec)
+		if err != nil {
+			t.Fatalf("round %d: %v", round, err)
+		}
+		var prof *resolver.Profile
+		if profSpec.Capabilities != nil {
+			if prof, err = d.NewProfile(profSpec); err != nil {
+				t.Fatal(err)
+			}
+		}
+		snap := caseSnapshot(t, d, w)
+		opt := resolver.Options{Profile: prof}
+		if round%2 == 1 {
+			opt.Distance, _ = randomGrid(r)
+		}
+		rs := resolver.NewResolver(d)
+		slice := r.IntN(4) // chains a slice; 0: the whole resolve at once
+		if slice == 0 {
+			slice = math.MaxInt
+		}
+		prefix := []resolver.ActionID{0, 0}[:r.IntN(3)]
+		for _, g := range d.Goals() {
+			asked := opt
+			asked.StepCosts = &costs
+			rs.Begin(append([]resolver.ActionID(nil), prefix...), snap, g, asked)
+			for !rs.Continue(slice) {
+				if slice == math.MaxInt {
+					t.Fatal("a resolve without slices stopped before its end")
+				}
+			}
+			res, _ := rs.Result()
+			if res.Status != resolver.Found {
+				notFound++
+				if len(costs) != 0 {
+					t.Fatalf("round %d, goal %s: %s, yet step costs %v", round, g.Name(), res.Status, costs)
+				}
+				continue
+			}
+			found++
+			chain := res.Chain[len(prefix):]
+			want := d.StepCosts(nil, chain, snap, opt)
+			if len(costs) != len(want) {
+				t.Fatalf("round %d, goal %s: %d step costs for a chain of %d", round, g.Name(), len(costs), len(chain))
+			}
+			for i := range want {
+				if math.Float64bits(costs[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("round %d, goal %s, chain %s: step costs %v, StepCosts counts %v", round, g.Name(), d.FormatChain(chain), costs, want)
+				}
+			}
+		}
+	}
+	if found < 200 || notFound < 20 {
+		t.Fatalf("%d resolves found a chain and %d none: too few of either to tell", found, notFound)
+	}
+}
