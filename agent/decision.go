@@ -119,13 +119,15 @@ type Decision struct {
 	// records most of which the ring drops unread (docs/records.md).
 	weighed []optionNote
 	// found is, in a FlightRecorder's slot of a resolver agent's record,
-	// every target of the snapshot as the search read it, found or not,
-	// and targetNames the domain's names for them (shared): the slot's
+	// every target of the record's snapshot (the one the search read, or
+	// for a goal choice the live one), found or not, and targetNames the
+	// domain's names for them (resolver.Domain.Targets, shared): the slot's
 	// Snapshot.Targets are made of them only when the recording is
 	// written (targetsOf). Copied whole, they are one copy of the
-	// snapshot's array, where the targets found, each with its name, were
-	// a loop over them all: about 700 instructions a record in the
-	// colony, whose settlers know twenty targets (docs/records.md).
+	// snapshot's array, with no pointers for the collector to scan, where
+	// the targets found, each with its name, were a loop over them all:
+	// about 240 instructions a record in the colony, whose settlers know
+	// twenty targets (docs/records.md).
 	found       []resolver.Target
 	targetNames []string
 }
@@ -458,7 +460,7 @@ type decisionLog struct {
 	notes []optionNote
 	// stepCosts are a resolver agent's chain's step costs, which the
 	// worker that found it counts while the request waits (the agent
-	// does not touch its log then; chainRequest.costs).
+	// does not touch its log then; request.costs).
 	stepCosts []float64
 	// kindGOAP or kindResolver is the profile the agent was configured
 	// with, its agent kind's when it has one (Config.AgentKind): a record

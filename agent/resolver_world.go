@@ -241,9 +241,8 @@ func (w *resolverWorld) noteGoals(_ *Agent, notes []optionNote) {
 func (w *resolverWorld) optionGoal(_ *Agent, i int) string { return w.options[i].Goal.Name() }
 
 // record: the snapshot the resolve read (the request's copy, taken at
-// submit), and each step's share of the chain's cost. It does not touch
-// the agent's decisionLog unless the agent has an agent kind: in a crowd,
-// where an agent decides every few dozen ticks, its log is a cache miss.
+// submit), and each step's share of the chain's cost, which the worker
+// that found the chain counted into the agent's log (request.costs).
 func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	c := r.chain
 	snap := &c.snap

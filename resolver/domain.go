@@ -411,7 +411,9 @@ func (d *Domain) Key(name string) (KeyID, bool) {
 	return k, ok
 }
 
-// Targets returns the target keys the actions name, in order of first use.
+// Targets returns the target keys the actions name, in order of first
+// use: one slice for every caller (an agent's decision records share
+// it), which must not be changed.
 func (d *Domain) Targets() []string { return d.targets }
 
 // Target returns the target key named name.

@@ -181,10 +181,12 @@ type Options struct {
 	// nothing.
 	Context context.Context
 	// StepCosts, if not nil, is emptied when the resolve begins and, if
-	// it finds a chain, given each step's cost, head first, as
+	// it finds a chain, set to each step's cost, head first, as
 	// Domain.StepCosts counts them (appended to (*StepCosts)[:0], so
 	// that a caller reuses one slice): what a record of the decision
-	// shows, got without checking the snapshot a second time.
+	// shows, got without checking the snapshot a second time. Counting
+	// them calls the actions' cost functions and the distance model
+	// again, once per step, on the goroutine that ends the resolve.
 	StepCosts *[]float64
 }
 
@@ -597,7 +599,7 @@ func (r *Resolver) endRun(st *resolveState, li int32, out outcome) {
 			// Without the trace and the context: counting costs again
 			// is no part of the search.
 			q := query{snap: s.snap, prof: s.prof, dist: s.dist, perUnit: s.perUnit}
-			*st.stepCosts = r.d.stepCosts(*st.stepCosts, res.Chain[st.dstLen:], &q)
+			*st.stepCosts = r.d.stepCosts((*st.stepCosts)[:0], res.Chain[st.dstLen:], &q)
 		}
 	case outOfBudget:
 		res.Status, res.Bound = LimitReached, search.Budget

@@ -144,3 +144,41 @@ func TestResolveGivesTheStepCostsStepCostsCounts(t *testing.T) {
 		t.Fatalf("%d resolves found a chain and %d none: too few of either to tell", found, notFound)
 	}
 }
+
+// TestStepCostsOfInterleavedResolvesSharingASlice: two resolves a slice
+// at a time, begun one after the other with one StepCosts slice, each
+// end with their own chain's costs only: a resolve sets the slice when
+// it ends, whatever another did to it since it began.
+func TestStepCostsOfInterleavedResolvesSharingASlice(t *testing.T) {
+	d, err := resolver.NewDomain(domains.Survivor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := d.NewSnapshot()
+	for i := range snap.Targets {
+		snap.Targets[i] = resolver.Target{At: resolver.Point{X: float64(2 * i), Y: 1}, Found: true}
+	}
+	h, _ := d.Key("hunger")
+	snap.Values[h] = 90
+	var costs []float64
+	a, b := resolver.NewResolver(d), resolver.NewResolver(d)
+	a.Begin(nil, snap, d.Goal("Warm"), resolver.Options{StepCosts: &costs})
+	b.Begin(nil, snap, d.Goal("Fed"), resolver.Options{StepCosts: &costs})
+	for _, rs := range []*resolver.Resolver{a, b} {
+		for !rs.Continue(1) {
+		}
+		res, err := rs.Result()
+		if err != nil || res.Status != resolver.Found {
+			t.Fatalf("%v, %v: want a chain", res.Status, err)
+		}
+		want := d.StepCosts(nil, res.Chain, snap, resolver.Options{})
+		if len(costs) != len(want) {
+			t.Fatalf("chain %s: step costs %v, want %v", d.FormatChain(res.Chain), costs, want)
+		}
+		for i := range want {
+			if costs[i] != want[i] {
+				t.Fatalf("chain %s: step costs %v, want %v", d.FormatChain(res.Chain), costs, want)
+			}
+		}
+	}
+}
