@@ -458,10 +458,6 @@ type decisionLog struct {
 	// notes are the options as weighed, for a record's GoalScores when
 	// the sink lends no slot.
 	notes []optionNote
-	// stepCosts are a resolver agent's chain's step costs, which the
-	// worker that found it counts while the request waits (the agent
-	// does not touch its log then; request.costs).
-	stepCosts []float64
 	// kindGOAP or kindResolver is the profile the agent was configured
 	// with, its agent kind's when it has one (Config.AgentKind): a record
 	// made with another says so (OwnProfile).

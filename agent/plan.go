@@ -51,12 +51,6 @@ type request struct {
 	// chain is a resolver agent's snapshot, goal and options, in its
 	// buffer (facts and goal are unused then).
 	chain *chainRequest
-	// costs, for a resolver agent that records its decisions, is where
-	// the worker puts each step's cost of a chain found (the log's
-	// stepCosts), for the record: counted where the resolve ran, from
-	// what it had at hand, rather than at delivery, which checks the
-	// snapshot again and runs on one worker (resolver.Options.StepCosts).
-	costs *[]float64
 	// slice is the most chains a resolver agent's search, or states a
 	// GOAP agent's, may expand in this frame (0: the whole search);
 	// search holds it while it is suspended from frame to frame; sliced
@@ -148,9 +142,6 @@ func (a *Agent) request(r request) {
 		r.planner = htnPlanner{}
 	}
 	r.facts, r.goal, r.chain = a.world.snapshot(a)
-	if r.chain != nil && a.log != nil {
-		r.costs = &a.log.stepCosts
-	}
 	r.plan, r.mtr = a.resultPlan[:0], a.resultMTR[:0]
 	if r.kind == interruptRequest {
 		r.running = a.mtr

@@ -92,11 +92,6 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	}
 	plans := make([]goap.ActionID, 2*depth)
 	a.resultPlan, a.planStore = plans[:0:depth], plans[depth:depth]
-	if a.log != nil {
-		// What the worker that resolves counts the steps' costs into,
-		// for the record (request.costs).
-		a.log.stepCosts = make([]float64, 0, depth)
-	}
 	return (*ResolverAgent)(a), nil
 }
 

@@ -43,7 +43,7 @@ func (resolverPlanner) plan(p *planners, r *request, out *result) {
 	rs := cached(&p.resolvers, c.goal.Domain(), resolver.NewResolver)
 	if r.traced {
 		opt := *c.opt
-		opt.Trace, opt.StepCosts = &p.resolverTrace, r.costs
+		opt.Trace = &p.resolverTrace
 		res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, opt)
 		l := r.agent.log
 		var chain []resolver.ActionID
@@ -55,9 +55,7 @@ func (resolverPlanner) plan(p *planners, r *request, out *result) {
 		p.tally.chains += res.Expanded
 		return
 	}
-	opt := *c.opt
-	opt.StepCosts = r.costs
-	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, opt)
+	res, err := rs.Resolve(chainOf(r.plan), &c.snap, c.goal, *c.opt)
 	answer(out, res, err)
 	p.tally.chains += res.Expanded
 }

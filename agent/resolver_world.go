@@ -241,8 +241,7 @@ func (w *resolverWorld) noteGoals(_ *Agent, notes []optionNote) {
 func (w *resolverWorld) optionGoal(_ *Agent, i int) string { return w.options[i].Goal.Name() }
 
 // record: the snapshot the resolve read (the request's copy, taken at
-// submit), and each step's share of the chain's cost, which the worker
-// that found the chain counted into the agent's log (request.costs).
+// submit), and each step's share of the chain's cost.
 func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision) {
 	c := r.chain
 	snap := &c.snap
@@ -255,15 +254,10 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	if len(plan) == 0 {
 		return
 	}
-	// The worker that found the chain counted its steps' costs into the
-	// log (request.costs). Were they missing, they are counted here, into
-	// an array on the stack big enough for a chain of the resolver's
-	// default depth.
-	stepCosts := a.log.stepCosts
-	if len(stepCosts) != len(plan) {
-		var costs [resolver.DefaultMaxDepth]float64
-		stepCosts = w.domain.StepCosts(costs[:0], chainOf(plan), snap, *c.opt)
-	}
+	// The costs are computed into an array on the stack, big enough for
+	// a chain of the resolver's default depth (a longer one's, on the heap).
+	var costs [resolver.DefaultMaxDepth]float64
+	stepCosts := w.domain.StepCosts(costs[:0], chainOf(plan), snap, *c.opt)
 	for i, act := range plan {
 		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: stepCosts[i]})
 	}

@@ -179,7 +179,6 @@ func planSlice(p *planners, r *request, out *result) {
 	} else {
 		rs = cached(&p.resolvers, d, resolver.NewResolver)
 		opt := *c.opt
-		opt.StepCosts = r.costs
 		if r.traced {
 			if p.slicedTrace == nil {
 				p.slicedTrace = new(resolver.Trace)

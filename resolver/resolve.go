@@ -180,14 +180,6 @@ type Options struct {
 	// context's (errors.Is(err, context.Canceled)). Nil costs
 	// nothing.
 	Context context.Context
-	// StepCosts, if not nil, is emptied when the resolve begins and, if
-	// it finds a chain, set to each step's cost, head first, as
-	// Domain.StepCosts counts them (appended to (*StepCosts)[:0], so
-	// that a caller reuses one slice): what a record of the decision
-	// shows, got without checking the snapshot a second time. Counting
-	// them calls the actions' cost functions and the distance model
-	// again, once per step, on the goroutine that ends the resolve.
-	StepCosts *[]float64
 }
 
 // Result is what a resolve found, with its statistics.
@@ -284,11 +276,8 @@ type resolveState struct {
 	budget   int // the resolve's, over both runs
 	maxDepth int
 	maxWork  int
-	// stepCosts is Options.StepCosts: given the chain's step costs when
-	// the resolve finds one.
-	stepCosts *[]float64
-	res       Result
-	err       error
+	res      Result
+	err      error
 	// The run under way: its own limits and counts (the second run's go
 	// to more, added to res when it ends), and what its loop holds
 	// between two expansions.
@@ -481,11 +470,7 @@ func (r *Resolver) Begin(dst []ActionID, snap *Snapshot, goal *Goal, opt Options
 		goal:   goal,
 		dstLen: len(dst),
 		budget: budget, maxDepth: maxDepth, maxWork: maxWork,
-		stepCosts: opt.StepCosts,
-		res:       Result{Chain: dst},
-	}
-	if st.stepCosts != nil {
-		*st.stepCosts = (*st.stepCosts)[:0]
+		res: Result{Chain: dst},
 	}
 	if st.q.tr != nil {
 		st.q.tr.reset(d, goal)
@@ -594,12 +579,6 @@ func (r *Resolver) endRun(st *resolveState, li int32, out outcome) {
 		}
 		if s.tr != nil {
 			s.tr.Chosen = int(li)
-		}
-		if st.stepCosts != nil {
-			// Without the trace and the context: counting costs again
-			// is no part of the search.
-			q := query{snap: s.snap, prof: s.prof, dist: s.dist, perUnit: s.perUnit}
-			*st.stepCosts = r.d.stepCosts((*st.stepCosts)[:0], res.Chain[st.dstLen:], &q)
 		}
 	case outOfBudget:
 		res.Status, res.Bound = LimitReached, search.Budget

@@ -176,11 +176,9 @@ func (d *Domain) FormatSnapshot(s *Snapshot) string {
 // unreachable places do not cost the resolver its exactness.
 //
 // A resolve calls Distance once per action with a target it puts in front
-// of a chain, and once more per candidate chain (and, asked for the found
-// chain's step costs, Options.StepCosts, once per step of it with a
-// target), always with to the next target of the chain (never the
-// agent's position), which a model may rely on: package navgrid's Fields
-// measures one distance field per target.
+// of a chain, and once more per candidate chain, always with to the next
+// target of the chain (never the agent's position), which a model may
+// rely on: package navgrid's Fields measures one distance field per target.
 type DistanceModel interface {
 	Distance(from, to Point) float64
 }

@@ -19,21 +19,16 @@ func (d *Domain) StepCosts(dst []float64, chain []ActionID, snap *Snapshot, opt 
 	if opt.Profile != nil && opt.Profile.domain != d {
 		panic("resolver: StepCosts with a profile of another domain")
 	}
-	return d.stepCosts(dst, chain, &query{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost})
-}
-
-// stepCosts is StepCosts for a query whose snapshot and profile were
-// checked: StepCosts' own, or a resolve's (Options.StepCosts).
-func (d *Domain) stepCosts(dst []float64, chain []ActionID, s *query) []float64 {
-	from := s.snap.At
+	s := query{snap: snap, prof: opt.Profile, dist: opt.Distance, perUnit: d.distanceCost}
+	from := snap.At
 	for _, a := range chain {
 		if int(a) < 0 || int(a) >= len(d.actions) {
 			panic(fmt.Sprintf("resolver: StepCosts: action %d is not one of domain %q's", a, d.name))
 		}
 		act := &d.actions[a]
-		c := actionCost(act, a, s.prof, s.snap)
+		c := actionCost(act, a, opt.Profile, snap)
 		if act.target != NoTarget {
-			to := s.snap.Targets[act.target].At
+			to := snap.Targets[act.target].At
 			c += s.distance(from, to)
 			from = to
 		}
