@@ -444,7 +444,7 @@ var optionWhy = [...]string{
 type decisionLog struct {
 	// d is the record handed to a sink that lends no slot, made at the
 	// first such record: a FlightRecorder's agents never need it, and a
-	// Decision is 11 cache lines, which allocated beside every agent of a
+	// Decision is 12 cache lines, which allocated beside every agent of a
 	// crowd spread what their ticks read over that much more memory.
 	d *Decision
 	// lender is the sink as a slotLender (a FlightRecorder), nil for one
@@ -861,7 +861,7 @@ func (a *Agent) finishRecord(d *Decision) {
 //
 // It zeroes d in place and then sets its fields one by one: a composite
 // literal assigned to *d that reads d's slices is built in a temporary
-// on the stack and copied over, an extra pass over 712 bytes for each
+// on the stack and copied over, an extra pass over 760 bytes for each
 // record (TestBlankLeavesNothingOfTheLastDecision checks that no field
 // of an earlier record is left).
 func (a *Agent) blank(d *Decision, decided string) {
