@@ -30,3 +30,13 @@ func SearchPath(p *Planner) string {
 	}
 	return out
 }
+
+// HashMarks returns the base and top of p's one-word hashed searches'
+// marks (hashSearch): the 32-bit one's, then the 64-bit one's.
+func HashMarks(p *Planner) (base32, top32, base64, top64 uint32) {
+	return p.hash32.base, p.hash32.top, p.hash64.base, p.hash64.top
+}
+
+// SetHashTop sets the greatest mark p's hashed searches wrote, so that a
+// test can bring them to the point where a table is cleared whole.
+func SetHashTop(p *Planner, top uint32) { p.hash32.top, p.hash64.top = top, top }

@@ -44,3 +44,55 @@ func TestHashSearchMatchesGeneralOnLargeSearches(t *testing.T) {
 		t.Fatalf("the largest search generated %d successors: too few to test the large tables", largest)
 	}
 }
+
+// TestHashSearchForgetsEarlierSearches: one planner, reused over searches
+// from random starts to random goals, makes each search exactly as a new
+// planner does. A hashed search empties its table by raising the base its
+// slots' marks are read against (hashSearch), so a slot filled by an
+// earlier search, at any cost, must read as empty; and once the marks near
+// 2^32 the table is cleared whole and the marks start again from zero.
+// The test brings the marks there, twice, and checks both happened.
+func TestHashSearchForgetsEarlierSearches(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 31))
+	for _, facts := range []int{24, 48} { // the 32-bit and the 64-bit table
+		cfg := randdomain.Config{Facts: facts, Actions: 48, MaxPre: 3, MaxEff: 3, MaxCost: 9, RuleProb: 0.3, Goals: 4, GoalFacts: 4}
+		d := mustDomain(t, randdomain.Spec(r, cfg))
+		warm := goap.NewPlanner(d)
+		marks := func() (base, top uint32) {
+			b32, t32, b64, t64 := goap.HashMarks(warm)
+			if facts <= 32 {
+				return b32, t32
+			}
+			return b64, t64
+		}
+		passed, restarted := false, false
+		for i := range 60 {
+			switch i {
+			case 20: // the next search's marks pass 2^31: the one after clears
+				goap.SetHashTop(warm, 1<<31-50)
+			case 40: // this very search clears the table first
+				goap.SetHashTop(warm, 1<<31)
+			}
+			start := d.Initial()
+			for f := range facts {
+				start.Set(goap.Fact(f), r.IntN(2) == 0)
+			}
+			goal := d.Goals()[r.IntN(len(d.Goals()))]
+			opt := goap.Options{Heuristic: []goap.Heuristic{goap.GoalCount, goap.Blind, goap.GoalCost}[i%3], Budget: 3000}
+			want, errWant := goap.NewPlanner(d).Plan(nil, start, goal, opt)
+			got, err := warm.Plan(nil, start, goal, opt)
+			if fmt.Sprint(samePath(got), err) != fmt.Sprint(samePath(want), errWant) {
+				t.Fatalf("%d facts, search %d (%v): warm planner %+v %v, new planner %+v %v", facts, i, opt.Heuristic, got, err, want, errWant)
+			}
+			if path := goap.SearchPath(warm); path != "hash32" && path != "hash64" {
+				t.Fatalf("%d facts, search %d: took %q, not a hashed search", facts, i, path)
+			}
+			base, top := marks()
+			passed = passed || base >= 1<<31-50 && top >= 1<<31
+			restarted = restarted || i >= 40 && base == 0
+		}
+		if !passed || !restarted {
+			t.Fatalf("%d facts: marks passed 2^31 %v, started again from zero %v: the test did not reach the clearing", facts, passed, restarted)
+		}
+	}
+}

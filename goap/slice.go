@@ -261,7 +261,7 @@ func (p *Planner) Bytes() int64 {
 
 // bytes returns what the search's slices hold, at their capacity.
 func (hs *hashSearch[K]) bytes() int64 {
-	return sliceBytes(hs.slots) + sliceBytes(hs.used) + sliceBytes(hs.nodes) + sliceBytes(hs.succ)
+	return sliceBytes(hs.slots) + sliceBytes(hs.nodes) + sliceBytes(hs.succ)
 }
 
 // sliceBytes returns the bytes s's backing array holds.

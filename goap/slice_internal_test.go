@@ -205,11 +205,9 @@ func TestSlicedPlannerBytesCountEveryPart(t *testing.T) {
 			return p.dense.open.Bytes() - c
 		}},
 		{"hash32 slots", func() int64 { return grown(&p.hash32.slots, 1000) }},
-		{"hash32 used", func() int64 { return grown(&p.hash32.used, 1000) }},
 		{"hash32 nodes", func() int64 { return grown(&p.hash32.nodes, 1000) }},
 		{"hash32 successors", func() int64 { return grown(&p.hash32.succ, 1000) }},
 		{"hash64 slots", func() int64 { return grown(&p.hash64.slots, 1000) }},
-		{"hash64 used", func() int64 { return grown(&p.hash64.used, 1000) }},
 		{"hash64 nodes", func() int64 { return grown(&p.hash64.nodes, 1000) }},
 		{"hash64 successors", func() int64 { return grown(&p.hash64.succ, 1000) }},
 		{"wide nodes", func() int64 { return grown(&p.delayed.wideNodes, 1000) }},
