@@ -40,3 +40,20 @@ func HashMarks(p *Planner) (base32, top32, base64, top64 uint32) {
 // SetHashTop sets the greatest mark p's hashed searches wrote, so that a
 // test can bring them to the point where a table is cleared whole.
 func SetHashTop(p *Planner, top uint32) { p.hash32.top, p.hash64.top = top, top }
+
+// HashMarksAbove counts the slots of p's hashed searches whose mark is
+// above top.
+func HashMarksAbove(p *Planner, top uint32) int {
+	n := 0
+	for _, s := range p.hash32.slots {
+		if s.mark > top {
+			n++
+		}
+	}
+	for _, s := range p.hash64.slots {
+		if s.mark > top {
+			n++
+		}
+	}
+	return n
+}

@@ -58,8 +58,11 @@ type hashSearch[K stateWord] struct {
 // table by raising the base past every mark written before it, instead of
 // writing the slots the last search filled: on a table larger than the
 // cache, those writes went to memory and were read back from it by the next
-// search. A table is cleared whole only when the base passes 2^31, so that
-// base plus cost always fits in a mark.
+// search. A table is cleared whole only when the last search's greatest mark
+// reaches 2^31, so the base stays below 2^31 and base plus one plus cost
+// fits in a mark: a cost stays below 2^31 because forward hands over to
+// the general search before a node's cost passes MaxInt32-maxBucketCost,
+// and no step costs more than maxBucketCost.
 type hashSlot[K stateWord] struct {
 	key  K
 	mark uint32
@@ -100,7 +103,8 @@ func (hs *hashSearch[K]) nodeBytes() int {
 }
 
 // reset empties the table by raising the base past the last search's
-// marks, clearing it whole once the base passes 2^31.
+// marks (top, written when forward returns), clearing it whole once they
+// reach 2^31.
 func (hs *hashSearch[K]) reset() {
 	if hs.slots == nil {
 		hs.slots = make([]hashSlot[K], 1<<10)

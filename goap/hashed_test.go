@@ -14,7 +14,7 @@ import (
 // (past the table size from which hashSearch reads slots ahead, and
 // through several of its table's growths) make exactly the search the
 // general one makes, and a warm planner repeats it exactly (its table
-// emptied by the slots it used). TestWordSearchMatchesGeneral covers many
+// emptied by raising the base its marks are read against). TestWordSearchMatchesGeneral covers many
 // small domains; this covers the large tables a budget of 5000 never
 // reaches.
 func TestHashSearchMatchesGeneralOnLargeSearches(t *testing.T) {
@@ -49,9 +49,10 @@ func TestHashSearchMatchesGeneralOnLargeSearches(t *testing.T) {
 // from random starts to random goals, makes each search exactly as a new
 // planner does. A hashed search empties its table by raising the base its
 // slots' marks are read against (hashSearch), so a slot filled by an
-// earlier search, at any cost, must read as empty; and once the marks near
-// 2^32 the table is cleared whole and the marks start again from zero.
-// The test brings the marks there, twice, and checks both happened.
+// earlier search, at any cost, must read as empty, and no mark may pass the
+// greatest one the search reports (the next base); once the marks reach
+// 2^31 the table is cleared whole and the marks start again from zero. The
+// test brings the marks there, twice, and checks both happened.
 func TestHashSearchForgetsEarlierSearches(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 31))
 	for _, facts := range []int{24, 48} { // the 32-bit and the 64-bit table
@@ -88,6 +89,9 @@ func TestHashSearchForgetsEarlierSearches(t *testing.T) {
 				t.Fatalf("%d facts, search %d: took %q, not a hashed search", facts, i, path)
 			}
 			base, top := marks()
+			if above := goap.HashMarksAbove(warm, top); above > 0 {
+				t.Fatalf("%d facts, search %d: %d slots have marks past the greatest reported, %d: the next search reads them as filled", facts, i, above, top)
+			}
 			passed = passed || base >= 1<<31-50 && top >= 1<<31
 			restarted = restarted || i >= 40 && base == 0
 		}
