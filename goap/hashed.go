@@ -137,10 +137,7 @@ func (hs *hashSearch[K]) reserve(n, actions int) {
 		hs.reset()
 	}
 	// The last expansion may make room for every action's successor.
-	if size, shift := tableSize(n + actions); len(hs.slots) < size {
-		hs.slots, hs.shift = make([]hashSlot[K], size), shift
-		clear(hs.slots) // touched now rather than in the search
-	}
+	hs.slots, hs.shift = reserveSlots(hs.slots, hs.shift, n+actions)
 	hs.nodes = reserveTouched(hs.nodes, n)
 	hs.succ = reserveTouched(hs.succ, actions)
 }

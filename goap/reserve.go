@@ -118,11 +118,21 @@ func reserveTouched[E any](s []E, n int) []E {
 // by a touched table for n keys if they are smaller, and its list of used
 // slots with room for n.
 func reserveTable[S any](slots []S, shift uint, used []uint32, n int) ([]S, uint, []uint32) {
-	if size, sh := tableSize(n); len(slots) < size {
-		slots, shift, used = make([]S, size), sh, nil
-		clear(slots)
+	before := len(slots)
+	if slots, shift = reserveSlots(slots, shift, n); len(slots) != before {
+		used = nil // a new table: the old list's memory goes with the old one
 	}
 	return slots, shift, reserveTouched(used, n)
+}
+
+// reserveSlots returns a linear-probing table's slots and shift, replaced
+// by a touched table for n keys if they are smaller.
+func reserveSlots[S any](slots []S, shift uint, n int) ([]S, uint) {
+	if size, sh := tableSize(n); len(slots) < size {
+		slots, shift = make([]S, size), sh
+		clear(slots)
+	}
+	return slots, shift
 }
 
 // tableSize returns the slots of a linear-probing table that holds n keys
