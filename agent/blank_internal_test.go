@@ -27,7 +27,7 @@ func TestBlankLeavesNothingOfTheLastDecision(t *testing.T) {
 	// The lists whose storage a slot keeps; the rest (the snapshot's
 	// Keys, the domain's names) are shared, and blank lets them go.
 	kept := map[string]bool{}
-	for _, f := range []string{"Options", "Plan", "MTR", "Running", "Rejected", "Snapshot.Facts", "Snapshot.Values", "Snapshot.Targets", "weighed", "found"} {
+	for _, f := range []string{"Options", "Plan", "MTR", "Running", "Rejected", "Snapshot.Facts", "Snapshot.Values", "Snapshot.Targets", "weighed", "found", "chain"} {
 		kept["Decision."+f] = true
 	}
 	var check func(v, old reflect.Value, at string)

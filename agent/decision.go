@@ -120,16 +120,25 @@ type Decision struct {
 	weighed []optionNote
 	// found is, in a FlightRecorder's slot of a resolver agent's record,
 	// every target of the record's snapshot (the one the search read, or
-	// for a goal choice the live one), found or not, and targetNames the
-	// domain's names for them (resolver.Domain.Targets, shared): the slot's
-	// Snapshot.Targets are made of them only when the recording is
-	// written (targetsOf). Copied whole, they are one copy of the
+	// for a goal choice the live one), found or not, and domain the
+	// resolver domain whose names they take (resolver.Domain.Targets):
+	// the slot's Snapshot.Targets are made of them only when the recording
+	// is written (targetsOf). Copied whole, they are one copy of the
 	// snapshot's array, with no pointers for the collector to scan, where
 	// the targets found, each with its name, were a loop over them all:
 	// about 240 instructions a record in the colony, whose settlers know
 	// twenty targets (docs/records.md).
-	found       []resolver.Target
-	targetNames []string
+	found  []resolver.Target
+	domain *resolver.Domain
+	// chain is, in a FlightRecorder's slot of a resolver agent's plan, the
+	// chain found, whose steps (their names and costs) are made only when
+	// the recording is written (stepsOf), from the snapshot the slot keeps
+	// (Snapshot.Values, found, Snapshot.At) and its Profile: the same
+	// inputs give the same costs, since an action's CostFunc must be a pure
+	// function of the snapshot. Only for walks priced by straight lines: a
+	// game's distance model may answer otherwise later (a door closed), so
+	// with one the steps are made when the record is.
+	chain []resolver.ActionID
 }
 
 // optionNote is one goal option as a record keeps it until its
@@ -317,7 +326,7 @@ func (s *DecisionSnapshot) TargetMap() map[string]resolver.Point {
 func (d *Decision) copyFrom(src *Decision) {
 	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
-	weighed, found := d.weighed[:0], d.found[:0]
+	weighed, found, chain := d.weighed[:0], d.found[:0], d.chain[:0]
 	*d = *src
 	d.Options = append(options, src.Options...)
 	d.Plan = append(plan, src.Plan...)
@@ -329,6 +338,7 @@ func (d *Decision) copyFrom(src *Decision) {
 	d.Snapshot.Targets = append(targets, src.Snapshot.Targets...)
 	d.weighed = append(weighed, src.weighed...)
 	d.found = append(found, src.found...)
+	d.chain = append(chain, src.chain...)
 	if d.Plan == nil {
 		d.Plan = []DecisionStep{} // written [] whatever the slot held
 	}
@@ -344,6 +354,7 @@ func (d *Decision) fitBytes() int64 {
 	s.Facts, s.Values, s.Targets = s.Facts[:len(s.Facts):len(s.Facts)], s.Values[:len(s.Values):len(s.Values)], s.Targets[:len(s.Targets):len(s.Targets)]
 	fit.weighed = d.weighed[:len(d.weighed):len(d.weighed)]
 	fit.found = d.found[:len(d.found):len(d.found)]
+	fit.chain = d.chain[:len(d.chain):len(d.chain)]
 	return fit.bytes()
 }
 
@@ -360,7 +371,8 @@ func (d *Decision) bytes() int64 {
 		int64(cap(d.Snapshot.Values))*word +
 		int64(cap(d.Snapshot.Targets))*int64(unsafe.Sizeof(DecisionTarget{})) +
 		int64(cap(d.weighed))*int64(unsafe.Sizeof(optionNote{})) +
-		int64(cap(d.found))*int64(unsafe.Sizeof(resolver.Target{}))
+		int64(cap(d.found))*int64(unsafe.Sizeof(resolver.Target{})) +
+		int64(cap(d.chain))*int64(unsafe.Sizeof(resolver.ActionID(0)))
 }
 
 // DecisionStats are search.Stats under JSON names.
@@ -867,12 +879,12 @@ func (a *Agent) finishRecord(d *Decision) {
 func (a *Agent) blank(d *Decision, decided string) {
 	options, plan, mtr, running, rejected := d.Options[:0], d.Plan[:0], d.MTR[:0], d.Running[:0], d.Rejected[:0]
 	facts, values, targets := d.Snapshot.Facts[:0], d.Snapshot.Values[:0], d.Snapshot.Targets[:0]
-	weighed, found := d.weighed[:0], d.found[:0]
+	weighed, found, chain := d.weighed[:0], d.found[:0], d.chain[:0]
 	*d = Decision{}
 	d.Tick, d.Asked, d.Agent, d.Kind, d.AgentKind, d.Decided = a.tick, a.tick, a.cfg.Name, a.kind(), a.cfg.AgentKind, decided
 	d.Options, d.Plan, d.MTR, d.Running, d.Rejected = options, plan, mtr, running, rejected
 	d.Snapshot.Facts, d.Snapshot.Values, d.Snapshot.Targets = facts, values, targets
-	d.weighed, d.found = weighed, found
+	d.weighed, d.found, d.chain = weighed, found, chain
 }
 
 // recordNoGoal records a goal choice that left the agent nothing to

@@ -27,7 +27,8 @@ func TestDecisionBytesCountEachSlice(t *testing.T) {
 		{"values", &Decision{Snapshot: DecisionSnapshot{Values: make([]int64, n)}}},
 		{"option notes", &Decision{weighed: make([]optionNote, n)}},
 		{"targets", &Decision{Snapshot: DecisionSnapshot{Targets: make([]DecisionTarget, n)}}},
-		{"targets as read", &Decision{found: make([]resolver.Target, n), targetNames: make([]string, n)}},
+		{"targets as read", &Decision{found: make([]resolver.Target, n)}},
+		{"chain", &Decision{chain: make([]resolver.ActionID, n)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			slot, allocated := copyAllocates(tc.d)

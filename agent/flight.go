@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/ploy-ai/ploy/internal/prefetch"
+	"github.com/ploy-ai/ploy/resolver"
 )
 
 // The decision recording's format and version, in its header line.
@@ -154,6 +155,7 @@ func (f *FlightRecorder) prefetchNext() {
 		prefetch.SliceSpan(s.Plan),
 		prefetch.SliceSpan(s.Snapshot.Values),
 		prefetch.SliceSpan(s.found),
+		prefetch.SliceSpan(s.chain),
 		prefetch.SliceSpan(s.Snapshot.Facts),
 		prefetch.ValueSpan(&f.slots[after]),
 	)
@@ -168,7 +170,7 @@ func (d *Decision) fitted() Decision {
 	fit.Options, fit.Plan, fit.MTR, fit.Running, fit.Rejected = exactCopy(d.Options), exactCopy(d.Plan), exactCopy(d.MTR), exactCopy(d.Running), exactCopy(d.Rejected)
 	s := &fit.Snapshot
 	s.Facts, s.Values, s.Targets = exactCopy(s.Facts), exactCopy(s.Values), exactCopy(s.Targets)
-	fit.weighed, fit.found = exactCopy(d.weighed), exactCopy(d.found)
+	fit.weighed, fit.found, fit.chain = exactCopy(d.weighed), exactCopy(d.found), exactCopy(d.chain)
 	return fit
 }
 
@@ -268,20 +270,26 @@ func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	bw.Write(head)
 	bw.WriteByte('\n')
 	enc := json.NewEncoder(bw)
-	var whole Decision // a slot with its GoalScores and targets made
+	var whole Decision // a slot with its GoalScores, targets and steps made
 	var scores []GoalScore
 	var targets []DecisionTarget
+	var steps []DecisionStep
 	for i := range f.n {
 		d := &f.slots[(f.head+i)%len(f.slots)]
-		if len(d.weighed) > 0 || d.targetNames != nil {
+		if len(d.weighed) > 0 || d.domain != nil {
 			whole = *d
 			if len(d.weighed) > 0 {
 				scores = goalScoresOf(scores[:0], d.weighed)
 				whole.Options = scores
 			}
-			if d.targetNames != nil {
-				targets = targetsOf(targets[:0], d.targetNames, d.found)
+			if d.domain != nil {
+				targets = targetsOf(targets[:0], d.domain.Targets(), d.found)
 				whole.Snapshot.Targets = targets
+			}
+			if len(d.chain) > 0 {
+				snap := resolver.Snapshot{Values: d.Snapshot.Values, At: d.Snapshot.At, Targets: d.found}
+				steps = stepsOf(steps[:0], d.domain, d.chain, &snap, resolver.Options{Profile: d.Profile.resolver})
+				whole.Plan = steps
 			}
 			d = &whole
 		}

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 
@@ -120,64 +121,98 @@ func checkRetuned(t *testing.T, recs [][]agent.GoalScore, goal string, before, a
 
 // TestFlightRecorderWritesWhatAGameSinkGets: a FlightRecorder keeps a
 // resolver agent's records in a form of its own (the goal options as
-// noted, the snapshot's targets as the search read them, found or not)
-// and makes the Decision only when it writes the recording. Two like
-// camps, one agent recording into a FlightRecorder and one into a game's
-// sink, must give the same lines: plans with a target that is not found
-// (an emptied wood pile), and a goal choice that leaves nothing to do,
-// whose snapshot is the live one.
+// noted, the snapshot's targets as the search read them, found or not,
+// the chain's actions without their steps' names and costs) and makes
+// the Decision only when it writes the recording. Two like camps, one
+// agent recording into a FlightRecorder and one into a game's sink, must
+// give the same lines: plans with a target that is not found (an emptied
+// wood pile), and a goal choice that leaves nothing to do, whose snapshot
+// is the live one; with straight lines, with a profile's own costs, and
+// with a distance model of the game's that answers differently every
+// tick (a recorder that priced its steps when it writes, not when the
+// record is made, would show the last tick's distances).
 func TestFlightRecorderWritesWhatAGameSinkGets(t *testing.T) {
-	fr, kept := agent.NewFlightRecorder(100, 1<<20), &keptDecisions{}
-	var camps [2]*camp
-	var agents [2]*agent.ResolverAgent
-	for i, sink := range []agent.DecisionSink{fr, kept} {
-		c := newCamp(t)
-		c.piles["wood_north"].logs = 0 // not found
-		cfg := c.config(nil)
-		cfg.Decisions = sink
-		camps[i], agents[i] = c, mustResolverAgent(t, cfg)
-	}
-	for tick := range 40 {
-		for i, a := range agents {
-			if tick == 25 {
-				// Warm and Fed both hold: no option applies.
-				camps[i].values["warmth"], camps[i].values["hunger"] = 100, 0
+	for _, setup := range []string{"straight lines", "a profile's costs", "a changing distance model"} {
+		t.Run(setup, func(t *testing.T) {
+			fr, kept := agent.NewFlightRecorder(100, 1<<20), &keptDecisions{}
+			var camps [2]*camp
+			var agents [2]*agent.ResolverAgent
+			var models [2]*stretchedDistance
+			for i, sink := range []agent.DecisionSink{fr, kept} {
+				c := newCamp(t)
+				c.piles["wood_north"].logs = 0 // not found
+				cfg := c.config(nil)
+				cfg.Decisions = sink
+				switch setup {
+				case "a profile's costs":
+					p, err := c.d.NewProfile(resolver.ProfileSpec{Costs: map[string]float64{"GatherWoodSouth": 7.25, "LightFire": 0.5}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					cfg.Profile = p
+				case "a changing distance model":
+					models[i] = &stretchedDistance{by: 1}
+					cfg.Distance = models[i]
+				}
+				camps[i], agents[i] = c, mustResolverAgent(t, cfg)
 			}
-			if tick%7 == 0 {
-				a.RequestReplan()
+			for tick := range 40 {
+				for i, a := range agents {
+					if tick == 25 {
+						// Warm and Fed both hold: no option applies.
+						camps[i].values["warmth"], camps[i].values["hunger"] = 100, 0
+					}
+					if tick%7 == 0 {
+						a.RequestReplan()
+					}
+					a.Tick()
+					if models[i] != nil {
+						models[i].by++
+					}
+				}
 			}
-			a.Tick()
-		}
+			var b bytes.Buffer
+			if err := fr.WriteJSONL(&b, agent.RecordHeader{}); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(b.String()), "\n")[1:]
+			if len(lines) != len(kept.d) {
+				t.Fatalf("the recorder wrote %d decisions, the game's sink got %d", len(lines), len(kept.d))
+			}
+			noGoal, withTarget := false, false
+			for i, line := range lines {
+				want, err := json.Marshal(&kept.d[i])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if line != string(want) {
+					t.Errorf("decision %d:\nrecorder %s\ngame     %s", i, line, want)
+				}
+				// Both go through the same naming: what they show must also be
+				// the camp's, the emptied pile missing and the fireplace there.
+				targets := kept.d[i].Snapshot.TargetMap()
+				if _, ok := targets["wood_north"]; ok {
+					t.Errorf("decision %d shows the emptied wood_north among the targets found", i)
+				}
+				if at, ok := targets["fireplace"]; !ok || at != (resolver.Point{Y: 2}) {
+					t.Errorf("decision %d shows the fireplace at %v (found %v), want (0, 2)", i, at, ok)
+				}
+				noGoal = noGoal || kept.d[i].Decided == "goal"
+				for _, s := range kept.d[i].Plan {
+					withTarget = withTarget || s.Action == "GatherWoodSouth"
+				}
+			}
+			if len(lines) < 3 || !noGoal || !withTarget {
+				t.Errorf("%d records, one of a choice with no goal: %v, a plan walking to wood_south: %v; the test tests less than it says", len(lines), noGoal, withTarget)
+			}
+		})
 	}
-	var b bytes.Buffer
-	if err := fr.WriteJSONL(&b, agent.RecordHeader{}); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSpace(b.String()), "\n")[1:]
-	if len(lines) != len(kept.d) {
-		t.Fatalf("the recorder wrote %d decisions, the game's sink got %d", len(lines), len(kept.d))
-	}
-	noGoal := false
-	for i, line := range lines {
-		want, err := json.Marshal(&kept.d[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if line != string(want) {
-			t.Errorf("decision %d:\nrecorder %s\ngame     %s", i, line, want)
-		}
-		// Both go through the same naming: what they show must also be
-		// the camp's, the emptied pile missing and the fireplace there.
-		targets := kept.d[i].Snapshot.TargetMap()
-		if _, ok := targets["wood_north"]; ok {
-			t.Errorf("decision %d shows the emptied wood_north among the targets found", i)
-		}
-		if at, ok := targets["fireplace"]; !ok || at != (resolver.Point{Y: 2}) {
-			t.Errorf("decision %d shows the fireplace at %v (found %v), want (0, 2)", i, at, ok)
-		}
-		noGoal = noGoal || kept.d[i].Decided == "goal"
-	}
-	if len(lines) < 3 || !noGoal {
-		t.Errorf("%d records, one of a choice with no goal: %v; the test tests less than it says", len(lines), noGoal)
-	}
+}
+
+// stretchedDistance is a game's distance model whose answers the game
+// changes: straight lines, times by.
+type stretchedDistance struct{ by float64 }
+
+func (s *stretchedDistance) Distance(from, to resolver.Point) float64 {
+	return s.by * math.Hypot(to.X-from.X, to.Y-from.Y)
 }

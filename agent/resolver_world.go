@@ -254,13 +254,27 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	if len(plan) == 0 {
 		return
 	}
+	if a.log.lender != nil && c.opt.Distance == nil {
+		// A FlightRecorder's slot: the steps are made when the recording
+		// is written, from what the slot keeps (Decision.chain).
+		d.chain = append(d.chain, chainOf(plan)...)
+		return
+	}
+	d.Plan = stepsOf(d.Plan, w.domain, chainOf(plan), snap, *c.opt)
+}
+
+// stepsOf appends chain's steps to dst, each with its name and its cost
+// in snap under opt: its action's cost plus the way to its target
+// (resolver.Domain.StepCosts).
+func stepsOf(dst []DecisionStep, d *resolver.Domain, chain []resolver.ActionID, snap *resolver.Snapshot, opt resolver.Options) []DecisionStep {
 	// The costs are computed into an array on the stack, big enough for
 	// a chain of the resolver's default depth (a longer one's, on the heap).
 	var costs [resolver.DefaultMaxDepth]float64
-	stepCosts := w.domain.StepCosts(costs[:0], chainOf(plan), snap, *c.opt)
-	for i, act := range plan {
-		d.Plan = append(d.Plan, DecisionStep{Action: w.domain.ActionName(resolver.ActionID(act)), Cost: stepCosts[i]})
+	stepCosts := d.StepCosts(costs[:0], chain, snap, opt)
+	for i, act := range chain {
+		dst = append(dst, DecisionStep{Action: d.ActionName(act), Cost: stepCosts[i]})
 	}
+	return dst
 }
 
 func (w *resolverWorld) goalScore(a *Agent, i int) float64 {
@@ -318,7 +332,7 @@ func (w *resolverWorld) snapshotInto(a *Agent, d *Decision, snap *resolver.Snaps
 	d.Snapshot.Resolver, d.Snapshot.Keys, d.Snapshot.At = true, w.domain.KeyNames(), snap.At
 	d.Snapshot.Values = append(d.Snapshot.Values, snap.Values...)
 	if a.log.lender != nil {
-		d.found, d.targetNames = append(d.found, snap.Targets...), w.domain.Targets()
+		d.found, d.domain = append(d.found, snap.Targets...), w.domain
 		return
 	}
 	d.Snapshot.Targets = targetsOf(d.Snapshot.Targets, w.domain.Targets(), snap.Targets)
