@@ -622,6 +622,23 @@ func (a *Agent) noteChoice(n *goalMemory, chosen int, kept bool) {
 	n.score = float64(chosen)
 }
 
+// noteCommitted is noteChoice for goal choice with a commitment
+// (chooseCommitted): it also notes whether a step of the plan was under
+// way (notedActing) and, in set with notedKept, whether commitment held
+// an option off (notedHolding), all in one store of the choice's notes,
+// once every option was noted. Each flag set and cleared on its own was
+// a read and a write of the word: about 10 000 instructions a tick of
+// the 600-settler colony.
+func (a *Agent) noteCommitted(n *goalMemory, chosen int, set uint8) {
+	set |= notedWeighed
+	if a.running && a.goal != nil {
+		set |= notedActing
+	}
+	const choice = notedKept | notedActing | notedHolding
+	n.noteWord = n.noteWord&^(choice<<notedNotesShift) | noteWord(set)<<notedNotesShift
+	n.score = float64(chosen)
+}
+
 // weighed returns the options as the last goal choice weighed them
 // (none if the agent never chose a goal), and the one pursued as it
 // began (-1 for none): noted in the element after the options by the

@@ -201,13 +201,9 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 	var mem []goalMemory // the options' notes, beside notes
 	goals := a.cfg.Goals
 	if a.log != nil {
-		mem = a.goalMem[:len(goals)]
-		notes = a.choiceNotes()
+		mem = a.goalMem[:len(goals)+1]
+		notes, mem = &mem[len(goals)], mem[:len(goals)]
 		notes.blockedUntil, notes.onGoal = at, uint32(onGoal) // at: current
-		notes.unnote(notedActing)
-		if a.running && a.goal != nil {
-			notes.note(notedActing)
-		}
 	}
 	for i := range goals {
 		o := &goals[i]
@@ -248,22 +244,22 @@ func (a *Agent) chooseCommitted() (*GoalOption, noGoalTally) {
 	}
 	if current && currentScore >= bestScore {
 		if notes != nil {
-			a.noteChoice(notes, at, true) // current: the goal is option at
 			// The first tick commitment holds off an option that would
 			// have replaced the goal is a decision of its own.
-			if anyHeld && notes.notes()&notedHolding == 0 {
-				a.recordKept()
-			}
-			notes.unnote(notedHolding)
+			first := anyHeld && notes.notes()&notedHolding == 0
+			set := uint8(notedKept)
 			if anyHeld {
-				notes.note(notedHolding)
+				set |= notedHolding
+			}
+			a.noteCommitted(notes, at, set) // current: the goal is option at
+			if first {
+				a.recordKept()
 			}
 		}
 		return a.goal, tally
 	}
 	if notes != nil {
-		a.noteChoice(notes, bestAt, false)
-		notes.unnote(notedHolding)
+		a.noteCommitted(notes, bestAt, 0)
 	}
 	return best, tally
 }
