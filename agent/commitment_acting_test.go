@@ -29,3 +29,35 @@ func TestCommitmentActingIsFalseBetweenSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitmentKeptIsRecordedOnEachHold: commitment holding the goal
+// against a rival is recorded on the first tick of each run of such
+// ticks: held, let go (the rival falls back), held again gives two
+// records, not one.
+func TestCommitmentKeptIsRecordedOnEachHold(t *testing.T) {
+	for _, k := range commitKinds {
+		t.Run(k.name, func(t *testing.T) {
+			w := k.make(t, &agent.Commitment{Margin: 0.5})
+			w.run(3)
+			kept := func() int {
+				n := 0
+				for _, d := range w.sink.d {
+					if d.Reason == agent.ReasonCommitment {
+						n++
+					}
+				}
+				return n
+			}
+			for i, score := range []float64{2.4, 1, 2.4} { // A scores 2: held, free, held
+				w.score["B"] = score
+				w.run(3)
+				if g := w.goal(); g != "A" {
+					t.Fatalf("phase %d: goal %q, want A kept", i, g)
+				}
+			}
+			if n := kept(); n != 2 {
+				t.Errorf("%d records of commitment keeping A over two runs of holds, want 2", n)
+			}
+		})
+	}
+}

@@ -134,10 +134,11 @@ type Decision struct {
 	// chain found, whose steps (their names and costs) are made only when
 	// the recording is written (stepsOf), from the snapshot the slot keeps
 	// (Snapshot.Values, found, Snapshot.At) and its Profile: the same
-	// inputs give the same costs, since an action's CostFunc must be a pure
-	// function of the snapshot. Only for walks priced by straight lines: a
-	// game's distance model may answer otherwise later (a door closed), so
-	// with one the steps are made when the record is.
+	// inputs give the same costs. Only for a domain whose actions are
+	// priced by numbers and walks priced by straight lines: the game's
+	// code (a CostFunc, a distance model) may answer otherwise later (a
+	// door closed) and must not be called on the goroutine that writes
+	// the recording, so with either the steps are made when the record is.
 	chain []resolver.ActionID
 }
 
@@ -890,7 +891,7 @@ func (a *Agent) finishRecord(d *Decision) {
 //
 // It zeroes d in place and then sets its fields one by one: a composite
 // literal assigned to *d that reads d's slices is built in a temporary
-// on the stack and copied over, an extra pass over 760 bytes for each
+// on the stack and copied over, an extra pass over 768 bytes for each
 // record (TestBlankLeavesNothingOfTheLastDecision checks that no field
 // of an earlier record is left).
 func (a *Agent) blank(d *Decision, decided string) {

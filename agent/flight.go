@@ -260,10 +260,9 @@ func DomainHash(file []byte) string {
 
 // WriteJSONL writes the recording: a header line with h's Domain and
 // DomainHash (Format, Version and the counts are the recorder's), then the
-// decisions it holds, oldest first. A resolver agent's plan steps are
-// priced here when its walks are straight lines (Decision.chain): the
-// actions' cost functions (resolver.ActionSpec.CostFunc) are called on
-// the caller's goroutine, with the snapshot each decision read.
+// decisions it holds, oldest first. It runs none of the game's code: a
+// resolver plan's steps it prices itself (Decision.chain) are those of a
+// domain without cost functions and of straight-line walks.
 func (f *FlightRecorder) WriteJSONL(w io.Writer, h RecordHeader) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()

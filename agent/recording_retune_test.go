@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/domains"
 	"github.com/ploy-ai/ploy/resolver"
 )
 
@@ -130,17 +131,36 @@ func checkRetuned(t *testing.T, recs [][]agent.GoalScore, goal string, before, a
 // is the live one; with straight lines, with a profile's own costs, and
 // with a distance model of the game's that answers differently every
 // tick (a recorder that priced its steps when it writes, not when the
-// record is made, would show the last tick's distances).
+// record is made, would show the last tick's distances), and with an
+// action priced by a cost function of the game's, which writing the
+// recording must not call: the game's code runs on the game's goroutines.
 func TestFlightRecorderWritesWhatAGameSinkGets(t *testing.T) {
-	for _, setup := range []string{"straight lines", "a profile's costs", "a changing distance model"} {
+	for _, setup := range []string{"straight lines", "a profile's costs", "a changing distance model", "a cost function"} {
 		t.Run(setup, func(t *testing.T) {
 			fr, kept := agent.NewFlightRecorder(100, 1<<20), &keptDecisions{}
 			var camps [2]*camp
 			var agents [2]*agent.ResolverAgent
 			var models [2]*stretchedDistance
+			calls := 0 // of the cost function
 			for i, sink := range []agent.DecisionSink{fr, kept} {
 				c := newCamp(t)
 				c.piles["wood_north"].logs = 0 // not found
+				if setup == "a cost function" {
+					spec := domains.Survivor()
+					for j := range spec.Actions {
+						if spec.Actions[j].Name == "GatherWoodSouth" {
+							spec.Actions[j].CostFunc = func(s *resolver.Snapshot) float64 {
+								calls++
+								return 1 + float64(s.Values[0])/8 + s.At.Y*s.At.Y
+							}
+						}
+					}
+					d, err := resolver.NewDomain(spec)
+					if err != nil {
+						t.Fatal(err)
+					}
+					c.d = d
+				}
 				cfg := c.config(nil)
 				cfg.Decisions = sink
 				switch setup {
@@ -172,8 +192,12 @@ func TestFlightRecorderWritesWhatAGameSinkGets(t *testing.T) {
 				}
 			}
 			var b bytes.Buffer
+			before := calls
 			if err := fr.WriteJSONL(&b, agent.RecordHeader{}); err != nil {
 				t.Fatal(err)
+			}
+			if calls != before {
+				t.Errorf("writing the recording called the game's cost function %d times", calls-before)
 			}
 			lines := strings.Split(strings.TrimSpace(b.String()), "\n")[1:]
 			if len(lines) != len(kept.d) {

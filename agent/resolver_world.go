@@ -254,9 +254,10 @@ func (w *resolverWorld) record(a *Agent, r *request, plan []goap.ActionID, d *De
 	if len(plan) == 0 {
 		return
 	}
-	if a.log.lender != nil && c.opt.Distance == nil {
+	if a.log.lender != nil && c.opt.Distance == nil && !w.domain.HasCostFuncs() {
 		// A FlightRecorder's slot: the steps are made when the recording
-		// is written, from what the slot keeps (Decision.chain).
+		// is written, from what the slot keeps (Decision.chain), with no
+		// game code to call.
 		d.chain = append(d.chain, chainOf(plan)...)
 		return
 	}

@@ -96,6 +96,7 @@ type Domain struct {
 	goalIndex    map[string]*Goal // the first goal of each name, for Goal
 	distanceCost float64
 	edges        int
+	costFuncs    bool // an action has a CostFunc (HasCostFuncs)
 }
 
 // Goal is a compiled goal of a domain.
@@ -267,6 +268,7 @@ func NewDomain(spec Spec) (*Domain, error) {
 			b.errorf(path+".move", "move mode %v; want move_then_perform or perform_while_moving", a.Move)
 		}
 		d.actions = append(d.actions, act)
+		d.costFuncs = d.costFuncs || act.costFunc != nil
 	}
 	seenGoal := map[string]bool{}
 	for i, g := range spec.Goals {
@@ -427,6 +429,12 @@ func (d *Domain) NumActions() int { return len(d.actions) }
 
 // ActionName returns the action's name.
 func (d *Domain) ActionName(a ActionID) string { return d.actions[a].name }
+
+// HasCostFuncs reports whether any action is priced by the game's code
+// (ActionSpec.CostFunc) rather than by a number: a caller that prices
+// steps later, elsewhere (an agent's decision recorder), must not call
+// the game's code there.
+func (d *Domain) HasCostFuncs() bool { return d.costFuncs }
 
 // ActionByName returns the action named name.
 func (d *Domain) ActionByName(name string) (ActionID, bool) {

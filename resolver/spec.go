@@ -228,9 +228,7 @@ type ActionSpec struct {
 	// CostFunc, if set, prices the action from the agent's snapshot
 	// instead ("dearer when tired"). It must return a positive number at
 	// most MaxCost, and be a pure function of the snapshot: a resolve
-	// calls it at most once per action, and an agent's decision record
-	// calls it again, maybe later and on another goroutine, to price
-	// the plan's steps (agent.FlightRecorder.WriteJSONL).
+	// calls it at most once per action.
 	CostFunc func(*Snapshot) float64
 	// Target names the target key whose position the action happens at,
 	// resolved per agent by a target sensor into the Snapshot; empty for an

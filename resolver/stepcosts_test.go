@@ -76,3 +76,26 @@ func TestStepCostsRefusesAnActionOfAnotherDomain(t *testing.T) {
 		}()
 	}
 }
+
+// TestHasCostFuncs: a domain says whether any of its actions is priced by
+// the game's code, wherever that action is; a domain of numbers says no.
+func TestHasCostFuncs(t *testing.T) {
+	plain, err := resolver.NewDomain(domains.Survivor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.HasCostFuncs() {
+		t.Error("the survivor, priced by numbers, says it has cost functions")
+	}
+	for i := range domains.Survivor().Actions {
+		spec := domains.Survivor()
+		spec.Actions[i].CostFunc = func(*resolver.Snapshot) float64 { return 1 }
+		d, err := resolver.NewDomain(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.HasCostFuncs() {
+			t.Errorf("a cost function on action %d (%s): HasCostFuncs is false", i, spec.Actions[i].Name)
+		}
+	}
+}
