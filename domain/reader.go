@@ -27,17 +27,19 @@ import (
 // so their number must be known before it runs. Every token starts either
 // a run of non-blank bytes or at or just after a punctuation byte within
 // one (an indicator such as [ or :, a document marker); counting a run
-// once, each punctuation byte twice and a tab that begins a line once
-// over-counts, never under-counts (FuzzNesting checks it), and names and
-// numbers count once.
+// once, each punctuation byte twice and each tab once over-counts, never
+// under-counts (FuzzNesting checks it), and names and numbers count once.
 func tokenBound(text string) int {
 	n, inWord := 0, false
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
-		case c == '\t' && i > 0 && (text[i-1] == '\r' || text[i-1] == '\n'):
-			// A tab that begins a line's indentation is a token of its
-			// own to the scanner (an invalid one).
+		case c == '\t':
+			// A tab in a line's indentation is a token of its own to the
+			// scanner (an invalid one), each of several, after a space
+			// too, even within a block scalar ("|\n 0\n \t\t" makes
+			// one token of "|", then one of the scalar up to the first
+			// tab, then one for each tab after it).
 			n++
 			inWord = false
 			continue
