@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
@@ -59,5 +61,60 @@ func TestCommitmentKeptIsRecordedOnEachHold(t *testing.T) {
 				t.Errorf("%d records of commitment keeping A over two runs of holds, want 2", n)
 			}
 		})
+	}
+}
+
+// TestRecordingChoosesAsNotRecording: goal choice is compiled twice, with
+// the notes of an agent that records its decisions and without
+// (chooseGoal): both must choose alike. The same game, with scores, whens
+// and facts changing at random, gives the same events tick for tick with
+// and without a decision sink, without a commitment and with commitments
+// of every rule.
+func TestRecordingChoosesAsNotRecording(t *testing.T) {
+	for _, k := range commitKinds {
+		for _, c := range []*agent.Commitment{nil, {Margin: 0.5}, {MinTicks: 4}, {FinishAction: true}, {Margin: 0.3, MinTicks: 3, FinishAction: true, Exempt: []string{"Heal"}}} {
+			play := func(record bool) string {
+				w := newCommitWorld(t)
+				if !record {
+					w.sink = nil
+				}
+				switch k.name {
+				case "goap":
+					w.goapAgent(c)
+				default:
+					w.resolverAgent(c)
+				}
+				w.dur = 2
+				r := rand.New(rand.NewPCG(3, 17))
+				for range 600 {
+					for _, g := range commitGoals {
+						if r.IntN(4) == 0 {
+							// Quarters: a rival within a margin of 0.5 is held.
+							w.score[g] = float64(r.IntN(9)) / 4
+						}
+						if r.IntN(15) == 0 {
+							w.off[g] = !w.off[g]
+						}
+					}
+					if r.IntN(9) == 0 {
+						clear(w.facts) // the world undoes the goals
+					}
+					w.tick()
+				}
+				if record && len(w.sink.d) < 50 {
+					t.Fatalf("%s, commitment %+v: only %d decisions recorded", k.name, c, len(w.sink.d))
+				}
+				var sb strings.Builder
+				w.rec.WriteJSONL(&sb)
+				return sb.String()
+			}
+			without := play(false)
+			if n := strings.Count(without, `"goal_chosen"`); n < 60 {
+				t.Fatalf("%s, commitment %+v: only %d goal choices", k.name, c, n)
+			}
+			if with := play(true); with != without {
+				t.Errorf("%s, commitment %+v: recording changes the game's events", k.name, c)
+			}
+		}
 	}
 }

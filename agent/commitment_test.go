@@ -64,6 +64,15 @@ func newCommitWorld(t *testing.T) *commitWorld {
 	return &commitWorld{t: t, facts: map[string]bool{}, score: map[string]float64{"A": 2, "B": 1, "Heal": 0}, dur: 1000, sink: &keptDecisions{}, off: map[string]bool{}}
 }
 
+// decisions is the agents' decision sink: w.sink, or none when the test
+// set it nil (an interface holding a nil pointer is not none).
+func (w *commitWorld) decisions() agent.DecisionSink {
+	if w.sink == nil {
+		return nil
+	}
+	return w.sink
+}
+
 // run ticks the agent n times.
 func (w *commitWorld) run(n int) {
 	for range n {
@@ -106,7 +115,7 @@ func (w *commitWorld) goapAgent(c *agent.Commitment) *agent.Agent {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue, TraceDecisions: w.trace,
+	cfg := agent.Config{Name: "goap", Domain: d, Behaviours: map[string]agent.Behaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.decisions(), Queue: w.queue, TraceDecisions: w.trace,
 		Sensor: func(_ *agent.Agent, facts goap.State) {
 			for f := range goap.Fact(d.NumFacts()) {
 				facts.Set(f, w.facts[d.FactName(f)])
@@ -154,7 +163,7 @@ func (w *commitWorld) resolverAgent(c *agent.Commitment) *agent.ResolverAgent {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.sink, Queue: w.queue, TraceDecisions: w.trace,
+	cfg := agent.ResolverConfig{Name: "resolver", Domain: d, Behaviours: map[string]agent.ResolverBehaviour{}, Commitment: c, OnEvent: w.rec.Record, Decisions: w.decisions(), Queue: w.queue, TraceDecisions: w.trace,
 		Sensor: func(_ *agent.ResolverAgent, s *resolver.Snapshot) {
 			for k, name := range d.Keys() {
 				s.Values[k] = 0
