@@ -43,3 +43,13 @@ func TestGoalChoiceKeepsTheRecordingSettings(t *testing.T) {
 		}
 	}
 }
+
+// TestNotedTellsTheInstantiationsApart: the two instantiations of goal
+// choice differ only by noted, their type argument's size: an edit that
+// made the two types the same size would turn an agent's notes on or off
+// for every agent, silently.
+func TestNotedTellsTheInstantiationsApart(t *testing.T) {
+	if !noted[noting]() || noted[notNoting]() {
+		t.Fatalf("noted[noting]() = %v, noted[notNoting]() = %v; want true, false", noted[noting](), noted[notNoting]())
+	}
+}

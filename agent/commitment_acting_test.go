@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ploy-ai/ploy/agent"
+	"github.com/ploy-ai/ploy/goap"
 )
 
 // TestCommitmentActingIsFalseBetweenSteps: a goal choice made while the
@@ -115,6 +116,62 @@ func TestRecordingChoosesAsNotRecording(t *testing.T) {
 			if with := play(true); with != without {
 				t.Errorf("%s, commitment %+v: recording changes the game's events", k.name, c)
 			}
+		}
+	}
+}
+
+// TestRecordingWaitsOutNoPlanAlike: an option that finds no plan (Z,
+// which nothing makes true, the highest score) is passed over for
+// RetryAfter ticks, with and without a decision sink alike: goal choice
+// with notes must leave the option's wait (goalMemory.blockedUntil) as
+// the one without notes does.
+func TestRecordingWaitsOutNoPlanAlike(t *testing.T) {
+	for _, c := range []*agent.Commitment{nil, {Margin: 0.5}} {
+		play := func(record bool) string {
+			spec := goap.Spec{Name: "z", Facts: []string{"a", "z"},
+				Actions: []goap.ActionSpec{{Name: "DoA", Effects: map[string]bool{"a": true}, Cost: goap.Const(1)}},
+				Goals:   []goap.GoalSpec{{Name: "A", Conditions: map[string]bool{"a": true}}, {Name: "Z", Conditions: map[string]bool{"z": true}}}}
+			d, err := goap.NewDomain(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			facts := map[string]bool{}
+			var rec agent.Recorder
+			score := map[string]float64{"A": 1, "Z": 2}
+			cfg := agent.Config{Domain: d, RetryAfter: 5, Commitment: c, OnEvent: rec.Record,
+				Behaviours: map[string]agent.Behaviour{"DoA": agent.Funcs{TickFunc: func(*agent.Agent) agent.Status { facts["a"] = true; return agent.Success }}},
+				Sensor: func(_ *agent.Agent, s goap.State) {
+					for f := range goap.Fact(d.NumFacts()) {
+						s.Set(f, facts[d.FactName(f)])
+					}
+				}}
+			for _, g := range []string{"A", "Z"} {
+				cfg.Goals = append(cfg.Goals, agent.GoalOption{Goal: d.Goal(g), Utility: func(*agent.Agent) float64 { return score[g] }})
+			}
+			if record {
+				cfg.Decisions = &keptDecisions{}
+			}
+			a, err := agent.New(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := rand.New(rand.NewPCG(1, 2))
+			for range 200 {
+				if r.IntN(3) == 0 {
+					clear(facts) // A undone
+				}
+				a.Tick()
+			}
+			var sb strings.Builder
+			rec.WriteJSONL(&sb)
+			return sb.String()
+		}
+		without := play(false)
+		if n := strings.Count(without, "no plan"); n < 5 {
+			t.Fatalf("commitment %+v: Z found no plan %d times; the test tests little", c, n)
+		}
+		if with := play(true); with != without {
+			t.Errorf("commitment %+v: recording changes the game's events", c)
 		}
 	}
 }

@@ -583,14 +583,15 @@ func (m *goalMemory) noteNotApplying(st optionState) {
 	m.noteWord = noteWord(st)
 }
 
-// noteFlagged records how goal choice without a commitment (chooseGoal)
-// found the option: its state, its score (0 unless it applies), and
-// whether it is the one the agent pursued as the choice began, flagged
-// on the option (notedCurrent) because that loop knows it option by
-// option. Noting the current option once after the loop instead, as the
-// committed loop does, made that loop slower, off included: 3 000 more
-// instructions a tick of BenchmarkCrowdTick600Decisions off, 12 000 at
-// summary (callgrind), through its register allocation.
+// noteFlagged records how goal choice without a commitment
+// (chooseUncommitted) found the option: its state, its score (0 unless it
+// applies), and whether it is the one the agent pursued as the choice
+// began, flagged on the option (notedCurrent) because that loop knows it
+// option by option. Noting the current option once after the loop
+// instead, as the committed loop does, cost 12 000 more instructions a
+// tick of BenchmarkCrowdTick600Decisions at summary (callgrind), through
+// the loop's register allocation (measured before the loop was compiled
+// apart for agents that record nothing).
 func (m *goalMemory) noteFlagged(st optionState, score float64, current bool) {
 	noted := noteWord(st)
 	if current {

@@ -14,7 +14,11 @@ import (
 // made in the timed ticks.
 // It measures what goal choice costs a crowd's every tick, with no
 // commitment (the default; compared with benchstat before and after
-// commitment was added) and with one that holds the goal.
+// commitment was added) and with one that holds the goal. The agent
+// records no decisions, so this is the goal choice compiled without
+// notes (chooseUncommitted and chooseCommitted with notNoting); the
+// recording benchmarks, BenchmarkCrowdTick600Decisions and the colony's,
+// time the one with them.
 func BenchmarkAgentTickGoalChoice(b *testing.B) {
 	for _, name := range []string{"commitment=off", "commitment=on"} {
 		b.Run(name, func(b *testing.B) {
