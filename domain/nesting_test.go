@@ -2,11 +2,14 @@ package domain
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/ploy-ai/ploy/domains"
 )
 
 // astDepth is the nesting of collections in the parsed tree: what the
@@ -128,4 +131,31 @@ func FuzzNesting(f *testing.F) {
 			t.Fatalf("measured depth %d where the parser found %d", measured, parsed)
 		}
 	})
+}
+
+// TestTokenBoundIsCloseOnShippedFiles: the bound is an upper bound that
+// stays near the count (a file is refused on the bound, before it is
+// scanned, so a bound grown loose would refuse files well under
+// MaxTokens): on every shipped domain file it is at least the scanner's
+// tokens and at most two and a half times them (2.0 to 2.4 now).
+func TestTokenBoundIsCloseOnShippedFiles(t *testing.T) {
+	names, err := fs.Glob(domains.Files, "*.yaml")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no shipped domain files: %v", err)
+	}
+	for _, name := range names {
+		b, err := fs.ReadFile(domains.Files, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		l := &loader{path: name, pos: map[string]Pos{}, lines: strings.Split(src, "\n")}
+		tokens, ok := l.tokenize(src)
+		if !ok {
+			t.Fatalf("%s: not tokenized", name)
+		}
+		if bound := tokenBound(src); bound < len(tokens) || 2*bound > 5*len(tokens) {
+			t.Errorf("%s: bound %d for %d tokens; want between the count and 2.5 times it", name, bound, len(tokens))
+		}
+	}
 }
