@@ -94,8 +94,9 @@ type Agent struct {
 	ticket    uint64 // its ticket there
 	// goalMem is what the agent keeps of each goal option between ticks
 	// (goalMemory): when it may be chosen again after finding no plan,
-	// and, for an agent that records its decisions, how goal choice last
-	// weighed it.
+	// how goal choice last weighed it (weighAll), and, for an agent that
+	// records its decisions, one element more after the options, for the
+	// notes of the whole choice (choiceNotes).
 	goalMem []goalMemory
 	// Buffers reused from plan to plan: the plan and MTR a search appends
 	// into.
@@ -199,6 +200,8 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.HTN != nil && cfg.Tree == nil {
 		a.planner = htnPlanner{}
 	}
+	// Goal choice weighs the options into it every tick (weighAll).
+	a.goalMem = make([]goalMemory, len(cfg.Goals))
 	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
 	if a.log != nil {
 		a.log.kindGOAP = cfg.Profile

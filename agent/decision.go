@@ -538,7 +538,7 @@ func (w *noteWord) unnote(clear uint8) { *w &^= noteWord(clear) << notedNotesShi
 const (
 	// notedCurrent marks the option pursued when goal choice began, in
 	// a record's optionNote and, for an agent without a commitment, on
-	// the option's goalMemory (noteFlagged); an agent with one notes it
+	// the option's goalMemory (chooseUncommitted); an agent with one notes it
 	// once, in the element after the options (its blockedUntil).
 	notedCurrent = 1 << iota
 	// notedChosen marks the option chosen, and notedKept that it was
@@ -568,36 +568,17 @@ const (
 // records its decisions has it.
 func (a *Agent) choiceNotes() *goalMemory { return &a.goalMem[len(a.cfg.Goals)] }
 
-// noteApplies records that goal choice found the option applying, with
-// its score and the commitment rule that held it off (heldNot: none).
-// Every recording agent notes every option every tick: two stores for
-// one that applies, one for one that does not (noteNotApplying).
-func (m *goalMemory) noteApplies(score float64, held uint8) {
-	m.score, m.noteWord = score, noteWord(held)<<notedHeldShift
+// noteWeighed records how the world weighed the option (weighAll): its
+// state and its score (0 unless it applies), with no rule holding it off
+// and no notes. Every agent's every option every tick, one store each.
+func (m *goalMemory) noteWeighed(st optionState, score float64) {
+	m.score, m.noteWord = score, noteWord(st)
 }
 
-// noteNotApplying records that goal choice found the option in state
-// st, not optionApplies. Its score is left as it was: no reader looks at
-// the score of an option that did not apply.
-func (m *goalMemory) noteNotApplying(st optionState) {
-	m.noteWord = noteWord(st)
-}
-
-// noteFlagged records how goal choice without a commitment
-// (chooseUncommitted) found the option: its state, its score (0 unless it
-// applies), and whether it is the one the agent pursued as the choice
-// began, flagged on the option (notedCurrent) because that loop knows it
-// option by option. Noting the current option once after the loop
-// instead, as the committed loop does, cost 12 000 more instructions a
-// tick of BenchmarkCrowdTick600Decisions at summary (callgrind), through
-// the loop's register allocation (measured before the loop was compiled
-// apart for agents that record nothing).
-func (m *goalMemory) noteFlagged(st optionState, score float64, current bool) {
-	noted := noteWord(st)
-	if current {
-		noted |= notedCurrent << notedNotesShift
-	}
-	m.score, m.noteWord = score, noted
+// noteHeld records that the commitment's rule held (not heldNot) held
+// the option off.
+func (m *goalMemory) noteHeld(held uint8) {
+	m.noteWord |= noteWord(held) << notedHeldShift
 }
 
 // The whys of options that outscored the current goal and were held off
@@ -644,7 +625,7 @@ func (a *Agent) noteCommitted(n *goalMemory, chosen int, set uint8) {
 // weighed returns the options as the last goal choice weighed them
 // (none if the agent never chose a goal), and the one pursued as it
 // began (-1 for none): noted in the element after the options by the
-// committed loop, flagged on the option by the other (noteFlagged).
+// committed loop, flagged on the option by the other (chooseUncommitted).
 func (a *Agent) weighed() (options []goalMemory, current int) {
 	if options = a.weighedOptions(); options == nil {
 		return nil, -1

@@ -273,9 +273,6 @@ func (a *Agent) apply(r *request, res *result) {
 			// Fall back: let goal choice pass over this goal until the retry.
 			for i := range a.cfg.Goals {
 				if &a.cfg.Goals[i] == a.goal {
-					for len(a.goalMem) < len(a.cfg.Goals) {
-						a.goalMem = append(a.goalMem, goalMemory{})
-					}
 					a.goalMem[i].blockedUntil = a.tick + max(a.cfg.RetryAfter, 1)
 				}
 			}

@@ -74,7 +74,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	}
 	// Goal choice walks a.cfg.Goals for the options' count and identity
 	// (a.goal points at one); the world reads the game's options
-	// themselves (goalApplies, goalScore). The GOAP Goal is nil.
+	// themselves (weighAll). The GOAP Goal is nil.
 	a.cfg.Goals = make([]GoalOption, len(cfg.Goals))
 	// What a game's ticks would otherwise grow one agent at a time, long
 	// after the start (the first goal with no chain, the first long

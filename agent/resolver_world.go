@@ -211,20 +211,29 @@ func (w *resolverWorld) changed(*Agent) bool { return false }
 // them in between.
 func (w *resolverWorld) senseAfter(a *Agent, _ goap.ActionID) { w.sense(a) }
 
-// goalApplies and goalScore read the game's goal options (its
+// weighAll reads the game's goal options (its
 // ResolverConfig.Goals), so that retuning their When, Utility and
 // Priority between ticks is seen, as it is for a GOAP agent's; so do a
 // request and the events, for the option's Goal. Whether the goal already
 // holds is judged by the goal the option had at construction, as before
 // the runtimes were one.
-func (w *resolverWorld) goalApplies(a *Agent, i int) optionState {
-	switch {
-	case w.goals[i].HoldsIn(a.live.Values):
-		return optionHolds
-	case !w.options[i].applies((*ResolverAgent)(a)):
-		return optionWhenFalse
+func (w *resolverWorld) weighAll(a *Agent, ws []goalMemory) {
+	options, goals := w.options[:len(ws)], w.goals[:len(ws)]
+	for i := range options {
+		o, m := &options[i], &ws[i]
+		st, score := optionApplies, 0.0
+		switch {
+		case goals[i].HoldsIn(a.live.Values):
+			st = optionHolds
+		case !o.applies((*ResolverAgent)(a)):
+			st = optionWhenFalse
+		case m.blockedUntil > a.tick:
+			st = optionBlocked
+		default:
+			score = o.score((*ResolverAgent)(a))
+		}
+		m.noteWeighed(st, score)
 	}
-	return optionApplies
 }
 
 func (w *resolverWorld) noteGoals(_ *Agent, notes []optionNote) {
@@ -276,10 +285,6 @@ func stepsOf(dst []DecisionStep, d *resolver.Domain, chain []resolver.ActionID, 
 		dst = append(dst, DecisionStep{Action: d.ActionName(act), Cost: stepCosts[i]})
 	}
 	return dst
-}
-
-func (w *resolverWorld) goalScore(a *Agent, i int) float64 {
-	return w.options[i].score((*ResolverAgent)(a))
 }
 
 func (w *resolverWorld) goalName(a *Agent, o *GoalOption) string {

@@ -165,156 +165,139 @@ func noted[M notNoting | noting]() bool {
 // chooseUncommitted is goal choice without a commitment: the loop of
 // before commitment, apart, as the committed loop's extra state cost an
 // agent's tick up to a fifth more (BenchmarkAgentTickGoalChoice).
+//
+// Both loops first have the world weigh every option into the agent's
+// goalMem (weighAll), in one call, and then choose from what it wrote,
+// with no call in the loop. Weighed in the loop, an option at a time
+// (two calls each), the loop saved and reloaded its state around every
+// call, since Go keeps no register across one: the colony's goal choice
+// took about 100 000 more instructions a tick with recording off, and
+// the notes of a recording agent, which kept more state live, about
+// 60 000 more again (callgrind, docs/records.md). Now the options' notes
+// are what weighAll wrote, and only the choice's own are left to note.
 // (Results unnamed: with named ones and the tally a struct, go1.26.8
 // -race lost its satisfied flag between here and Tick.)
 func chooseUncommitted[M notNoting | noting](a *Agent) (*GoalOption, noGoalTally) {
+	goals := a.cfg.Goals
+	ws := a.goalMem[:len(goals)]
+	a.world.weighAll(a, ws)
 	var tally noGoalTally
-	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt, currentAt := -1, -1
-	goals := a.cfg.Goals
-	var mem []goalMemory // the options' notes, and the choice's after them
-	if noted[M]() {
-		mem = a.goalMem[:len(goals)+1]
-	}
-	for i := range goals {
-		o := &goals[i]
-		st := a.world.goalApplies(a, i)
-		if st == optionApplies && a.blockedUntil(i) > a.tick {
-			st = optionBlocked
+	for i := range ws {
+		w := &ws[i]
+		isCurrent := &goals[i] == a.goal
+		if isCurrent {
+			currentAt = i
 		}
-		if st != optionApplies {
+		if st := w.state(); st != optionApplies {
 			tally.add(st)
-			if o == a.goal && st == optionHolds {
+			if isCurrent && st == optionHolds {
 				tally |= tallySatisfied
-			}
-			if noted[M]() {
-				mem[i].noteFlagged(st, 0, o == a.goal)
 			}
 			continue
 		}
-		score := a.world.goalScore(a, i)
-		if noted[M]() {
-			mem[i].noteFlagged(st, score, o == a.goal)
+		score := w.score
+		if isCurrent {
+			currentScore, current = score, true
 		}
-		if o == a.goal {
-			currentScore, current, currentAt = score, true, i
-		}
-		if best == nil || score > bestScore {
-			best, bestScore, bestAt = o, score, i
+		if bestAt < 0 || score > bestScore {
+			bestScore, bestAt = score, i
 		}
 	}
-	if current && currentScore >= bestScore {
-		if noted[M]() {
-			a.noteChoice(&mem[len(goals)], currentAt, true)
+	kept := current && currentScore >= bestScore
+	if noted[M]() {
+		if currentAt >= 0 {
+			ws[currentAt].note(notedCurrent)
 		}
+		chosen := bestAt
+		if kept {
+			chosen = currentAt
+		}
+		a.noteChoice(&a.goalMem[len(goals)], chosen, kept)
+	}
+	if kept {
 		return a.goal, tally
 	}
-	if noted[M]() {
-		a.noteChoice(&mem[len(goals)], bestAt, false)
+	if bestAt < 0 {
+		return nil, tally
 	}
-	return best, tally
+	return &goals[bestAt], tally
 }
 
-// chooseCommitted is goal choice for an agent with a Commitment: the
-// current goal is weighed first, and an option that outscores it is held
-// off by the commitment's rules.
+// chooseCommitted is goal choice for an agent with a Commitment: an
+// option that outscores the current goal is held off by the
+// commitment's rules.
 func chooseCommitted[M notNoting | noting](a *Agent) (*GoalOption, noGoalTally) {
+	goals := a.cfg.Goals
+	ws := a.goalMem[:len(goals)]
+	a.world.weighAll(a, ws)
 	var tally noGoalTally
-	var best *GoalOption
 	bestScore, currentScore, current := 0.0, 0.0, false
 	bestAt := -1
-	// With a commitment, the current goal's score is needed before the
-	// options are compared with it: weighed first, once.
+	// The current goal's score, which the options are compared with.
 	c := a.cfg.Commitment
 	committed, at, onGoal, anyHeld := false, -1, 0, false
-	var atState optionState
 	var atScore float64
 	if a.goal != nil {
 		if at = a.goalIndex(); at >= 0 {
-			atState, atScore = a.weigh(at)
-			committed, onGoal = atState == optionApplies, a.onGoal()
+			committed, atScore, onGoal = ws[at].state() == optionApplies, ws[at].score, a.onGoal()
 		}
 	}
-	// notes is the choice's own notes, after the options' (mem), found
-	// once: each lookup is a bounds-checked index.
-	var notes *goalMemory
-	var mem []goalMemory
-	goals := a.cfg.Goals
-	if noted[M]() {
-		mem = a.goalMem[:len(goals)+1]
-		notes, mem = &mem[len(goals)], mem[:len(goals)]
-		notes.blockedUntil, notes.onGoal = at, uint32(onGoal) // at: current
-	}
-	for i := range goals {
-		o := &goals[i]
-		var st optionState
-		var score float64
-		if i == at {
-			st, score = atState, atScore
-		} else {
-			st, score = a.weigh(i)
-		}
+	for i := range ws {
+		w := &ws[i]
+		st := w.state()
 		if st != optionApplies {
 			tally.add(st)
-			if o == a.goal && st == optionHolds {
+			if i == at && st == optionHolds {
 				tally |= tallySatisfied
-			}
-			if noted[M]() {
-				mem[i].noteNotApplying(st)
 			}
 			continue
 		}
-		held := heldNot
+		score := w.score
 		if committed && i != at && score > atScore {
-			held = c.holds(i, score, atScore, onGoal, a.running)
+			if held := c.holds(i, score, atScore, onGoal, a.running); held != heldNot {
+				if noted[M]() {
+					w.noteHeld(held)
+				}
+				anyHeld = true
+				continue // the current goal is kept against it
+			}
 		}
-		if noted[M]() {
-			mem[i].noteApplies(score, held)
-		}
-		if held != heldNot {
-			anyHeld = true
-			continue // the current goal is kept against it
-		}
-		if o == a.goal {
+		if i == at {
 			currentScore, current = score, true
 		}
-		if best == nil || score > bestScore {
-			best, bestScore, bestAt = o, score, i
+		if bestAt < 0 || score > bestScore {
+			bestScore, bestAt = score, i
 		}
 	}
-	if current && currentScore >= bestScore {
-		if noted[M]() {
-			// The first tick commitment holds off an option that would
-			// have replaced the goal is a decision of its own.
-			first := anyHeld && notes.notes()&notedHolding == 0
-			set := uint8(notedKept)
+	kept := current && currentScore >= bestScore
+	if noted[M]() {
+		// notes is the choice's own notes, after the options'.
+		notes := &a.goalMem[len(goals)]
+		notes.blockedUntil, notes.onGoal = at, uint32(onGoal) // at: current
+		chosen, set := bestAt, uint8(0)
+		if kept {
+			chosen, set = at, notedKept
 			if anyHeld {
 				set |= notedHolding
 			}
-			a.noteCommitted(notes, at, set) // current: the goal is option at
-			if first {
-				a.recordKept()
-			}
 		}
+		// The first tick commitment holds off an option that would have
+		// replaced the goal is a decision of its own.
+		first := kept && anyHeld && notes.notes()&notedHolding == 0
+		a.noteCommitted(notes, chosen, set)
+		if first {
+			a.recordKept()
+		}
+	}
+	if kept {
 		return a.goal, tally
 	}
-	if noted[M]() {
-		a.noteCommitted(notes, bestAt, 0)
+	if bestAt < 0 {
+		return nil, tally
 	}
-	return best, tally
-}
-
-// weigh returns goal option i's state and, when it applies, its score.
-func (a *Agent) weigh(i int) (optionState, float64) {
-	st := a.world.goalApplies(a, i)
-	if st == optionApplies && a.blockedUntil(i) > a.tick {
-		st = optionBlocked
-	}
-	if st != optionApplies {
-		return st, 0
-	}
-	return st, a.world.goalScore(a, i)
+	return &goals[bestAt], tally
 }
 
 // noGoalTally counts goal options by why they did not apply, 20 bits
@@ -366,13 +349,6 @@ func (t noGoalTally) why() string {
 		}
 	}
 	return "no goal option applies: " + strings.Join(parts, ", ")
-}
-
-func (a *Agent) blockedUntil(option int) int {
-	if option >= len(a.goalMem) {
-		return 0
-	}
-	return a.goalMem[option].blockedUntil
 }
 
 // goalIndex returns the index of the current goal among the agent's goal

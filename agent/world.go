@@ -21,10 +21,15 @@ type world interface {
 	// or a resolver agent's chain request. The copy is the agent's
 	// buffer, untouched while it waits.
 	snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest)
-	// goalApplies reports whether the agent's goal option i is one to
-	// pursue now (optionApplies: its goal does not hold yet, and its When,
-	// the game's, does) or why not.
-	goalApplies(a *Agent, i int) optionState
+	// weighAll weighs each of the agent's goal options, in order, into
+	// ws (its goalMem, one element an option): whether it is one to pursue
+	// now (optionApplies: its goal does not hold yet, its When, the
+	// game's, does, and it has found a plan lately) or why not, and its
+	// Utility or Priority (the game's) when it applies, else 0. One call
+	// for all the options, not one or two each: goal choice weighs every
+	// option of every agent on every tick, and Go saves a loop's every
+	// live register around each call it makes (chooseUncommitted).
+	weighAll(a *Agent, ws []goalMemory)
 	// noteGoals writes into each of a record's option notes, one per goal
 	// option in order, its goal's name, its Priority as it is now and
 	// whether a Utility scores it (noteUtility): one call for all the
@@ -39,8 +44,6 @@ type world interface {
 	// recordLive writes what the agent knows now as d's snapshot, for a
 	// decision that is no search's (a goal or a utility choice).
 	recordLive(a *Agent, d *Decision)
-	// goalScore is goal option i's Utility or Priority (the game's).
-	goalScore(a *Agent, i int) float64
 	// goalName names goal option o, for events.
 	goalName(a *Agent, o *GoalOption) string
 	// actionName names action act, for events and timeouts.
@@ -95,15 +98,23 @@ func (factsWorld) snapshot(a *Agent) (goap.State, *goap.Goal, *chainRequest) {
 	return a.snapshot, goal, nil
 }
 
-func (factsWorld) goalApplies(a *Agent, i int) optionState {
-	o := &a.cfg.Goals[i]
-	switch {
-	case o.Goal.Holds(a.facts):
-		return optionHolds
-	case !o.applies(a):
-		return optionWhenFalse
+func (factsWorld) weighAll(a *Agent, ws []goalMemory) {
+	goals := a.cfg.Goals[:len(ws)]
+	for i := range goals {
+		o, w := &goals[i], &ws[i]
+		st, score := optionApplies, 0.0
+		switch {
+		case o.Goal.Holds(a.facts):
+			st = optionHolds
+		case !o.applies(a):
+			st = optionWhenFalse
+		case w.blockedUntil > a.tick:
+			st = optionBlocked
+		default:
+			score = o.score(a)
+		}
+		w.noteWeighed(st, score)
 	}
-	return optionApplies
 }
 
 func (factsWorld) noteGoals(a *Agent, notes []optionNote) {
@@ -143,8 +154,6 @@ func (factsWorld) record(a *Agent, r *request, plan []goap.ActionID, d *Decision
 		dom.Apply(act, s)
 	}
 }
-
-func (factsWorld) goalScore(a *Agent, i int) float64 { return a.cfg.Goals[i].score(a) }
 
 func (factsWorld) goalName(_ *Agent, o *GoalOption) string { return o.Goal.Name() }
 
