@@ -201,7 +201,7 @@ func New(cfg Config) (*Agent, error) {
 		a.planner = htnPlanner{}
 	}
 	// Goal choice weighs the options into it every tick (weighAll).
-	a.goalMem = make([]goalMemory, len(cfg.Goals))
+	a.goalMem = goalMemFor(len(cfg.Goals), cfg.Decisions)
 	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
 	if a.log != nil {
 		a.log.kindGOAP = cfg.Profile

@@ -385,18 +385,26 @@ type DecisionStats struct {
 	Depth     int64 `json:"depth"`
 }
 
+// goalMemFor makes the goalMem of an agent with n goal options: an
+// element for each, and one more after them for an agent that records
+// its decisions into sink (choiceNotes).
+func goalMemFor(n int, sink DecisionSink) []goalMemory {
+	if sink != nil {
+		n++
+	}
+	return make([]goalMemory, n)
+}
+
 // setDecisions readies the agent to record into sink, if not nil: its
-// log, and its goalMem with the element after the options, which holds
-// what its ticks read of the recording's settings (recordTrace,
-// recordGameCode) and the notes of the whole goal choice. Its goal
-// options must be set.
+// log, and the element of its goalMem after the options (goalMemFor),
+// which holds what its ticks read of the recording's settings
+// (recordTrace, recordGameCode) and the notes of the whole goal choice.
 func (a *Agent) setDecisions(sink DecisionSink, trace bool) {
 	if sink == nil {
 		return
 	}
 	a.log = &decisionLog{}
 	a.log.lender, _ = sink.(slotLender)
-	a.goalMem = append(make([]goalMemory, 0, len(a.cfg.Goals)+1), a.goalMem...)[:len(a.cfg.Goals)+1]
 	n := a.choiceNotes()
 	if _, ours := sink.(interface{ runsNoGameCode() }); !ours {
 		n.note(recordGameCode)

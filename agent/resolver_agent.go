@@ -81,7 +81,7 @@ func NewResolverAgent(cfg ResolverConfig) (*ResolverAgent, error) {
 	// chain), made now: a warm colony's tick allocates nothing
 	// (TestColonyTickAllocatesNothing). The plan buffers hold a chain of
 	// the resolver's default depth; a deeper one grows them once.
-	a.goalMem = make([]goalMemory, len(cfg.Goals))
+	a.goalMem = goalMemFor(len(cfg.Goals), cfg.Decisions)
 	a.setDecisions(cfg.Decisions, cfg.TraceDecisions)
 	if a.log != nil {
 		a.log.kindResolver = cfg.Profile
