@@ -43,6 +43,15 @@ type commitWorld struct {
 	queue *agent.Queue
 	// trace: the agent records at the trace level (TraceDecisions)
 	trace bool
+	// calls, if set, logs the options' When and Utility calls in order
+	calls *[]string
+}
+
+// called logs a call of an option's When or Utility, if w.calls is set.
+func (w *commitWorld) called(fn, goal string) {
+	if w.calls != nil {
+		*w.calls = append(*w.calls, fn+" "+goal)
+	}
 }
 
 // keptDecisions is a decision sink that keeps copies of the decisions.
@@ -122,7 +131,9 @@ func (w *commitWorld) goapAgent(c *agent.Commitment) *agent.Agent {
 			}
 		}}
 	for _, g := range commitGoals {
-		cfg.Goals = append(cfg.Goals, agent.GoalOption{Goal: d.Goal(g), Utility: func(*agent.Agent) float64 { return w.score[g] }, When: func(*agent.Agent) bool { return !w.off[g] }})
+		cfg.Goals = append(cfg.Goals, agent.GoalOption{Goal: d.Goal(g),
+			Utility: func(*agent.Agent) float64 { w.called("utility", g); return w.score[g] },
+			When:    func(*agent.Agent) bool { w.called("when", g); return !w.off[g] }})
 		x := strings.ToLower(g)
 		for _, step := range []struct{ action, fact string }{{"Prep" + g, x + "1"}, {"Do" + g, x}} {
 			start, tick, stop := w.behaviour(step.action, step.fact)
@@ -173,7 +184,9 @@ func (w *commitWorld) resolverAgent(c *agent.Commitment) *agent.ResolverAgent {
 			}
 		}}
 	for _, g := range commitGoals {
-		cfg.Goals = append(cfg.Goals, agent.ResolverGoal{Goal: d.Goal(g), Utility: func(*agent.ResolverAgent) float64 { return w.score[g] }, When: func(*agent.ResolverAgent) bool { return !w.off[g] }})
+		cfg.Goals = append(cfg.Goals, agent.ResolverGoal{Goal: d.Goal(g),
+			Utility: func(*agent.ResolverAgent) float64 { w.called("utility", g); return w.score[g] },
+			When:    func(*agent.ResolverAgent) bool { w.called("when", g); return !w.off[g] }})
 		x := strings.ToLower(g)
 		for _, step := range []struct{ action, fact string }{{"Prep" + g, x + "1"}, {"Do" + g, x}} {
 			start, tick, stop := w.behaviour(step.action, step.fact)

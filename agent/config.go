@@ -61,7 +61,10 @@ type GoalOption = GoalOptionFor[*goap.Goal, *Agent]
 
 // GoalOptionFor is one goal of type G an agent seen as A may pursue:
 // GoalOption for a GOAP agent, ResolverGoal for a resolver agent. Goal
-// choice is the same for both.
+// choice is the same for both. On each goal choice every option is
+// weighed, in the options' order, before one is chosen: When is called
+// for an option whose goal does not hold yet, and Utility for one that
+// applies and is not waiting to retry after finding no plan.
 type GoalOptionFor[G, A any] struct {
 	Goal G
 	// Priority ranks the options; the highest applicable one wins, ties to
