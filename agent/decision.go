@@ -488,18 +488,18 @@ type decisionLog struct {
 
 // goalMemory is what an agent keeps of one goal option between ticks
 // (Agent.goalMem): the tick before which goal choice passes over it after
-// it found no plan and, for an agent that records its decisions, how the
-// last goal choice weighed it, cheaply (a state and a score; names and
-// reasons are made only when a decision is recorded), for the decision
-// that choice may lead to, which is recorded that tick or when the plan
-// it asks for comes back.
+// it found no plan, and how the last goal choice weighed it (weighAll), a
+// state and a score, which goal choice chooses from and which, for an
+// agent that records its decisions, are also the notes of the decision
+// that choice may lead to (names and reasons are made only when it is
+// recorded, that tick or when the plan it asks for comes back).
 //
 // The notes are here, beside what goal choice reads every tick anyway,
 // rather than in the agent's decisionLog: noted there, every tick of
 // every recording agent touched two cache lines of its own, about a
 // third of what recording cost a 600-agent crowd at 20 decisions a tick
 // (docs/records.md). A recording agent has one element more, after its
-// options (setDecisions), for the notes of the whole choice (onGoal,
+// options (goalMemFor), for the notes of the whole choice (onGoal,
 // notedWeighed, notedActing, notedHolding) and the recording's settings
 // (recordTrace, recordGameCode).
 type goalMemory struct {
@@ -546,8 +546,9 @@ func (w *noteWord) unnote(clear uint8) { *w &^= noteWord(clear) << notedNotesShi
 const (
 	// notedCurrent marks the option pursued when goal choice began, in
 	// a record's optionNote and, for an agent without a commitment, on
-	// the option's goalMemory (chooseUncommitted); an agent with one notes it
-	// once, in the element after the options (its blockedUntil).
+	// the option's goalMemory (chooseUncommitted); an agent with one
+	// notes it once, in the element after the options (its
+	// blockedUntil).
 	notedCurrent = 1 << iota
 	// notedChosen marks the option chosen, and notedKept that it was
 	// the current goal kept at an equal or higher score, in a record's
