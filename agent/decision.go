@@ -584,8 +584,8 @@ func (m *goalMemory) noteWeighed(st optionState, score float64) {
 	m.score, m.noteWord = score, noteWord(st)
 }
 
-// noteHeld records that the commitment's rule held (not heldNot) held
-// the option off.
+// noteHeld records which of the commitment's rules (held, not heldNot)
+// held the option off.
 func (m *goalMemory) noteHeld(held uint8) {
 	m.noteWord |= noteWord(held) << notedHeldShift
 }
